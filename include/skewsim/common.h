@@ -1,0 +1,65 @@
+/* common.h -- time units, error codes and allocation helpers shared by every
+ * subsystem of skewsim.
+ *
+ * Errors: every fallible function returns 0 or a negative SK_E* code and, on
+ * failure, fills an sk_error with a one-line, human-readable message that
+ * already carries "file:line:col: " where a position is known.  Only the CLI
+ * layer prints the message and calls exit().  Out-of-memory is not an error
+ * code: xmalloc() and friends abort in one place (as redis' zmalloc does),
+ * because no caller can do anything sensible about it.
+ */
+#ifndef SKEWSIM_COMMON_H
+#define SKEWSIM_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+/* Simulated time is an integer number of picoseconds (2^63 ps ~ 106 days). */
+typedef int64_t ps_t;
+#define PS_PER_NS 1000
+#define PS_MAX INT64_MAX
+
+/* X-macro: name, value, exit status used by the CLI, description. */
+#define SK_ERRNO_MAP(X)                                                   \
+    X(OK,       0, 0, "success")                                          \
+    X(USAGE,   -1, 1, "bad command line")                                 \
+    X(CONFIG,  -2, 2, "bad configuration")                                \
+    X(TRACE,   -3, 2, "bad trace")                                        \
+    X(IO,      -4, 3, "input/output error")                               \
+    X(FIT,     -5, 2, "kernel cannot run on this chip")                   \
+    X(SIM,     -6, 4, "simulation failed")                                \
+    X(RANGE,   -7, 2, "value out of range")
+
+enum {
+#define SK_ENUM_(name, val, exitc, desc) SK_E##name = (val),
+    SK_ERRNO_MAP(SK_ENUM_)
+#undef SK_ENUM_
+};
+
+#define SK_ERRMSG_MAX 512
+
+typedef struct sk_error {
+    int code;                    /* SK_E* of the first error, 0 if none */
+    char msg[SK_ERRMSG_MAX];     /* one line, no trailing newline */
+} sk_error;
+
+/* Record an error (the first one wins) and return its code. */
+int sk_errorf(sk_error *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Short description of an SK_E* code. */
+const char *sk_strerror(int code);
+/* Process exit status for an SK_E* code (0 for SK_EOK). */
+int sk_exit_status(int code);
+
+/* Allocation that never returns NULL: aborts with a message on exhaustion. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+#define SK_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define SK_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define SK_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#endif

@@ -1,0 +1,59 @@
+/* event.h -- the discrete-event core: a binary min-heap of intrusive event
+ * nodes ordered by (time, sequence).
+ *
+ * Each owner embeds its `event` (no allocation on insert, as in libuv's
+ * heap-inl.h) and a node is in the queue at most once.  The sequence number
+ * is taken at push time, so events at the same picosecond fire first-in
+ * first-out and a handler that re-arms itself at the current time runs after
+ * everything already due: runs are deterministic and nothing starves.
+ * Pushing an event into the past is a bug in the caller and aborts loudly
+ * (Multi2Sim's esim does the same).
+ */
+#ifndef SKEWSIM_EVENT_H
+#define SKEWSIM_EVENT_H
+
+#include <stdio.h>
+#include "skewsim/common.h"
+
+struct sim;
+typedef struct event event;
+typedef void (*event_fn)(struct sim *s, event *ev);
+
+struct event {
+    ps_t t;             /* when it fires */
+    uint64_t seq;       /* push order: the tie-break */
+    uint32_t slot;      /* heap position + 1; 0 = not queued */
+    uint32_t tag;       /* owner-defined (e.g. SM id), shown by evq_dump */
+    event_fn fn;        /* handler */
+    const char *what;   /* name for evq_dump */
+};
+
+typedef struct evq {
+    event **heap;       /* owned array; nodes are owned by their owners */
+    uint32_t n, cap;
+    uint64_t next_seq;
+    ps_t now;           /* time of the last popped event */
+    uint64_t fired;     /* events popped so far (statistics) */
+} evq;
+
+void evq_init(evq *q);
+void evq_free(evq *q);
+
+/* Initialise a node before its first push. */
+void event_init(event *ev, event_fn fn, const char *what, uint32_t tag);
+
+/* Queue `ev` at time t (>= q->now; aborts otherwise).  A node already
+ * queued is moved to the new time with a new sequence number. */
+void evq_push(evq *q, event *ev, ps_t t);
+/* Remove a queued node; a node not queued is left alone. */
+void evq_cancel(evq *q, event *ev);
+/* Pop the earliest event, advancing q->now; NULL when empty. */
+event *evq_pop(evq *q);
+/* Time of the earliest event, PS_MAX when empty. */
+ps_t evq_peek_time(const evq *q);
+static inline int event_queued(const event *ev) { return ev->slot != 0; }
+
+/* Print pending events in firing order (debugging aid; O(n log n)). */
+void evq_dump(const evq *q, FILE *out);
+
+#endif
