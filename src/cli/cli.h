@@ -1,0 +1,21 @@
+/* cli.h -- the skewsim command line: one function per subcommand.  Each
+ * returns the process exit status; only this layer prints errors and exits. */
+#ifndef SKEWSIM_CLI_H
+#define SKEWSIM_CLI_H
+
+#include "skewsim/common.h"
+#include "skewsim/config.h"
+
+int cmd_run(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+
+/* Print "skewsim: <msg>" for a recorded error and return its exit status. */
+int cli_fail(const sk_error *e);
+
+/* Load -c FILE (or defaults when NULL) and apply each --set in order, then
+ * cross-validate.  Shared by run, config and validate. */
+int cli_load_config(cfg *c, const char *path, char **sets, int nsets, sk_error *e);
+
+#endif

@@ -1,0 +1,1334 @@
+/* config.c -- the schema table and everything that reads or writes it.
+ *
+ * cfg_schema[] has one row per key: dotted name, type, default, bounds, unit,
+ * target field and help.  It is the only place a default lives, and every
+ * path goes through it: cfg_defaults() parses each row's default with the
+ * same code that parses user input (so a default is always something a user
+ * could have typed, inside its own bounds), the YAML loader and cfg_set()
+ * look keys up in it, cfg_validate() re-checks every bound, and cfg_dump() /
+ * cfg_help() print it.
+ *
+ * YAML is read with libyaml's event API.  Nested mappings become dotted keys
+ * ("sm:" then "warp_schedulers:" is "sm.warp_schedulers"); a dotted key
+ * written in full at any level works too, since the lookup is on the joined
+ * path.  The loader is strict on purpose: a config file that is silently
+ * misread (a typo in a key, "010" meaning 8 to a YAML 1.1 reader and 10 to
+ * us, a quoted "4" that other YAML tools see as a string) costs more than an
+ * error.  So: no unknown or duplicate keys, decimal integers only, no quoted
+ * numbers, no tags, no anchors or aliases, one document per file.
+ *
+ * topology.tpcs_per_gpc is either one int for every GPC or a list with one
+ * entry per GPC.  cfg has no field for the list's length, so the length is
+ * encoded in the array: a scalar fills all CFG_MAX_GPCS entries, a list of
+ * n fills n entries and zeroes the rest (0 is outside the key's bounds, so
+ * it cannot be a real entry).  cfg_validate() recovers n as the index of the
+ * first 0.  The one case this cannot catch is a list of exactly CFG_MAX_GPCS
+ * entries with fewer GPCs; its extra entries are then ignored.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+#include "skewsim/config.h"
+
+enum key_type {
+    KEY_INT,      /* int, bounds min..max */
+    KEY_INT64,    /* int64_t, bounds min..max */
+    KEY_UINT64,   /* uint64_t, the whole range (min/max unused) */
+    KEY_STRING,   /* char[CFG_NAME_MAX] of printable ASCII, length min..max */
+    KEY_ENUM,     /* int holding the index of one of `choices` */
+    KEY_INT_LIST  /* int[CFG_MAX_GPCS]: one int for all, or a list; each min..max */
+};
+
+typedef struct cfg_key {
+    const char *name;            /* dotted path, e.g. "sm.warp_schedulers" */
+    enum key_type type;
+    const char *def;             /* default, as text a user could write */
+    int64_t min, max;            /* see enum key_type */
+    const char *unit;            /* "" when the value has no unit */
+    size_t off;                  /* offsetof(cfg, field) */
+    const char *help;
+    const char *const *choices;  /* KEY_ENUM: names in enum order, NULL-terminated */
+} cfg_key;
+
+/* Choice names, in the order of the enums in config.h: the stored value is
+ * the index. */
+static const char *const numberings[] = { "gpc_major", "tpc_round_robin", NULL };
+static const char *const warp_policies[] = { "gto", "lrr", "oldest", NULL };
+static const char *const dispatch_policies[] = { "gigathread", "round_robin", NULL };
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define OFF(field) offsetof(cfg, field)
+
+/* Row constructors.  Numeric defaults are written as numbers and stored as
+ * their text, which cfg_defaults() parses like any user value. */
+#define ROW_INT(key, field, def, lo, hi, unit, help) \
+    { key, KEY_INT, STR(def), lo, hi, unit, OFF(field), help, NULL }
+#define ROW_INT64(key, field, def, lo, hi, unit, help) \
+    { key, KEY_INT64, STR(def), lo, hi, unit, OFF(field), help, NULL }
+#define ROW_UINT64(key, field, def, unit, help) \
+    { key, KEY_UINT64, STR(def), 0, 0, unit, OFF(field), help, NULL }
+#define ROW_STRING(key, field, def, help) \
+    { key, KEY_STRING, def, 1, CFG_NAME_MAX - 1, "", OFF(field), help, NULL }
+#define ROW_ENUM(key, field, def, choices, help) \
+    { key, KEY_ENUM, def, 0, 0, "", OFF(field), help, choices }
+#define ROW_LIST(key, field, def, lo, hi, unit, help) \
+    { key, KEY_INT_LIST, STR(def), lo, hi, unit, OFF(field), help, NULL }
+
+/* Defaults of each functional-unit class: count, lat_cycles, ii_cycles.
+ * A class added to FU_CLASS_MAP without a line here fails to compile. */
+#define UNIT_DEFAULT_FP32    1,  4, 1
+#define UNIT_DEFAULT_FP16    1,  4, 1
+#define UNIT_DEFAULT_INT     1,  4, 2
+#define UNIT_DEFAULT_FP64    1,  8, 2
+#define UNIT_DEFAULT_SFU     1, 23, 8
+#define UNIT_DEFAULT_TENSOR  1, 24, 8
+#define UNIT_DEFAULT_LDST    1,  4, 4
+#define UNIT_DEFAULT_BRANCH  1,  1, 1
+#define UNIT_DEFAULT_MISC    1,  2, 1
+
+#define ARG1_(a, b, c) a
+#define ARG2_(a, b, c) b
+#define ARG3_(a, b, c) c
+#define ARG1(...) ARG1_(__VA_ARGS__)
+#define ARG2(...) ARG2_(__VA_ARGS__)
+#define ARG3(...) ARG3_(__VA_ARGS__)
+
+#define UNIT_ROWS_(id, cname)                                                  \
+    ROW_INT("units." cname ".count", units[FU_##id].count,                     \
+            ARG1(UNIT_DEFAULT_##id), 1, 64, "pipelines",                       \
+            cname " pipelines per warp scheduler"),                            \
+    ROW_INT("units." cname ".lat_cycles", units[FU_##id].lat_cycles,           \
+            ARG2(UNIT_DEFAULT_##id), 0, 100000, "cycles",                      \
+            cname ": issue to result available to a dependent instruction"),  \
+    ROW_INT("units." cname ".ii_cycles", units[FU_##id].ii_cycles,             \
+            ARG3(UNIT_DEFAULT_##id), 1, 100000, "cycles",                      \
+            cname ": cycles a pipeline is busy per warp instruction"),
+
+/* Keys of one section must be contiguous: cfg_dump() nests by comparing each
+ * row's path with the previous row's. */
+static const cfg_key cfg_schema[] = {
+    ROW_STRING("chip.name", name, "generic", "chip name, for reports"),
+
+    ROW_INT("topology.gpcs", gpcs, 8, 1, CFG_MAX_GPCS, "GPCs",
+            "graphics processing clusters"),
+    ROW_LIST("topology.tpcs_per_gpc", tpcs_per_gpc, 8, 1, 64, "TPCs",
+             "TPCs per GPC: one int for every GPC, or a list of topology.gpcs ints"),
+    ROW_INT("topology.sms_per_tpc", sms_per_tpc, 2, 1, 8, "SMs", "SMs per TPC"),
+    ROW_ENUM("topology.numbering", numbering, "gpc_major", numberings,
+             "SM id order: all SMs of GPC 0 first, or one TPC of each GPC in turn"),
+    ROW_INT("topology.tail_gpcs", tail_gpcs, 0, 0, CFG_MAX_GPCS - 1, "GPCs",
+            "the last N GPCs are numbered after all others"),
+
+    ROW_INT("sm.max_threads", max_threads, 2048, 1, 65536, "threads",
+            "resident threads per SM"),
+    ROW_INT("sm.max_warps", max_warps, 64, 1, 1024, "warps", "resident warps per SM"),
+    ROW_INT("sm.max_ctas", max_ctas, 32, 1, 1024, "CTAs", "resident CTAs per SM"),
+    ROW_INT("sm.registers", registers, 65536, 1, 16777216, "registers",
+            "32-bit registers per SM"),
+    ROW_INT("sm.reg_alloc_unit", reg_alloc_unit, 256, 1, 65536, "registers",
+            "register allocation granule per warp"),
+    ROW_INT("sm.smem_bytes", smem_bytes, 233472, 0, 1073741824, "bytes",
+            "shared memory per SM"),
+    ROW_INT("sm.smem_alloc_unit_bytes", smem_alloc_unit_bytes, 128, 1, 1048576,
+            "bytes", "shared memory allocation granule per CTA"),
+    ROW_INT("sm.smem_reserved_per_cta_bytes", smem_reserved_per_cta_bytes, 1024,
+            0, 1048576, "bytes", "shared memory the system reserves per CTA"),
+    ROW_INT("sm.warp_schedulers", warp_schedulers, 2, 1, 32, "schedulers",
+            "warp schedulers (SM sub-partitions) per SM"),
+    ROW_INT("sm.issue_width", issue_width, 1, 1, 8, "instructions",
+            "instructions issued per scheduler per cycle"),
+    ROW_ENUM("sm.warp_policy", warp_policy, "gto", warp_policies,
+             "warp scheduling: greedy-then-oldest, loose round-robin, or oldest first"),
+    ROW_INT("sm.starvation_cycles", starvation_cycles, 0, 0, 1000000, "cycles",
+            "a ready warp not issued for this long goes first once (0 = never)"),
+    ROW_INT("sm.cta_launch_cycles", cta_launch_cycles, 0, 0, 1000000, "cycles",
+            "CTA arrival at the SM to its first possible issue"),
+    ROW_INT("sm.barrier_cycles", barrier_cycles, 1, 0, 1000000, "cycles",
+            "last warp's arrival at a barrier to release"),
+
+    FU_CLASS_MAP(UNIT_ROWS_)
+
+    ROW_INT("clocks.sm_mhz", sm_mhz, 1980, 100, 10000, "MHz", "SM clock"),
+
+    ROW_INT("launch.start_ns", launch_start_ns, 5000, 0, 1000000000, "ns",
+            "kernel launch (CUDA event) to first CTA dispatch"),
+    ROW_INT("launch.end_ns", launch_end_ns, 2000, 0, 1000000000, "ns",
+            "last CTA end to the completion event"),
+
+    ROW_ENUM("dispatch.policy", dispatch_policy, "gigathread", dispatch_policies,
+             "CTA dispatcher: GigaThread model, or plain round-robin over SMs"),
+    ROW_INT("dispatch.cta_ps", dispatch_cta_ps, 0, 0, 1000000000, "ps",
+            "global dispatcher time per CTA"),
+    ROW_INT("dispatch.tail_every_bursts", tail_every_bursts, 0, 0, 1000, "bursts",
+            "the tail GPCs get a burst after this many GPC bursts "
+            "(0 = they are one more GPC in the ring)"),
+    ROW_INT("dispatch.tail_first_gap_bursts", tail_first_gap_bursts, 0, 0, 1000, "bursts",
+            "GPC bursts before the tail GPCs' first burst"),
+    ROW_INT("dispatch.tail_rotate_tpcs", tail_rotate_tpcs, 0, 0, 63, "TPCs",
+            "the tail walk starts this many TPCs in"),
+
+    ROW_INT("memory.latency_ns", mem_latency_ns, 500, 0, 1000000, "ns",
+            "global load round trip, unloaded"),
+    ROW_INT("memory.bandwidth_gbps", mem_bandwidth_gbps, 3350, 1, 1000000, "GB/s",
+            "sustained DRAM bandwidth, chip-wide"),
+    ROW_INT("memory.smem_latency_cycles", smem_latency_cycles, 29, 0, 100000,
+            "cycles", "shared memory load to use"),
+
+    ROW_UINT64("sim.seed", seed, 1, "", "random seed"),
+    /* Bounded so that the limit converted to picoseconds fits in ps_t. */
+    ROW_INT64("sim.max_time_ns", max_time_ns, 0, 0, INT64_MAX / PS_PER_NS, "ns",
+              "abort a run past this simulated time (0 = no limit)"),
+};
+
+#define NKEYS SK_ARRAY_LEN(cfg_schema)
+
+/* ---- small helpers --------------------------------------------------- */
+
+static void *field(cfg *c, const cfg_key *k)
+{
+    return (char *)c + k->off;
+}
+
+static const void *cfield(const cfg *c, const cfg_key *k)
+{
+    return (const char *)c + k->off;
+}
+
+static const cfg_key *find_key(const char *name)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strcmp(cfg_schema[i].name, name) == 0)
+            return &cfg_schema[i];
+    return NULL;
+}
+
+/* A section is a proper prefix of some key ending at a dot ("sm", "units.fp32"). */
+static int is_section(const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strncmp(cfg_schema[i].name, name, n) == 0 && cfg_schema[i].name[n] == '.')
+            return 1;
+    return 0;
+}
+
+/* The first key of a section, as an example in messages. */
+static const char *first_in_section(const char *section)
+{
+    size_t n = strlen(section);
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strncmp(cfg_schema[i].name, section, n) == 0 && cfg_schema[i].name[n] == '.')
+            return cfg_schema[i].name;
+    return "?";
+}
+
+/* Levenshtein distance, or limit + 1 as soon as it must exceed `limit`.
+ * `b` is a schema name (short); `a` may be anything the user typed. */
+static size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if ((na > nb ? na - nb : nb - na) > limit || nb >= 128)
+        return limit + 1;
+    size_t prev[128], cur[128];
+    for (size_t j = 0; j <= nb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t rowmin = cur[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = SK_MIN(sub, SK_MIN(del, ins));
+            rowmin = SK_MIN(rowmin, cur[j]);
+        }
+        if (rowmin > limit)
+            return limit + 1;
+        memcpy(prev, cur, (nb + 1) * sizeof prev[0]);
+    }
+    return prev[nb];
+}
+
+/* Fill buf with "; did you mean X?" for the closest key or section within
+ * edit distance 2, or with "" when there is none. */
+static void suggest(char *buf, size_t cap, const char *name)
+{
+    const size_t limit = 2;
+    size_t best = limit + 1;
+    char bestname[128] = "";
+    buf[0] = '\0';
+    for (size_t i = 0; i < NKEYS; i++) {
+        const char *key = cfg_schema[i].name;
+        /* every prefix of the key ending before a dot, then the key itself */
+        for (const char *p = key;; p++) {
+            if (*p == '.' || *p == '\0') {
+                size_t n = (size_t)(p - key);
+                char cand[128];
+                if (n < sizeof cand) {
+                    memcpy(cand, key, n);
+                    cand[n] = '\0';
+                    size_t d = edit_distance(name, cand, limit);
+                    if (d < best) {
+                        best = d;
+                        memcpy(bestname, cand, n + 1);
+                    }
+                }
+            }
+            if (*p == '\0')
+                break;
+        }
+    }
+    /* "" or "x" is within 2 edits of "sm": not a useful guess */
+    if (best <= limit && best < strlen(name))
+        snprintf(buf, cap, "; did you mean %s?", bestname);
+}
+
+/* Text of a value for a message: at most ~48 bytes, control characters as
+ * '?', and "(empty)" for nothing.  Returns buf. */
+static const char *show(char *buf, size_t cap, const char *s, size_t n)
+{
+    const size_t maxshow = 48;
+    if (n == 0) {
+        snprintf(buf, cap, "(empty)");
+        return buf;
+    }
+    int cut = 0;
+    if (n > maxshow) {
+        n = maxshow;
+        /* back up to a UTF-8 character boundary */
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+        cut = 1;
+    }
+    if (n + 4 > cap)
+        n = cap - 4;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        buf[i] = (ch < 0x20 || ch == 0x7f) ? '?' : (char)ch;
+    }
+    if (cut) {
+        memcpy(buf + i, "...", 3);
+        i += 3;
+    }
+    buf[i] = '\0';
+    return buf;
+}
+
+/* What a key accepts, as the WHAT of "expected WHAT". */
+static const char *describe(const cfg_key *k, char *buf, size_t cap)
+{
+    switch (k->type) {
+    case KEY_INT:
+    case KEY_INT64:
+        snprintf(buf, cap, "an integer in %lld..%lld", (long long)k->min, (long long)k->max);
+        break;
+    case KEY_UINT64:
+        snprintf(buf, cap, "an integer in 0..%llu", (unsigned long long)UINT64_MAX);
+        break;
+    case KEY_STRING:
+        snprintf(buf, cap, "a string of %lld..%lld printable ASCII characters",
+                 (long long)k->min, (long long)k->max);
+        break;
+    case KEY_ENUM: {
+        size_t used = (size_t)snprintf(buf, cap, "one of");
+        for (size_t i = 0; k->choices[i] && used < cap; i++)
+            used += (size_t)snprintf(buf + used, cap - used, "%s %s",
+                                     i ? "," : "", k->choices[i]);
+        break;
+    }
+    case KEY_INT_LIST:
+        snprintf(buf, cap, "an integer in %lld..%lld, or a list of them (one per GPC)",
+                 (long long)k->min, (long long)k->max);
+        break;
+    }
+    return buf;
+}
+
+/* The bounds column of help and dump comments. */
+static const char *bounds(const cfg_key *k, char *buf, size_t cap)
+{
+    switch (k->type) {
+    case KEY_INT:
+    case KEY_INT64:
+    case KEY_INT_LIST:
+        snprintf(buf, cap, "%lld..%lld", (long long)k->min, (long long)k->max);
+        break;
+    case KEY_UINT64:
+        snprintf(buf, cap, "0..%llu", (unsigned long long)UINT64_MAX);
+        break;
+    case KEY_STRING:
+        snprintf(buf, cap, "%lld..%lld chars", (long long)k->min, (long long)k->max);
+        break;
+    case KEY_ENUM: {
+        size_t used = 0;
+        buf[0] = '\0';
+        for (size_t i = 0; k->choices[i] && used < cap; i++)
+            used += (size_t)snprintf(buf + used, cap - used, "%s%s",
+                                     i ? "|" : "", k->choices[i]);
+        break;
+    }
+    }
+    return buf;
+}
+
+static const char *type_name(const cfg_key *k)
+{
+    switch (k->type) {
+    case KEY_INT: return "int";
+    case KEY_INT64: return "int64";
+    case KEY_UINT64: return "uint64";
+    case KEY_STRING: return "string";
+    case KEY_ENUM: return "enum";
+    case KEY_INT_LIST: return "int|list";
+    }
+    return "?";
+}
+
+/* ---- values ---------------------------------------------------------- */
+
+enum { NUM_OK, NUM_SYNTAX, NUM_ZEROS, NUM_OVERFLOW };
+
+/* Decimal digits with an optional leading '-' (when `sign`).  Leading zeros
+ * are refused: YAML 1.1 readers take "010" as octal 8, and a config that
+ * other tools read differently is worse than an error. */
+static int parse_decimal(const char *s, size_t n, int sign, int *neg, uint64_t *mag)
+{
+    size_t i = 0;
+    int over = 0;
+    *neg = 0;
+    *mag = 0;
+    if (sign && i < n && s[i] == '-') {
+        *neg = 1;
+        i++;
+    }
+    if (i == n)
+        return NUM_SYNTAX;
+    size_t first = i;
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return NUM_SYNTAX;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (*mag > (UINT64_MAX - d) / 10)
+            over = 1;
+        else
+            *mag = *mag * 10 + d;
+    }
+    if (s[first] == '0' && n - first > 1)
+        return NUM_ZEROS;
+    return over ? NUM_OVERFLOW : NUM_OK;
+}
+
+/* Parse an integer for a bounded key (int, int64, list entry). */
+static int parse_bounded(const cfg_key *k, const char *s, size_t n, int64_t *out)
+{
+    int neg;
+    uint64_t mag;
+    int rc = parse_decimal(s, n, 1, &neg, &mag);
+    if (rc != NUM_OK)
+        return rc;
+    if (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX)
+        return NUM_OVERFLOW;
+    int64_t v = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag)
+                    : (int64_t)mag;
+    if (v < k->min || v > k->max)
+        return NUM_OVERFLOW;
+    *out = v;
+    return NUM_OK;
+}
+
+/* Map a parse failure to an error code and WHAT. */
+static int num_fail(const cfg_key *k, int rc, char *what, size_t cap)
+{
+    char d[160];
+    describe(k, d, sizeof d);
+    if (rc == NUM_ZEROS) {
+        snprintf(what, cap, "%s, without leading zeros", d);
+        return SK_ECONFIG;
+    }
+    snprintf(what, cap, "%s", d);
+    return rc == NUM_OVERFLOW ? SK_ERANGE : SK_ECONFIG;
+}
+
+/* Same for one entry of a list key: its bounds without "or a list". */
+static int elem_fail(const cfg_key *k, int rc, char *what, size_t cap)
+{
+    snprintf(what, cap, "an integer in %lld..%lld%s", (long long)k->min, (long long)k->max,
+             rc == NUM_ZEROS ? ", without leading zeros" : "");
+    return rc == NUM_OVERFLOW ? SK_ERANGE : SK_ECONFIG;
+}
+
+/* Store text s[0..n) as key k's value in c.  Returns 0, or SK_ECONFIG /
+ * SK_ERANGE with what[] filled in for "expected WHAT".  A list key given a
+ * scalar here applies it to every GPC. */
+static int store(cfg *c, const cfg_key *k, const char *s, size_t n, char *what, size_t cap)
+{
+    void *p = field(c, k);
+    int64_t v;
+    int rc;
+
+    switch (k->type) {
+    case KEY_INT:
+    case KEY_INT64:
+        if ((rc = parse_bounded(k, s, n, &v)) != NUM_OK)
+            return num_fail(k, rc, what, cap);
+        if (k->type == KEY_INT)
+            *(int *)p = (int)v;
+        else
+            *(int64_t *)p = v;
+        return 0;
+    case KEY_INT_LIST:
+        if ((rc = parse_bounded(k, s, n, &v)) != NUM_OK)
+            return num_fail(k, rc, what, cap);
+        for (int g = 0; g < CFG_MAX_GPCS; g++)
+            ((int *)p)[g] = (int)v;
+        return 0;
+    case KEY_UINT64: {
+        int neg;
+        uint64_t mag;
+        if ((rc = parse_decimal(s, n, 0, &neg, &mag)) != NUM_OK)
+            return num_fail(k, rc, what, cap);
+        *(uint64_t *)p = mag;
+        return 0;
+    }
+    case KEY_STRING: {
+        int ok = (int64_t)n >= k->min && (int64_t)n <= k->max;
+        for (size_t i = 0; ok && i < n; i++)
+            ok = s[i] >= 0x20 && s[i] < 0x7f;
+        if (!ok) {
+            describe(k, what, cap);
+            return n > (size_t)k->max ? SK_ERANGE : SK_ECONFIG;
+        }
+        /* Clear the whole buffer so equal configs compare equal bytewise. */
+        memset(p, 0, CFG_NAME_MAX);
+        memcpy(p, s, n);
+        return 0;
+    }
+    case KEY_ENUM:
+        for (int i = 0; k->choices[i]; i++)
+            if (strlen(k->choices[i]) == n && memcmp(k->choices[i], s, n) == 0) {
+                *(int *)p = i;
+                return 0;
+            }
+        describe(k, what, cap);
+        return SK_ECONFIG;
+    }
+    describe(k, what, cap);
+    return SK_ECONFIG;
+}
+
+/* Store the first n entries of a list; the rest are zeroed (see the top). */
+static void store_list(cfg *c, const cfg_key *k, const int *vals, int n)
+{
+    int *p = field(c, k);
+    for (int g = 0; g < CFG_MAX_GPCS; g++)
+        p[g] = g < n ? vals[g] : 0;
+}
+
+/* Length of the list in a list key: the index of the first 0, or all. */
+static int list_len(const int *vals)
+{
+    int n = 0;
+    while (n < CFG_MAX_GPCS && vals[n] != 0)
+        n++;
+    return n;
+}
+
+/* ---- public: defaults, accessors --------------------------------------- */
+
+const char *fu_class_name(int cls)
+{
+    static const char *const names[] = {
+#define FU_NAME_(id, name) name,
+        FU_CLASS_MAP(FU_NAME_)
+#undef FU_NAME_
+    };
+    return cls >= 0 && cls < FU_NCLASS ? names[cls] : "?";
+}
+
+void cfg_defaults(cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < NKEYS; i++) {
+        const cfg_key *k = &cfg_schema[i];
+        char what[256];
+        if (store(c, k, k->def, strlen(k->def), what, sizeof what) != 0) {
+            /* Our own table is wrong: no input can cause this, and the
+             * test suite checks every row. */
+            fprintf(stderr, "skewsim: bug: default of %s (%s): expected %s\n",
+                    k->name, k->def, what);
+            abort();
+        }
+    }
+}
+
+size_t cfg_schema_len(void)
+{
+    return NKEYS;
+}
+
+const char *cfg_schema_key(size_t i)
+{
+    return i < NKEYS ? cfg_schema[i].name : NULL;
+}
+
+const char *cfg_schema_default(size_t i)
+{
+    return i < NKEYS ? cfg_schema[i].def : NULL;
+}
+
+int cfg_num_tpcs(const cfg *c)
+{
+    int n = 0;
+    for (int g = 0; g < c->gpcs && g < CFG_MAX_GPCS; g++)
+        n += c->tpcs_per_gpc[g];
+    return n;
+}
+
+int cfg_num_sms(const cfg *c)
+{
+    return cfg_num_tpcs(c) * c->sms_per_tpc;
+}
+
+/* ---- YAML ------------------------------------------------------------ */
+
+typedef struct seen_key {
+    char *key;
+    size_t line;
+} seen_key;
+
+typedef struct loader {
+    yaml_parser_t parser;
+    const char *name;           /* file name in messages */
+    const unsigned char *buf;   /* the whole input, to place reader errors */
+    size_t len;
+    cfg *c;                     /* scratch copy, committed only on success */
+    sk_error *e;
+    seen_key *seen;             /* every key and section set so far */
+    size_t nseen, capseen;
+} loader;
+
+static int err_at(loader *L, yaml_mark_t m, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int err_at(loader *L, yaml_mark_t m, int code, const char *fmt, ...)
+{
+    char msg[SK_ERRMSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return sk_errorf(L->e, code, "%s:%zu:%zu: %s", L->name, m.line + 1, m.column + 1, msg);
+}
+
+/* libyaml's own error: the scanner and parser set problem_mark; the reader
+ * (bad UTF-8, control characters) sets only a byte offset. */
+static int syntax_error(loader *L)
+{
+    yaml_parser_t *p = &L->parser;
+    const char *problem = p->problem ? p->problem : "syntax error";
+    if (p->error == YAML_MEMORY_ERROR) {
+        fprintf(stderr, "skewsim: out of memory parsing %s\n", L->name);
+        abort();
+    }
+    if (p->error == YAML_READER_ERROR) {
+        /* libyaml counts columns in characters: skip UTF-8 continuation bytes */
+        yaml_mark_t m = { p->problem_offset, 0, 0 };
+        for (size_t i = 0; i < p->problem_offset && i < L->len; i++) {
+            if (L->buf[i] == '\n') {
+                m.line++;
+                m.column = 0;
+            } else if ((L->buf[i] & 0xC0) != 0x80) {
+                m.column++;
+            }
+        }
+        if (p->problem_value != -1)
+            return err_at(L, m, SK_ECONFIG, "(yaml): %s 0x%02x", problem,
+                          (unsigned)p->problem_value);
+        return err_at(L, m, SK_ECONFIG, "(yaml): %s", problem);
+    }
+    if (p->context)
+        return err_at(L, p->problem_mark, SK_ECONFIG, "(yaml): %s (%s at line %zu)",
+                      problem, p->context, p->context_mark.line + 1);
+    return err_at(L, p->problem_mark, SK_ECONFIG, "(yaml): %s", problem);
+}
+
+static int next_event(loader *L, yaml_event_t *ev)
+{
+    if (!yaml_parser_parse(&L->parser, ev))
+        return syntax_error(L);
+    return 0;
+}
+
+/* How a value that is not a scalar reads in a message. */
+static const char *show_event(const yaml_event_t *ev, char *buf, size_t cap)
+{
+    switch (ev->type) {
+    case YAML_MAPPING_START_EVENT: return "a mapping";
+    case YAML_SEQUENCE_START_EVENT: return "a sequence";
+    case YAML_ALIAS_EVENT: {
+        char a[64];
+        const char *s = (const char *)ev->data.alias.anchor;
+        snprintf(buf, cap, "*%s", show(a, sizeof a, s, strlen(s)));
+        return buf;
+    }
+    case YAML_SCALAR_EVENT:
+        return show(buf, cap, (const char *)ev->data.scalar.value, ev->data.scalar.length);
+    default:
+        return "(nothing)";
+    }
+}
+
+/* Anchors, aliases and tags change what a node means in ways a settings
+ * file does not need, so they are refused wherever they appear. */
+static int check_plain(loader *L, const yaml_event_t *ev, const char *key)
+{
+    const yaml_char_t *anchor = NULL, *tag = NULL;
+    char buf[80];
+    switch (ev->type) {
+    case YAML_ALIAS_EVENT:
+        return err_at(L, ev->start_mark, SK_ECONFIG,
+                      "%s: %s: expected a value, not an alias (anchors and aliases are not supported)",
+                      key, show_event(ev, buf, sizeof buf));
+    case YAML_SCALAR_EVENT:
+        anchor = ev->data.scalar.anchor;
+        tag = ev->data.scalar.tag;
+        break;
+    case YAML_MAPPING_START_EVENT:
+        anchor = ev->data.mapping_start.anchor;
+        tag = ev->data.mapping_start.tag;
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        anchor = ev->data.sequence_start.anchor;
+        tag = ev->data.sequence_start.tag;
+        break;
+    default:
+        break;
+    }
+    if (anchor) {
+        char a[64];
+        const char *s = (const char *)anchor;
+        return err_at(L, ev->start_mark, SK_ECONFIG,
+                      "%s: &%s: expected a value without an anchor (anchors and aliases are not supported)",
+                      key, show(a, sizeof a, s, strlen(s)));
+    }
+    if (tag) {
+        char t[64];
+        const char *s = (const char *)tag;
+        static const char yaml_tags[] = "tag:yaml.org,2002:";
+        char shorthand[64];
+        /* show "!!int" as written rather than its expansion */
+        if (strncmp(s, yaml_tags, sizeof yaml_tags - 1) == 0) {
+            snprintf(shorthand, sizeof shorthand, "!!%s", s + sizeof yaml_tags - 1);
+            s = shorthand;
+        }
+        return err_at(L, ev->start_mark, SK_ECONFIG,
+                      "%s: %s: expected a value without a tag (found %s)",
+                      key, show_event(ev, buf, sizeof buf), show(t, sizeof t, s, strlen(s)));
+    }
+    return 0;
+}
+
+/* A plain "", "~" or "null": what "key:" with nothing after it gives. */
+static int is_null(const yaml_event_t *ev)
+{
+    if (ev->type != YAML_SCALAR_EVENT || ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return 0;
+    const char *s = (const char *)ev->data.scalar.value;
+    return ev->data.scalar.length == 0 || strcmp(s, "~") == 0 || strcmp(s, "null") == 0
+        || strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0;
+}
+
+/* Record a key or section; a second occurrence is an error. */
+static int note_key(loader *L, const char *key, yaml_mark_t m)
+{
+    for (size_t i = 0; i < L->nseen; i++)
+        if (strcmp(L->seen[i].key, key) == 0)
+            return err_at(L, m, SK_ECONFIG, "%s: duplicate key: first set at line %zu",
+                          key, L->seen[i].line);
+    if (L->nseen == L->capseen) {
+        L->capseen = L->capseen ? 2 * L->capseen : 32;
+        L->seen = xrealloc(L->seen, L->capseen * sizeof *L->seen);
+    }
+    L->seen[L->nseen].key = xstrdup(key);
+    L->seen[L->nseen].line = m.line + 1;
+    L->nseen++;
+    return 0;
+}
+
+/* A scalar for key k (entry `index` of a list when index >= 0). */
+static int load_scalar(loader *L, const cfg_key *k, const yaml_event_t *ev, int index,
+                       int64_t *elem)
+{
+    char key[160], val[80], what[256];
+    const char *s = (const char *)ev->data.scalar.value;
+    size_t n = ev->data.scalar.length;
+    int rc;
+
+    if (index >= 0)
+        snprintf(key, sizeof key, "%s[%d]", k->name, index);
+    else
+        snprintf(key, sizeof key, "%s", k->name);
+    if ((rc = check_plain(L, ev, key)) != 0)
+        return rc;
+
+    int numeric = k->type != KEY_STRING && k->type != KEY_ENUM;
+    if (numeric && ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+        char q[80];
+        snprintf(q, sizeof q, "\"%s\"", show(val, sizeof val, s, n));
+        return err_at(L, ev->start_mark, SK_ECONFIG, "%s: %s: expected %s, not a quoted string",
+                      key, q, describe(k, what, sizeof what));
+    }
+    if (k->type == KEY_STRING && is_null(ev)) {
+        rc = SK_ECONFIG;
+        describe(k, what, sizeof what);
+    } else if (index >= 0) {
+        int prc = parse_bounded(k, s, n, elem);
+        rc = prc == NUM_OK ? 0 : elem_fail(k, prc, what, sizeof what);
+    } else {
+        rc = store(L->c, k, s, n, what, sizeof what);
+    }
+    if (rc)
+        return err_at(L, ev->start_mark, rc, "%s: %s: expected %s", key,
+                      show(val, sizeof val, s, n), what);
+    return 0;
+}
+
+static int load_list(loader *L, const cfg_key *k, const yaml_event_t *start)
+{
+    int vals[CFG_MAX_GPCS];
+    int n = 0;
+    char what[256], buf[80], key[160];
+
+    for (;;) {
+        yaml_event_t ev;
+        int rc = next_event(L, &ev);
+        if (rc)
+            return rc;
+        if (ev.type == YAML_SEQUENCE_END_EVENT) {
+            yaml_event_delete(&ev);
+            break;
+        }
+        snprintf(key, sizeof key, "%s[%d]", k->name, n);
+        if (ev.type != YAML_SCALAR_EVENT) {
+            rc = check_plain(L, &ev, key);
+            if (!rc)
+                rc = err_at(L, ev.start_mark, SK_ECONFIG, "%s: %s: expected an integer in %lld..%lld",
+                            key, show_event(&ev, buf, sizeof buf), (long long)k->min,
+                            (long long)k->max);
+        } else if (n == CFG_MAX_GPCS) {
+            rc = err_at(L, ev.start_mark, SK_ERANGE, "%s: %s: expected at most %d entries (one per GPC)",
+                        key, show_event(&ev, buf, sizeof buf), CFG_MAX_GPCS);
+        } else {
+            int64_t v = 0;
+            rc = load_scalar(L, k, &ev, n, &v);
+            vals[n++] = (int)v;
+        }
+        yaml_event_delete(&ev);
+        if (rc)
+            return rc;
+    }
+    if (n == 0)
+        return err_at(L, start->start_mark, SK_ECONFIG, "%s: []: expected %s", k->name,
+                      describe(k, what, sizeof what));
+    store_list(L->c, k, vals, n);
+    return 0;
+}
+
+static int load_mapping(loader *L, const char *prefix);
+
+/* The value of key or section `full`, whose key sat at `km`. */
+static int load_value(loader *L, const char *full, yaml_mark_t km)
+{
+    const cfg_key *k = find_key(full);
+    int section = !k && is_section(full);
+    char what[256], buf[80];
+    int rc;
+
+    if (!k && !section) {
+        char hint[192], shown[80];
+        suggest(hint, sizeof hint, full);
+        return err_at(L, km, SK_ECONFIG,
+                      "%s: unknown key: expected one of the keys listed by 'skewsim config --help-config'%s",
+                      show(shown, sizeof shown, full, strlen(full)), hint);
+    }
+    if ((rc = note_key(L, full, km)) != 0)
+        return rc;
+
+    yaml_event_t ev;
+    if ((rc = next_event(L, &ev)) != 0)
+        return rc;
+    if ((rc = check_plain(L, &ev, full)) != 0)
+        goto out;
+    if (section) {
+        if (ev.type == YAML_MAPPING_START_EVENT)
+            rc = load_mapping(L, full);
+        else
+            rc = err_at(L, ev.start_mark, SK_ECONFIG, "%s: %s: expected a mapping of %s.* settings",
+                        full, show_event(&ev, buf, sizeof buf), full);
+    } else if (ev.type == YAML_SCALAR_EVENT) {
+        rc = load_scalar(L, k, &ev, -1, NULL);
+    } else if (ev.type == YAML_SEQUENCE_START_EVENT && k->type == KEY_INT_LIST) {
+        rc = load_list(L, k, &ev);
+    } else {
+        rc = err_at(L, ev.start_mark, SK_ECONFIG, "%s: %s: expected %s", full,
+                    show_event(&ev, buf, sizeof buf), describe(k, what, sizeof what));
+    }
+out:
+    yaml_event_delete(&ev);
+    return rc;
+}
+
+/* Key/value pairs up to the mapping's end; `prefix` is "" at the top. */
+static int load_mapping(loader *L, const char *prefix)
+{
+    const char *where = *prefix ? prefix : "(document)";
+    for (;;) {
+        yaml_event_t ev;
+        char buf[80];
+        int rc = next_event(L, &ev);
+        if (rc)
+            return rc;
+        if (ev.type == YAML_MAPPING_END_EVENT) {
+            yaml_event_delete(&ev);
+            return 0;
+        }
+        if (ev.type != YAML_SCALAR_EVENT || (rc = check_plain(L, &ev, where)) != 0) {
+            if (!rc)
+                rc = err_at(L, ev.start_mark, SK_ECONFIG, "%s: %s as a key: expected a setting name",
+                            where, show_event(&ev, buf, sizeof buf));
+            yaml_event_delete(&ev);
+            return rc;
+        }
+        const char *key = (const char *)ev.data.scalar.value;
+        size_t np = strlen(prefix), nk = ev.data.scalar.length;
+        char *full = xmalloc(np + 1 + nk + 1);
+        if (np) {
+            memcpy(full, prefix, np);
+            full[np++] = '.';
+        }
+        memcpy(full + np, key, nk);
+        full[np + nk] = '\0';
+        /* A key holding "\0" (from a quoted escape) must not match a shorter name. */
+        if (memchr(key, '\0', nk))
+            full[np] = '\x01';
+        yaml_mark_t km = ev.start_mark;
+        yaml_event_delete(&ev);
+        rc = load_value(L, full, km);
+        free(full);
+        if (rc)
+            return rc;
+    }
+}
+
+static int load_document(loader *L)
+{
+    yaml_event_t ev;
+    char buf[80];
+    int rc;
+    const yaml_mark_t top = { 0, 0, 0 };
+
+    if ((rc = next_event(L, &ev)) != 0)         /* STREAM-START */
+        return rc;
+    yaml_event_delete(&ev);
+    if ((rc = next_event(L, &ev)) != 0)
+        return rc;
+    if (ev.type == YAML_STREAM_END_EVENT) {      /* nothing, or only comments */
+        yaml_event_delete(&ev);
+        return err_at(L, top, SK_ECONFIG, "(document): empty: expected a mapping of settings");
+    }
+    yaml_event_delete(&ev);                      /* DOCUMENT-START */
+
+    if ((rc = next_event(L, &ev)) != 0)
+        return rc;
+    if ((rc = check_plain(L, &ev, "(document)")) == 0) {
+        if (ev.type == YAML_MAPPING_START_EVENT)
+            rc = load_mapping(L, "");
+        else if (is_null(&ev))
+            rc = err_at(L, ev.start_mark, SK_ECONFIG,
+                        "(document): empty: expected a mapping of settings");
+        else
+            rc = err_at(L, ev.start_mark, SK_ECONFIG,
+                        "(document): %s: expected a mapping of settings",
+                        show_event(&ev, buf, sizeof buf));
+    }
+    yaml_event_delete(&ev);
+    if (rc)
+        return rc;
+
+    if ((rc = next_event(L, &ev)) != 0)          /* DOCUMENT-END */
+        return rc;
+    yaml_event_delete(&ev);
+    if ((rc = next_event(L, &ev)) != 0)
+        return rc;
+    if (ev.type != YAML_STREAM_END_EVENT)
+        rc = err_at(L, ev.start_mark, SK_ECONFIG,
+                    "(document): a second document: expected one document per file");
+    yaml_event_delete(&ev);
+    return rc;
+}
+
+/* Parse buf[0..len) into *c; *c is untouched on error. */
+static int load_buffer(cfg *c, const char *name, const unsigned char *buf, size_t len,
+                       sk_error *e)
+{
+    loader L;
+    cfg scratch = *c;
+    memset(&L, 0, sizeof L);
+    if (!yaml_parser_initialize(&L.parser)) {
+        fprintf(stderr, "skewsim: out of memory creating a YAML parser\n");
+        abort();
+    }
+    yaml_parser_set_input_string(&L.parser, buf, len);
+    L.name = name;
+    L.buf = buf;
+    L.len = len;
+    L.c = &scratch;
+    L.e = e;
+
+    int rc = load_document(&L);
+    if (rc == 0)
+        *c = scratch;
+    for (size_t i = 0; i < L.nseen; i++)
+        free(L.seen[i].key);
+    free(L.seen);
+    yaml_parser_delete(&L.parser);
+    return rc;
+}
+
+int cfg_load_string(cfg *c, const char *name, const char *yaml, sk_error *e)
+{
+    return load_buffer(c, name, (const unsigned char *)yaml, strlen(yaml), e);
+}
+
+int cfg_load_file(cfg *c, const char *path, sk_error *e)
+{
+    /* A config is a few kilobytes; the cap stops `-c /dev/zero` from
+     * reading forever. */
+    const size_t maxlen = (size_t)16 << 20;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open: %s", path, strerror(errno));
+
+    size_t len = 0, cap = 4096;
+    unsigned char *buf = xmalloc(cap);
+    for (;;) {
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+        if (len > maxlen) {
+            fclose(f);
+            free(buf);
+            return sk_errorf(e, SK_EIO, "%s: cannot read: larger than %zu MiB", path,
+                             maxlen >> 20);
+        }
+        if (len == cap) {
+            cap *= 2;
+            buf = xrealloc(buf, cap);
+        }
+    }
+    if (ferror(f)) {
+        int err = errno;
+        fclose(f);
+        free(buf);
+        return sk_errorf(e, SK_EIO, "%s: cannot read: %s", path, strerror(err));
+    }
+    fclose(f);
+    int rc = load_buffer(c, path, buf, len, e);
+    free(buf);
+    return rc;
+}
+
+/* ---- --set ----------------------------------------------------------- */
+
+int cfg_set(cfg *c, const char *assignment, sk_error *e)
+{
+    char arg[80], key[80], val[80], what[256];
+    const char *eq = strchr(assignment, '=');
+    show(arg, sizeof arg, assignment, strlen(assignment));
+    if (!eq)
+        return sk_errorf(e, SK_EUSAGE, "--set %s: missing '=': expected KEY=VALUE", arg);
+
+    size_t nk = (size_t)(eq - assignment);
+    char *name = xmalloc(nk + 1);
+    memcpy(name, assignment, nk);
+    name[nk] = '\0';
+    show(key, sizeof key, name, nk);
+    const cfg_key *k = find_key(name);
+    if (!k) {
+        char hint[192];
+        int rc;
+        if (is_section(name)) {
+            rc = sk_errorf(e, SK_ECONFIG, "--set %s: %s: a section: expected one of its keys, "
+                           "e.g. %s", arg, key, first_in_section(name));
+        } else {
+            suggest(hint, sizeof hint, name);
+            rc = sk_errorf(e, SK_ECONFIG, "--set %s: %s: unknown key: expected one of the keys "
+                           "listed by 'skewsim config --help-config'%s", arg, key, hint);
+        }
+        free(name);
+        return rc;
+    }
+    free(name);
+
+    const char *s = eq + 1;
+    cfg scratch = *c;
+    int rc = 0;
+    if (k->type == KEY_INT_LIST && strchr(s, ',')) {
+        int vals[CFG_MAX_GPCS];
+        int n = 0;
+        for (const char *p = s;; n++) {
+            size_t len = strcspn(p, ",");
+            int64_t v = 0;
+            if (n == CFG_MAX_GPCS)
+                return sk_errorf(e, SK_ERANGE, "--set %s: %s[%d]: %s: expected at most %d entries "
+                                 "(one per GPC)", arg, k->name, n, show(val, sizeof val, p, len),
+                                 CFG_MAX_GPCS);
+            int prc = parse_bounded(k, p, len, &v);
+            if (prc != NUM_OK) {
+                rc = elem_fail(k, prc, what, sizeof what);
+                return sk_errorf(e, rc, "--set %s: %s[%d]: %s: expected %s", arg, k->name, n,
+                                 show(val, sizeof val, p, len), what);
+            }
+            vals[n] = (int)v;
+            if (p[len] == '\0') {
+                n++;
+                break;
+            }
+            p += len + 1;
+        }
+        store_list(&scratch, k, vals, n);
+    } else {
+        rc = store(&scratch, k, s, strlen(s), what, sizeof what);
+        if (rc)
+            return sk_errorf(e, rc, "--set %s: %s: %s: expected %s", arg, k->name,
+                             show(val, sizeof val, s, strlen(s)), what);
+    }
+    *c = scratch;
+    return 0;
+}
+
+/* ---- cross checks ---------------------------------------------------- */
+
+/* Every row's bounds again: a cfg may also have been filled in by code. */
+static int check_bounds(const cfg *c, sk_error *e)
+{
+    char what[256];
+    for (size_t i = 0; i < NKEYS; i++) {
+        const cfg_key *k = &cfg_schema[i];
+        const void *p = cfield(c, k);
+        int64_t v;
+        switch (k->type) {
+        case KEY_INT:
+        case KEY_INT64:
+            v = k->type == KEY_INT ? *(const int *)p : *(const int64_t *)p;
+            if (v < k->min || v > k->max)
+                return sk_errorf(e, SK_ERANGE, "config: %s: %lld: expected %s", k->name,
+                                 (long long)v, describe(k, what, sizeof what));
+            break;
+        case KEY_INT_LIST: {
+            const int *a = p;
+            /* only the entries in use: past the list's end they are 0 */
+            for (int g = 0; g < c->gpcs && g < CFG_MAX_GPCS; g++)
+                if (a[g] != 0 && (a[g] < k->min || a[g] > k->max))
+                    return sk_errorf(e, SK_ERANGE, "config: %s[%d]: %d: expected an integer "
+                                     "in %lld..%lld", k->name, g, a[g], (long long)k->min,
+                                     (long long)k->max);
+            break;
+        }
+        case KEY_ENUM: {
+            int idx = *(const int *)p, n = 0;
+            while (k->choices[n])
+                n++;
+            if (idx < 0 || idx >= n)
+                return sk_errorf(e, SK_ECONFIG, "config: %s: %d: expected %s", k->name, idx,
+                                 describe(k, what, sizeof what));
+            break;
+        }
+        case KEY_STRING: {
+            const char *s = p;
+            const char *nul = memchr(s, '\0', CFG_NAME_MAX);
+            size_t n = nul ? (size_t)(nul - s) : CFG_NAME_MAX;
+            int ok = n < CFG_NAME_MAX && (int64_t)n >= k->min;
+            for (size_t j = 0; ok && j < n; j++)
+                ok = s[j] >= 0x20 && s[j] < 0x7f;
+            if (!ok)
+                return sk_errorf(e, SK_ECONFIG, "config: %s: (not shown): expected %s", k->name,
+                                 describe(k, what, sizeof what));
+            break;
+        }
+        case KEY_UINT64:
+            break;
+        }
+    }
+    return 0;
+}
+
+int cfg_validate(const cfg *c, sk_error *e)
+{
+    int rc = check_bounds(c, e);
+    if (rc)
+        return rc;
+
+    int n = list_len(c->tpcs_per_gpc);
+    if (n < c->gpcs || (n > c->gpcs && n < CFG_MAX_GPCS))
+        return sk_errorf(e, SK_ECONFIG, "config: topology.tpcs_per_gpc: a list of %d: "
+                         "expected one entry per GPC (topology.gpcs = %d)", n, c->gpcs);
+    if (c->tail_gpcs >= c->gpcs)
+        return sk_errorf(e, SK_ECONFIG, "config: topology.tail_gpcs: %d: expected less than "
+                         "topology.gpcs (%d)", c->tail_gpcs, c->gpcs);
+    /* At least one SM now follows: gpcs >= 1, every used list entry >= 1,
+     * sms_per_tpc >= 1. */
+    if (c->max_warps % c->warp_schedulers != 0)
+        return sk_errorf(e, SK_ECONFIG, "config: sm.max_warps: %d: expected a multiple of "
+                         "sm.warp_schedulers (%d)", c->max_warps, c->warp_schedulers);
+    if ((int64_t)c->max_threads > (int64_t)c->max_warps * 32)
+        return sk_errorf(e, SK_ECONFIG, "config: sm.max_threads: %d: expected at most "
+                         "sm.max_warps * 32 (%d)", c->max_threads, c->max_warps * 32);
+    if (c->reg_alloc_unit > c->registers)
+        return sk_errorf(e, SK_ECONFIG, "config: sm.reg_alloc_unit: %d: expected at most "
+                         "sm.registers (%d)", c->reg_alloc_unit, c->registers);
+    /* Otherwise no CTA, however small, could ever be placed. */
+    if (c->smem_reserved_per_cta_bytes > c->smem_bytes)
+        return sk_errorf(e, SK_ECONFIG, "config: sm.smem_reserved_per_cta_bytes: %d: expected "
+                         "at most sm.smem_bytes (%d)", c->smem_reserved_per_cta_bytes,
+                         c->smem_bytes);
+    return 0;
+}
+
+/* ---- output ---------------------------------------------------------- */
+
+/* A value as YAML text that store() (or the list loader) reads back. */
+static void format_value(const cfg *c, const cfg_key *k, char *buf, size_t cap)
+{
+    const void *p = cfield(c, k);
+    switch (k->type) {
+    case KEY_INT:
+        snprintf(buf, cap, "%d", *(const int *)p);
+        break;
+    case KEY_INT64:
+        snprintf(buf, cap, "%lld", (long long)*(const int64_t *)p);
+        break;
+    case KEY_UINT64:
+        snprintf(buf, cap, "%llu", (unsigned long long)*(const uint64_t *)p);
+        break;
+    case KEY_ENUM: {
+        int idx = *(const int *)p, n = 0;
+        while (k->choices[n])
+            n++;
+        snprintf(buf, cap, "%s", idx >= 0 && idx < n ? k->choices[idx] : "?");
+        break;
+    }
+    case KEY_STRING: {
+        /* printable ASCII only (store() checks), so escaping " and \ suffices */
+        const char *s = p;
+        size_t j = 0;
+        buf[j++] = '"';
+        for (size_t i = 0; i < CFG_NAME_MAX && s[i] && j + 3 < cap; i++) {
+            if (s[i] == '"' || s[i] == '\\')
+                buf[j++] = '\\';
+            buf[j++] = s[i];
+        }
+        buf[j++] = '"';
+        buf[j] = '\0';
+        break;
+    }
+    case KEY_INT_LIST: {
+        const int *a = p;
+        int n = list_len(a), same = 1;
+        for (int g = 1; g < CFG_MAX_GPCS; g++)
+            same = same && a[g] == a[0];
+        if (same) {
+            snprintf(buf, cap, "%d", a[0]);
+            break;
+        }
+        size_t used = (size_t)snprintf(buf, cap, "[");
+        for (int g = 0; g < n && used < cap; g++)
+            used += (size_t)snprintf(buf + used, cap - used, "%s%d", g ? ", " : "", a[g]);
+        if (used < cap)
+            snprintf(buf + used, cap - used, "]");
+        break;
+    }
+    }
+}
+
+/* Split a dotted name into its components; returns how many. */
+static int split_name(const char *name, const char *part[], size_t len[], int max)
+{
+    int n = 0;
+    for (const char *p = name; n < max;) {
+        size_t l = strcspn(p, ".");
+        part[n] = p;
+        len[n++] = l;
+        if (p[l] == '\0')
+            break;
+        p += l + 1;
+    }
+    return n;
+}
+
+void cfg_dump(const cfg *c, FILE *out, int with_help)
+{
+    enum { MAXDEPTH = 8, COMMENT_COL = 44 };
+    const char *prev[MAXDEPTH];
+    size_t prevlen[MAXDEPTH];
+    int nprev = 0;
+
+    if (with_help)
+        fprintf(out, "# skewsim configuration; comments give unit, bounds and meaning\n");
+    for (size_t i = 0; i < NKEYS; i++) {
+        const cfg_key *k = &cfg_schema[i];
+        const char *part[MAXDEPTH];
+        size_t len[MAXDEPTH];
+        int n = split_name(k->name, part, len, MAXDEPTH);
+
+        /* sections shared with the previous key stay open */
+        int common = 0;
+        while (common < n - 1 && common < nprev - 1 && len[common] == prevlen[common]
+               && memcmp(part[common], prev[common], len[common]) == 0)
+            common++;
+        if (common == 0 && i > 0)
+            fputc('\n', out);
+        for (int d = common; d < n - 1; d++)
+            fprintf(out, "%*s%.*s:\n", 2 * d, "", (int)len[d], part[d]);
+
+        char value[512], line[640];
+        format_value(c, k, value, sizeof value);
+        snprintf(line, sizeof line, "%*s%.*s: %s", 2 * (n - 1), "",
+                 (int)len[n - 1], part[n - 1], value);
+        if (with_help) {
+            char b[160];
+            bounds(k, b, sizeof b);
+            fprintf(out, "%-*s # %s%s%s: %s\n", COMMENT_COL, line, k->unit,
+                    *k->unit ? ", " : "", b, k->help);
+        } else {
+            fprintf(out, "%s\n", line);
+        }
+        memcpy(prev, part, sizeof part);
+        memcpy(prevlen, len, sizeof len);
+        nprev = n;
+    }
+}
+
+void cfg_help(FILE *out)
+{
+    int wkey = 3, wtype = 4, wdef = 7, wbounds = 6, wunit = 4;
+    char b[160];
+    for (size_t i = 0; i < NKEYS; i++) {
+        const cfg_key *k = &cfg_schema[i];
+        wkey = SK_MAX(wkey, (int)strlen(k->name));
+        wtype = SK_MAX(wtype, (int)strlen(type_name(k)));
+        wdef = SK_MAX(wdef, (int)strlen(k->def));
+        wbounds = SK_MAX(wbounds, (int)strlen(bounds(k, b, sizeof b)));
+        wunit = SK_MAX(wunit, (int)strlen(k->unit));
+    }
+    fprintf(out, "%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wkey, "KEY", wtype, "TYPE", wdef,
+            "DEFAULT", wbounds, "BOUNDS", wunit, "UNIT", "HELP");
+    for (size_t i = 0; i < NKEYS; i++) {
+        const cfg_key *k = &cfg_schema[i];
+        fprintf(out, "%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wkey, k->name, wtype, type_name(k),
+                wdef, k->def, wbounds, bounds(k, b, sizeof b), wunit,
+                *k->unit ? k->unit : "-", k->help);
+    }
+}

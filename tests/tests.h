@@ -1,0 +1,21 @@
+/* tests.h -- one Suite constructor per module, and shared test helpers. */
+#ifndef SKEWSIM_TESTS_H
+#define SKEWSIM_TESTS_H
+
+#include <check.h>
+
+Suite *event_suite(void);
+Suite *config_suite(void);
+Suite *program_suite(void);
+Suite *trace_suite(void);
+Suite *gen_suite(void);
+Suite *dispatch_suite(void);
+Suite *sm_suite(void);
+Suite *sim_suite(void);
+Suite *cli_suite(void);
+
+/* Directory holding test inputs (tests/data), relative to the repository root
+ * where `make check` runs. */
+#define TEST_DATA "tests/data"
+
+#endif
