@@ -1,0 +1,123 @@
+/* program.h -- pre-decoded kernel programs, as the SM model executes them.
+ *
+ * A trace is parsed once into this form; the hot loop never looks at a string.
+ * A program is a flat array of instructions in which loops are two marker
+ * entries (IK_LOOP ... IK_ENDLOOP) that cost no issue slot: the warp keeps a
+ * small stack of loop counters.  Registers are renumbered densely per program
+ * (R*, P*, UR*, UP* all share one dense space, RZ/PT/URZ/UPT are dropped
+ * because they carry no dependency), so a warp's scoreboard is a small array
+ * of `nregs` ready-cycles.
+ */
+#ifndef SKEWSIM_PROGRAM_H
+#define SKEWSIM_PROGRAM_H
+
+#include "skewsim/common.h"
+#include "skewsim/config.h"
+
+#define PROG_MAX_DST 2
+#define PROG_MAX_SRC 4
+#define PROG_MAX_LOOP_DEPTH 8
+#define PROG_MAX_REGS 1024        /* dense registers per program */
+
+enum instr_kind {
+    IK_ALU,         /* fixed-latency op on a functional unit */
+    IK_LD_GLOBAL,   /* global/local load: result after the memory model's latency */
+    IK_ST_GLOBAL,   /* global/local store: consumes bandwidth, no result */
+    IK_LD_SHARED,   /* shared-memory load (LDS), constant load (LDC) */
+    IK_ST_SHARED,   /* shared-memory store */
+    IK_BAR,         /* CTA-wide barrier (BAR.SYNC) */
+    IK_EXIT,        /* warp exits */
+    IK_LOOP,        /* loop head marker: arg = repeat count; no issue slot */
+    IK_ENDLOOP,     /* loop tail marker: arg = index of its IK_LOOP; no issue slot */
+    IK_IFWARP,      /* block run only by warp `arg` of the CTA (SASS: code behind a branch
+                       on the thread index, e.g. thread 0's bookkeeping); others go to `jump` */
+    IK_ENDIF        /* end of an IK_IFWARP block; no issue slot */
+};
+
+enum mem_pattern {  /* how the 32 threads of a warp address memory */
+    MP_COALESCED,   /* consecutive: one warp access moves 32 x bytes */
+    MP_STRIDED,     /* stride given in `stride`: sectors touched grow with it */
+    MP_RANDOM,      /* each thread its own 32-byte sector */
+    MP_UNIFORM      /* all threads the same address (broadcast) */
+};
+
+#define IF_WORK_SCALED 0x1   /* IK_LOOP: count is multiplied by the CTA's work factor */
+/* Where the kernel reads its own timers (thread 0 of warp 0, as the
+ * measured kernels do): a CTA's recorded start/end times are warp 0's
+ * issue of the timer=start / timer=end instruction (%globaltimer reads) and
+ * its recorded cycles lie between clock=start and clock=end (clock64()
+ * reads).  Without marks: first instruction and completion. */
+#define IF_TIMER_START 0x2
+#define IF_TIMER_END   0x4
+#define IF_CLOCK_START 0x8
+#define IF_CLOCK_END   0x10
+
+typedef struct instr {
+    uint8_t kind;                 /* enum instr_kind */
+    uint8_t cls;                  /* enum fu_class */
+    uint8_t stall;                /* compiler stall count: this warp may issue again
+                                     `stall` cycles later (>= 1; 1 when the trace gives none) */
+    uint8_t ndst, nsrc;
+    uint8_t flags;                /* IF_* */
+    uint8_t pattern;              /* enum mem_pattern, memory ops */
+    uint8_t bytes;                /* memory ops: bytes per thread (1..16) */
+    uint16_t dst[PROG_MAX_DST];   /* dense register ids */
+    uint16_t src[PROG_MAX_SRC];
+    uint32_t arg;                 /* IK_LOOP: count; IK_ENDLOOP: index of the IK_LOOP;
+                                     IK_IFWARP: warp index within the CTA */
+    uint32_t jump;                /* IK_IFWARP: index just past the matching IK_ENDIF;
+                                     IK_LOOP: index just past its IK_ENDLOOP (a count of 0) */
+    uint32_t stride;              /* MP_STRIDED: bytes between consecutive threads */
+    uint32_t opcode;              /* index into the program's opcode name table (stats, debugging) */
+    uint32_t line;                /* trace line it came from (messages) */
+} instr;
+
+typedef struct program {
+    char *name;                   /* owned */
+    instr *code;                  /* owned, n entries */
+    uint32_t n, cap;
+    uint32_t nregs;               /* dense registers used */
+    char **opnames;               /* owned opcode name table */
+    uint32_t nopnames, opcap;
+    char **regnames;              /* owned, nregs entries (regcap allocated): the trace's
+                                     name of each dense register ("R9", "P2"), so the
+                                     writer prints a program back as it was read; NULL
+                                     for a program built by hand (writer invents names) */
+    uint32_t regcap;
+} program;
+
+/* What one CTA runs: which program, and a multiplier on its work-scaled loops. */
+typedef struct cta_desc {
+    uint64_t id;                  /* linear CTA id, 0..grid-1 */
+    uint32_t prog;                /* index into kernel.progs */
+    double work;                  /* IF_WORK_SCALED loop counts are round(count * work) */
+} cta_desc;
+
+typedef struct kernel {
+    char *name;                   /* owned */
+    uint64_t grid;                /* CTAs (x*y*z) */
+    uint32_t block_threads;       /* threads per CTA */
+    uint32_t regs_per_thread;
+    uint32_t smem_bytes;          /* static + dynamic shared memory per CTA */
+    program *progs;               /* owned array of nprogs */
+    uint32_t nprogs;
+} kernel;
+
+/* Opcode table: map an opcode mnemonic (with or without modifiers, e.g.
+ * "FFMA", "IADD3", "LDG.E.128", "HFMA2.MMA") to its kind and unit class.
+ * Returns 0, or SK_ETRACE when the opcode is unknown (message in *e names it). */
+int prog_classify(const char *opcode, uint8_t *kind, uint8_t *cls, sk_error *e);
+
+/* Program building (used by the trace reader and by tests). */
+void prog_init(program *p, const char *name);
+void prog_free(program *p);
+uint32_t prog_opname(program *p, const char *opcode);   /* intern, return index */
+instr *prog_append(program *p);                         /* zeroed, stall = 1 */
+
+/* Total dynamic warp-instructions one warp executes for `work` (loops
+ * expanded, markers not counted).  Used by tests and for progress. */
+uint64_t prog_dynamic_count(const program *p, double work);
+
+void kernel_free(kernel *k);
+
+#endif

@@ -1,0 +1,182 @@
+/* gen_fma.c -- the instruction stream of the H200 calibration kernel.
+ *
+ * fma_kernel (/work/shared/h200/capture.cu, SASS in fma_kernel.sass, built
+ * with nvcc -O3 -arch=sm_90) runs four independent FFMA chains per thread
+ * for `iters` iterations, unrolled 8 times.  This file writes down the
+ * dynamic path that SASS takes for a given `iters`, as trace text, and parses
+ * it with the ordinary reader, so the generated kernel is by construction a
+ * valid trace and round-trips through the writer.
+ *
+ * Stall counts are the SASS control codes: bits 41-44 of each instruction's
+ * second 64-bit word (e.g. 0x000fc80007ffe0ff >> 41 & 0xf = 4 for the loop's
+ * IADD3).  Operands keep the SASS register names; RZ/PT and immediates are
+ * left out (no dependency); a vector operand (STS.128 R4, LDC.64 R2) is named
+ * by its first register.  Branches are issued as BRA whether taken or not
+ * (SIMT issues a predicated instruction with a mask), and the path is:
+ *
+ *   0x000-0x110  prologue, ends with @!P1 BRA (iters < 1 -> epilogue)
+ *   0x120-0x160  loop set-up, @!P2 BRA (iters < 8 -> 0x3c0)      iters >= 1
+ *   0x170        IADD3 R2 = iters - iters % 8                     iters >= 8
+ *   0x180-0x3b0  main loop, 36 instructions, iters / 8 times      iters >= 8
+ *   0x3c0        @!P1 BRA (iters % 8 == 0 -> epilogue)            iters >= 1
+ *   0x3d0        MOV R0                                           iters % 8 != 0
+ *   0x3e0-0x440  remainder loop, 7 instructions, iters % 8 times  iters % 8 != 0
+ *   0x450-0x4b0  epilogue up to @P0 BRA (threads other than 0 skip the store)
+ *   0x4c0-0x5a0  thread 0 writes its record: only warp 0 issues it (ifwarp 0)
+ *   0x5b0-0x5d0  BSYNC, FSETP, @P0 EXIT (v != 1234.5: every thread exits)
+ *
+ * Both loops are work-scaled.  Memory operands: constant loads (LDC, ULDC)
+ * are uniform across the warp; the shared and global accesses are made by
+ * thread 0 alone, modelled as one uniform access of the instruction's width.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skewsim/gen.h"
+#include "skewsim/trace.h"
+
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+} strbuf;
+
+__attribute__((format(printf, 2, 3)))
+static void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        b->cap = 2 * b->cap + (n > 0 ? (size_t)n : 0) + 64;
+        b->s = xrealloc(b->s, b->cap);
+    }
+}
+
+static const char fma_prologue[] =
+    "LDC R1 bytes=4 pattern=uniform stall=1\n"          /* 0000 c[0x0][0x28] */
+    "S2R R2 stall=2\n"                                  /* 0010 SR_TID.X */
+    "ISETP.NE.AND P0 <- R2 stall=13\n"                  /* 0020 */
+    "@!P0 CS2R R4 timer=start stall=1\n"                /* 0030 SR_GLOBALTIMERLO: t0 */
+    "@!P0 S2R R3 stall=1\n"                             /* 0040 SR_CgaCtaId */
+    "@!P0 MOV R0 stall=4\n"                             /* 0050 0x400 */
+    "@!P0 LEA R3 <- R3 R0 stall=2\n"                    /* 0060 */
+    "@!P0 CS2R R6 clock=start stall=1\n"                /* 0070 SR_CLOCKLO: c0 */
+    "LDC R10 bytes=4 pattern=uniform stall=1\n"         /* 0080 iters */
+    "I2FP.F32.U32 R0 <- R2 stall=3\n"                   /* 0090 */
+    "@!P0 STS.128 <- R3 R4 bytes=16 pattern=uniform stall=2\n" /* 00a0 */
+    "FMUL R9 <- R0 stall=4\n"                           /* 00b0 */
+    "FADD R8 <- R9 stall=1\n"                           /* 00c0 */
+    "FADD R11 <- R9 stall=1\n"                          /* 00d0 */
+    "FADD R13 <- R9 stall=1\n"                          /* 00e0 */
+    "BAR.SYNC.DEFER_BLOCKING stall=1\n"                 /* 00f0 */
+    "ISETP.GE.AND P1 <- R10 stall=13\n"                 /* 0100 */
+    "@!P1 BRA stall=5\n";                               /* 0110 -> 0450 */
+
+static const char fma_setup[] =
+    "IADD3 R0 <- R10 stall=2\n"                         /* 0120 */
+    "LOP3.LUT R3 <- R10 stall=2\n"                      /* 0130 */
+    "ISETP.GE.U32.AND P2 <- R0 stall=2\n"               /* 0140 */
+    "ISETP.NE.AND P1 <- R3 stall=11\n"                  /* 0150 */
+    "@!P2 BRA stall=5\n";                               /* 0160 -> 03c0 */
+
+/* 0x180-0x3b0: 3 overhead instructions, 32 FFMA (four chains, eight deep;
+ * the second chain alternates between R5 and R8), the back branch. */
+static const char fma_main_body[] =
+    "HFMA2.MMA R0 stall=1\n"                            /* 0180 b = 1.0000001f */
+    "IADD3 R2 <- R2 stall=4\n"                          /* 0190 */
+    "ISETP.NE.AND P2 <- R2 stall=5\n"                   /* 01a0 */
+    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R8 R0 stall=1\n"
+    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 01b0 */
+    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
+    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 01f0 */
+    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
+    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 0230 */
+    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
+    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 0270 */
+    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
+    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 02b0 */
+    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
+    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 02f0 */
+    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
+    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 0330 */
+    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R8 <- R5 R0 stall=1\n"
+    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 0370 */
+    "@P2 BRA stall=6\n";                                /* 03b0 -> 0180 */
+
+static const char fma_rem_body[] =
+    "IADD3 R3 <- R3 stall=1\n"                          /* 03e0 */
+    "FFMA R9 <- R9 R0 stall=1\n"                        /* 03f0 */
+    "FFMA R8 <- R8 R0 stall=1\n"                        /* 0400 */
+    "FFMA R11 <- R11 R0 stall=1\n"                      /* 0410 */
+    "ISETP.NE.AND P1 <- R3 stall=1\n"                   /* 0420 */
+    "FFMA R13 <- R13 R0 stall=12\n"                     /* 0430 */
+    "@P1 BRA stall=5\n";                                /* 0440 -> 03e0 */
+
+static const char fma_epilogue[] =
+    "FADD R8 <- R8 R9 stall=1\n"                        /* 0450 */
+    "BAR.SYNC.DEFER_BLOCKING stall=3\n"                 /* 0460 */
+    "FADD R8 <- R8 R11 stall=3\n"                       /* 0470 */
+    "ULDC.64 UR6 bytes=8 pattern=uniform stall=1\n"     /* 0480 */
+    "BSSY stall=1\n"                                    /* 0490 B0 */
+    "FADD R0 <- R8 R13 stall=3\n"                       /* 04a0 */
+    "@P0 BRA stall=5\n"                                 /* 04b0 -> 05b0 */
+    "ifwarp 0\n"
+    "S2UR UR5 stall=1\n"                                /* 04c0 SR_CgaCtaId */
+    "UMOV UR4 stall=1\n"                                /* 04d0 */
+    "S2R R13 stall=1\n"                                 /* 04e0 SR_VIRTUALSMID */
+    "ULEA UR4 <- UR5 UR4 stall=9\n"                     /* 04f0 */
+    "LDS.128 R4 <- UR4 bytes=16 pattern=uniform stall=1\n" /* 0500 t0s, c0s */
+    "CS2R R8 timer=end stall=2\n"                       /* 0510 SR_GLOBALTIMERLO: t1 */
+    "CS2R R10 clock=end stall=1\n"                      /* 0520 SR_CLOCKLO: c1 */
+    "S2R R12 stall=1\n"                                 /* 0530 SR_CTAID.X */
+    "LDC.64 R2 bytes=8 pattern=uniform stall=2\n"       /* 0540 rec */
+    "IMAD.WIDE.U32 R2 <- R12 R2 stall=5\n"              /* 0550 */
+    "STG.E.64 <- UR6 R2 R12 bytes=8 pattern=uniform stall=4\n" /* 0560 */
+    "STG.E.64 <- UR6 R2 R4 bytes=8 pattern=uniform stall=4\n"  /* 0570 */
+    "STG.E.64 <- UR6 R2 R8 bytes=8 pattern=uniform stall=4\n"  /* 0580 */
+    "STG.E.64 <- UR6 R2 R6 bytes=8 pattern=uniform stall=4\n"  /* 0590 */
+    "STG.E.64 <- UR6 R2 R10 bytes=8 pattern=uniform stall=2\n" /* 05a0 */
+    "end\n"
+    "BSYNC stall=5\n"                                   /* 05b0 */
+    "FSETP.NEU.AND P0 <- R0 stall=13\n"                 /* 05c0 */
+    "@P0 EXIT stall=5\n";                               /* 05d0 */
+
+int gen_fma(kernel *k, long iters, long block, long grid, sk_error *e)
+{
+    memset(k, 0, sizeof *k);
+    if (iters < 0 || iters > INT32_MAX)
+        return sk_errorf(e, SK_EUSAGE, "gen fma: iters %ld: expected 0..2147483647", iters);
+    if (block < 1 || block > 1024)
+        return sk_errorf(e, SK_EUSAGE, "gen fma: block %ld: expected 1..1024 threads", block);
+    if (grid < 1 || (unsigned long long)grid > 4294967296ULL)
+        return sk_errorf(e, SK_EUSAGE, "gen fma: grid %ld: expected 1..4294967296 CTAs", grid);
+
+    strbuf b = {NULL, 0, 0};
+    sb_printf(&b, "skewsim-trace 1\nkernel fma_kernel grid=%ld block=%ld regs=16 smem=16\n"
+              "program main\n%s", grid, block, fma_prologue);
+    if (iters >= 1) {
+        sb_printf(&b, "%s", fma_setup);
+        if (iters >= 8)
+            sb_printf(&b, "IADD3 R2 <- R3 R10 stall=7\nloop %ld work\n%send\n", iters / 8, fma_main_body);
+        sb_printf(&b, "@!P1 BRA stall=5\n");            /* 03c0 -> 0450 */
+        if (iters % 8 != 0)
+            sb_printf(&b, "MOV R0 stall=7\nloop %ld work\n%send\n", iters % 8, fma_rem_body);
+    }
+    sb_printf(&b, "%send\nendkernel\n", fma_epilogue);
+
+    trace *t = trace_open_string("gen fma", b.s, e);
+    int r = t ? trace_next_kernel(t, k, e) : SK_ETRACE;
+    trace_close(t);
+    free(b.s);
+    /* Anything but one kernel means the text above is wrong. */
+    if (r == 0)
+        return sk_errorf(e, SK_ETRACE, "gen fma: generated trace holds no kernel");
+    return r == 1 ? 0 : r;
+}

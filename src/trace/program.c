@@ -1,0 +1,218 @@
+/* program.c -- the opcode table and the pre-decoded program form.
+ *
+ * The simulator does not model what an instruction computes, only where it
+ * goes and how long it holds the warp: a kind (ALU, load, store, barrier,
+ * exit) and a functional-unit class.  Both come from the mnemonic's base, the
+ * text before the first '.', so "LDG.E.128" and "LDG.E.64.CONSTANT" are one
+ * row.  Modifiers that move an op to another pipe (HFMA2.MMA runs on the
+ * tensor pipe on Ampere+, IMAD on the FP32 "fmaheavy" pipe on Volta+) are
+ * deliberately ignored: one row per base keeps the table auditable, and the
+ * unit latencies in the chip config are calibrated against the same mapping.
+ * docs/trace-format.md reproduces the table.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skewsim/program.h"
+
+#define OPCODE_BASE_MAX 32
+
+static const struct op_row {
+    const char *base;
+    uint8_t kind;     /* enum instr_kind */
+    uint8_t cls;      /* enum fu_class */
+} op_table[] = {
+    /* FP32 */
+    {"FFMA", IK_ALU, FU_FP32}, {"FADD", IK_ALU, FU_FP32}, {"FMUL", IK_ALU, FU_FP32},
+    {"FSETP", IK_ALU, FU_FP32}, {"FMNMX", IK_ALU, FU_FP32}, {"FSEL", IK_ALU, FU_FP32},
+    {"FCHK", IK_ALU, FU_FP32}, {"FSET", IK_ALU, FU_FP32}, {"I2FP", IK_ALU, FU_FP32},
+    {"F2FP", IK_ALU, FU_FP32}, {"FSWZADD", IK_ALU, FU_FP32}, {"FFMA32I", IK_ALU, FU_FP32},
+    {"FADD32I", IK_ALU, FU_FP32}, {"FMUL32I", IK_ALU, FU_FP32},
+    /* FP16 */
+    {"HFMA2", IK_ALU, FU_FP16}, {"HADD2", IK_ALU, FU_FP16}, {"HMUL2", IK_ALU, FU_FP16},
+    {"HSETP2", IK_ALU, FU_FP16}, {"HMNMX2", IK_ALU, FU_FP16}, {"HSET2", IK_ALU, FU_FP16},
+    /* INT */
+    {"IADD3", IK_ALU, FU_INT}, {"IMAD", IK_ALU, FU_INT}, {"IMUL", IK_ALU, FU_INT},
+    {"LOP3", IK_ALU, FU_INT}, {"LOP", IK_ALU, FU_INT}, {"PLOP3", IK_ALU, FU_INT},
+    {"ISETP", IK_ALU, FU_INT}, {"SHF", IK_ALU, FU_INT}, {"SHL", IK_ALU, FU_INT},
+    {"SHR", IK_ALU, FU_INT}, {"LEA", IK_ALU, FU_INT}, {"IABS", IK_ALU, FU_INT},
+    {"IMNMX", IK_ALU, FU_INT}, {"SEL", IK_ALU, FU_INT}, {"PRMT", IK_ALU, FU_INT},
+    {"POPC", IK_ALU, FU_INT}, {"FLO", IK_ALU, FU_INT}, {"BREV", IK_ALU, FU_INT},
+    {"IADD", IK_ALU, FU_INT}, {"ISCADD", IK_ALU, FU_INT}, {"VIADD", IK_ALU, FU_INT},
+    {"VIMNMX", IK_ALU, FU_INT}, {"IDP", IK_ALU, FU_INT}, {"BMSK", IK_ALU, FU_INT},
+    {"SGXT", IK_ALU, FU_INT}, {"IADD32I", IK_ALU, FU_INT}, {"IMAD32I", IK_ALU, FU_INT},
+    {"LOP32I", IK_ALU, FU_INT},
+    /* FP64 */
+    {"DFMA", IK_ALU, FU_FP64}, {"DADD", IK_ALU, FU_FP64}, {"DMUL", IK_ALU, FU_FP64},
+    {"DSETP", IK_ALU, FU_FP64}, {"DMNMX", IK_ALU, FU_FP64},
+    /* SFU */
+    {"MUFU", IK_ALU, FU_SFU},
+    /* TENSOR */
+    {"HMMA", IK_ALU, FU_TENSOR}, {"HGMMA", IK_ALU, FU_TENSOR}, {"IMMA", IK_ALU, FU_TENSOR},
+    {"DMMA", IK_ALU, FU_TENSOR}, {"BMMA", IK_ALU, FU_TENSOR}, {"WGMMA", IK_ALU, FU_TENSOR},
+    {"QGMMA", IK_ALU, FU_TENSOR}, {"IGMMA", IK_ALU, FU_TENSOR}, {"BGMMA", IK_ALU, FU_TENSOR},
+    /* global/local memory: atomics return a value, so they are loads */
+    {"LDG", IK_LD_GLOBAL, FU_LDST}, {"LD", IK_LD_GLOBAL, FU_LDST},
+    {"LDL", IK_LD_GLOBAL, FU_LDST}, {"ATOM", IK_LD_GLOBAL, FU_LDST},
+    {"ATOMG", IK_LD_GLOBAL, FU_LDST},
+    {"STG", IK_ST_GLOBAL, FU_LDST}, {"ST", IK_ST_GLOBAL, FU_LDST},
+    {"STL", IK_ST_GLOBAL, FU_LDST}, {"RED", IK_ST_GLOBAL, FU_LDST},
+    /* shared and constant memory */
+    {"LDS", IK_LD_SHARED, FU_LDST}, {"LDSM", IK_LD_SHARED, FU_LDST},
+    {"LDC", IK_LD_SHARED, FU_LDST}, {"ULDC", IK_LD_SHARED, FU_LDST},
+    {"LDGSTS", IK_LD_SHARED, FU_LDST}, {"ATOMS", IK_LD_SHARED, FU_LDST},
+    {"STS", IK_ST_SHARED, FU_LDST}, {"STSM", IK_ST_SHARED, FU_LDST},
+    /* barrier, exit */
+    {"BAR", IK_BAR, FU_MISC},
+    {"EXIT", IK_EXIT, FU_BRANCH},
+    /* control flow (the trace already resolved where it goes) */
+    {"BRA", IK_ALU, FU_BRANCH}, {"BRX", IK_ALU, FU_BRANCH}, {"JMP", IK_ALU, FU_BRANCH},
+    {"JMX", IK_ALU, FU_BRANCH}, {"CALL", IK_ALU, FU_BRANCH}, {"RET", IK_ALU, FU_BRANCH},
+    {"BSSY", IK_ALU, FU_BRANCH}, {"BSYNC", IK_ALU, FU_BRANCH},
+    {"WARPSYNC", IK_ALU, FU_BRANCH}, {"YIELD", IK_ALU, FU_BRANCH},
+    {"BREAK", IK_ALU, FU_BRANCH}, {"KILL", IK_ALU, FU_BRANCH}, {"BMOV", IK_ALU, FU_BRANCH},
+    {"BPT", IK_ALU, FU_BRANCH},
+    /* moves, special registers, uniform datapath, conversions, fences */
+    {"MOV", IK_ALU, FU_MISC}, {"MOV32I", IK_ALU, FU_MISC}, {"S2R", IK_ALU, FU_MISC},
+    {"CS2R", IK_ALU, FU_MISC}, {"S2UR", IK_ALU, FU_MISC}, {"UMOV", IK_ALU, FU_MISC},
+    {"ULEA", IK_ALU, FU_MISC}, {"UIADD3", IK_ALU, FU_MISC}, {"ULOP3", IK_ALU, FU_MISC},
+    {"USHF", IK_ALU, FU_MISC}, {"UISETP", IK_ALU, FU_MISC}, {"USEL", IK_ALU, FU_MISC},
+    {"UIMAD", IK_ALU, FU_MISC}, {"UPRMT", IK_ALU, FU_MISC}, {"UFLO", IK_ALU, FU_MISC},
+    {"UPOPC", IK_ALU, FU_MISC}, {"R2UR", IK_ALU, FU_MISC}, {"P2R", IK_ALU, FU_MISC},
+    {"R2P", IK_ALU, FU_MISC}, {"NOP", IK_ALU, FU_MISC}, {"SHFL", IK_ALU, FU_MISC},
+    {"VOTE", IK_ALU, FU_MISC}, {"VOTEU", IK_ALU, FU_MISC}, {"MATCH", IK_ALU, FU_MISC},
+    {"REDUX", IK_ALU, FU_MISC}, {"I2F", IK_ALU, FU_MISC}, {"F2I", IK_ALU, FU_MISC},
+    {"F2F", IK_ALU, FU_MISC}, {"I2I", IK_ALU, FU_MISC}, {"FRND", IK_ALU, FU_MISC},
+    {"DEPBAR", IK_ALU, FU_MISC}, {"MEMBAR", IK_ALU, FU_MISC}, {"ERRBAR", IK_ALU, FU_MISC},
+    {"CCTL", IK_ALU, FU_MISC}, {"NANOSLEEP", IK_ALU, FU_MISC}, {"ELECT", IK_ALU, FU_MISC},
+};
+
+int prog_classify(const char *opcode, uint8_t *kind, uint8_t *cls, sk_error *e)
+{
+    size_t len = opcode ? strcspn(opcode, ".") : 0;
+    if (len == 0 || len >= OPCODE_BASE_MAX)
+        return sk_errorf(e, SK_ETRACE, "%s: unknown opcode", opcode && *opcode ? opcode : "''");
+    for (size_t i = 0; i < SK_ARRAY_LEN(op_table); i++) {
+        if (strlen(op_table[i].base) == len && memcmp(op_table[i].base, opcode, len) == 0) {
+            *kind = op_table[i].kind;
+            *cls = op_table[i].cls;
+            return 0;
+        }
+    }
+    return sk_errorf(e, SK_ETRACE, "%s: unknown opcode", opcode);
+}
+
+void prog_init(program *p, const char *name)
+{
+    memset(p, 0, sizeof *p);
+    p->name = xstrdup(name);
+}
+
+void prog_free(program *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; i < p->nopnames; i++)
+        free(p->opnames[i]);
+    free(p->opnames);
+    if (p->regnames) {
+        for (uint32_t i = 0; i < p->nregs; i++)
+            free(p->regnames[i]);
+        free(p->regnames);
+    }
+    free(p->code);
+    free(p->name);
+    memset(p, 0, sizeof *p);
+}
+
+uint32_t prog_opname(program *p, const char *opcode)
+{
+    /* Programs use a few dozen distinct mnemonics: a linear scan is cheaper
+     * than keeping a hash table per program. */
+    for (uint32_t i = 0; i < p->nopnames; i++)
+        if (strcmp(p->opnames[i], opcode) == 0)
+            return i;
+    if (p->nopnames == p->opcap) {
+        p->opcap = p->opcap ? 2 * p->opcap : 16;
+        p->opnames = xrealloc(p->opnames, p->opcap * sizeof *p->opnames);
+    }
+    p->opnames[p->nopnames] = xstrdup(opcode);
+    return p->nopnames++;
+}
+
+instr *prog_append(program *p)
+{
+    if (p->n == p->cap) {
+        assert(p->cap < UINT32_MAX / 2);
+        p->cap = p->cap ? 2 * p->cap : 64;
+        p->code = xrealloc(p->code, p->cap * sizeof *p->code);
+    }
+    instr *in = &p->code[p->n++];
+    memset(in, 0, sizeof *in);
+    in->stall = 1;
+    return in;
+}
+
+/* round(count * work), the one rounding rule the SM model also applies. */
+static uint64_t scaled_count(uint32_t count, double work)
+{
+    double x = round((double)count * work);
+    if (!(x > 0))
+        return 0;
+    if (x >= 18446744073709551615.0)
+        return UINT64_MAX;
+    return (uint64_t)x;
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    if (a != 0 && b > UINT64_MAX / a)
+        return UINT64_MAX;
+    return a * b;
+}
+
+/* Every IK_IFWARP block is counted as executed: the result is the count of
+ * the warp that runs them all (warp 0 for the usual `ifwarp 0`), an upper
+ * bound for the others.  Saturates at UINT64_MAX. */
+uint64_t prog_dynamic_count(const program *p, double work)
+{
+    uint64_t mult[PROG_MAX_LOOP_DEPTH + 1];
+    int depth = 0;
+    uint64_t total = 0;
+    mult[0] = 1;
+    for (uint32_t i = 0; i < p->n; i++) {
+        const instr *in = &p->code[i];
+        switch (in->kind) {
+        case IK_LOOP: {
+            uint64_t c = (in->flags & IF_WORK_SCALED) ? scaled_count(in->arg, work) : in->arg;
+            assert(depth < PROG_MAX_LOOP_DEPTH);
+            mult[depth + 1] = mul_sat(mult[depth], c);
+            depth++;
+            break;
+        }
+        case IK_ENDLOOP:
+            assert(depth > 0);
+            depth--;
+            break;
+        case IK_IFWARP:
+        case IK_ENDIF:
+            break;
+        default:
+            total = mult[depth] > UINT64_MAX - total ? UINT64_MAX : total + mult[depth];
+            break;
+        }
+    }
+    return total;
+}
+
+void kernel_free(kernel *k)
+{
+    if (!k)
+        return;
+    for (uint32_t i = 0; i < k->nprogs; i++)
+        prog_free(&k->progs[i]);
+    free(k->progs);
+    free(k->name);
+    memset(k, 0, sizeof *k);
+}

@@ -1,0 +1,175 @@
+/* writer.c -- emit a kernel in the native trace format (docs/trace-format.md).
+ *
+ * The output is what trace.c reads back into the same instruction arrays:
+ * loops stay loops (a 4096-iteration kernel is a few KB, not megabytes),
+ * registers are printed by the names they were read under (program.regnames),
+ * and a guard is printed as the first source, which numbers the same because
+ * the reader numbers sources before destinations.  Every CTA runs program 0
+ * with work 1, so no ctas section is written.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "skewsim/trace.h"
+
+/* Register names for a program built by hand (no regnames): the dense ids
+ * are mapped onto R0-R254, then UR0-UR62, P0-P6, UP0-UP6. */
+static int synth_regname(uint32_t id, char *buf, size_t n)
+{
+    static const struct { const char *prefix; uint32_t count; } spaces[] = {
+        {"R", 255}, {"UR", 63}, {"P", 7}, {"UP", 7},
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(spaces); i++) {
+        if (id < spaces[i].count) {
+            snprintf(buf, n, "%s%u", spaces[i].prefix, id);
+            return 0;
+        }
+        id -= spaces[i].count;
+    }
+    return -1;
+}
+
+/* A name the reader takes back as one token. */
+static int writable_name(const char *s)
+{
+    if (!s || !*s || strchr(s, '='))
+        return 0;
+    for (; *s; s++)
+        if ((unsigned char)*s <= ' ' || *s == '#' || *s == 0x7f)
+            return 0;
+    return 1;
+}
+
+static int check_kernel(const kernel *k, sk_error *e)
+{
+    if (!writable_name(k->name))
+        return sk_errorf(e, SK_ETRACE, "kernel name '%s': expected a name without blanks, '#' or '='",
+                         k->name ? k->name : "");
+    if (k->nprogs == 0)
+        return sk_errorf(e, SK_ETRACE, "kernel '%s': expected at least one program", k->name);
+    for (uint32_t i = 0; i < k->nprogs; i++) {
+        const program *p = &k->progs[i];
+        if (!writable_name(p->name))
+            return sk_errorf(e, SK_ETRACE, "kernel '%s': program name '%s': expected a name without "
+                             "blanks, '#' or '='", k->name, p->name ? p->name : "");
+        for (uint32_t j = 0; j < p->n; j++) {
+            const instr *in = &p->code[j];
+            if (in->opcode >= p->nopnames)
+                return sk_errorf(e, SK_ETRACE, "program '%s': entry %u: opcode %u has no name", p->name,
+                                 j, in->opcode);
+            for (int r = 0; r < in->ndst + in->nsrc; r++) {
+                uint16_t id = r < in->ndst ? in->dst[r] : in->src[r - in->ndst];
+                char buf[8];
+                if (p->regnames ? id >= p->nregs : synth_regname(id, buf, sizeof buf) < 0)
+                    return sk_errorf(e, SK_ETRACE, "program '%s': entry %u: register %u has no name",
+                                     p->name, j, id);
+            }
+        }
+    }
+    return 0;
+}
+
+static const char *regname(const program *p, uint16_t id, char *buf, size_t n)
+{
+    if (p->regnames)
+        return p->regnames[id];
+    synth_regname(id, buf, n);
+    return buf;
+}
+
+static int is_memory(uint8_t kind)
+{
+    return kind == IK_LD_GLOBAL || kind == IK_ST_GLOBAL || kind == IK_LD_SHARED ||
+           kind == IK_ST_SHARED;
+}
+
+/* One instruction or marker; returns the new indent. */
+static int write_instr(gzFile f, const program *p, const instr *in, int indent)
+{
+    char buf[8];
+    if (in->kind == IK_ENDLOOP || in->kind == IK_ENDIF) {
+        indent--;
+        gzprintf(f, "%*send\n", 2 * indent, "");
+        return indent;
+    }
+    if (in->kind == IK_LOOP) {
+        gzprintf(f, "%*sloop %u%s\n", 2 * indent, "", in->arg,
+                 (in->flags & IF_WORK_SCALED) ? " work" : "");
+        return indent + 1;
+    }
+    if (in->kind == IK_IFWARP) {
+        gzprintf(f, "%*sifwarp %u\n", 2 * indent, "", in->arg);
+        return indent + 1;
+    }
+    gzprintf(f, "%*s%s", 2 * indent, "", p->opnames[in->opcode]);
+    for (int r = 0; r < in->ndst; r++)
+        gzprintf(f, " %s", regname(p, in->dst[r], buf, sizeof buf));
+    if (in->nsrc)
+        gzputs(f, " <-");
+    for (int r = 0; r < in->nsrc; r++)
+        gzprintf(f, " %s", regname(p, in->src[r], buf, sizeof buf));
+    if (is_memory(in->kind)) {
+        if (in->bytes == 1 || in->bytes == 2 || in->bytes == 4 || in->bytes == 8 || in->bytes == 16)
+            gzprintf(f, " bytes=%u", in->bytes);
+        switch (in->pattern) {
+        case MP_STRIDED: gzprintf(f, " pattern=strided:%u", in->stride); break;
+        case MP_RANDOM: gzputs(f, " pattern=random"); break;
+        case MP_UNIFORM: gzputs(f, " pattern=uniform"); break;
+        default: gzputs(f, " pattern=coalesced"); break;
+        }
+    }
+    if (in->flags & (IF_TIMER_START | IF_TIMER_END))
+        gzprintf(f, " timer=%s", (in->flags & IF_TIMER_START) ? "start" : "end");
+    if (in->flags & (IF_CLOCK_START | IF_CLOCK_END))
+        gzprintf(f, " clock=%s", (in->flags & IF_CLOCK_START) ? "start" : "end");
+    gzprintf(f, " stall=%u\n", in->stall ? in->stall : 1);
+    return indent;
+}
+
+int trace_write_kernel(const char *path, const kernel *k, int gz, sk_error *e)
+{
+    int r = check_kernel(k, e);
+    if (r < 0)
+        return r;
+
+    /* "T": zlib writes the plain file itself, so both paths share the code. */
+    const char *mode = gz ? "wb9" : "wbT";
+    int to_stdout = strcmp(path, "-") == 0;
+    int fd = to_stdout ? dup(1) : -1;
+    errno = 0;
+    gzFile f = to_stdout ? (fd >= 0 ? gzdopen(fd, mode) : NULL) : gzopen(path, mode);
+    if (!f) {
+        int err = errno;
+        if (fd >= 0)
+            close(fd);
+        return sk_errorf(e, SK_EIO, "%s: cannot create: %s", path, err ? strerror(err) : "out of memory");
+    }
+
+    gzprintf(f, "# skewsim trace (docs/trace-format.md)\n");
+    gzprintf(f, "skewsim-trace 1\n");
+    gzprintf(f, "kernel %s grid=%llu block=%u regs=%u smem=%u\n", k->name,
+             (unsigned long long)k->grid, k->block_threads, k->regs_per_thread, k->smem_bytes);
+    for (uint32_t i = 0; i < k->nprogs; i++) {
+        const program *p = &k->progs[i];
+        int indent = 1;
+        gzprintf(f, "program %s\n", p->name);
+        for (uint32_t j = 0; j < p->n; j++)
+            indent = write_instr(f, p, &p->code[j], indent);
+        gzputs(f, "end\n");
+    }
+    gzputs(f, "endkernel\n");
+
+    int errnum = Z_OK;
+    const char *zmsg = gzerror(f, &errnum);
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s", errnum == Z_ERRNO ? strerror(errno) : zmsg);
+    int rc = gzclose(f);
+    if (errnum != Z_OK)
+        return sk_errorf(e, SK_EIO, "%s: write error: %s", path, msg);
+    if (rc != Z_OK)
+        return sk_errorf(e, SK_EIO, "%s: write error: %s", path,
+                         rc == Z_ERRNO ? strerror(errno) : zError(rc));
+    return 0;
+}

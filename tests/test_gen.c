@@ -1,0 +1,302 @@
+/* test_gen.c -- the fma_kernel generator (src/trace/gen_fma.c) against the
+ * SASS in /work/shared/h200/fma_kernel.sass (validation/h200). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tests.h"
+#include "skewsim/gen.h"
+#include "skewsim/trace.h"
+
+/* Dynamic warp-instruction count of fma_kernel, from the SASS (addresses in
+ * hex, 16 bytes per instruction):
+ *
+ *   prologue   0x000-0x110  18   (ends with @!P1 BRA; issued taken or not)
+ *   set-up     0x120-0x160   5   iters >= 1
+ *   0x170 IADD3              1   iters >= 8
+ *   main loop  0x180-0x3b0  36   x iters/8   (HFMA2.MMA, IADD3, ISETP, 32 FFMA, BRA)
+ *   0x3c0 @!P1 BRA           1   iters >= 1
+ *   0x3d0 MOV                1   iters % 8 != 0
+ *   rem. loop  0x3e0-0x440   7   x iters%8   (IADD3, 3 FFMA, ISETP, FFMA, BRA)
+ *   epilogue   0x450-0x4b0   7
+ *   thread 0   0x4c0-0x5a0  15   warp 0 only
+ *   exit       0x5b0-0x5d0   3   (BSYNC, FSETP, @P0 EXIT)
+ *
+ * iters = 4096: 18 + 5 + 1 + 512*36 + 1 + 7 + 15 + 3 = 18482 for warp 0,
+ * 18467 for the other warps.  prog_dynamic_count() counts the ifwarp block,
+ * so it returns the warp-0 number. */
+#define FMA_4096_WARP0 18482
+#define FMA_4096_OTHER 18467
+
+static uint64_t fixed_count(long iters)
+{
+    uint64_t n = 18 + 7 + 15 + 3;
+    if (iters >= 1)
+        n += 5 + 1;
+    if (iters >= 8)
+        n += 1 + 36 * (uint64_t)(iters / 8);
+    if (iters % 8)
+        n += 1 + 7 * (uint64_t)(iters % 8);
+    return n;
+}
+
+/* Dynamic count of one opcode (by full mnemonic), and of everything outside
+ * ifwarp blocks (what warps other than 0 issue), by walking the program. */
+static uint64_t walk(const program *p, const char *only, int skip_ifwarp)
+{
+    uint64_t mult[PROG_MAX_LOOP_DEPTH + 1] = {1};
+    int depth = 0;
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < p->n; i++) {
+        const instr *in = &p->code[i];
+        switch (in->kind) {
+        case IK_LOOP:
+            mult[depth + 1] = mult[depth] * in->arg;
+            depth++;
+            break;
+        case IK_ENDLOOP:
+            depth--;
+            break;
+        case IK_IFWARP:
+            if (skip_ifwarp)
+                i = in->jump - 1;
+            break;
+        case IK_ENDIF:
+            break;
+        default:
+            if (!only || strcmp(p->opnames[in->opcode], only) == 0)
+                n += mult[depth];
+        }
+    }
+    return n;
+}
+
+static const char *op(const program *p, uint32_t i)
+{
+    return p->opnames[p->code[i].opcode];
+}
+
+START_TEST(test_fma_4096)
+{
+    kernel k;
+    sk_error e = {0};
+    ck_assert_int_eq(gen_fma(&k, 4096, 256, 8448, &e), 0);
+    ck_assert_str_eq(k.name, "fma_kernel");
+    ck_assert_uint_eq(k.grid, 8448);
+    ck_assert_uint_eq(k.block_threads, 256);
+    ck_assert_uint_eq(k.regs_per_thread, 16);
+    ck_assert_uint_eq(k.smem_bytes, 16);
+    ck_assert_uint_eq(k.nprogs, 1);
+    const program *p = &k.progs[0];
+    ck_assert_uint_eq(prog_dynamic_count(p, 1.0), FMA_4096_WARP0);
+    ck_assert_uint_eq(walk(p, NULL, 1), FMA_4096_OTHER);
+    ck_assert_uint_eq(fixed_count(4096), FMA_4096_WARP0);
+    ck_assert_uint_eq(walk(p, "FFMA", 0), 4 * 4096);
+    ck_assert_uint_eq(walk(p, "BAR.SYNC.DEFER_BLOCKING", 0), 2);
+    /* work 2 doubles the main loop: 50 fixed + 1024 x 36 */
+    ck_assert_uint_eq(prog_dynamic_count(p, 2.0), 50 + 1024 * 36);
+    ck_assert_uint_eq(p->nregs, 19);   /* R0-R6, R8-R13, P0-P2, UR4-UR6 */
+    kernel_free(&k);
+}
+END_TEST
+
+/* The SASS control codes, instruction by instruction, for the main loop. */
+START_TEST(test_fma_stalls)
+{
+    kernel k;
+    sk_error e = {0};
+    ck_assert_int_eq(gen_fma(&k, 16, 128, 1, &e), 0);
+    const program *p = &k.progs[0];
+    uint32_t L = 0;
+    while (p->code[L].kind != IK_LOOP)
+        L++;
+    ck_assert_uint_eq(L, 18 + 5 + 1);
+    ck_assert_uint_eq(p->code[L].arg, 2);
+    ck_assert_uint_eq(p->code[L].flags, IF_WORK_SCALED);
+    ck_assert_uint_eq(p->code[L].jump, L + 38);
+    ck_assert_str_eq(op(p, L + 1), "HFMA2.MMA");
+    ck_assert_uint_eq(p->code[L + 1].stall, 1);
+    ck_assert_uint_eq(p->code[L + 1].cls, FU_FP16);
+    ck_assert_str_eq(op(p, L + 2), "IADD3");
+    ck_assert_uint_eq(p->code[L + 2].stall, 4);
+    ck_assert_str_eq(op(p, L + 3), "ISETP.NE.AND");
+    ck_assert_uint_eq(p->code[L + 3].stall, 5);
+    for (uint32_t i = L + 4; i < L + 36; i++) {
+        ck_assert_str_eq(op(p, i), "FFMA");
+        ck_assert_uint_eq(p->code[i].stall, 1);
+        ck_assert_uint_eq(p->code[i].cls, FU_FP32);
+        ck_assert_uint_eq(p->code[i].nsrc, 2);
+        /* the multiplier is R0, written by the HFMA2.MMA */
+        ck_assert_uint_eq(p->code[i].src[1], p->code[L + 1].dst[0]);
+    }
+    ck_assert_str_eq(op(p, L + 36), "BRA");
+    ck_assert_uint_eq(p->code[L + 36].stall, 6);
+    ck_assert_uint_eq(p->code[L + 36].cls, FU_BRANCH);
+    /* @P2 BRA reads the P2 the ISETP wrote */
+    ck_assert_uint_eq(p->code[L + 36].src[0], p->code[L + 3].dst[0]);
+    ck_assert_uint_eq(p->code[L + 37].kind, IK_ENDLOOP);
+    ck_assert_uint_eq(p->code[L + 37].arg, L);
+    /* prologue: LDC, S2R stall 2, ISETP stall 13 */
+    ck_assert_str_eq(op(p, 0), "LDC");
+    ck_assert_uint_eq(p->code[0].kind, IK_LD_SHARED);
+    ck_assert_uint_eq(p->code[1].stall, 2);
+    ck_assert_uint_eq(p->code[2].stall, 13);
+    /* the last instruction: @P0 EXIT, stall 5, reading FSETP's P0 */
+    const instr *x = &p->code[p->n - 1];
+    ck_assert_uint_eq(x->kind, IK_EXIT);
+    ck_assert_uint_eq(x->stall, 5);
+    ck_assert_uint_eq(x->nsrc, 1);
+    ck_assert_uint_eq(x->src[0], p->code[p->n - 2].dst[0]);
+    ck_assert_str_eq(op(p, p->n - 2), "FSETP.NEU.AND");
+    kernel_free(&k);
+}
+END_TEST
+
+/* Structure for the branch cases of the SASS. */
+static const struct {
+    long iters;
+    uint32_t nloops;
+    uint32_t loop_arg[2];
+    uint32_t body[2];       /* issuing entries inside each loop */
+    uint64_t count;         /* warp 0 */
+} shapes[] = {
+    {0, 0, {0, 0}, {0, 0}, 43},                 /* 18 + 7 + 15 + 3 */
+    {1, 1, {1, 0}, {7, 0}, 43 + 5 + 1 + 1 + 7},
+    {7, 1, {7, 0}, {7, 0}, 43 + 5 + 1 + 1 + 49},
+    {8, 1, {1, 0}, {36, 0}, 43 + 5 + 1 + 1 + 36},
+    {9, 2, {1, 1}, {36, 7}, 43 + 5 + 1 + 1 + 36 + 1 + 7},
+    {4097, 2, {512, 1}, {36, 7}, FMA_4096_WARP0 + 1 + 7},
+};
+
+START_TEST(test_fma_shapes)
+{
+    kernel k;
+    sk_error e = {0};
+    long iters = shapes[_i].iters;
+    ck_assert_int_eq(gen_fma(&k, iters, 256, 1056, &e), 0);
+    const program *p = &k.progs[0];
+    uint32_t nloops = 0, nifwarp = 0;
+    for (uint32_t i = 0; i < p->n; i++) {
+        const instr *in = &p->code[i];
+        if (in->kind == IK_LOOP) {
+            ck_assert_uint_lt(nloops, 2);
+            ck_assert_uint_eq(in->arg, shapes[_i].loop_arg[nloops]);
+            ck_assert_uint_eq(in->flags, IF_WORK_SCALED);
+            ck_assert_uint_eq(in->jump - i - 2, shapes[_i].body[nloops]);
+            nloops++;
+        }
+        if (in->kind == IK_IFWARP) {
+            nifwarp++;
+            ck_assert_uint_eq(in->arg, 0);
+            ck_assert_uint_eq(in->jump - i - 2, 15);
+            ck_assert_str_eq(op(p, i + 11), "STG.E.64");
+        }
+    }
+    ck_assert_uint_eq(nloops, shapes[_i].nloops);
+    ck_assert_uint_eq(nifwarp, 1);
+    ck_assert_uint_eq(prog_dynamic_count(p, 1.0), shapes[_i].count);
+    ck_assert_uint_eq(prog_dynamic_count(p, 1.0), fixed_count(iters));
+    ck_assert_uint_eq(walk(p, NULL, 1), shapes[_i].count - 15);
+    ck_assert_uint_eq(walk(p, "FFMA", 0), 4 * (uint64_t)iters);
+    kernel_free(&k);
+}
+END_TEST
+
+START_TEST(test_fma_args)
+{
+    static const struct { long iters, block, grid; const char *msg; } bad[] = {
+        {-1, 256, 1, "gen fma: iters -1: expected 0..2147483647"},
+        {2147483648L, 256, 1, "gen fma: iters 2147483648: expected 0..2147483647"},
+        {1, 0, 1, "gen fma: block 0: expected 1..1024 threads"},
+        {1, 1025, 1, "gen fma: block 1025: expected 1..1024 threads"},
+        {1, 32, 0, "gen fma: grid 0: expected 1..4294967296 CTAs"},
+        {1, 32, 4294967297L, "gen fma: grid 4294967297: expected 1..4294967296 CTAs"},
+    };
+    kernel k;
+    for (size_t i = 0; i < SK_ARRAY_LEN(bad); i++) {
+        sk_error e = {0};
+        ck_assert_int_eq(gen_fma(&k, bad[i].iters, bad[i].block, bad[i].grid, &e), SK_EUSAGE);
+        ck_assert_str_eq(e.msg, bad[i].msg);
+        ck_assert_ptr_null(k.progs);
+    }
+    sk_error e = {0};
+    ck_assert_int_eq(gen_fma(&k, 2147483647L, 1024, 4294967296L, &e), 0);
+    ck_assert_uint_eq(k.grid, UINT64_C(4294967296));
+    ck_assert_uint_eq(k.block_threads, 1024);
+    kernel_free(&k);
+    ck_assert_int_eq(gen_fma(&k, 5, 1, 1, &e), 0);      /* one thread: one warp */
+    kernel_free(&k);
+}
+END_TEST
+
+static long written_size(const kernel *k, int gz)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/skewsim-test-gen-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    sk_error e = {0};
+    ck_assert_msg(trace_write_kernel(path, k, gz, &e) == 0, "%s", e.msg);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    unlink(path);
+    return (long)st.st_size;
+}
+
+/* Loops stay loops: 8448 CTAs x 4096 iterations is a few KB. */
+START_TEST(test_fma_trace_size)
+{
+    kernel k;
+    sk_error e = {0};
+    ck_assert_int_eq(gen_fma(&k, 4096, 256, 8448, &e), 0);
+    long plain = written_size(&k, 0), gz = written_size(&k, 1);
+    ck_assert_int_lt(plain, 8192);
+    ck_assert_int_lt(gz, plain);
+    ck_assert_int_lt(gz, 2048);
+    kernel_free(&k);
+}
+END_TEST
+
+/* traces/fma_1056.trace is what `skewsim gen fma --grid 1056` writes. */
+START_TEST(test_fma_shipped_trace)
+{
+    kernel k;
+    sk_error e = {0};
+    ck_assert_int_eq(gen_fma(&k, 4096, 256, 1056, &e), 0);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/skewsim-test-gen-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(trace_write_kernel(path, &k, 0, &e), 0);
+    kernel_free(&k);
+    FILE *a = fopen(path, "rb"), *b = fopen("traces/fma_1056.trace", "rb");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    int ca, cb;
+    do {
+        ca = fgetc(a);
+        cb = fgetc(b);
+        ck_assert_int_eq(ca, cb);
+    } while (ca != EOF);
+    fclose(a);
+    fclose(b);
+    unlink(path);
+}
+END_TEST
+
+Suite *gen_suite(void)
+{
+    Suite *s = suite_create("gen");
+    TCase *tc = tcase_create("fma");
+    tcase_add_test(tc, test_fma_4096);
+    tcase_add_test(tc, test_fma_stalls);
+    tcase_add_loop_test(tc, test_fma_shapes, 0, (int)SK_ARRAY_LEN(shapes));
+    tcase_add_test(tc, test_fma_args);
+    tcase_add_test(tc, test_fma_trace_size);
+    tcase_add_test(tc, test_fma_shipped_trace);
+    suite_add_tcase(s, tc);
+    return s;
+}
