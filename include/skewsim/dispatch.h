@@ -1,0 +1,51 @@
+/* dispatch.h -- the GigaThread engine: hands CTAs to SMs.
+ *
+ * The engine (dispatch.c) owns timing and resource checks; a policy only
+ * chooses among the SMs that can take the next CTA now.  A policy is one
+ * dispatch_ops table in its own file, registered in dispatch.c's table.
+ */
+#ifndef SKEWSIM_DISPATCH_H
+#define SKEWSIM_DISPATCH_H
+
+#include "skewsim/common.h"
+#include "skewsim/event.h"
+#include "skewsim/sm.h"
+
+struct sim;
+
+typedef struct dispatch_ops {
+    const char *name;
+    /* Per-run state (may return NULL when the policy keeps none). */
+    void *(*create)(const struct sim *s);
+    void (*destroy)(void *st);
+    /* A new kernel starts (reset per-kernel cursors). May be NULL. */
+    void (*kernel_start)(void *st, const struct sim *s);
+    /* The SM for the next CTA, or -1 when none can take it now.  `fits(s,
+     * sm, need)` says whether an SM has room; the policy must only return
+     * an SM for which it is true. */
+    int (*pick)(void *st, const struct sim *s, const cta_need *need);
+    /* A CTA finished on SM `sm`. May be NULL. */
+    void (*cta_done)(void *st, const struct sim *s, int sm);
+} dispatch_ops;
+
+extern const dispatch_ops dispatch_gigathread;
+extern const dispatch_ops dispatch_round_robin;
+
+/* The ops table for a cfg dispatch.policy value. */
+const dispatch_ops *dispatch_lookup(int policy);
+
+typedef struct dispatcher {
+    const dispatch_ops *ops;
+    void *st;
+    event ev;                 /* the engine's own event */
+    ps_t free_ps;             /* engine busy until (dispatch.cta_ps per CTA) */
+    int have_next;            /* `next` holds the CTA waiting to be placed */
+    cta_desc next;
+} dispatcher;
+
+void dispatch_init(dispatcher *d, struct sim *s);
+void dispatch_free(dispatcher *d);
+/* Ask the engine to try placing CTAs at time t (kernel start, CTA done). */
+void dispatch_kick(struct sim *s, ps_t t);
+
+#endif

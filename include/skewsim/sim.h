@@ -1,0 +1,105 @@
+/* sim.h -- the simulation context and the simulator's contract.
+ *
+ * One `sim` holds everything a run touches (config, event queue, SMs,
+ * dispatcher, memory, statistics, the trace being replayed): no globals, so
+ * two simulations in one process never see each other.
+ *
+ * Contract (cf. SimpleScalar's sim.h): sim_create() from a validated config;
+ * sim_run() replays every kernel of a trace, calling the observer for each
+ * finished CTA and kernel; sim_destroy().  Results are deterministic: the
+ * same config, trace and seed give the same events in the same order.
+ */
+#ifndef SKEWSIM_SIM_H
+#define SKEWSIM_SIM_H
+
+#include "skewsim/common.h"
+#include "skewsim/config.h"
+#include "skewsim/event.h"
+#include "skewsim/topo.h"
+#include "skewsim/sm.h"
+#include "skewsim/dispatch.h"
+#include "skewsim/trace.h"
+
+/* One finished CTA, times relative to its kernel's first CTA start are
+ * computed by the observer from kernel_stats.first_start_ps. */
+typedef struct cta_record {
+    uint64_t kernel;          /* kernel index in the trace */
+    uint64_t cta;
+    int sm;
+    ps_t start_ps, end_ps;    /* absolute simulated times */
+    uint64_t cycles;          /* SM cycles from start to end */
+    ps_t kernel_first_start_ps; /* its kernel's first CTA start (final by the time any CTA ends) */
+} cta_record;
+
+typedef struct kernel_stats {
+    char name[64];
+    uint64_t index;
+    uint64_t ctas;
+    ps_t launch_ps;           /* launch (the CUDA event before it) */
+    ps_t first_start_ps;      /* first instruction of any CTA */
+    ps_t last_end_ps;         /* last CTA end */
+    ps_t done_ps;             /* completion (the CUDA event after it) */
+    uint64_t warp_instructions;
+} kernel_stats;
+
+typedef struct sim_observer {
+    void *ud;
+    /* Both may be NULL; a non-zero return aborts the run with SK_EIO. */
+    int (*cta_done)(void *ud, const cta_record *r);
+    int (*kernel_done)(void *ud, const kernel_stats *k);
+} sim_observer;
+
+/* Chip-wide simple memory: a fixed latency behind one bandwidth server. */
+typedef struct mem_model {
+    ps_t free_ps;             /* the DRAM pipe is busy until */
+    int64_t as_per_byte;      /* transfer time per byte, attoseconds */
+    ps_t latency_ps;
+    uint64_t bytes;           /* moved so far */
+} mem_model;
+
+typedef struct sim {
+    cfg c;                    /* private copy of the config */
+    evq q;
+    topo topo;
+    sm *sms;
+    int nsms;
+    dispatcher disp;
+    mem_model mem;
+    sim_observer obs;
+
+    /* the kernel being run */
+    kernel k;
+    int have_kernel;
+    cta_need need;
+    trace *tr;
+    uint64_t ctas_left;       /* not yet dispatched */
+    uint64_t ctas_running;
+    kernel_stats ks;
+    uint64_t next_age;        /* warp launch order */
+    uint32_t max_regs;        /* dense registers over the kernel's programs */
+    unsigned marks;           /* IF_TIMER_* / IF_CLOCK_* flags present in the kernel's programs */
+
+    /* totals */
+    uint64_t warp_instructions;
+    uint64_t kernels_done;
+    ps_t end_ps;
+
+    int stop;                 /* a handler asks the loop to stop */
+    sk_error err;
+} sim;
+
+/* Create a simulation for a validated config.  Returns NULL with *e filled
+ * on a config the model cannot build.  Caller owns it: sim_destroy(). */
+sim *sim_create(const cfg *c, const sim_observer *obs, sk_error *e);
+void sim_destroy(sim *s);   /* NULL is a no-op */
+
+/* Replay every kernel of the trace, back to back.  The trace stays owned by
+ * the caller.  Returns 0 or a negative SK_E* code with *e filled. */
+int sim_run(sim *s, trace *tr, sk_error *e);
+
+/* Internal hooks between the SM model, the dispatcher and the run loop. */
+void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t);
+/* Next CTA of the running kernel from the trace: 1 ok, 0 none, <0 error. */
+int sim_next_cta(sim *s, cta_desc *d);
+
+#endif

@@ -1,0 +1,124 @@
+/* sm.h -- one streaming multiprocessor: warp slots, N warp schedulers,
+ * functional-unit pipelines, barriers, a per-warp register scoreboard, and
+ * its own clock domain.
+ *
+ * An SM is driven by one embedded event.  When it fires, the SM issues from
+ * every scheduler for its current cycle, then jumps straight to the next
+ * cycle at which some warp can issue (skipping cycles where nothing can), and
+ * keeps going while that cycle lies before the next pending event of the
+ * rest of the chip.  An SM with no issuable warp sleeps: its event is not
+ * queued until a CTA arrives.
+ */
+#ifndef SKEWSIM_SM_H
+#define SKEWSIM_SM_H
+
+#include "skewsim/common.h"
+#include "skewsim/config.h"
+#include "skewsim/event.h"
+#include "skewsim/program.h"
+
+struct sim;
+
+enum warp_state { W_FREE, W_ACTIVE, W_BARRIER, W_DONE };
+
+typedef struct warp {
+    uint64_t wake;            /* lower bound of the next cycle it can issue */
+    uint64_t ready;           /* compiler stall: earliest cycle of its next issue */
+    uint64_t age;             /* launch order on the chip: smaller is older */
+    uint64_t last_issue;      /* cycle of its last issue (launch cycle before the first) */
+    const instr *code;        /* its program's instructions */
+    uint64_t *reg;            /* scoreboard: cycle each dense register is ready */
+    uint32_t pc;
+    uint32_t loop_left[PROG_MAX_LOOP_DEPTH];
+    uint16_t cta;             /* CTA slot in the SM */
+    uint8_t state;            /* enum warp_state */
+    uint8_t sp;               /* loop stack depth */
+    uint8_t widx;             /* warp index within its CTA */
+    uint8_t sched;            /* its scheduler */
+    double work;              /* CTA work factor for IF_WORK_SCALED loops */
+} warp;
+
+typedef struct cta_slot {
+    int used;
+    uint64_t id;              /* CTA id in its kernel */
+    int nwarps, exited, at_barrier;
+    uint16_t warp_slot[32];   /* warp slots it occupies (<= 1024 threads) */
+    int threads, regs, smem;  /* resources it holds */
+    ps_t arrive_ps;           /* handed to the SM by the dispatcher */
+    /* what the kernel's own timers read (see record_marks in sm.c) */
+    ps_t start_ps, end_ps;
+    uint64_t start_cycle, end_cycle;
+    int started, ended, clocked, clock_ended;
+} cta_slot;
+
+typedef struct warp_sched {
+    uint16_t *order;          /* warp slots it serves, oldest first */
+    int n;
+    int greedy;               /* GTO: warp issued last (-1 none) */
+    int rr;                   /* LRR: position after the last issue */
+    uint64_t starve_at;       /* no warp can be starved before this cycle */
+    uint64_t issued;
+} warp_sched;
+
+typedef struct sm {
+    int id;
+    event ev;                 /* its issue event */
+    /* clock domain: cycle c starts at base_ps + (c - base_cycle) * period_fs / 1000 */
+    int64_t period_fs;
+    ps_t base_ps;
+    uint64_t base_cycle;
+    uint64_t cycle;           /* cycle its queued event will process */
+    uint64_t min_cycle;       /* first cycle not yet processed */
+    int mhz;
+
+    warp *warps;              /* cfg.max_warps slots */
+    uint64_t *regpool;        /* scoreboards: max_warps * regs_per_warp */
+    uint32_t regs_per_warp;
+    cta_slot *ctas;           /* cfg.max_ctas slots */
+    warp_sched *sched;        /* cfg.warp_schedulers of them */
+    int nsched;
+    uint64_t *unit_free;      /* [sched][class][count]: cycle each pipeline is free */
+    int unit_stride;          /* entries per scheduler in unit_free */
+
+    /* resources in use */
+    int used_threads, used_warps, used_regs, used_smem, used_ctas;
+    int live_warps;           /* ACTIVE or BARRIER */
+
+    /* statistics for the current kernel */
+    uint64_t issued;
+    uint64_t ctas_run;
+    ps_t resident_ps;         /* time with at least one CTA resident */
+    ps_t resident_since;
+    double mhz_ps_sum;        /* integral of MHz over time for mean_mhz */
+} sm;
+
+/* Resources one CTA of a kernel needs, after allocation granularity. */
+typedef struct cta_need {
+    int threads, warps, regs, smem;
+} cta_need;
+
+int sm_init(sm *m, struct sim *s, int id);
+void sm_free(sm *m);
+
+/* Compute the per-CTA need of kernel k on this config. */
+void sm_cta_need(const cfg *c, const kernel *k, cta_need *need);
+/* Whether a CTA with this need fits now on SM m. */
+int sm_fits(const struct sim *s, const sm *m, const cta_need *need);
+/* Whether it fits an empty SM at all. */
+int sm_fits_empty(const cfg *c, const cta_need *need);
+
+/* Hand a CTA to the SM at time t (the dispatcher calls this). */
+void sm_launch_cta(struct sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t t);
+
+/* Whether warp w can issue at cycle c (see sm.c); the warp policies call it. */
+int sm_warp_ready(const struct sim *s, const sm *m, warp *w, uint64_t c);
+
+/* The warp the scheduler's policy issues from at cycle c, or -1 (warpsched.c). */
+int warpsched_pick(struct sim *s, sm *m, warp_sched *ws, uint64_t c);
+
+/* Clock domain helpers. */
+ps_t sm_cycle_time(const sm *m, uint64_t cycle);
+uint64_t sm_cycle_at(const sm *m, ps_t t);     /* first cycle starting at or after t */
+void sm_set_mhz(sm *m, int mhz, ps_t t);        /* takes effect from the first cycle at or after t */
+
+#endif

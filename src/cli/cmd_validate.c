@@ -1,0 +1,410 @@
+/* cmd_validate.c -- `skewsim validate -c CONFIG -d DIR [--grids G,...]`:
+ * simulate the H200 wave-quantisation experiment (E1: fma_kernel, 256
+ * threads, 4096 iterations, 27 grid sizes) and compare with the
+ * measurements in DIR (e1_kernels.csv.gz, e1_ctas.csv.gz; see
+ * validation/h200/README.md).
+ *
+ * Criteria (issue "Core simulator", point 9), each printed PASS or FAIL:
+ *  - time_ns (launch to completion) against the CUDA-event median and
+ *    span_ns against the measured CTA span: mean absolute % error <= 5;
+ *  - steps: between consecutive grid sizes the kernel time jumps (> 8 %) in
+ *    the simulation exactly where it jumps on the chip;
+ *  - placement: CTA->SM equal to the measured one for >= 95 % of CTAs of the
+ *    132- and 264-CTA runs;
+ *  - 1056 CTAs: co-resident CTAs finish staggered, oldest first (each SM's
+ *    k-th CTA by launch finishes after its (k-1)-th), and young CTAs start
+ *    late: some CTAs' first timer read comes > 1 us after the kernel's first,
+ *    all of them before the first CTA on their SM finishes.
+ * Exit status 0 when every criterion passes, 5 otherwise.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "cli.h"
+#include "skewsim/gen.h"
+#include "skewsim/results.h"
+#include "skewsim/sim.h"
+#include "skewsim/trace.h"
+
+#define MAX_GRIDS 64
+#define VALIDATE_FAILED 5
+
+typedef struct meas_cta {
+    int sm;
+    double t0, t1;            /* ns relative to the first CTA start */
+    double cycles;
+} meas_cta;
+
+typedef struct grid_data {
+    long grid;
+    double times[16];         /* CUDA-event kernel times, us */
+    int ntimes;
+    meas_cta *ctas;           /* measured, indexed by CTA id (grid entries) */
+    long nctas;
+    /* simulated */
+    double sim_time_us, sim_span_us, meas_span_us, meas_time_us;
+    cta_record *sim;          /* indexed by CTA id */
+} grid_data;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static grid_data *find_grid(grid_data *g, int n, long grid)
+{
+    for (int i = 0; i < n; i++)
+        if (g[i].grid == grid)
+            return &g[i];
+    return NULL;
+}
+
+/* Read a gzip'd CSV line by line; `row` gets each data line (header skipped).
+ * Returns 0 or SK_EIO with a file:line message. */
+static int read_csv(const char *path, int (*row)(void *ud, const char *line), void *ud, sk_error *e)
+{
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open", path);
+    char buf[4096];
+    long line = 0;
+    int rc = 0;
+    while (gzgets(f, buf, sizeof buf)) {
+        line++;
+        if (line == 1)
+            continue;
+        if (row(ud, buf) < 0) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: malformed row: expected the columns of its header", path, line);
+            break;
+        }
+    }
+    int err;
+    const char *msg = gzerror(f, &err);
+    if (!rc && err != Z_OK && err != Z_STREAM_END)
+        rc = sk_errorf(e, SK_EIO, "%s: read error: %s", path, msg);
+    gzclose(f);
+    return rc;
+}
+
+typedef struct load_ctx {
+    grid_data *g;
+    int n;
+} load_ctx;
+
+static int kernel_row(void *ud, const char *line)
+{
+    load_ctx *c = ud;
+    long grid, rep;
+    double us;
+    if (sscanf(line, "%ld,%ld,%lf", &grid, &rep, &us) != 3 || grid < 1)
+        return -1;
+    grid_data *g = find_grid(c->g, c->n, grid);
+    if (!g) {
+        if (c->n == MAX_GRIDS)
+            return -1;
+        g = &c->g[c->n++];
+        g->grid = grid;
+    }
+    if (g->ntimes < (int)SK_ARRAY_LEN(g->times))
+        g->times[g->ntimes++] = us;
+    return 0;
+}
+
+static int cta_row(void *ud, const char *line)
+{
+    load_ctx *c = ud;
+    long grid, cta, smid;
+    double t0, t1, cyc;
+    if (sscanf(line, "%ld,%ld,%ld,%lf,%lf,%lf", &grid, &cta, &smid, &t0, &t1, &cyc) != 6)
+        return -1;
+    grid_data *g = find_grid(c->g, c->n, grid);
+    if (!g || cta < 0 || cta >= grid)
+        return -1;
+    if (!g->ctas) {
+        g->ctas = xcalloc((size_t)grid, sizeof *g->ctas);
+        g->nctas = grid;
+    }
+    g->ctas[cta] = (meas_cta){.sm = (int)smid, .t0 = t0, .t1 = t1, .cycles = cyc};
+    return 0;
+}
+
+/* Simulate one grid; fills g->sim (by CTA id) and the times. */
+static int simulate(const cfg *c, grid_data *g, sk_error *e)
+{
+    kernel k;
+    if (gen_fma(&k, 4096, 256, g->grid, e) < 0)
+        return e->code;
+    char path[] = "/tmp/skewsim-validate-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return sk_errorf(e, SK_EIO, "cannot create a temporary trace in /tmp");
+    close(fd);
+    int rc = trace_write_kernel(path, &k, 0, e);
+    kernel_free(&k);
+    trace *tr = rc < 0 ? NULL : trace_open(path, e);
+    if (!tr) {
+        remove(path);
+        return e->code ? e->code : SK_EIO;
+    }
+    results *r = results_open(NULL, e);
+    sim_observer obs = results_observer(r);
+    sim *s = sim_create(c, &obs, e);
+    rc = s ? sim_run(s, tr, e) : e->code;
+    if (rc == 0 && results_nkernels(r) == 1) {
+        const kernel_stats *ks = results_kernel(r, 0);
+        g->sim_time_us = (double)(ks->done_ps - ks->launch_ps) / 1e6;
+        g->sim_span_us = (double)(ks->last_end_ps - ks->first_start_ps) / 1e6;
+        g->sim = xcalloc((size_t)g->grid, sizeof *g->sim);
+        for (size_t i = 0; i < results_nctas(r); i++) {
+            const cta_record *x = results_cta(r, i);
+            if (x->cta < (uint64_t)g->grid)
+                g->sim[x->cta] = *x;
+        }
+    }
+    sim_destroy(s);
+    results_free(r);
+    trace_close(tr);
+    remove(path);
+    return rc;
+}
+
+static const char *verdict(int ok)
+{
+    return ok ? "PASS" : "FAIL";
+}
+
+/* Placement agreement for one grid, as a fraction of its CTAs. */
+static double placement(const grid_data *g)
+{
+    long same = 0;
+    for (long i = 0; i < g->grid; i++)
+        same += g->sim[i].sm == g->ctas[i].sm;
+    return (double)same / (double)g->grid;
+}
+
+/* The 1056-CTA checks: staggered oldest-first completion and late starts.
+ * Prints the per-rank mean finish times and returns the number of failures. */
+static int check_1056(const grid_data *g, int nsms)
+{
+    enum { RANKS = 8 };
+    double msum[RANKS] = {0}, ssum[RANKS] = {0};
+    int mcnt[RANKS] = {0}, scnt[RANKS] = {0};
+    long sim_late = 0, meas_late = 0, late_before_first_end = 0, in_order = 0, pairs = 0;
+    double sim_late_sum = 0, meas_late_sum = 0;
+    for (int id = 0; id < nsms; id++) {
+        /* CTAs of this SM in id order = launch order. */
+        int rank_m = 0, rank_s = 0;
+        double prev_end = -1, first_end = 1e300;
+        for (long i = 0; i < g->grid; i++)
+            if (g->sim[i].sm == id)
+                first_end = SK_MIN(first_end, (double)(g->sim[i].end_ps - g->sim[i].kernel_first_start_ps));
+        for (long i = 0; i < g->grid; i++) {
+            if (g->ctas[i].sm == id && rank_m < RANKS) {
+                msum[rank_m] += g->ctas[i].t1;
+                mcnt[rank_m++]++;
+                if (g->ctas[i].t0 > 1000.0) {
+                    meas_late++;
+                    meas_late_sum += g->ctas[i].t0;
+                }
+            }
+            if (g->sim[i].sm == id && rank_s < RANKS) {
+                const cta_record *x = &g->sim[i];
+                double st = (double)(x->start_ps - x->kernel_first_start_ps) / 1e3;
+                double en = (double)(x->end_ps - x->kernel_first_start_ps) / 1e3;
+                ssum[rank_s] += en;
+                scnt[rank_s++]++;
+                if (st > 1000.0) {
+                    sim_late++;
+                    sim_late_sum += st;
+                    late_before_first_end += st * 1e3 < first_end;
+                }
+                if (prev_end >= 0) {
+                    pairs++;
+                    in_order += en >= prev_end;
+                }
+                prev_end = en;
+            }
+        }
+    }
+    printf("\n1056 CTAs: mean finish time (us) of each SM's k-th CTA by launch order\n  k         ");
+    for (int k = 0; k < RANKS; k++)
+        printf("%8d", k + 1);
+    printf("\n  measured  ");
+    for (int k = 0; k < RANKS; k++)
+        printf("%8.1f", mcnt[k] ? msum[k] / mcnt[k] / 1e3 : 0.0);
+    printf("\n  simulated ");
+    for (int k = 0; k < RANKS; k++)
+        printf("%8.1f", scnt[k] ? ssum[k] / scnt[k] / 1e3 : 0.0);
+    printf("\n");
+    int fails = 0;
+    int ok = pairs > 0 && in_order == pairs;
+    fails += !ok;
+    printf("%s  staggered oldest-first completion: %ld of %ld co-resident pairs finish in launch order\n",
+           verdict(ok), in_order, pairs);
+    ok = sim_late > 0 && late_before_first_end == sim_late;
+    fails += !ok;
+    printf("%s  late young CTAs (start > 1 us after the first): simulated %ld, mean %.1f us (%ld before their "
+           "SM's first CTA ends), measured %ld, mean %.1f us\n", verdict(ok), sim_late,
+           sim_late ? sim_late_sum / (double)sim_late / 1e3 : 0.0, late_before_first_end, meas_late,
+           meas_late ? meas_late_sum / (double)meas_late / 1e3 : 0.0);
+    return fails;
+}
+
+static int parse_grids(const char *s, long *out, int max)
+{
+    int n = 0;
+    while (*s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || n == max)
+            return -1;
+        out[n++] = v;
+        s = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return n;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    const char *cpath = NULL, *dir = NULL, *grids_arg = NULL;
+    char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
+    int nsets = 0;
+    sk_error e = {0};
+    grid_data g[MAX_GRIDS];
+    memset(g, 0, sizeof g);
+    load_ctx lc = {g, 0};
+    int status = 0;
+    for (int i = 1; i < argc; i++) {
+        int has = i + 1 < argc;
+        if (!strcmp(argv[i], "-c") && has)
+            cpath = argv[++i];
+        else if (!strcmp(argv[i], "-d") && has)
+            dir = argv[++i];
+        else if (!strcmp(argv[i], "--grids") && has)
+            grids_arg = argv[++i];
+        else if (!strcmp(argv[i], "--set") && has)
+            sets[nsets++] = argv[++i];
+        else {
+            sk_errorf(&e, SK_EUSAGE, "validate: %s: unknown option: expected -c CONFIG -d DIR [--grids G,G,...] "
+                      "[--set key=value]", argv[i]);
+            goto fail;
+        }
+    }
+    if (!cpath || !dir) {
+        sk_errorf(&e, SK_EUSAGE, "validate: missing %s: expected -c CONFIG -d DIR", !cpath ? "-c CONFIG" : "-d DIR");
+        goto fail;
+    }
+    cfg c;
+    if (cli_load_config(&c, cpath, sets, nsets, &e) < 0)
+        goto fail;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/e1_kernels.csv.gz", dir);
+    if (read_csv(path, kernel_row, &lc, &e) < 0)
+        goto fail;
+    snprintf(path, sizeof path, "%s/e1_ctas.csv.gz", dir);
+    if (read_csv(path, cta_row, &lc, &e) < 0)
+        goto fail;
+    long want[MAX_GRIDS];
+    int nwant = 0;
+    if (grids_arg && (nwant = parse_grids(grids_arg, want, MAX_GRIDS)) < 0) {
+        sk_errorf(&e, SK_EUSAGE, "validate: --grids: %s: expected a comma-separated list of grid sizes", grids_arg);
+        goto fail;
+    }
+
+    printf("E1 fma_kernel, 256 threads, 4096 iterations: measured H200 against %s\n", c.name);
+    printf("%7s %11s %11s %7s %11s %11s %7s %10s %10s\n", "grid", "time_us", "sim_us", "err%", "span_us",
+           "sim_us", "err%", "cyc_meas", "cyc_sim");
+    double mape_t = 0, mape_s = 0;
+    int n = 0, step_ok = 0, step_n = 0, fails = 0;
+    grid_data *prev = NULL;
+    for (int i = 0; i < lc.n; i++) {
+        grid_data *d = &g[i];
+        int selected = nwant == 0;
+        for (int k = 0; k < nwant; k++)
+            selected |= want[k] == d->grid;
+        if (!selected)
+            continue;
+        if (!d->ctas || d->ntimes == 0) {
+            sk_errorf(&e, SK_EIO, "%s: grid %ld: no measured CTAs or kernel times", dir, d->grid);
+            goto fail;
+        }
+        if (simulate(&c, d, &e) < 0)
+            goto fail;
+        d->meas_time_us = median(d->times, d->ntimes);
+        double t1max = 0;
+        double *mc = xmalloc((size_t)d->grid * sizeof *mc), *sc = xmalloc((size_t)d->grid * sizeof *sc);
+        for (long k = 0; k < d->grid; k++) {
+            t1max = SK_MAX(t1max, d->ctas[k].t1);
+            mc[k] = d->ctas[k].cycles;
+            sc[k] = (double)d->sim[k].cycles;
+        }
+        d->meas_span_us = t1max / 1e3;
+        double et = 100 * (d->sim_time_us - d->meas_time_us) / d->meas_time_us;
+        double es = 100 * (d->sim_span_us - d->meas_span_us) / d->meas_span_us;
+        mape_t += fabs(et);
+        mape_s += fabs(es);
+        n++;
+        printf("%7ld %11.1f %11.1f %+7.1f %11.1f %11.1f %+7.1f %10.0f %10.0f\n", d->grid, d->meas_time_us,
+               d->sim_time_us, et, d->meas_span_us, d->sim_span_us, es, median(mc, (int)d->grid),
+               median(sc, (int)d->grid));
+        free(mc);
+        free(sc);
+        if (prev) {
+            int mstep = d->meas_time_us > 1.08 * prev->meas_time_us;
+            int sstep = d->sim_time_us > 1.08 * prev->sim_time_us;
+            step_n++;
+            step_ok += mstep == sstep;
+            if (mstep != sstep)
+                printf("        step %ld -> %ld: measured %s, simulated %s\n", prev->grid, d->grid,
+                       mstep ? "jumps" : "flat", sstep ? "jumps" : "flat");
+        }
+        prev = d;
+    }
+    if (n == 0) {
+        sk_errorf(&e, SK_EUSAGE, "validate: --grids: no grid of %s matches", grids_arg ? grids_arg : "(all)");
+        goto fail;
+    }
+    mape_t /= n;
+    mape_s /= n;
+    printf("\n%s  time_ns MAPE %.2f %% over %d grids (<= 5)\n", verdict(mape_t <= 5), mape_t, n);
+    printf("%s  span_ns MAPE %.2f %% over %d grids (<= 5)\n", verdict(mape_s <= 5), mape_s, n);
+    printf("%s  steps at the same grid sizes: %d of %d transitions agree\n", verdict(step_ok == step_n), step_ok,
+           step_n);
+    fails += (mape_t > 5) + (mape_s > 5) + (step_ok != step_n);
+    for (int k = 0; k < lc.n; k++) {
+        grid_data *d = &g[k];
+        if ((d->grid == 132 || d->grid == 264) && d->sim) {
+            double p = placement(d);
+            printf("%s  CTA->SM placement, %ld CTAs: %.1f %% as measured (>= 95)\n", verdict(p >= 0.95), d->grid,
+                   100 * p);
+            fails += p < 0.95;
+        }
+    }
+    grid_data *d1056 = find_grid(g, lc.n, 1056);
+    if (d1056 && d1056->sim)
+        fails += check_1056(d1056, cfg_num_sms(&c));
+    status = fails ? VALIDATE_FAILED : 0;
+    printf("\n%s: %d criterion(s) failed\n", fails ? "FAILED" : "ok", fails);
+    goto done;
+fail:
+    status = cli_fail(&e);
+done:
+    for (int i = 0; i < lc.n; i++) {
+        free(g[i].ctas);
+        free(g[i].sim);
+    }
+    free(sets);
+    return status;
+}

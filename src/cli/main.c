@@ -1,0 +1,57 @@
+/* main.c -- `skewsim <command> ...`: the only layer that prints errors and
+ * chooses exit statuses (documented in README.md). */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+#define SKEWSIM_VERSION "0.1.0"
+
+int cli_fail(const sk_error *e)
+{
+    fprintf(stderr, "skewsim: %s\n", e->msg[0] ? e->msg : sk_strerror(e->code));
+    return sk_exit_status(e->code ? e->code : SK_ESIM);
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: skewsim <command> [options]\n"
+          "\n"
+          "commands:\n"
+          "  run -c CONFIG -t TRACE -o DIR [--seed N] [--set key=value ...]\n"
+          "                      simulate a trace; writes DIR/summary.json and DIR/ctas.csv\n"
+          "  gen fma --iters N --block B --grid G -o FILE\n"
+          "                      write the FMA microbenchmark kernel as a trace (.gz: gzip'd)\n"
+          "  config [-c CONFIG] [--set key=value ...] (--dump | --help-config)\n"
+          "                      print the effective configuration, or every key\n"
+          "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
+          "                      simulate the H200 measurements in DIR and compare\n"
+          "  version             print the version\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 1;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "run"))
+        return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "gen"))
+        return cmd_gen(argc - 1, argv + 1);
+    if (!strcmp(cmd, "config"))
+        return cmd_config(argc - 1, argv + 1);
+    if (!strcmp(cmd, "validate"))
+        return cmd_validate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        printf("skewsim %s\n", SKEWSIM_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate or version\n", cmd);
+    return 1;
+}

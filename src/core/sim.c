@@ -1,0 +1,189 @@
+/* sim.c -- the run loop: kernels back to back, each from launch to
+ * completion.
+ *
+ * Timeline of one kernel (docs/design.md has the picture):
+ *   launch_ps                    the CUDA event before the kernel
+ *   + launch.start_ns            the dispatcher starts handing out CTAs
+ *   first_start_ps               warp 0 of some CTA issues its first instruction
+ *   ...                          CTAs run, finish, free room for more
+ *   last_end_ps                  the last CTA's last warp exits
+ *   + launch.end_ns = done_ps    the CUDA event after the kernel
+ * span = last_end - first_start (what in-kernel timers see); time = done -
+ * launch (what CUDA events see).  The next kernel launches at done_ps.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skewsim/sim.h"
+
+sim *sim_create(const cfg *c, const sim_observer *obs, sk_error *e)
+{
+    if (cfg_validate(c, e) < 0)
+        return NULL;
+    sim *s = xcalloc(1, sizeof *s);
+    s->c = *c;
+    if (obs)
+        s->obs = *obs;
+    evq_init(&s->q);
+    if (topo_build(&s->topo, &s->c, e) < 0) {
+        sim_destroy(s);
+        return NULL;
+    }
+    s->nsms = s->topo.nsms;
+    s->sms = xcalloc((size_t)s->nsms, sizeof *s->sms);
+    for (int i = 0; i < s->nsms; i++)
+        sm_init(&s->sms[i], s, i);
+    dispatch_init(&s->disp, s);
+    /* 1 GB/s moves one byte per ns: 1e9 attoseconds per byte per (GB/s). */
+    s->mem.as_per_byte = (int64_t)((1000000000LL + c->mem_bandwidth_gbps / 2) / c->mem_bandwidth_gbps);
+    s->mem.latency_ps = (ps_t)c->mem_latency_ns * PS_PER_NS;
+    return s;
+}
+
+void sim_destroy(sim *s)
+{
+    if (!s)
+        return;
+    if (s->have_kernel)
+        kernel_free(&s->k);
+    dispatch_free(&s->disp);
+    for (int i = 0; s->sms && i < s->nsms; i++)
+        sm_free(&s->sms[i]);
+    free(s->sms);
+    topo_free(&s->topo);
+    evq_free(&s->q);
+    free(s);
+}
+
+/* Size the scoreboards for the largest program and note which timer marks
+ * the kernel uses. */
+static int prepare_kernel(sim *s, sk_error *e)
+{
+    kernel *k = &s->k;
+    s->max_regs = 1;
+    s->marks = 0;
+    for (uint32_t p = 0; p < k->nprogs; p++) {
+        program *pr = &k->progs[p];
+        s->max_regs = SK_MAX(s->max_regs, pr->nregs);
+        for (uint32_t i = 0; i < pr->n; i++)
+            s->marks |= pr->code[i].flags & (IF_TIMER_START | IF_TIMER_END | IF_CLOCK_START | IF_CLOCK_END);
+    }
+    sm_cta_need(&s->c, k, &s->need);
+    if (!sm_fits_empty(&s->c, &s->need))
+        return sk_errorf(e, SK_EFIT,
+                         "kernel %s: a CTA of %u threads, %u registers/thread, %u bytes of shared memory "
+                         "needs %d warps, %d registers, %d bytes: expected at most sm.max_threads=%d, "
+                         "sm.max_warps=%d, sm.registers=%d, sm.smem_bytes=%d",
+                         k->name, k->block_threads, k->regs_per_thread, k->smem_bytes, s->need.warps,
+                         s->need.regs, s->need.smem, s->c.max_threads, s->c.max_warps, s->c.registers,
+                         s->c.smem_bytes);
+    return 0;
+}
+
+int sim_next_cta(sim *s, cta_desc *d)
+{
+    int r = trace_next_cta(s->tr, d, &s->err);
+    return r;
+}
+
+void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t)
+{
+    /* A CTA whose warp 0 never reached its start mark counts from arrival;
+     * its end is the kernel's own end timestamp when it takes one. */
+    cta_record r = {
+        .kernel = s->ks.index,
+        .cta = cs->id,
+        .sm = m->id,
+        .start_ps = cs->started ? cs->start_ps : cs->arrive_ps,
+        .end_ps = cs->ended ? cs->end_ps : t,
+        .kernel_first_start_ps = s->ks.first_start_ps,
+    };
+    uint64_t c0 = cs->clocked ? cs->start_cycle : sm_cycle_at(m, cs->arrive_ps);
+    uint64_t c1 = cs->clock_ended ? cs->end_cycle : sm_cycle_at(m, t);
+    r.cycles = c1 > c0 ? c1 - c0 : 0;
+    if (s->obs.cta_done && s->obs.cta_done(s->obs.ud, &r) != 0) {
+        sk_errorf(&s->err, SK_EIO, "writing the record of CTA %llu failed", (unsigned long long)cs->id);
+        s->stop = 1;
+    }
+    if (s->disp.ops->cta_done)
+        s->disp.ops->cta_done(s->disp.st, s, m->id);
+    s->ctas_running--;
+    if (t > s->ks.last_end_ps)
+        s->ks.last_end_ps = t;
+    dispatch_kick(s, t);
+}
+
+static int kernel_done(const sim *s)
+{
+    return s->ctas_left == 0 && s->ctas_running == 0;
+}
+
+/* Run events until the current kernel has finished. */
+static int run_kernel(sim *s, sk_error *e)
+{
+    ps_t limit = s->c.max_time_ns > 0 ? (ps_t)s->c.max_time_ns * PS_PER_NS : PS_MAX;
+    while (!kernel_done(s)) {
+        event *ev = evq_pop(&s->q);
+        if (!ev)
+            return sk_errorf(e, SK_ESIM,
+                             "kernel %s: no pending event with %llu CTA(s) running and %llu waiting "
+                             "(deadlock)", s->k.name, (unsigned long long)s->ctas_running,
+                             (unsigned long long)s->ctas_left);
+        if (ev->t > limit)
+            return sk_errorf(e, SK_ESIM, "kernel %s: simulated time passed sim.max_time_ns=%lld",
+                             s->k.name, (long long)s->c.max_time_ns);
+        ev->fn(s, ev);
+        if (s->stop) {
+            if (s->err.code)
+                *e = s->err;
+            return e->code ? e->code : SK_ESIM;
+        }
+    }
+    return 0;
+}
+
+int sim_run(sim *s, trace *tr, sk_error *e)
+{
+    ps_t t = s->end_ps;
+    s->tr = tr;
+    for (uint64_t index = 0;; index++) {
+        int r = trace_next_kernel(tr, &s->k, e);
+        if (r < 0)
+            return r;
+        if (r == 0)
+            break;
+        s->have_kernel = 1;
+        if ((r = prepare_kernel(s, e)) < 0)
+            return r;
+        memset(&s->ks, 0, sizeof s->ks);
+        snprintf(s->ks.name, sizeof s->ks.name, "%s", s->k.name);
+        s->ks.index = index;
+        s->ks.ctas = s->k.grid;
+        s->ks.launch_ps = t;
+        s->ks.first_start_ps = PS_MAX;
+        s->ctas_left = s->k.grid;
+        s->ctas_running = 0;
+        uint64_t before = 0;
+        for (int i = 0; i < s->nsms; i++)
+            before += s->sms[i].issued;
+        if (s->disp.ops->kernel_start)
+            s->disp.ops->kernel_start(s->disp.st, s);
+        dispatch_kick(s, t + (ps_t)s->c.launch_start_ns * PS_PER_NS);
+        if ((r = run_kernel(s, e)) < 0)
+            return r;
+        uint64_t after = 0;
+        for (int i = 0; i < s->nsms; i++)
+            after += s->sms[i].issued;
+        s->ks.warp_instructions = after - before;
+        s->warp_instructions += s->ks.warp_instructions;
+        s->ks.done_ps = s->ks.last_end_ps + (ps_t)s->c.launch_end_ns * PS_PER_NS;
+        t = s->ks.done_ps;
+        s->kernels_done++;
+        if (s->obs.kernel_done && s->obs.kernel_done(s->obs.ud, &s->ks) != 0)
+            return sk_errorf(e, SK_EIO, "writing the results of kernel %s failed", s->k.name);
+        kernel_free(&s->k);
+        s->have_kernel = 0;
+    }
+    s->end_ps = t;
+    return 0;
+}

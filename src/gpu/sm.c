@@ -1,0 +1,503 @@
+/* sm.c -- the streaming multiprocessor model.
+ *
+ * What is modelled, per cycle of the SM's own clock:
+ *  - warp slots; slot i is served by scheduler i mod N (sm.warp_schedulers);
+ *  - each scheduler issues up to sm.issue_width instructions per cycle from
+ *    the warp its policy picks (GTO, LRR, oldest-first: warpsched.c);
+ *  - a warp may issue when (a) the compiler's stall count of its previous
+ *    instruction has elapsed (Volta and later encode fixed-latency
+ *    scheduling in each instruction's control word: the `stall` field of the
+ *    trace), (b) the registers it reads and writes are ready on its
+ *    scoreboard, and (c) a pipeline of the instruction's unit class is free
+ *    (initiation interval units.<class>.ii_cycles);
+ *  - results become ready after units.<class>.lat_cycles, shared/constant
+ *    loads after memory.smem_latency_cycles, global loads after the chip's
+ *    memory model (sim.c);
+ *  - BAR.SYNC holds a warp until every live warp of its CTA arrived; EXIT
+ *    retires it; the last EXIT of a CTA frees its resources and tells the
+ *    dispatcher.
+ * Not modelled (yet): register-bank conflicts and operand collectors,
+ * instruction fetch and i-cache, divergence inside a warp (a trace gives one
+ * instruction stream per warp), L1/L2 caches.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skewsim/sim.h"
+
+static void sm_fire(sim *s, event *ev);
+
+/* ---- clock domain ---------------------------------------------------- */
+
+ps_t sm_cycle_time(const sm *m, uint64_t cycle)
+{
+    return m->base_ps + (ps_t)(((cycle - m->base_cycle) * (uint64_t)m->period_fs) / 1000);
+}
+
+uint64_t sm_cycle_at(const sm *m, ps_t t)
+{
+    if (t <= m->base_ps)
+        return m->base_cycle;
+    uint64_t num = (uint64_t)(t - m->base_ps) * 1000;
+    return m->base_cycle + (num + (uint64_t)m->period_fs - 1) / (uint64_t)m->period_fs;
+}
+
+void sm_set_mhz(sm *m, int mhz, ps_t t)
+{
+    uint64_t c = sm_cycle_at(m, t);
+    m->base_ps = sm_cycle_time(m, c);
+    m->base_cycle = c;
+    m->mhz = mhz;
+    /* 1 MHz is a period of 1e9 fs; rounding to 1 fs keeps the error < 1 ppm. */
+    m->period_fs = (int64_t)((1000000000LL + mhz / 2) / mhz);
+}
+
+/* ---- setup ----------------------------------------------------------- */
+
+int sm_init(sm *m, sim *s, int id)
+{
+    const cfg *c = &s->c;
+    memset(m, 0, sizeof *m);
+    m->id = id;
+    event_init(&m->ev, sm_fire, "sm-issue", (uint32_t)id);
+    m->period_fs = 1;
+    sm_set_mhz(m, c->sm_mhz, 0);
+    m->warps = xcalloc((size_t)c->max_warps, sizeof *m->warps);
+    m->ctas = xcalloc((size_t)c->max_ctas, sizeof *m->ctas);
+    m->sched = xcalloc((size_t)c->warp_schedulers, sizeof *m->sched);
+    m->nsched = c->warp_schedulers;
+    int per_sched = (c->max_warps + c->warp_schedulers - 1) / c->warp_schedulers;
+    for (int i = 0; i < c->warp_schedulers; i++) {
+        m->sched[i].order = xcalloc((size_t)per_sched, sizeof *m->sched[i].order);
+        m->sched[i].greedy = -1;
+    }
+    m->unit_stride = 0;
+    for (int k = 0; k < FU_NCLASS; k++)
+        m->unit_stride += c->units[k].count;
+    m->unit_free = xcalloc((size_t)(m->unit_stride * c->warp_schedulers), sizeof *m->unit_free);
+    for (int w = 0; w < c->max_warps; w++)
+        m->warps[w].sched = (uint8_t)(w % c->warp_schedulers);
+    return 0;
+}
+
+void sm_free(sm *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; m->sched && i < m->nsched; i++)
+        free(m->sched[i].order);
+    free(m->sched);
+    free(m->warps);
+    free(m->ctas);
+    free(m->regpool);
+    free(m->unit_free);
+    m->warps = NULL;
+    m->ctas = NULL;
+    m->regpool = NULL;
+    m->unit_free = NULL;
+    m->sched = NULL;
+}
+
+
+/* ---- resources ------------------------------------------------------- */
+
+static int round_up(int v, int unit)
+{
+    return unit > 1 ? (v + unit - 1) / unit * unit : v;
+}
+
+void sm_cta_need(const cfg *c, const kernel *k, cta_need *need)
+{
+    need->threads = (int)k->block_threads;
+    need->warps = (int)((k->block_threads + 31) / 32);
+    /* Registers are allocated per warp in units of sm.reg_alloc_unit. */
+    need->regs = need->warps * round_up((int)k->regs_per_thread * 32, c->reg_alloc_unit);
+    need->smem = round_up((int)k->smem_bytes, c->smem_alloc_unit_bytes) + c->smem_reserved_per_cta_bytes;
+}
+
+int sm_fits_empty(const cfg *c, const cta_need *n)
+{
+    return n->threads <= c->max_threads && n->warps <= c->max_warps && n->regs <= c->registers &&
+           n->smem <= c->smem_bytes && c->max_ctas >= 1;
+}
+
+int sm_fits(const sim *s, const sm *m, const cta_need *n)
+{
+    const cfg *c = &s->c;
+    return m->used_ctas < c->max_ctas && m->used_threads + n->threads <= c->max_threads &&
+           m->used_warps + n->warps <= c->max_warps && m->used_regs + n->regs <= c->registers &&
+           m->used_smem + n->smem <= c->smem_bytes;
+}
+
+/* ---- warp control flow ----------------------------------------------- */
+
+/* Move pc forward over loop and ifwarp markers to the next instruction that
+ * takes an issue slot.  Markers cost nothing: a real GPU pays for the loop's
+ * branch, which the trace lists as an ordinary BRA instruction. */
+static void settle(warp *w)
+{
+    for (;;) {
+        const instr *in = &w->code[w->pc];
+        switch (in->kind) {
+        case IK_LOOP: {
+            uint64_t n = in->arg;
+            if (in->flags & IF_WORK_SCALED)
+                n = (uint64_t)llround((double)in->arg * w->work);
+            if (n == 0) {
+                w->pc = in->jump;       /* just past the matching IK_ENDLOOP */
+            } else {
+                w->loop_left[w->sp++] = (uint32_t)n;
+                w->pc++;
+            }
+            break;
+        }
+        case IK_ENDLOOP:
+            if (--w->loop_left[w->sp - 1] > 0) {
+                w->pc = in->arg + 1;
+            } else {
+                w->sp--;
+                w->pc++;
+            }
+            break;
+        case IK_IFWARP:
+            w->pc = (w->widx == in->arg) ? w->pc + 1 : in->jump;
+            break;
+        case IK_ENDIF:
+            w->pc++;
+            break;
+        default:
+            return;
+        }
+    }
+}
+
+/* ---- issue ----------------------------------------------------------- */
+
+/* Earliest cycle >= c at which a pipeline of class cls on scheduler `sc` is
+ * free; *slot gets that pipeline. */
+static uint64_t unit_earliest(const sim *s, const sm *m, int sc, int cls, int *slot)
+{
+    const cfg *c = &s->c;
+    int off = sc * m->unit_stride;
+    for (int k = 0; k < cls; k++)
+        off += c->units[k].count;
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < c->units[cls].count; i++) {
+        if (m->unit_free[off + i] < best) {
+            best = m->unit_free[off + i];
+            *slot = off + i;
+        }
+    }
+    return best;
+}
+
+/* Whether warp w can issue at cycle c.  When it cannot, w->wake is raised to
+ * the earliest cycle it could (a lower bound: another warp may still take
+ * the pipeline first), so schedulers skip it cheaply until then. */
+int sm_warp_ready(const sim *s, const sm *m, warp *w, uint64_t c)
+{
+    if (w->wake > c)
+        return 0;
+    const instr *in = &w->code[w->pc];
+    uint64_t t = w->ready;
+    for (int i = 0; i < in->nsrc; i++)
+        t = SK_MAX(t, w->reg[in->src[i]]);
+    for (int i = 0; i < in->ndst; i++)
+        t = SK_MAX(t, w->reg[in->dst[i]]);
+    int slot;
+    t = SK_MAX(t, unit_earliest(s, m, w->sched, in->cls, &slot));
+    if (t > c) {
+        w->wake = t;
+        return 0;
+    }
+    return 1;
+}
+
+static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
+{
+    for (int i = 0; i < cs->nwarps; i++) {
+        warp *x = &m->warps[cs->warp_slot[i]];
+        if (x->state == W_BARRIER) {
+            x->state = W_ACTIVE;
+            x->ready = SK_MAX(x->ready, c + (uint64_t)s->c.barrier_cycles);
+            x->wake = x->ready;
+        }
+    }
+    cs->at_barrier = 0;
+}
+
+static void remove_from_sched(warp_sched *ws, int slot)
+{
+    for (int i = 0; i < ws->n; i++) {
+        if (ws->order[i] == slot) {
+            memmove(&ws->order[i], &ws->order[i + 1], (size_t)(ws->n - i - 1) * sizeof ws->order[0]);
+            ws->n--;
+            if (ws->greedy == slot)
+                ws->greedy = -1;
+            if (ws->rr > i)
+                ws->rr--;
+            if (ws->rr >= ws->n)
+                ws->rr = 0;
+            return;
+        }
+    }
+}
+
+/* Bytes a warp's access moves through the memory system. */
+static uint64_t access_bytes(const instr *in)
+{
+    switch (in->pattern) {
+    case MP_UNIFORM:
+        return 32;
+    case MP_RANDOM:
+        return 32 * 32;
+    case MP_STRIDED: {
+        uint64_t span = (uint64_t)in->stride * 31 + in->bytes;
+        uint64_t sectors = (span + 31) / 32;
+        return 32 * SK_MIN(sectors, 32);
+    }
+    default:
+        return (uint64_t)in->bytes * 32;
+    }
+}
+
+/* Global memory: one bandwidth server (memory.bandwidth_gbps) followed by a
+ * fixed latency (memory.latency_ns).  Returns when the data is back. */
+static ps_t mem_access(sim *s, ps_t now, uint64_t bytes)
+{
+    mem_model *mm = &s->mem;
+    ps_t start = SK_MAX(now, mm->free_ps);
+    mm->free_ps = start + (ps_t)((bytes * (uint64_t)mm->as_per_byte) / 1000000);
+    mm->bytes += bytes;
+    return mm->free_ps + mm->latency_ps;
+}
+
+/* The last warp of a CTA exited in cycle c: free what it held and report. */
+static void retire(sim *s, sm *m, cta_slot *cs, uint64_t c)
+{
+    ps_t t = sm_cycle_time(m, c + 1);
+    for (int i = 0; i < cs->nwarps; i++)
+        m->warps[cs->warp_slot[i]].state = W_FREE;
+    m->used_threads -= cs->threads;
+    m->used_warps -= cs->nwarps;
+    m->used_regs -= cs->regs;
+    m->used_smem -= cs->smem;
+    if (--m->used_ctas == 0)
+        m->resident_ps += t - m->resident_since;
+    sim_cta_finished(s, m, cs, t);
+    cs->used = 0;
+}
+
+/* Warp 0 of a CTA issues `in` at cycle c: note the CTA's start and end as
+ * the kernel's own timers would read them (IF_TIMER_*, IF_CLOCK_*, see
+ * program.h), falling back to the first instruction and to completion. */
+static void record_marks(sim *s, sm *m, cta_slot *cs, const instr *in, uint64_t c)
+{
+    unsigned f = in->flags, want_t = s->marks & IF_TIMER_START, want_c = s->marks & (IF_CLOCK_START | IF_TIMER_START);
+    int first = !cs->started && !cs->clocked;
+    if (!cs->started && (want_t ? (f & IF_TIMER_START) != 0 : first)) {
+        cs->started = 1;
+        cs->start_ps = sm_cycle_time(m, c);
+        if (cs->start_ps < s->ks.first_start_ps)
+            s->ks.first_start_ps = cs->start_ps;
+    }
+    unsigned cmark = (s->marks & IF_CLOCK_START) ? IF_CLOCK_START : IF_TIMER_START;
+    if (!cs->clocked && (want_c ? (f & cmark) != 0 : first)) {
+        cs->clocked = 1;
+        cs->start_cycle = c;
+    }
+    if (f & IF_TIMER_END) {
+        cs->ended = 1;
+        cs->end_ps = sm_cycle_time(m, c);
+    }
+    unsigned emark = (s->marks & IF_CLOCK_END) ? IF_CLOCK_END : IF_TIMER_END;
+    if (f & emark) {
+        cs->clock_ended = 1;
+        cs->end_cycle = c;
+    }
+}
+
+/* Issue the instruction at w->pc at cycle c.  Returns 1 when the CTA
+ * finished (the caller must stop its run-ahead so the dispatcher sees it). */
+static int issue(sim *s, sm *m, int slot, uint64_t c)
+{
+    const cfg *cf = &s->c;
+    warp *w = &m->warps[slot];
+    const instr *in = &w->code[w->pc];
+    cta_slot *cs = &m->ctas[w->cta];
+    int pipe = 0;
+
+    if (w->widx == 0)
+        record_marks(s, m, cs, in, c);
+    unit_earliest(s, m, w->sched, in->cls, &pipe);
+    m->unit_free[pipe] = c + (uint64_t)cf->units[in->cls].ii_cycles;
+    m->issued++;
+    m->sched[w->sched].issued++;
+    w->ready = c + (in->stall ? in->stall : 1);
+    w->wake = w->ready;
+    w->last_issue = c;
+
+    uint64_t done = c + (uint64_t)cf->units[in->cls].lat_cycles;
+    switch (in->kind) {
+    case IK_LD_SHARED:
+        done = c + (uint64_t)cf->smem_latency_cycles;
+        break;
+    case IK_LD_GLOBAL:
+        done = sm_cycle_at(m, mem_access(s, sm_cycle_time(m, c), access_bytes(in)));
+        break;
+    case IK_ST_GLOBAL:
+        mem_access(s, sm_cycle_time(m, c), access_bytes(in));
+        break;
+    case IK_BAR:
+        w->pc++;
+        settle(w);
+        w->state = W_BARRIER;
+        if (++cs->at_barrier >= cs->nwarps - cs->exited)
+            release_barrier(s, m, cs, c);
+        return 0;
+    case IK_EXIT:
+        w->state = W_DONE;
+        m->live_warps--;
+        remove_from_sched(&m->sched[w->sched], slot);
+        cs->exited++;
+        if (cs->exited == cs->nwarps) {
+            retire(s, m, cs, c);
+            return 1;
+        }
+        /* Exited warps no longer hold a barrier back. */
+        if (cs->at_barrier > 0 && cs->at_barrier >= cs->nwarps - cs->exited)
+            release_barrier(s, m, cs, c);
+        return 0;
+    default:
+        break;
+    }
+    for (int i = 0; i < in->ndst; i++)
+        w->reg[in->dst[i]] = done;
+    w->pc++;
+    settle(w);
+    return 0;
+}
+
+/* ---- CTA arrival and departure -------------------------------------- */
+
+void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t t)
+{
+    const cfg *c = &s->c;
+    int ci = 0;
+    while (m->ctas[ci].used)
+        ci++;
+    cta_slot *cs = &m->ctas[ci];
+    memset(cs, 0, sizeof *cs);
+    cs->used = 1;
+    cs->id = d->id;
+    cs->nwarps = need->warps;
+    cs->threads = need->threads;
+    cs->regs = need->regs;
+    cs->smem = need->smem;
+    cs->arrive_ps = t;
+    if (m->used_ctas == 0)
+        m->resident_since = t;
+    m->used_ctas++;
+    m->used_threads += need->threads;
+    m->used_warps += need->warps;
+    m->used_regs += need->regs;
+    m->used_smem += need->smem;
+    m->ctas_run++;
+
+    /* The scoreboard pool is sized for the kernel's largest program. */
+    if (m->regs_per_warp < s->max_regs || !m->regpool) {
+        m->regs_per_warp = SK_MAX(s->max_regs, 1u);
+        free(m->regpool);
+        m->regpool = xcalloc((size_t)c->max_warps * m->regs_per_warp, sizeof *m->regpool);
+    }
+
+    uint64_t first = sm_cycle_at(m, t) + (uint64_t)c->cta_launch_cycles;
+    const program *p = &s->k.progs[d->prog];
+    int slot = 0;
+    for (int i = 0; i < need->warps; i++) {
+        while (m->warps[slot].state != W_FREE)
+            slot++;
+        warp *w = &m->warps[slot];
+        uint8_t sched = w->sched;
+        memset(w, 0, sizeof *w);
+        w->sched = sched;
+        w->state = W_ACTIVE;
+        w->code = p->code;
+        w->reg = &m->regpool[(size_t)slot * m->regs_per_warp];
+        memset(w->reg, 0, m->regs_per_warp * sizeof *w->reg);
+        w->cta = (uint16_t)ci;
+        w->widx = (uint8_t)i;
+        w->work = d->work;
+        w->age = s->next_age++;
+        w->ready = first;
+        w->wake = first;
+        w->last_issue = first;
+        settle(w);
+        cs->warp_slot[i] = (uint16_t)slot;
+        warp_sched *ws = &m->sched[sched];
+        ws->order[ws->n++] = (uint16_t)slot;   /* youngest last */
+        m->live_warps++;
+        slot++;
+    }
+
+    /* Wake the SM if it sleeps, or if it sleeps past the new warps' start. */
+    uint64_t cyc = SK_MAX(first, m->min_cycle);
+    ps_t when = SK_MAX(sm_cycle_time(m, cyc), s->q.now);
+    if (!event_queued(&m->ev) || m->ev.t > when) {
+        m->cycle = sm_cycle_at(m, when);
+        evq_push(&s->q, &m->ev, when);
+    }
+}
+
+
+/* ---- the SM's event -------------------------------------------------- */
+
+/* Issue for cycle m->cycle, then keep going cycle by cycle, jumping over
+ * cycles in which no warp can issue, for as long as the next cycle starts
+ * before anything else on the chip is due.  A finished CTA ends the run-ahead
+ * at once, so the dispatcher acts on it in time order. */
+static void sm_fire(sim *s, event *ev)
+{
+    sm *m = &s->sms[ev->tag];
+    const cfg *cf = &s->c;
+    uint64_t c = m->cycle;
+    for (;;) {
+        int finished = 0, issued = 0;
+        for (int sc = 0; sc < cf->warp_schedulers; sc++) {
+            warp_sched *ws = &m->sched[sc];
+            for (int k = 0; k < cf->issue_width && ws->n > 0; k++) {
+                int slot = warpsched_pick(s, m, ws, c);
+                if (slot < 0)
+                    break;
+                issued = 1;
+                finished |= issue(s, m, slot, c);
+            }
+        }
+        m->min_cycle = c + 1;
+        /* After an issue some warp may be ready next cycle.  With no issue,
+         * every warp was just examined and its wake is exact: jump to the
+         * earliest. */
+        uint64_t next = UINT64_MAX;
+        if (issued && m->live_warps > 0) {
+            next = c + 1;
+        } else {
+            for (int sc = 0; sc < cf->warp_schedulers; sc++) {
+                const warp_sched *ws = &m->sched[sc];
+                for (int i = 0; i < ws->n; i++) {
+                    const warp *w = &m->warps[ws->order[i]];
+                    if (w->state == W_ACTIVE)
+                        next = SK_MIN(next, SK_MAX(w->wake, c + 1));
+                }
+            }
+        }
+        if (next == UINT64_MAX)         /* nothing can issue until a CTA arrives: sleep */
+            return;
+        m->cycle = next;
+        ps_t tn = sm_cycle_time(m, next);
+        if (finished || s->stop || tn >= evq_peek_time(&s->q)) {
+            evq_push(&s->q, ev, tn);
+            return;
+        }
+        c = next;
+    }
+}

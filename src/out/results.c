@@ -1,0 +1,244 @@
+/* results.c -- the output contract (see results.h).
+ *
+ * Numbers are printed from integers wherever possible (picoseconds as
+ * nanoseconds with three decimals) so that the same run gives byte-identical
+ * files on every machine; ratios use fixed "%.6f".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "skewsim/results.h"
+
+struct results {
+    char *dir;                /* NULL: in memory */
+    char *ctas_tmp, *ctas_final, *sum_tmp, *sum_final;
+    FILE *ctas;
+    kernel_stats *kernels;
+    size_t nk, kcap;
+    cta_record *recs;         /* in-memory mode only */
+    size_t nr, rcap;
+};
+
+void results_fmt_ns(char *buf, size_t n, ps_t t)
+{
+    const char *sign = t < 0 ? "-" : "";
+    unsigned long long a = (unsigned long long)(t < 0 ? -t : t);
+    snprintf(buf, n, "%s%llu.%03llu", sign, a / 1000, a % 1000);
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = xmalloc(n);
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+results *results_open(const char *dir, sk_error *e)
+{
+    results *r = xcalloc(1, sizeof *r);
+    if (!dir)
+        return r;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        sk_errorf(e, SK_EIO, "%s: cannot create output directory: %s", dir, strerror(errno));
+        free(r);
+        return NULL;
+    }
+    r->dir = xstrdup(dir);
+    r->ctas_tmp = join(dir, ".ctas.csv.tmp");
+    r->ctas_final = join(dir, "ctas.csv");
+    r->sum_tmp = join(dir, ".summary.json.tmp");
+    r->sum_final = join(dir, "summary.json");
+    r->ctas = fopen(r->ctas_tmp, "w");
+    if (!r->ctas) {
+        sk_errorf(e, SK_EIO, "%s: cannot write: %s", r->ctas_tmp, strerror(errno));
+        results_free(r);
+        return NULL;
+    }
+    fputs("kernel,cta,sm,start_ns,end_ns,cycles\n", r->ctas);
+    return r;
+}
+
+void results_free(results *r)
+{
+    if (!r)
+        return;
+    if (r->ctas) {
+        fclose(r->ctas);
+        remove(r->ctas_tmp);
+    }
+    free(r->dir);
+    free(r->ctas_tmp);
+    free(r->ctas_final);
+    free(r->sum_tmp);
+    free(r->sum_final);
+    free(r->kernels);
+    free(r->recs);
+    free(r);
+}
+
+static int on_cta(void *ud, const cta_record *c)
+{
+    results *r = ud;
+    if (!r->ctas) {
+        if (r->nr == r->rcap) {
+            r->rcap = r->rcap ? 2 * r->rcap : 1024;
+            r->recs = xrealloc(r->recs, r->rcap * sizeof *r->recs);
+        }
+        r->recs[r->nr++] = *c;
+        return 0;
+    }
+    char s0[32], s1[32];
+    results_fmt_ns(s0, sizeof s0, c->start_ps - c->kernel_first_start_ps);
+    results_fmt_ns(s1, sizeof s1, c->end_ps - c->kernel_first_start_ps);
+    return fprintf(r->ctas, "%llu,%llu,%d,%s,%s,%llu\n", (unsigned long long)c->kernel,
+                   (unsigned long long)c->cta, c->sm, s0, s1, (unsigned long long)c->cycles) < 0;
+}
+
+static int on_kernel(void *ud, const kernel_stats *k)
+{
+    results *r = ud;
+    if (r->nk == r->kcap) {
+        r->kcap = r->kcap ? 2 * r->kcap : 16;
+        r->kernels = xrealloc(r->kernels, r->kcap * sizeof *r->kernels);
+    }
+    r->kernels[r->nk++] = *k;
+    return 0;
+}
+
+sim_observer results_observer(results *r)
+{
+    sim_observer o = {.ud = r, .cta_done = on_cta, .kernel_done = on_kernel};
+    return o;
+}
+
+size_t results_nkernels(const results *r) { return r->nk; }
+const kernel_stats *results_kernel(const results *r, size_t i) { return &r->kernels[i]; }
+size_t results_nctas(const results *r) { return r->nr; }
+const cta_record *results_cta(const results *r, size_t i) { return &r->recs[i]; }
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+/* Per-SM figures derived for the summary. */
+typedef struct sm_fig {
+    double busy_frac;         /* fraction of the run with at least one CTA resident */
+    double ipc;               /* warp instructions per SM cycle over the run */
+    double mean_mhz;          /* cycles elapsed over time elapsed */
+} sm_fig;
+
+static sm_fig figures(const sim *s, const sm *m)
+{
+    sm_fig f = {0, 0, 0};
+    ps_t end = s->end_ps;
+    if (end <= 0)
+        return f;
+    uint64_t cycles = sm_cycle_at(m, end);
+    f.busy_frac = (double)m->resident_ps / (double)end;
+    f.ipc = cycles ? (double)m->issued / (double)cycles : 0.0;
+    f.mean_mhz = (double)cycles / ((double)end * 1e-6);
+    return f;
+}
+
+static void write_summary(FILE *f, const results *r, const sim *s)
+{
+    char b0[32], b1[32], b2[32];
+    results_fmt_ns(b0, sizeof b0, s->end_ps);
+    fprintf(f, "{\n  \"config\": ");
+    json_string(f, s->c.name);
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"total_ns\": %s,\n  \"warp_instructions\": %llu,\n"
+               "  \"events\": %llu,\n  \"kernels\": [",
+            (unsigned long long)s->c.seed, b0, (unsigned long long)s->warp_instructions,
+            (unsigned long long)s->q.fired);
+    for (size_t i = 0; i < r->nk; i++) {
+        const kernel_stats *k = &r->kernels[i];
+        results_fmt_ns(b0, sizeof b0, k->last_end_ps - k->first_start_ps);
+        results_fmt_ns(b1, sizeof b1, k->done_ps - k->launch_ps);
+        results_fmt_ns(b2, sizeof b2, k->launch_ps);
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(f, k->name);
+        fprintf(f, ", \"index\": %llu, \"ctas\": %llu, \"launch_ns\": %s, \"span_ns\": %s, "
+                   "\"time_ns\": %s, \"warp_instructions\": %llu}",
+                (unsigned long long)k->index, (unsigned long long)k->ctas, b2, b0, b1,
+                (unsigned long long)k->warp_instructions);
+    }
+    fprintf(f, "%s],\n  \"sms\": [", r->nk ? "\n  " : "");
+    for (int i = 0; i < s->nsms; i++) {
+        const sm *m = &s->sms[i];
+        sm_fig g = figures(s, m);
+        fprintf(f, "%s\n    {\"id\": %d, \"gpc\": %d, \"tpc\": %d, \"ctas\": %llu, \"busy_frac\": %.6f, "
+                   "\"ipc\": %.6f, \"mean_mhz\": %.3f, \"warp_instructions\": %llu}",
+                i ? "," : "", m->id, s->topo.sm[i].gpc, s->topo.sm[i].tpc_global,
+                (unsigned long long)m->ctas_run, g.busy_frac, g.ipc, g.mean_mhz,
+                (unsigned long long)m->issued);
+    }
+    fprintf(f, "\n  ]\n}\n");
+}
+
+static void print_human(FILE *out, const results *r, const sim *s)
+{
+    char b0[32], b1[32];
+    for (size_t i = 0; i < r->nk; i++) {
+        const kernel_stats *k = &r->kernels[i];
+        results_fmt_ns(b0, sizeof b0, k->done_ps - k->launch_ps);
+        results_fmt_ns(b1, sizeof b1, k->last_end_ps - k->first_start_ps);
+        fprintf(out, "kernel %-20s %8llu CTAs  time %12s ns  span %12s ns  %llu warp-instr\n",
+                k->name, (unsigned long long)k->ctas, b0, b1, (unsigned long long)k->warp_instructions);
+    }
+    double mn = 1e300, mx = 0, sum = 0, ipc = 0;
+    for (int i = 0; i < s->nsms; i++) {
+        sm_fig g = figures(s, &s->sms[i]);
+        mn = SK_MIN(mn, g.busy_frac);
+        mx = SK_MAX(mx, g.busy_frac);
+        sum += g.busy_frac;
+        ipc += g.ipc;
+    }
+    double mean = s->nsms ? sum / s->nsms : 0;
+    results_fmt_ns(b0, sizeof b0, s->end_ps);
+    fprintf(out, "total %s ns, %llu warp-instructions, %d SMs\n", b0,
+            (unsigned long long)s->warp_instructions, s->nsms);
+    fprintf(out, "SM busy (CTA resident): min %.1f%%  mean %.1f%%  max %.1f%%  imbalance max/mean %.3f  "
+                 "mean IPC per SM %.2f\n",
+            100 * mn, 100 * mean, 100 * mx, mean > 0 ? mx / mean : 0.0, s->nsms ? ipc / s->nsms : 0.0);
+}
+
+int results_finish(results *r, const sim *s, FILE *out, sk_error *e)
+{
+    if (r->dir) {
+        if (fflush(r->ctas) != 0 || ferror(r->ctas)) {
+            return sk_errorf(e, SK_EIO, "%s: write failed: %s", r->ctas_tmp, strerror(errno));
+        }
+        fclose(r->ctas);
+        r->ctas = NULL;
+        FILE *f = fopen(r->sum_tmp, "w");
+        if (!f)
+            return sk_errorf(e, SK_EIO, "%s: cannot write: %s", r->sum_tmp, strerror(errno));
+        write_summary(f, r, s);
+        int bad = ferror(f);
+        bad |= fclose(f) != 0;
+        if (bad)
+            return sk_errorf(e, SK_EIO, "%s: write failed", r->sum_tmp);
+        if (rename(r->ctas_tmp, r->ctas_final) != 0)
+            return sk_errorf(e, SK_EIO, "%s: cannot rename: %s", r->ctas_final, strerror(errno));
+        if (rename(r->sum_tmp, r->sum_final) != 0)
+            return sk_errorf(e, SK_EIO, "%s: cannot rename: %s", r->sum_final, strerror(errno));
+    }
+    if (out)
+        print_human(out, r, s);
+    return 0;
+}
