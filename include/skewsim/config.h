@@ -76,8 +76,8 @@ typedef struct cfg {
     int warp_schedulers;              /* sm.warp_schedulers */
     int issue_width;                  /* sm.issue_width (instructions per scheduler per cycle) */
     int warp_policy;                  /* sm.warp_policy: enum cfg_warp_policy */
-    int starvation_cycles;            /* sm.starvation_cycles: a ready warp not issued for this long
-                                         goes first once (0 = never) */
+    int starvation_cycles;            /* sm.starvation_cycles: once every N cycles the ready warp that
+                                         has waited longest (at least N) issues first (0 = never) */
     int cta_launch_cycles;            /* sm.cta_launch_cycles: CTA arrival to first possible issue */
     int barrier_cycles;               /* sm.barrier_cycles: last arrival to release */
 
@@ -95,7 +95,7 @@ typedef struct cfg {
     int dispatch_cta_ps;              /* dispatch.cta_ps: global dispatcher time per CTA */
     int tail_every_bursts;            /* dispatch.tail_every_bursts: the tail GPCs get a burst after
                                          this many GPC bursts (0 = they are one more GPC in the ring) */
-    int tail_first_gap_bursts;        /* dispatch.tail_first_gap_bursts: ... the first time */
+    int tail_first_gap_bursts;        /* dispatch.tail_first_gap_bursts: ... between its 1st and 2nd */
     int tail_rotate_tpcs;             /* dispatch.tail_rotate_tpcs: the tail walk starts this many TPCs in */
 
     /* memory (simple model: latency plus a chip-wide bandwidth limit) */

@@ -142,7 +142,8 @@ static const cfg_key cfg_schema[] = {
     ROW_ENUM("sm.warp_policy", warp_policy, "gto", warp_policies,
              "warp scheduling: greedy-then-oldest, loose round-robin, or oldest first"),
     ROW_INT("sm.starvation_cycles", starvation_cycles, 0, 0, 1000000, "cycles",
-            "a ready warp not issued for this long goes first once (0 = never)"),
+            "once every N cycles a scheduler issues the ready warp that has waited longest, "
+            "if it waited N cycles (0 = never)"),
     ROW_INT("sm.cta_launch_cycles", cta_launch_cycles, 0, 0, 1000000, "cycles",
             "CTA arrival at the SM to its first possible issue"),
     ROW_INT("sm.barrier_cycles", barrier_cycles, 1, 0, 1000000, "cycles",
@@ -165,7 +166,7 @@ static const cfg_key cfg_schema[] = {
             "the tail GPCs get a burst after this many GPC bursts "
             "(0 = they are one more GPC in the ring)"),
     ROW_INT("dispatch.tail_first_gap_bursts", tail_first_gap_bursts, 0, 0, 1000, "bursts",
-            "GPC bursts before the tail GPCs' first burst"),
+            "GPC bursts between the tail GPCs' first and second burst"),
     ROW_INT("dispatch.tail_rotate_tpcs", tail_rotate_tpcs, 0, 0, 63, "TPCs",
             "the tail walk starts this many TPCs in"),
 
