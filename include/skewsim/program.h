@@ -26,6 +26,8 @@ enum instr_kind {
     IK_LD_SHARED,   /* shared-memory load (LDS), constant load (LDC) */
     IK_ST_SHARED,   /* shared-memory store */
     IK_BAR,         /* CTA-wide barrier (BAR.SYNC) */
+    IK_GRIDBAR,     /* grid-wide barrier (pseudo-op GRID.SYNC: cooperative_groups grid.sync();
+                       the kernel must be co-resident, as a cooperative launch guarantees) */
     IK_EXIT,        /* warp exits */
     IK_LOOP,        /* loop head marker: arg = repeat count; no issue slot */
     IK_ENDLOOP,     /* loop tail marker: arg = index of its IK_LOOP; no issue slot */
@@ -61,6 +63,8 @@ typedef struct instr {
     uint8_t flags;                /* IF_* */
     uint8_t pattern;              /* enum mem_pattern, memory ops */
     uint8_t bytes;                /* memory ops: bytes per thread (1..16) */
+    uint16_t ii;                  /* cycles the pipeline is busy (trace key ii=); 0: the unit's
+                                     ii_cycles.  For shape-dependent ops such as HGMMA.64x256x16 */
     uint16_t dst[PROG_MAX_DST];   /* dense register ids */
     uint16_t src[PROG_MAX_SRC];
     uint32_t arg;                 /* IK_LOOP: count; IK_ENDLOOP: index of the IK_LOOP;

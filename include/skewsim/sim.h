@@ -78,6 +78,11 @@ typedef struct sim {
     uint64_t next_age;        /* warp launch order */
     uint32_t max_regs;        /* dense registers over the kernel's programs */
     unsigned marks;           /* IF_TIMER_* / IF_CLOCK_* flags present in the kernel's programs */
+    int cooperative;          /* the kernel uses GRID.SYNC */
+    uint64_t live_warps;      /* launched and not exited, over the chip */
+    uint64_t grid_arrived;    /* warps waiting at the grid barrier */
+    ps_t grid_last_ps;        /* latest arrival at it */
+    event grid_ev;            /* grid barrier release */
 
     /* totals */
     uint64_t warp_instructions;
@@ -99,6 +104,9 @@ int sim_run(sim *s, trace *tr, sk_error *e);
 
 /* Internal hooks between the SM model, the dispatcher and the run loop. */
 void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t);
+/* A warp reached GRID.SYNC / exited at time t (grid barrier accounting). */
+void sim_grid_arrive(sim *s, ps_t t);
+void sim_warp_exited(sim *s, ps_t t);
 /* Next CTA of the running kernel from the trace: 1 ok, 0 none, <0 error. */
 int sim_next_cta(sim *s, cta_desc *d);
 

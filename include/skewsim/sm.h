@@ -19,7 +19,7 @@
 
 struct sim;
 
-enum warp_state { W_FREE, W_ACTIVE, W_BARRIER, W_DONE };
+enum warp_state { W_FREE, W_ACTIVE, W_BARRIER, W_GRIDBAR, W_DONE };
 
 typedef struct warp {
     uint64_t wake;            /* lower bound of the next cycle it can issue */
@@ -106,9 +106,14 @@ void sm_cta_need(const cfg *c, const kernel *k, cta_need *need);
 int sm_fits(const struct sim *s, const sm *m, const cta_need *need);
 /* Whether it fits an empty SM at all. */
 int sm_fits_empty(const cfg *c, const cta_need *need);
+/* How many such CTAs an empty SM holds (0: not even one). */
+int sm_ctas_per_sm(const cfg *c, const cta_need *need);
 
 /* Hand a CTA to the SM at time t (the dispatcher calls this). */
 void sm_launch_cta(struct sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t t);
+
+/* Release every warp of SM m waiting at the grid barrier at time t. */
+void sm_release_grid(struct sim *s, sm *m, ps_t t);
 
 /* Whether warp w can issue at cycle c (see sm.c); the warp policies call it. */
 int sm_warp_ready(const struct sim *s, const sm *m, warp *w, uint64_t c);

@@ -170,6 +170,9 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("dispatch.tail_rotate_tpcs", tail_rotate_tpcs, 0, 0, 63, "TPCs",
             "the tail walk starts this many TPCs in"),
 
+    ROW_INT("sync.grid_ns", grid_sync_ns, 1000, 0, 1000000000, "ns",
+            "last warp's arrival at a grid barrier (GRID.SYNC) to its release"),
+
     ROW_INT("memory.latency_ns", mem_latency_ns, 500, 0, 1000000, "ns",
             "global load round trip, unloaded"),
     ROW_INT("memory.bandwidth_gbps", mem_bandwidth_gbps, 3350, 1, 1000000, "GB/s",

@@ -16,6 +16,8 @@
 #include <string.h>
 #include "skewsim/sim.h"
 
+static void grid_release(sim *s, event *ev);
+
 sim *sim_create(const cfg *c, const sim_observer *obs, sk_error *e)
 {
     if (cfg_validate(c, e) < 0)
@@ -34,6 +36,7 @@ sim *sim_create(const cfg *c, const sim_observer *obs, sk_error *e)
     for (int i = 0; i < s->nsms; i++)
         sm_init(&s->sms[i], s, i);
     dispatch_init(&s->disp, s);
+    event_init(&s->grid_ev, grid_release, "grid-barrier", 0);
     /* 1 GB/s moves one byte per ns: 1e9 attoseconds per byte per (GB/s). */
     s->mem.as_per_byte = (int64_t)((1000000000LL + c->mem_bandwidth_gbps / 2) / c->mem_bandwidth_gbps);
     s->mem.latency_ps = (ps_t)c->mem_latency_ns * PS_PER_NS;
@@ -62,14 +65,23 @@ static int prepare_kernel(sim *s, sk_error *e)
     kernel *k = &s->k;
     s->max_regs = 1;
     s->marks = 0;
+    s->cooperative = 0;
     for (uint32_t p = 0; p < k->nprogs; p++) {
         program *pr = &k->progs[p];
         s->max_regs = SK_MAX(s->max_regs, pr->nregs);
-        for (uint32_t i = 0; i < pr->n; i++)
+        for (uint32_t i = 0; i < pr->n; i++) {
             s->marks |= pr->code[i].flags & (IF_TIMER_START | IF_TIMER_END | IF_CLOCK_START | IF_CLOCK_END);
+            s->cooperative |= pr->code[i].kind == IK_GRIDBAR;
+        }
     }
     sm_cta_need(&s->c, k, &s->need);
-    if (!sm_fits_empty(&s->c, &s->need))
+    int per_sm = sm_ctas_per_sm(&s->c, &s->need);
+    if (s->cooperative && (uint64_t)per_sm * (uint64_t)s->nsms < k->grid)
+        return sk_errorf(e, SK_EFIT,
+                         "kernel %s: cooperative (GRID.SYNC) grid of %llu CTAs: expected at most %d "
+                         "(%d SMs x %d co-resident CTAs), as cudaLaunchCooperativeKernel requires",
+                         k->name, (unsigned long long)k->grid, per_sm * s->nsms, s->nsms, per_sm);
+    if (per_sm < 1)
         return sk_errorf(e, SK_EFIT,
                          "kernel %s: a CTA of %u threads, %u registers/thread, %u bytes of shared memory "
                          "needs %d warps, %d registers, %d bytes: expected at most sm.max_threads=%d, "
@@ -111,6 +123,40 @@ void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t)
     if (t > s->ks.last_end_ps)
         s->ks.last_end_ps = t;
     dispatch_kick(s, t);
+}
+
+/* Grid barrier: every live warp of the kernel arrived.  Release comes
+ * sync.grid_ns after the last arrival (the atomics and flag polling that
+ * cooperative_groups' grid.sync() costs); warps that exit meanwhile no
+ * longer hold it back. */
+static void grid_release(sim *s, event *ev)
+{
+    for (int i = 0; i < s->nsms; i++)
+        sm_release_grid(s, &s->sms[i], ev->t);
+}
+
+static void grid_check(sim *s)
+{
+    if (s->grid_arrived > 0 && s->grid_arrived == s->live_warps) {
+        s->grid_arrived = 0;
+        ps_t t = SK_MAX(s->grid_last_ps, s->q.now) + (ps_t)s->c.grid_sync_ns * PS_PER_NS;
+        s->grid_last_ps = 0;
+        evq_push(&s->q, &s->grid_ev, t);
+    }
+}
+
+void sim_grid_arrive(sim *s, ps_t t)
+{
+    s->grid_arrived++;
+    s->grid_last_ps = SK_MAX(s->grid_last_ps, t);
+    grid_check(s);
+}
+
+void sim_warp_exited(sim *s, ps_t t)
+{
+    (void)t;
+    s->live_warps--;
+    grid_check(s);
 }
 
 static int kernel_done(const sim *s)

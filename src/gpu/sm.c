@@ -117,8 +117,18 @@ void sm_cta_need(const cfg *c, const kernel *k, cta_need *need)
 
 int sm_fits_empty(const cfg *c, const cta_need *n)
 {
-    return n->threads <= c->max_threads && n->warps <= c->max_warps && n->regs <= c->registers &&
-           n->smem <= c->smem_bytes && c->max_ctas >= 1;
+    return sm_ctas_per_sm(c, n) >= 1;
+}
+
+int sm_ctas_per_sm(const cfg *c, const cta_need *n)
+{
+    int k = c->max_ctas;
+    k = SK_MIN(k, c->max_threads / SK_MAX(n->threads, 1));
+    k = SK_MIN(k, c->max_warps / SK_MAX(n->warps, 1));
+    k = SK_MIN(k, c->registers / SK_MAX(n->regs, 1));
+    if (n->smem > 0)
+        k = SK_MIN(k, c->smem_bytes / n->smem);
+    return k;
 }
 
 int sm_fits(const sim *s, const sm *m, const cta_need *n)
@@ -330,7 +340,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     if (w->widx == 0)
         record_marks(s, m, cs, in, c);
     unit_earliest(s, m, w->sched, in->cls, &pipe);
-    m->unit_free[pipe] = c + (uint64_t)cf->units[in->cls].ii_cycles;
+    m->unit_free[pipe] = c + (uint64_t)(in->ii ? in->ii : cf->units[in->cls].ii_cycles);
     m->issued++;
     m->sched[w->sched].issued++;
     w->ready = c + (in->stall ? in->stall : 1);
@@ -355,9 +365,16 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         if (++cs->at_barrier >= cs->nwarps - cs->exited)
             release_barrier(s, m, cs, c);
         return 0;
+    case IK_GRIDBAR:
+        w->pc++;
+        settle(w);
+        w->state = W_GRIDBAR;
+        sim_grid_arrive(s, sm_cycle_time(m, c));
+        return 0;
     case IK_EXIT:
         w->state = W_DONE;
         m->live_warps--;
+        sim_warp_exited(s, sm_cycle_time(m, c));
         remove_from_sched(&m->sched[w->sched], slot);
         cs->exited++;
         if (cs->exited == cs->nwarps) {
@@ -403,6 +420,7 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
     m->used_regs += need->regs;
     m->used_smem += need->smem;
     m->ctas_run++;
+    s->live_warps += (uint64_t)need->warps;
 
     /* The scoreboard pool is sized for the kernel's largest program. */
     if (m->regs_per_warp < s->max_regs || !m->regpool) {
@@ -449,6 +467,28 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
     }
 }
 
+
+void sm_release_grid(sim *s, sm *m, ps_t t)
+{
+    uint64_t c = SK_MAX(sm_cycle_at(m, t), m->min_cycle);
+    int any = 0;
+    for (int i = 0; i < s->c.max_warps; i++) {
+        warp *w = &m->warps[i];
+        if (w->state == W_GRIDBAR) {
+            w->state = W_ACTIVE;
+            w->ready = SK_MAX(w->ready, c);
+            w->wake = w->ready;
+            any = 1;
+        }
+    }
+    if (any) {
+        ps_t when = SK_MAX(sm_cycle_time(m, c), s->q.now);
+        if (!event_queued(&m->ev) || m->ev.t > when) {
+            m->cycle = sm_cycle_at(m, when);
+            evq_push(&s->q, &m->ev, when);
+        }
+    }
+}
 
 /* ---- the SM's event -------------------------------------------------- */
 

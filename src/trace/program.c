@@ -65,6 +65,7 @@ static const struct op_row {
     {"STS", IK_ST_SHARED, FU_LDST}, {"STSM", IK_ST_SHARED, FU_LDST},
     /* barrier, exit */
     {"BAR", IK_BAR, FU_MISC},
+    {"GRID", IK_GRIDBAR, FU_MISC},   /* GRID.SYNC pseudo-op: cooperative grid barrier */
     {"EXIT", IK_EXIT, FU_BRANCH},
     /* control flow (the trace already resolved where it goes) */
     {"BRA", IK_ALU, FU_BRANCH}, {"BRX", IK_ALU, FU_BRANCH}, {"JMP", IK_ALU, FU_BRANCH},

@@ -461,6 +461,8 @@ static int parse_instr(trace *t, program *p)
     uint8_t pattern = MP_COALESCED;
     int seen_stall = 0, seen_bytes = 0, seen_pattern = 0, seen_timer = 0, seen_clock = 0;
     uint8_t marks = 0;
+    uint64_t ii = 0;
+    int seen_ii = 0;
 
     for (; i < n; i++) {
         const char *s = tk[i].s;
@@ -501,6 +503,11 @@ static int parse_instr(trace *t, program *p)
                 else
                     return fail_at(t, col, "%s: %s: expected coalesced, strided:N (N 1..4294967295 "
                                    "bytes), random or uniform", op, s);
+            } else if (key_is(s, klen, "ii")) {
+                if (seen_ii++)
+                    return fail_at(t, col, "%s: %s: expected each key once", op, s);
+                if (parse_u64(v, 65535, &ii) < 0 || ii < 1)
+                    return fail_at(t, col, "%s: %s: expected an initiation interval of 1..65535 cycles", op, s);
             } else if (key_is(s, klen, "timer") || key_is(s, klen, "clock")) {
                 int timer = key_is(s, klen, "timer");
                 if (timer ? seen_timer++ : seen_clock++)
@@ -512,7 +519,7 @@ static int parse_instr(trace *t, program *p)
                 else
                     return fail_at(t, col, "%s: %s: expected start or end", op, s);
             } else {
-                return fail_at(t, col, "%s: %s: expected stall=, bytes=, pattern=, timer= or clock=", op, s);
+                return fail_at(t, col, "%s: %s: expected stall=, ii=, bytes=, pattern=, timer= or clock=", op, s);
             }
         } else {
             /* A predicate source may be negated ("!P0"): the negation does
@@ -546,6 +553,7 @@ static int parse_instr(trace *t, program *p)
     in->cls = cls;
     in->stall = (uint8_t)stall;
     in->flags |= marks;
+    in->ii = (uint16_t)ii;
     if (is_memory(kind)) {
         in->bytes = (uint8_t)bytes;
         in->pattern = pattern;

@@ -120,6 +120,8 @@ static int write_instr(gzFile f, const program *p, const instr *in, int indent)
         default: gzputs(f, " pattern=coalesced"); break;
         }
     }
+    if (in->ii)
+        gzprintf(f, " ii=%u", in->ii);
     if (in->flags & (IF_TIMER_START | IF_TIMER_END))
         gzprintf(f, " timer=%s", (in->flags & IF_TIMER_START) ? "start" : "end");
     if (in->flags & (IF_CLOCK_START | IF_CLOCK_END))
