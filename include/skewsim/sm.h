@@ -84,8 +84,10 @@ typedef struct sm {
     int used_threads, used_warps, used_regs, used_smem, used_ctas;
     int live_warps;           /* ACTIVE or BARRIER */
 
-    /* statistics for the current kernel */
+    /* statistics (whole run) */
     uint64_t issued;
+    uint64_t issued_cls[FU_NCLASS];   /* by unit class: the silicon model's activity */
+    uint64_t mem_bytes;               /* global memory traffic it caused */
     uint64_t ctas_run;
     ps_t resident_ps;         /* time with at least one CTA resident */
     ps_t resident_since;

@@ -342,6 +342,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     unit_earliest(s, m, w->sched, in->cls, &pipe);
     m->unit_free[pipe] = c + (uint64_t)(in->ii ? in->ii : cf->units[in->cls].ii_cycles);
     m->issued++;
+    m->issued_cls[in->cls]++;
     m->sched[w->sched].issued++;
     w->ready = c + (in->stall ? in->stall : 1);
     w->wake = w->ready;
@@ -353,9 +354,11 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         done = c + (uint64_t)cf->smem_latency_cycles;
         break;
     case IK_LD_GLOBAL:
+        m->mem_bytes += access_bytes(in);
         done = sm_cycle_at(m, mem_access(s, sm_cycle_time(m, c), access_bytes(in)));
         break;
     case IK_ST_GLOBAL:
+        m->mem_bytes += access_bytes(in);
         mem_access(s, sm_cycle_time(m, c), access_bytes(in));
         break;
     case IK_BAR:
