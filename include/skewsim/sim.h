@@ -37,7 +37,9 @@ typedef struct kernel_stats {
     uint64_t ctas;
     ps_t launch_ps;           /* launch (the CUDA event before it) */
     ps_t first_start_ps;      /* first instruction of any CTA */
-    ps_t last_end_ps;         /* last CTA end */
+    ps_t last_end_ps;         /* last CTA completion (its last warp exits) */
+    ps_t last_record_end_ps;  /* latest recorded CTA end (timer=end mark, else completion):
+                                 span = last_record_end_ps - first_start_ps */
     ps_t done_ps;             /* completion (the CUDA event after it) */
     uint64_t warp_instructions;
 } kernel_stats;
@@ -89,6 +91,7 @@ typedef struct sim {
     uint64_t kernels_done;
     ps_t end_ps;
 
+    ps_t limit_ps;            /* sim.max_time_ns: no SM runs past it */
     int stop;                 /* a handler asks the loop to stop */
     sk_error err;
 } sim;

@@ -163,7 +163,7 @@ static int simulate(const cfg *c, grid_data *g, sk_error *e)
     if (rc == 0 && results_nkernels(r) == 1) {
         const kernel_stats *ks = results_kernel(r, 0);
         g->sim_time_us = (double)(ks->done_ps - ks->launch_ps) / 1e6;
-        g->sim_span_us = (double)(ks->last_end_ps - ks->first_start_ps) / 1e6;
+        g->sim_span_us = (double)(ks->last_record_end_ps - ks->first_start_ps) / 1e6;
         g->sim = xcalloc((size_t)g->grid, sizeof *g->sim);
         for (size_t i = 0; i < results_nctas(r); i++) {
             const cta_record *x = results_cta(r, i);

@@ -32,7 +32,8 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage(stderr);
+        fputs("skewsim: missing command: expected run, gen, config, validate or version "
+              "('skewsim help' lists them)\n", stderr);
         return 1;
     }
     const char *cmd = argv[1];

@@ -40,6 +40,7 @@ sim *sim_create(const cfg *c, const sim_observer *obs, sk_error *e)
     /* 1 GB/s moves one byte per ns: 1e9 attoseconds per byte per (GB/s). */
     s->mem.as_per_byte = (int64_t)((1000000000LL + c->mem_bandwidth_gbps / 2) / c->mem_bandwidth_gbps);
     s->mem.latency_ps = (ps_t)c->mem_latency_ns * PS_PER_NS;
+    s->limit_ps = c->max_time_ns > 0 ? (ps_t)c->max_time_ns * PS_PER_NS : PS_MAX;
     return s;
 }
 
@@ -47,6 +48,9 @@ void sim_destroy(sim *s)
 {
     if (!s)
         return;
+    /* The queue first: it clears the nodes still queued, which live in the
+     * SMs and the dispatcher. */
+    evq_free(&s->q);
     if (s->have_kernel)
         kernel_free(&s->k);
     dispatch_free(&s->disp);
@@ -54,7 +58,6 @@ void sim_destroy(sim *s)
         sm_free(&s->sms[i]);
     free(s->sms);
     topo_free(&s->topo);
-    evq_free(&s->q);
     free(s);
 }
 
@@ -122,6 +125,8 @@ void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t)
     s->ctas_running--;
     if (t > s->ks.last_end_ps)
         s->ks.last_end_ps = t;
+    if (r.end_ps > s->ks.last_record_end_ps)
+        s->ks.last_record_end_ps = r.end_ps;
     dispatch_kick(s, t);
 }
 
@@ -167,7 +172,6 @@ static int kernel_done(const sim *s)
 /* Run events until the current kernel has finished. */
 static int run_kernel(sim *s, sk_error *e)
 {
-    ps_t limit = s->c.max_time_ns > 0 ? (ps_t)s->c.max_time_ns * PS_PER_NS : PS_MAX;
     while (!kernel_done(s)) {
         event *ev = evq_pop(&s->q);
         if (!ev)
@@ -175,7 +179,7 @@ static int run_kernel(sim *s, sk_error *e)
                              "kernel %s: no pending event with %llu CTA(s) running and %llu waiting "
                              "(deadlock)", s->k.name, (unsigned long long)s->ctas_running,
                              (unsigned long long)s->ctas_left);
-        if (ev->t > limit)
+        if (ev->t > s->limit_ps)
             return sk_errorf(e, SK_ESIM, "kernel %s: simulated time passed sim.max_time_ns=%lld",
                              s->k.name, (long long)s->c.max_time_ns);
         ev->fn(s, ev);

@@ -537,7 +537,7 @@ static void sm_fire(sim *s, event *ev)
             return;
         m->cycle = next;
         ps_t tn = sm_cycle_time(m, next);
-        if (finished || s->stop || tn >= evq_peek_time(&s->q)) {
+        if (finished || s->stop || tn >= evq_peek_time(&s->q) || tn > s->limit_ps) {
             evq_push(&s->q, ev, tn);
             return;
         }

@@ -31,7 +31,8 @@ static int pick_gto(sim *s, sm *m, warp_sched *ws, uint64_t c)
             return ws->greedy;
     }
     int slot = oldest_ready(s, m, ws, c);
-    ws->greedy = slot;
+    if (slot >= 0)
+        ws->greedy = slot;      /* on an idle cycle the last issuer stays greedy */
     return slot;
 }
 

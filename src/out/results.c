@@ -167,7 +167,7 @@ static void write_summary(FILE *f, const results *r, const sim *s)
             (unsigned long long)s->q.fired);
     for (size_t i = 0; i < r->nk; i++) {
         const kernel_stats *k = &r->kernels[i];
-        results_fmt_ns(b0, sizeof b0, k->last_end_ps - k->first_start_ps);
+        results_fmt_ns(b0, sizeof b0, k->last_record_end_ps - k->first_start_ps);
         results_fmt_ns(b1, sizeof b1, k->done_ps - k->launch_ps);
         results_fmt_ns(b2, sizeof b2, k->launch_ps);
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
@@ -196,7 +196,7 @@ static void print_human(FILE *out, const results *r, const sim *s)
     for (size_t i = 0; i < r->nk; i++) {
         const kernel_stats *k = &r->kernels[i];
         results_fmt_ns(b0, sizeof b0, k->done_ps - k->launch_ps);
-        results_fmt_ns(b1, sizeof b1, k->last_end_ps - k->first_start_ps);
+        results_fmt_ns(b1, sizeof b1, k->last_record_end_ps - k->first_start_ps);
         fprintf(out, "kernel %-20s %8llu CTAs  time %12s ns  span %12s ns  %llu warp-instr\n",
                 k->name, (unsigned long long)k->ctas, b0, b1, (unsigned long long)k->warp_instructions);
     }
