@@ -1,0 +1,584 @@
+/* test_sim.c -- the run loop (src/core/sim.c) and the output contract
+ * (src/out/results.c), end to end: kernel times derived by hand, timer
+ * marks, kernels back to back, ctas.csv and summary.json, determinism,
+ * sim.max_time_ns, observer failures, and the H200 calibration point. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tests.h"
+#include "testutil.h"
+#include "skewsim/gen.h"
+
+#define MIXED TEST_DATA "/run/mixed.trace"
+
+/* The program "FFMA R1 <- R0, ..., FFMA Rn <- R0, EXIT" (independent) or
+ * "FFMA R1 <- R0, FFMA R2 <- R1, ..., EXIT" (a chain).  Caller frees. */
+static char *ffma_body(int n, int chain)
+{
+    size_t cap = (size_t)n * 32 + 16, len = 0;
+    char *s = xmalloc(cap);
+    for (int i = 1; i <= n; i++)
+        len += (size_t)snprintf(s + len, cap - len, "FFMA R%d <- R%d stall=1\n", i, chain ? i - 1 : 0);
+    snprintf(s + len, cap - len, "EXIT\n");
+    return s;
+}
+
+/* ------------------------------------------------ hand-derived kernels */
+
+/* One CTA of one warp on the tiny chip (testutil.h: 1 SM, 1 scheduler).
+ *
+ * Independent: the kernel launches at 0; the dispatcher starts handing out
+ * CTAs at launch.start_ns; the CTA arrives then and (cta_launch_cycles 0)
+ * its warp may issue in the first cycle starting at or after it.  N
+ * independent FFMAs with stall=1 (no register read is pending: R0 was never
+ * written; each writes its own register) issue one a cycle, in cycles 0 ..
+ * N-1 counted from that first cycle; EXIT issues in cycle N; the CTA
+ * retires at the end of that cycle, i.e. at the start of cycle N + 1.
+ *   span = end - first start = N + 1 cycles
+ *   time = launch.start_ns + span + launch.end_ns
+ *   cycles (ctas.csv) = N + 1
+ * Chain: FFMA i reads what FFMA i-1 wrote, ready lat_cycles after its
+ * issue, so FFMA i issues in cycle (i-1) * lat, the EXIT (no registers)
+ * one cycle after the last: span = (N-1) * lat + 2 cycles.
+ * At 1000 MHz a cycle is 1 ns exactly.  At 1980 MHz a cycle is 505051 fs
+ * (1e9 / 1980 rounded) and cycle c starts at floor(c * 505051 / 1000) ps:
+ * 101 cycles end at 51010 ps; with start_ns 5000 the first cycle at or
+ * after 5000000 ps is 9900 (9899 starts at 4999499 ps, 9900 at 5000004 ps),
+ * so a 101-cycle CTA spans floor(10001 * 505051 / 1000) - 5000004 =
+ * 5051015 - 5000004 = 51011 ps. */
+static const struct {
+    const char *yaml;
+    int n, chain;
+    ps_t first_start, span, time;
+    uint64_t cycles;
+} exact[] = {
+    {"", 100, 0, 0, 101000, 101000, 101},
+    {"launch: {start_ns: 7, end_ns: 3}", 100, 0, 7000, 101000, 7000 + 101000 + 3000, 101},
+    {"", 1, 0, 0, 2000, 2000, 2},
+    {"", 50, 1, 0, (49 * 4 + 2) * 1000, (49 * 4 + 2) * 1000, 49 * 4 + 2},
+    {"units: {fp32: {lat_cycles: 6}}", 50, 1, 0, (49 * 6 + 2) * 1000, (49 * 6 + 2) * 1000, 49 * 6 + 2},
+    {"clocks: {sm_mhz: 1980}", 100, 0, 0, 51010, 51010, 101},
+    {"clocks: {sm_mhz: 1980}\nlaunch: {start_ns: 5000, end_ns: 2000}", 100, 0, 5000004, 51011,
+     5000004 + 51011 + 2000000, 101},
+};
+
+START_TEST(test_exact_kernel)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, exact[_i].yaml, NULL);
+    char *body = ffma_body(exact[_i].n, exact[_i].chain);
+    char *tr = tu_trace1(body, 1, 32);
+    tu_run run;
+    tu_simulate_ok(&run, &c, tr);
+    ck_assert_uint_eq(results_nkernels(run.r), 1);
+    const kernel_stats *k = results_kernel(run.r, 0);
+    ck_assert_str_eq(k->name, "k");
+    ck_assert_uint_eq(k->ctas, 1);
+    ck_assert_int_eq(k->launch_ps, 0);
+    ck_assert_int_eq(k->first_start_ps, exact[_i].first_start);
+    ck_assert_int_eq(k->last_end_ps - k->first_start_ps, exact[_i].span);
+    ck_assert_int_eq(k->done_ps - k->launch_ps, exact[_i].time);
+    ck_assert_uint_eq(k->warp_instructions, (uint64_t)exact[_i].n + 1);
+    ck_assert_uint_eq(results_nctas(run.r), 1);
+    const cta_record *r = tu_cta(&run, 0, 0);
+    ck_assert_int_eq(r->start_ps, exact[_i].first_start);
+    ck_assert_int_eq(r->end_ps, exact[_i].first_start + exact[_i].span);
+    ck_assert_uint_eq(r->cycles, exact[_i].cycles);
+    ck_assert_int_eq(r->kernel_first_start_ps, exact[_i].first_start);
+    ck_assert_int_eq(run.s->end_ps, exact[_i].time);
+    ck_assert_uint_eq(run.s->warp_instructions, (uint64_t)exact[_i].n + 1);
+    tu_run_free(&run);
+    free(tr);
+    free(body);
+}
+END_TEST
+
+/* Timer and clock marks (docs/trace-format.md, program.h): one warp,
+ *   c0 FFMA, c1 FFMA, c2 CS2R timer=start, c3 CS2R clock=start,
+ *   c4-13 ten FFMAs, c14 CS2R clock=end, c15 CS2R timer=end, c16 FFMA,
+ *   c17 EXIT: retires at 18.
+ * Both marks: start 2, end 15, cycles 14 - 3.  Timer marks only: cycles
+ * follow them, 15 - 2.  Clock marks only: start and end are the first
+ * instruction and completion, cycles 14 - 3.  None: 0, 18, 18. */
+static const struct {
+    const char *t0, *c0, *c1, *t1;
+    long start, end;
+    uint64_t cycles;
+} marks[] = {
+    {"timer=start", "clock=start", "clock=end", "timer=end", 2, 15, 11},
+    {"timer=start", "", "", "timer=end", 2, 15, 13},
+    {"", "clock=start", "clock=end", "", 0, 18, 11},
+    {"", "", "", "", 0, 18, 18},
+};
+
+START_TEST(test_marks)
+{
+    char *body = tu_strf("FFMA\nFFMA\nCS2R R4 %s\nCS2R R5 %s\n"
+                         "FFMA\nFFMA\nFFMA\nFFMA\nFFMA\nFFMA\nFFMA\nFFMA\nFFMA\nFFMA\n"
+                         "CS2R R6 %s\nCS2R R7 %s\nFFMA\nEXIT\n",
+                         marks[_i].t0, marks[_i].c0, marks[_i].c1, marks[_i].t1);
+    char *tr = tu_trace1(body, 1, 32);
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
+    tu_run run;
+    tu_simulate_ok(&run, &c, tr);
+    const cta_record *r = tu_cta(&run, 0, 0);
+    ck_assert_int_eq(r->start_ps, marks[_i].start * 1000);
+    ck_assert_int_eq(r->end_ps, marks[_i].end * 1000);
+    ck_assert_uint_eq(r->cycles, marks[_i].cycles);
+    ck_assert_int_eq(results_kernel(run.r, 0)->first_start_ps, marks[_i].start * 1000);
+    tu_run_free(&run);
+    free(tr);
+    free(body);
+}
+END_TEST
+
+/* ------------------------------------------------- kernels back to back */
+
+/* Three kernels; each launches when the previous one completes
+ * (launch.end_ns after its last CTA end) and its CTAs start launch.start_ns
+ * later.  Kernel 0: 2 CTAs of 10 FFMAs + EXIT on one SM, GTO: CTA 0 in
+ * cycles 100-110 (ns), CTA 1 in 111-121; last end 122 ns, done 172 ns.
+ * Kernel 1 launches at 172 ns, starts at 272 ns, ... */
+#define BACK_TO_BACK                                                            \
+    "skewsim-trace 1\n"                                                         \
+    "kernel first grid=2 block=32\nprogram main\nloop 10\nFFMA\nend\nEXIT\nend\nendkernel\n" \
+    "kernel second grid=3 block=64\nprogram main\nFFMA stall=4\nEXIT\nend\nendkernel\n"     \
+    "kernel third grid=1 block=32\nprogram main\nEXIT\nend\nendkernel\n"
+
+START_TEST(test_back_to_back)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, "launch: {start_ns: 100, end_ns: 50}", NULL);
+    tu_run run;
+    tu_simulate_ok(&run, &c, BACK_TO_BACK);
+    ck_assert_uint_eq(results_nkernels(run.r), 3);
+    ck_assert_uint_eq(run.s->kernels_done, 3);
+    static const char *const names[] = {"first", "second", "third"};
+    static const uint64_t grids[] = {2, 3, 1};
+    ps_t launch = 0;
+    for (size_t i = 0; i < 3; i++) {
+        const kernel_stats *k = results_kernel(run.r, i);
+        ck_assert_str_eq(k->name, names[i]);
+        ck_assert_uint_eq(k->index, i);
+        ck_assert_uint_eq(k->ctas, grids[i]);
+        ck_assert_int_eq(k->launch_ps, launch);
+        ck_assert_int_eq(k->first_start_ps, launch + 100000);
+        ck_assert_int_eq(k->done_ps, k->last_end_ps + 50000);
+        launch = k->done_ps;
+    }
+    ck_assert_int_eq(results_kernel(run.r, 0)->last_end_ps, 122000);
+    ck_assert_int_eq(results_kernel(run.r, 1)->launch_ps, 172000);
+    ck_assert_int_eq(run.s->end_ps, results_kernel(run.r, 2)->done_ps);
+    /* 11 + 11; 3 CTAs x 2 warps x 2; 1 */
+    ck_assert_uint_eq(results_kernel(run.r, 0)->warp_instructions, 22);
+    ck_assert_uint_eq(results_kernel(run.r, 1)->warp_instructions, 12);
+    ck_assert_uint_eq(results_kernel(run.r, 2)->warp_instructions, 1);
+    ck_assert_uint_eq(run.s->warp_instructions, 35);
+    ck_assert_uint_eq(results_nctas(run.r), 6);
+    for (size_t i = 0; i < results_nctas(run.r); i++) {
+        const cta_record *r = results_cta(run.r, i);
+        ck_assert_uint_lt(r->cta, grids[r->kernel]);
+        ck_assert_int_eq(r->kernel_first_start_ps, results_kernel(run.r, r->kernel)->first_start_ps);
+    }
+    tu_run_free(&run);
+}
+END_TEST
+
+/* ------------------------------------------------------------- outputs */
+
+/* Simulate trace file `path` on `c`, writing DIR/ctas.csv and
+ * DIR/summary.json; returns the finished sim (caller destroys). */
+static sim *run_to_dir(const cfg *c, const char *trace_path, const char *dir, const char *trace_text)
+{
+    sk_error e = {0};
+    trace *tr = trace_path ? trace_open(trace_path, &e) : trace_open_string("test.trace", trace_text, &e);
+    ck_assert_msg(tr != NULL, "%s", e.msg);
+    results *r = results_open(dir, &e);
+    ck_assert_msg(r != NULL, "%s", e.msg);
+    sim_observer obs = results_observer(r);
+    sim *s = sim_create(c, &obs, &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    ck_assert_msg(sim_run(s, tr, &e) == 0, "%s", e.msg);
+    ck_assert_msg(results_finish(r, s, NULL, &e) == 0, "%s", e.msg);
+    results_free(r);
+    trace_close(tr);
+    return s;
+}
+
+static char tmpdir[128];
+
+static void tmp_setup(void)
+{
+    tu_mkdtemp(tmpdir, sizeof tmpdir, "sim");
+}
+
+static void tmp_teardown(void)
+{
+    char path[160];
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%d", tmpdir, i);
+        tu_rmdir(path);
+    }
+    tu_rmdir(tmpdir);
+}
+
+static char *sub(int i)
+{
+    return tu_strf("%s/%d", tmpdir, i);
+}
+
+static char *file_in(const char *dir, const char *name)
+{
+    return tu_strf("%s/%s", dir, name);
+}
+
+/* ctas.csv: the header, one row per CTA, times relative to the kernel's
+ * first start; summary.json: the documented keys with the run's values. */
+START_TEST(test_output_files)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, "launch: {start_ns: 100, end_ns: 50}", NULL);
+    char *d = sub(0);
+    sim *s = run_to_dir(&c, NULL, d, BACK_TO_BACK);
+    char *csv_path = file_in(d, "ctas.csv"), *json_path = file_in(d, "summary.json");
+    char *csv = tu_slurp(csv_path, NULL), *json = tu_slurp(json_path, NULL);
+
+    const char *header = "kernel,cta,sm,start_ns,end_ns,cycles\n";
+    ck_assert_int_eq(strncmp(csv, header, strlen(header)), 0);
+    int lines = 0;
+    for (const char *p = csv; *p; p++)
+        lines += *p == '\n';
+    ck_assert_int_eq(lines, 1 + 6);
+    /* kernel 0: CTA 0 from 0 (its kernel's first start) to 11 ns, 11 cycles;
+     * CTA 1 from 11 to 22 ns. */
+    ck_assert_ptr_nonnull(strstr(csv, "\n0,0,0,0.000,11.000,11\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\n0,1,0,11.000,22.000,11\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\n2,0,0,0.000,1.000,1\n"));
+
+    /* The run, by hand (GTO, one SM, 1 ns a cycle):
+     *   first:  launch 0, CTAs arrive at 100; CTA 0 issues 100-110, CTA 1
+     *           111-121: span 22, last end 122, done 172.
+     *   second: launch 172, 3 CTAs of 2 warps arrive at 272: FFMAs 272-275
+     *           (warps 0-3), EXITs 276-279 (CTAs 0, 1 end at 278, 280),
+     *           warps 4, 5: FFMA 280, 281, EXIT 284, 285: last end 286,
+     *           span 14, done 336.
+     *   third:  launch 336, EXIT at 436, end 437, done 487 = total.
+     * The SM holds a CTA 22 + 14 + 1 = 37 ns of 487 (busy_frac), and runs
+     * 487 cycles in 487 ns (mean_mhz 1000). */
+    static const double kwarp[] = {22, 12, 1}, kspan[] = {22, 14, 1}, ktime[] = {172, 164, 151},
+                        klaunch[] = {0, 172, 336};
+    ck_assert_double_eq_tol(tu_json_num(json, "total_ns", 0), 487, 1e-9);
+    ck_assert_int_eq(s->end_ps, 487000);
+    ck_assert_double_eq_tol(tu_json_num(json, "warp_instructions", 0), 35, 1e-9);
+    for (int i = 0; i < 3; i++) {
+        /* kernels[i]'s warp_instructions follows the chip's total */
+        ck_assert_double_eq_tol(tu_json_num(json, "warp_instructions", 1 + i), kwarp[i], 1e-9);
+        ck_assert_double_eq_tol(tu_json_num(json, "span_ns", i), kspan[i], 1e-9);
+        ck_assert_double_eq_tol(tu_json_num(json, "time_ns", i), ktime[i], 1e-9);
+        ck_assert_double_eq_tol(tu_json_num(json, "launch_ns", i), klaunch[i], 1e-9);
+    }
+    ck_assert_ptr_nonnull(strstr(json, "\"kernels\":"));
+    ck_assert_ptr_nonnull(strstr(json, "\"sms\":"));
+    ck_assert_ptr_nonnull(strstr(json, "\"name\": \"second\""));
+    ck_assert_double_eq_tol(tu_json_num(json, "busy_frac", 0), 37.0 / 487.0, 1e-6);
+    ck_assert_double_eq_tol(tu_json_num(json, "mean_mhz", 0), 1000, 1e-3);
+    ck_assert_double_eq_tol(tu_json_num(json, "ctas", 3), 6, 1e-9);   /* sms[0].ctas, after 3 kernels' */
+
+    /* Only the final names are left. */
+    char *t1 = file_in(d, ".ctas.csv.tmp"), *t2 = file_in(d, ".summary.json.tmp");
+    ck_assert(!tu_exists(t1));
+    ck_assert(!tu_exists(t2));
+    free(t1);
+    free(t2);
+    free(csv);
+    free(json);
+    free(csv_path);
+    free(json_path);
+    sim_destroy(s);
+    free(d);
+}
+END_TEST
+
+/* A results directory that is never finished leaves no files behind: not
+ * the temporary, not a final name (results.h). */
+START_TEST(test_unfinished_leaves_nothing)
+{
+    char *d = sub(1);
+    sk_error e = {0};
+    results *r = results_open(d, &e);
+    ck_assert_msg(r != NULL, "%s", e.msg);
+    char *tmp = file_in(d, ".ctas.csv.tmp"), *fin = file_in(d, "ctas.csv"), *sum = file_in(d, "summary.json");
+    ck_assert(tu_exists(tmp));
+    results_free(r);
+    ck_assert(!tu_exists(tmp));
+    ck_assert(!tu_exists(fin));
+    ck_assert(!tu_exists(sum));
+    free(tmp);
+    free(fin);
+    free(sum);
+    free(d);
+}
+END_TEST
+
+static int same_file(const char *a, const char *b)
+{
+    size_t na, nb;
+    char *x = tu_slurp(a, &na), *y = tu_slurp(b, &nb);
+    int same = na == nb && memcmp(x, y, na) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+/* The same config and trace give byte-identical files; a different clock
+ * gives different ones (so the comparison can fail).  Nothing in the model
+ * draws on sim.seed yet, so a different seed is not compared. */
+START_TEST(test_determinism)
+{
+    cfg c, slow;
+    tu_cfg(&c, TU_H200, NULL);
+    tu_cfg(&slow, TU_H200, "clocks: {sm_mhz: 1500}", NULL);
+    char *d[3] = {sub(0), sub(1), sub(2)};
+    sim_destroy(run_to_dir(&c, MIXED, d[0], NULL));
+    sim_destroy(run_to_dir(&slow, MIXED, d[2], NULL));    /* another run in between */
+    sim_destroy(run_to_dir(&c, MIXED, d[1], NULL));
+    static const char *const files[] = {"summary.json", "ctas.csv"};
+    for (int f = 0; f < 2; f++) {
+        char *a = file_in(d[0], files[f]), *b = file_in(d[1], files[f]), *x = file_in(d[2], files[f]);
+        ck_assert_msg(same_file(a, b), "%s differs between two identical runs", files[f]);
+        ck_assert_msg(!same_file(a, x), "%s does not change with clocks.sm_mhz", files[f]);
+        free(a);
+        free(b);
+        free(x);
+    }
+    char *csv_path = file_in(d[0], "ctas.csv");
+    char *csv = tu_slurp(csv_path, NULL);
+    int lines = 0;
+    for (const char *p = csv; *p; p++)
+        lines += *p == '\n';
+    ck_assert_int_eq(lines, 1 + 300 + 40);
+    free(csv);
+    free(csv_path);
+    for (int i = 0; i < 3; i++)
+        free(d[i]);
+}
+END_TEST
+
+/* Two simulations in one process do not see each other: CTA records of a
+ * run are the same before and after another sim was created and run. */
+START_TEST(test_isolation)
+{
+    cfg c, other;
+    tu_cfg(&c, TU_H200, NULL);
+    tu_cfg(&other, NULL, TU_TINY_YAML, NULL);
+    char *tr = tu_slurp(MIXED, NULL);
+    tu_run a, b, x;
+    tu_simulate_ok(&a, &c, tr);
+    tu_simulate_ok(&x, &other, tr);
+    tu_simulate_ok(&b, &c, tr);
+    ck_assert_uint_eq(results_nctas(a.r), 340);
+    ck_assert_uint_eq(results_nctas(b.r), results_nctas(a.r));
+    for (size_t i = 0; i < results_nctas(a.r); i++)
+        ck_assert_msg(memcmp(results_cta(a.r, i), results_cta(b.r, i), sizeof(cta_record)) == 0,
+                      "CTA record %zu differs", i);
+    ck_assert_int_eq(a.s->end_ps, b.s->end_ps);
+    ck_assert_int_ne(a.s->end_ps, x.s->end_ps);
+    tu_run_free(&a);
+    tu_run_free(&b);
+    tu_run_free(&x);
+    free(tr);
+}
+END_TEST
+
+/* ------------------------------------------------------------- failures */
+
+/* sim.max_time_ns stops a run whose simulated time passes it (config.h:
+ * "abort a run past this simulated time").
+ *   dispatch: the first CTA is only dispatched at 5000 ns;
+ *   chip: 132 SMs, 132 CTAs of ~40 us (many events);
+ *   many CTAs: one SM, 20 CTAs of 1000 ns one after the other;
+ *   one CTA: one SM, one CTA of 10001 ns: the SM runs ahead with nothing
+ *   else pending. */
+static const struct {
+    const char *what, *yaml, *trace;
+    int limit_ns;
+} too_long[] = {
+    {"dispatch", "launch: {start_ns: 5000}", "loop 10\nFFMA\nend\nEXIT\n", 1000},
+    {"many CTAs", "", "loop 999\nFFMA\nend\nEXIT\n", 5000},
+    {"one CTA", "", "loop 10000\nFFMA\nend\nEXIT\n", 1000},
+};
+
+START_TEST(test_max_time)
+{
+    cfg c;
+    char *limit = tu_strf("sim: {max_time_ns: %d}", too_long[_i].limit_ns);
+    tu_cfg(&c, NULL, TU_TINY_YAML, too_long[_i].yaml, limit, NULL);
+    char *tr = tu_trace1(too_long[_i].trace, _i == 1 ? 20 : 1, 32);
+    tu_run run;
+    int rc = tu_simulate(&run, &c, tr);
+    ck_assert_msg(rc == SK_ESIM, "%s: sim_run returned %d (%s), expected SK_ESIM; simulated %lld ps",
+                  too_long[_i].what, rc, run.e.msg, run.s ? (long long)run.s->end_ps : -1LL);
+    char *msg = tu_strf("kernel k: simulated time passed sim.max_time_ns=%d", too_long[_i].limit_ns);
+    ck_assert_str_eq(run.e.msg, msg);
+    tu_run_free(&run);
+    free(msg);
+    free(tr);
+    free(limit);
+}
+END_TEST
+
+/* The same limit on the H200, where events interleave: a 132-CTA FMA
+ * kernel of about 20 us stopped at 10 us. */
+START_TEST(test_max_time_h200)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, "sim: {max_time_ns: 10000}", NULL);
+    char *tr = tu_strf("skewsim-trace 1\nkernel fma grid=132 block=256 regs=16\nprogram main\n"
+                       "loop 4096\nFFMA R1 <- R1\nend\nEXIT\nend\nendkernel\n");
+    tu_run run;
+    ck_assert_int_eq(tu_simulate(&run, &c, tr), SK_ESIM);
+    ck_assert_str_eq(run.e.msg, "kernel fma: simulated time passed sim.max_time_ns=10000");
+    ck_assert_int_eq(sk_exit_status(run.rc), 4);
+    tu_run_free(&run);
+    free(tr);
+}
+END_TEST
+
+static int fail_cta(void *ud, const cta_record *r)
+{
+    (void)ud;
+    return r->cta == 1;
+}
+
+static int fail_kernel(void *ud, const kernel_stats *k)
+{
+    (void)ud;
+    return k->index == 1;
+}
+
+/* An observer that fails stops the run with SK_EIO. */
+START_TEST(test_observer_failure)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
+    sk_error e = {0};
+    sim_observer obs = {.ud = NULL, .cta_done = _i == 0 ? fail_cta : NULL, .kernel_done = _i == 1 ? fail_kernel : NULL};
+    sim *s = sim_create(&c, &obs, &e);
+    ck_assert_ptr_nonnull(s);
+    trace *tr = trace_open_string("b2b.trace", BACK_TO_BACK, &e);
+    ck_assert_ptr_nonnull(tr);
+    ck_assert_int_eq(sim_run(s, tr, &e), SK_EIO);
+    ck_assert_int_eq(e.code, SK_EIO);
+    ck_assert_str_eq(e.msg, _i == 0 ? "writing the record of CTA 1 failed"
+                                    : "writing the results of kernel second failed");
+    sim_destroy(s);
+    trace_close(tr);
+}
+END_TEST
+
+/* sim_create validates the config it is given. */
+START_TEST(test_create_bad_config)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
+    c.warp_schedulers = 3;               /* 64 warps do not split over 3 schedulers */
+    sk_error e = {0};
+    ck_assert_ptr_null(sim_create(&c, NULL, &e));
+    ck_assert_int_eq(e.code, SK_ECONFIG);
+    ck_assert_str_eq(e.msg, "config: sm.max_warps: 64: expected a multiple of sm.warp_schedulers (3)");
+    sim_destroy(NULL);
+}
+END_TEST
+
+/* A trace error met while the dispatcher reads CTAs ends the run with the
+ * reader's message. */
+START_TEST(test_trace_error_mid_run)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
+    tu_run run;
+    int rc = tu_simulate(&run, &c, "skewsim-trace 1\nkernel k grid=4 block=32\nprogram main\nEXIT\nend\n"
+                                   "ctas\ncta 0\ncta 9\nend\nendkernel\n");
+    ck_assert_int_eq(rc, SK_ETRACE);
+    ck_assert_str_eq(run.e.msg, "test.trace:8:5: cta: 9: expected a CTA id below grid=4");
+    tu_run_free(&run);
+}
+END_TEST
+
+/* ---------------------------------------------------------- calibration */
+
+/* The H200 calibration point: fma_kernel, 4096 iterations, 256 threads,
+ * one CTA per SM (132).  Measured (validation/h200): per-CTA clock64()
+ * cycles 42818 (grid 1; the 132-CTA median is 42849), CUDA-event kernel
+ * time 28.6 us (median of the grid-132 repetitions in e1_kernels.csv.gz).
+ * The simulation must stay within 10 % and 5 % of them. */
+START_TEST(test_h200_calibration)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    sk_error e = {0};
+    kernel k;
+    ck_assert_msg(gen_fma(&k, 4096, 256, 132, &e) == 0, "%s", e.msg);
+    char *path = tu_strf("%s/fma132.trace", tmpdir);
+    ck_assert_msg(trace_write_kernel(path, &k, 0, &e) == 0, "%s", e.msg);
+    kernel_free(&k);
+    trace *tr = trace_open(path, &e);
+    ck_assert_msg(tr != NULL, "%s", e.msg);
+    results *r = results_open(NULL, &e);
+    sim_observer obs = results_observer(r);
+    sim *s = sim_create(&c, &obs, &e);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_msg(sim_run(s, tr, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(results_nctas(r), 132);
+    for (size_t i = 0; i < results_nctas(r); i++) {
+        double cyc = (double)results_cta(r, i)->cycles;
+        ck_assert_msg(cyc > 0.9 * 42818 && cyc < 1.1 * 42818, "CTA %llu: %.0f cycles, measured 42818",
+                      (unsigned long long)results_cta(r, i)->cta, cyc);
+    }
+    const kernel_stats *ks = results_kernel(r, 0);
+    double t_ns = (double)(ks->done_ps - ks->launch_ps) / 1000;
+    ck_assert_msg(t_ns > 0.95 * 28600 && t_ns < 1.05 * 28600, "kernel time %.1f ns, measured 28600", t_ns);
+    sim_destroy(s);
+    results_free(r);
+    trace_close(tr);
+    remove(path);
+    free(path);
+}
+END_TEST
+
+Suite *sim_suite(void)
+{
+    Suite *s = suite_create("sim");
+    TCase *tc = tcase_create("timing");
+    tcase_add_loop_test(tc, test_exact_kernel, 0, (int)SK_ARRAY_LEN(exact));
+    tcase_add_loop_test(tc, test_marks, 0, (int)SK_ARRAY_LEN(marks));
+    tcase_add_test(tc, test_back_to_back);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("output");
+    tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
+    tcase_set_timeout(tc, 30);           /* generous for sanitizer builds */
+    tcase_add_test(tc, test_output_files);
+    tcase_add_test(tc, test_unfinished_leaves_nothing);
+    tcase_add_test(tc, test_determinism);
+    tcase_add_test(tc, test_isolation);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("failures");
+    tcase_set_timeout(tc, 30);
+    tcase_add_loop_test(tc, test_max_time, 0, (int)SK_ARRAY_LEN(too_long));
+    tcase_add_test(tc, test_max_time_h200);
+    tcase_add_loop_test(tc, test_observer_failure, 0, 2);
+    tcase_add_test(tc, test_create_bad_config);
+    tcase_add_test(tc, test_trace_error_mid_run);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("calibration");
+    tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
+    tcase_set_timeout(tc, 60);           /* ~1 s optimised; sanitizers are slower */
+    tcase_add_test(tc, test_h200_calibration);
+    suite_add_tcase(s, tc);
+    return s;
+}

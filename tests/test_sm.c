@@ -1,0 +1,471 @@
+/* test_sm.c -- the SM model (src/gpu/sm.c) and the warp schedulers
+ * (src/gpu/warpsched.c), on hand-built kernels whose every issue cycle is
+ * derived below from the rules in sm.c:
+ *
+ *  - a warp may issue in cycle c when c >= (its last issue + that
+ *    instruction's stall), the registers it reads and writes are ready on
+ *    its scoreboard, and a pipeline of the unit class is free (a pipeline
+ *    is busy ii_cycles after an issue);
+ *  - one scheduler issues at most one instruction a cycle (issue_width 1);
+ *  - a CTA's start is warp 0's first issue, its end is the end of the cycle
+ *    in which its last warp issued EXIT.
+ *
+ * All of it on TU_TINY_YAML (testutil.h): one SM, one scheduler, 1000 MHz,
+ * so cycle c starts at c ns, and CTAs handed over at t = 0 can issue in
+ * cycle 0.  One-warp CTAs (block=32) make each warp's timeline visible in
+ * the CTA records: warp i is CTA i, launched i-th (older first). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests.h"
+#include "testutil.h"
+
+/* CTA `cta` of kernel 0: start and end cycles (1 cycle = 1000 ps). */
+static long start_cycle(const tu_run *run, uint64_t cta)
+{
+    const cta_record *r = tu_cta(run, 0, cta);
+    ck_assert_int_eq(r->start_ps % 1000, 0);
+    return (long)(r->start_ps / 1000);
+}
+
+static long end_cycle(const tu_run *run, uint64_t cta)
+{
+    const cta_record *r = tu_cta(run, 0, cta);
+    ck_assert_int_eq(r->end_ps % 1000, 0);
+    ck_assert_uint_eq(r->cycles, (uint64_t)((r->end_ps - r->start_ps) / 1000));
+    return (long)(r->end_ps / 1000);
+}
+
+/* Run `body` as program main of a kernel of `grid` CTAs of `block`
+ * threads on the tiny chip plus `yaml`. */
+static void run_tiny(tu_run *run, const char *yaml, const char *body, unsigned grid, unsigned block)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, yaml, NULL);
+    char *tr = tu_trace1(body, grid, block);
+    tu_simulate_ok(run, &c, tr);
+    free(tr);
+    ck_assert_uint_eq(results_nctas(run->r), grid);
+}
+
+/* ------------------------------------------------------------ policies */
+
+/* Three one-warp CTAs A, B, C (ages 0, 1, 2), each running
+ *
+ *     f1 f2 g h1 h2 h3 h4 EXIT       (FFMAs with no registers; g has stall=6)
+ *
+ * gto:     c0-2 A f1 f2 g (A ready again at 8), c3-5 B f1 f2 g (B ready at
+ *          11), c6-8 C f1 f2 g (C stays greedy at 8 although A is ready;
+ *          ready at 14), c9-13 A h1-h4 EXIT (oldest ready), c14-18 B,
+ *          c19-23 C.  Ends 14, 19, 24.
+ * oldest:  as gto up to c7, then A (oldest, ready at 8) takes over from C:
+ *          c8-12 A h1-h4 EXIT, c13-17 B, c18 C g (ready at 24), c24-28 C.
+ *          Ends 13, 18, 29.
+ * lrr:     one issue each in turn: c0-8 f1 f2 g of A, B, C interleaved; A,
+ *          B, C ready at 12, 13, 14; c12-23 h1-h4 in turn; EXITs at 24, 25,
+ *          26.  Starts 0, 1, 2; ends 25, 26, 27. */
+#define POLICY_BODY                                                             \
+    "FFMA stall=1\nFFMA stall=1\nFFMA stall=6\n"                                \
+    "FFMA stall=1\nFFMA stall=1\nFFMA stall=1\nFFMA stall=1\nEXIT\n"
+
+static const struct {
+    const char *yaml;
+    long start[3], end[3];
+} policies[] = {
+    {"sm: {warp_policy: gto}", {0, 3, 6}, {14, 19, 24}},
+    {"sm: {warp_policy: oldest}", {0, 3, 6}, {13, 18, 29}},
+    {"sm: {warp_policy: lrr}", {0, 1, 2}, {25, 26, 27}},
+};
+
+START_TEST(test_policy)
+{
+    tu_run run;
+    run_tiny(&run, policies[_i].yaml, POLICY_BODY, 3, 32);
+    for (uint64_t i = 0; i < 3; i++) {
+        ck_assert_msg(start_cycle(&run, i) == policies[_i].start[i], "%s: CTA %llu starts in cycle %ld, "
+                      "expected %ld", policies[_i].yaml, (unsigned long long)i, start_cycle(&run, i),
+                      policies[_i].start[i]);
+        ck_assert_msg(end_cycle(&run, i) == policies[_i].end[i], "%s: CTA %llu ends at cycle %ld, "
+                      "expected %ld", policies[_i].yaml, (unsigned long long)i, end_cycle(&run, i),
+                      policies[_i].end[i]);
+    }
+    ck_assert_uint_eq(results_kernel(run.r, 0)->warp_instructions, 3 * 8);
+    tu_run_free(&run);
+}
+END_TEST
+
+/* ---------------------------------------------------- issue constraints */
+
+/* FFMA R1 <- R0 then FFMA R2 <- R1: the second waits for R1, lat_cycles
+ * after the first (cycle 0); EXIT follows one cycle later.  End = lat + 2.
+ * Independent registers: cycles 0, 1, 2, end 3.  A write after write
+ * waits for the first write too. */
+static const struct {
+    const char *body;
+    int lat;
+    long end;
+} deps[] = {
+    {"FFMA R1 <- R0\nFFMA R2 <- R1\nEXIT\n", 4, 4 + 2},
+    {"FFMA R1 <- R0\nFFMA R2 <- R1\nEXIT\n", 1, 1 + 2},
+    {"FFMA R1 <- R0\nFFMA R2 <- R1\nEXIT\n", 10, 10 + 2},
+    {"FFMA R1 <- R0\nFFMA R2 <- R1\nEXIT\n", 100, 100 + 2},
+    {"FFMA R1 <- R0\nFFMA R2 <- R3\nEXIT\n", 4, 3},                /* independent */
+    {"FFMA R1 <- R0\nFFMA R1 <- R2\nEXIT\n", 4, 4 + 2},            /* write after write */
+    {"FFMA R1 <- R0\nFFMA R2 <- R1\nFFMA R3 <- R2\nEXIT\n", 4, 2 * 4 + 2},   /* chain of 3 */
+    {"FFMA R1 <- R0\nIADD3 R2 <- R3\nFFMA R4 <- R1\nEXIT\n", 4, 4 + 2},      /* IADD3 fills a gap cycle */
+};
+
+START_TEST(test_dependency)
+{
+    char *yaml = tu_strf("units: {fp32: {lat_cycles: %d}}", deps[_i].lat);
+    tu_run run;
+    run_tiny(&run, yaml, deps[_i].body, 1, 32);
+    ck_assert_msg(end_cycle(&run, 0) == deps[_i].end, "row %d: ends at %ld, expected %ld", _i,
+                  end_cycle(&run, 0), deps[_i].end);
+    tu_run_free(&run);
+    free(yaml);
+}
+END_TEST
+
+/* FFMA stall=S; EXIT: the EXIT issues S cycles after the FFMA (cycle 0). */
+static const int stalls[] = {1, 2, 7, 15};
+
+START_TEST(test_stall_count)
+{
+    char *body = tu_strf("FFMA stall=%d\nEXIT\n", stalls[_i]);
+    tu_run run;
+    run_tiny(&run, "", body, 1, 32);
+    ck_assert_int_eq(end_cycle(&run, 0), stalls[_i] + 1);
+    tu_run_free(&run);
+    free(body);
+}
+END_TEST
+
+/* A stall holds only its own warp: A issues FFMA in cycle 0, B in cycle 1
+ * (A is not ready), A EXIT in 10, B EXIT in 11. */
+START_TEST(test_stall_holds_one_warp)
+{
+    tu_run run;
+    run_tiny(&run, "", "FFMA stall=10\nEXIT\n", 2, 32);
+    ck_assert_int_eq(start_cycle(&run, 0), 0);
+    ck_assert_int_eq(start_cycle(&run, 1), 1);
+    ck_assert_int_eq(end_cycle(&run, 0), 11);
+    ck_assert_int_eq(end_cycle(&run, 1), 12);
+    tu_run_free(&run);
+}
+END_TEST
+
+/* Two one-warp CTAs of 50 independent FFMAs (stall 1) and EXIT.
+ *  ii 1, one pipe:  A issues c0-49, EXIT c50 (end 51); B c51-100, EXIT c101 (end 102).
+ *  ii 2, one pipe:  the pipe takes an FFMA every other cycle: A c0, 2, ..,
+ *                   98, EXIT (branch unit) c99, end 100; B c100, .., 198,
+ *                   EXIT c199, end 200: half the FFMA throughput.
+ *  ii 2, two pipes: the pipes alternate, one FFMA a cycle again: as ii 1.
+ *  two schedulers:  A and B each on their own scheduler: both end at 51. */
+static const struct {
+    const char *yaml;
+    long end[2];
+} throughput[] = {
+    {"units: {fp32: {count: 1, ii_cycles: 1}}", {51, 102}},
+    {"units: {fp32: {count: 1, ii_cycles: 2}}", {100, 200}},
+    {"units: {fp32: {count: 2, ii_cycles: 2}}", {51, 102}},
+    {"sm: {warp_schedulers: 2}", {51, 51}},
+};
+
+START_TEST(test_throughput)
+{
+    tu_run run;
+    run_tiny(&run, throughput[_i].yaml, "loop 50\nFFMA stall=1\nend\nEXIT\n", 2, 32);
+    for (uint64_t i = 0; i < 2; i++)
+        ck_assert_msg(end_cycle(&run, i) == throughput[_i].end[i], "%s: CTA %llu ends at %ld, expected %ld",
+                      throughput[_i].yaml, (unsigned long long)i, end_cycle(&run, i), throughput[_i].end[i]);
+    ck_assert_uint_eq(results_kernel(run.r, 0)->warp_instructions, 2 * 51);
+    tu_run_free(&run);
+}
+END_TEST
+
+/* ------------------------------------------------------------ barriers */
+
+/* One CTA of two warps, oldest-first scheduling.  Warp 1 spends two
+ * stall=15 FFMAs before the barrier, warp 0 one stall=15 FFMA after it:
+ *
+ *   c0   W0 BAR.SYNC (waits)          c1   W1 FFMA       c16  W1 FFMA
+ *   c31  W1 BAR.SYNC: all arrived, both may issue from 31 + barrier_cycles
+ *   c32  W0 FFMA (oldest)             c33  W1 EXIT       c47  W0 EXIT: end 48
+ *
+ * barrier_cycles 5: both wait until 36: W0 FFMA 36, W1 EXIT 37, W0 EXIT 51:
+ * end 52.  With a NOP in place of the barrier W0 does not wait: W0 NOP c0,
+ * FFMA c1, W1 FFMA c2, W0 EXIT c16, W1 FFMA c17, NOP c32, EXIT c33: end 34.
+ * (Oldest-first, because under GTO the order after a release depends on
+ * whether the greedy warp survives cycles in which no warp can issue, which
+ * the policy's description leaves open.) */
+#define BAR_BODY(op)                                                            \
+    "ifwarp 1\nFFMA stall=15\nFFMA stall=15\nend\n" op " stall=1\n"             \
+    "ifwarp 0\nFFMA stall=15\nend\nEXIT\n"
+
+static const struct {
+    const char *yaml, *body;
+    long end;
+} barriers[] = {
+    {"sm: {warp_policy: oldest, barrier_cycles: 1}", BAR_BODY("BAR.SYNC"), 48},
+    {"sm: {warp_policy: oldest, barrier_cycles: 5}", BAR_BODY("BAR.SYNC"), 52},
+    {"sm: {warp_policy: oldest, barrier_cycles: 1}", BAR_BODY("NOP"), 34},
+};
+
+START_TEST(test_barrier)
+{
+    tu_run run;
+    run_tiny(&run, barriers[_i].yaml, barriers[_i].body, 1, 64);
+    ck_assert_int_eq(start_cycle(&run, 0), 0);
+    ck_assert_msg(end_cycle(&run, 0) == barriers[_i].end, "row %d: ends at %ld, expected %ld", _i,
+                  end_cycle(&run, 0), barriers[_i].end);
+    ck_assert_uint_eq(results_kernel(run.r, 0)->warp_instructions, 3 + 4);   /* W0 3, W1 4 */
+    tu_run_free(&run);
+}
+END_TEST
+
+/* Only live warps hold a barrier: warp 1 exits without reaching it.
+ *   exits after W0 arrives:  W0 BAR.SYNC c0 (waits for W1), W1 FFMA c1, W1
+ *                            EXIT c16 releases W0 (ready at 17), W0 EXIT
+ *                            c17: end 18.
+ *   exits before W0 arrives: W0 FFMA c0, W1 EXIT c1, W0 BAR.SYNC c15 finds
+ *                            every live warp there, W0 EXIT c16: end 17.
+ * Either way, counting the exited warp would deadlock the CTA. */
+static const struct {
+    const char *body;
+    long end;
+    uint64_t instructions;
+} exited[] = {
+    {"ifwarp 1\nFFMA stall=15\nEXIT\nend\nBAR.SYNC\nEXIT\n", 18, 2 + 2},
+    {"ifwarp 0\nFFMA stall=15\nend\nifwarp 1\nEXIT\nend\nBAR.SYNC\nEXIT\n", 17, 3 + 1},
+};
+
+START_TEST(test_barrier_exited_warp)
+{
+    tu_run run;
+    run_tiny(&run, "", exited[_i].body, 1, 64);
+    ck_assert_int_eq(end_cycle(&run, 0), exited[_i].end);
+    ck_assert_uint_eq(results_kernel(run.r, 0)->warp_instructions, exited[_i].instructions);
+    tu_run_free(&run);
+}
+END_TEST
+
+/* Four warps, one barrier each; the last to arrive releases them all.
+ *   c0 W0 BAR, c1 W1 BAR, c2 W2 BAR, c3 W3 FFMA, c18 W3 FFMA, c33 W3 FFMA,
+ *   c48 W3 BAR: release, all ready at 49; EXITs c49 (W3, greedy), 50, 51, 52:
+ *   end 53. */
+START_TEST(test_barrier_all_warps)
+{
+    tu_run run;
+    run_tiny(&run, "", "ifwarp 3\nFFMA stall=15\nFFMA stall=15\nFFMA stall=15\nend\nBAR.SYNC\nEXIT\n",
+             1, 128);
+    ck_assert_int_eq(end_cycle(&run, 0), 53);
+    tu_run_free(&run);
+}
+END_TEST
+
+/* ------------------------------------------------------------- control */
+
+/* ifwarp W: only warp W runs the three stall=15 FFMAs.
+ *   W0 of 2: W0 FFMA c0, W1 EXIT c1, W0 FFMA c15, c30, EXIT c45: end 46.
+ *   W1 of 2: W0 EXIT c0, W1 FFMA c1, c16, c31, EXIT c46: end 47.
+ *   W2 of 3: W0 EXIT c0, W1 EXIT c1, W2 FFMA c2, c17, c32, EXIT c47: end 48. */
+static const struct {
+    int w;
+    unsigned block;
+    long end;
+    uint64_t instructions;
+} ifwarps[] = {
+    {0, 64, 46, 4 + 1},
+    {1, 64, 47, 1 + 4},
+    {2, 96, 48, 1 + 1 + 4},
+};
+
+START_TEST(test_ifwarp)
+{
+    char *body = tu_strf("ifwarp %d\nFFMA stall=15\nFFMA stall=15\nFFMA stall=15\nend\nEXIT\n", ifwarps[_i].w);
+    tu_run run;
+    run_tiny(&run, "", body, 1, ifwarps[_i].block);
+    ck_assert_int_eq(start_cycle(&run, 0), 0);
+    ck_assert_int_eq(end_cycle(&run, 0), ifwarps[_i].end);
+    ck_assert_uint_eq(results_kernel(run.r, 0)->warp_instructions, ifwarps[_i].instructions);
+    tu_run_free(&run);
+    free(body);
+}
+END_TEST
+
+/* Loops: `loop N work` runs round(N * work) times (halves away from zero),
+ * a plain loop N times whatever the work.  One warp of FFMAs at one a
+ * cycle: instructions = loop trips + 1 (EXIT), and the CTA ends then. */
+static const struct {
+    const char *loops;
+    const char *work;
+    uint64_t instructions;
+} works[] = {
+    {"loop 10 work\nFFMA\nend\n", "1", 10 + 1},
+    {"loop 10 work\nFFMA\nend\n", "2", 20 + 1},
+    {"loop 10 work\nFFMA\nend\n", "0.5", 5 + 1},
+    {"loop 10 work\nFFMA\nend\n", "0.25", 3 + 1},            /* round(2.5) = 3 */
+    {"loop 10 work\nFFMA\nend\n", "0", 0 + 1},               /* the loop is skipped */
+    {"loop 10\nFFMA\nend\n", "2", 10 + 1},                   /* not work-scaled */
+    {"loop 3\nloop 4 work\nFFMA\nend\nend\n", "2", 3 * 8 + 1},
+    {"loop 4 work\nFFMA\nFFMA\nend\nloop 2\nFFMA\nend\n", "2", 8 * 2 + 2 + 1},
+};
+
+START_TEST(test_work_scaled_loops)
+{
+    char *tr = tu_strf("skewsim-trace 1\nkernel k grid=1 block=32\nprogram main\n%sEXIT\nend\n"
+                       "ctas\ncta 0 work=%s\nend\nendkernel\n", works[_i].loops, works[_i].work);
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
+    tu_run run;
+    tu_simulate_ok(&run, &c, tr);
+    uint64_t n = works[_i].instructions;
+    ck_assert_uint_eq(results_kernel(run.r, 0)->warp_instructions, n);
+    ck_assert_int_eq(end_cycle(&run, 0), (long)n);
+    tu_run_free(&run);
+
+    /* the program's own count agrees */
+    sk_error e = {0};
+    trace *t = trace_open_string("work.trace", tr, &e);
+    ck_assert_msg(t != NULL, "%s", e.msg);
+    kernel k;
+    ck_assert_int_eq(trace_next_kernel(t, &k, &e), 1);
+    ck_assert_uint_eq(prog_dynamic_count(&k.progs[0], strtod(works[_i].work, NULL)), n);
+    kernel_free(&k);
+    trace_close(t);
+    free(tr);
+}
+END_TEST
+
+/* Work factors per CTA in one kernel: 11 + 21 + 6 instructions in all. */
+START_TEST(test_work_per_cta)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
+    tu_run run;
+    tu_simulate_ok(&run, &c, "skewsim-trace 1\nkernel k grid=3 block=32\nprogram main\n"
+                             "loop 10 work\nFFMA\nend\nEXIT\nend\n"
+                             "ctas\ncta 1 work=2\ncta 2 work=0.5\nend\nendkernel\n");
+    ck_assert_uint_eq(results_kernel(run.r, 0)->warp_instructions, 11 + 21 + 6);
+    tu_run_free(&run);
+}
+END_TEST
+
+/* -------------------------------------------------------- clock domain */
+
+static void clock_at(sm *m, int mhz)
+{
+    memset(m, 0, sizeof *m);
+    m->period_fs = 1;                    /* as sm_init() leaves it before the first sm_set_mhz() */
+    sm_set_mhz(m, mhz, 0);
+}
+
+/* Cycle c starts at floor(c * period_fs / 1000) ps and period_fs is 1e9 /
+ * MHz rounded to 1 fs: cycle_at(time(c)) == c, and cycle_at(t) is the
+ * first cycle starting at or after t. */
+static const int mhzs[] = {1980, 1000, 1755, 1, 100, 10000};
+
+START_TEST(test_clock_round_trip)
+{
+    sm m;
+    clock_at(&m, mhzs[_i]);
+    ck_assert_int_eq(m.mhz, mhzs[_i]);
+    ck_assert_int_eq(m.period_fs, (1000000000LL + mhzs[_i] / 2) / mhzs[_i]);
+    uint64_t limit = mhzs[_i] == 1 ? 1000000000ULL : 1000000000000ULL;   /* ~1000 s either way */
+    uint64_t state = 7;
+    /* Check the loops' conditions without an assertion each (Check reports
+     * every passing assertion to the runner): the first failure is kept. */
+    char bad[256] = "";
+    for (int k = 0; k < 200000 && !bad[0]; k++) {
+        uint64_t c;
+        if (k < 100000) {
+            c = (uint64_t)k;
+        } else {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            c = (state >> 11) % limit;
+        }
+        ps_t t = sm_cycle_time(&m, c);
+        if (sm_cycle_at(&m, t) != c || (c > 0 && sm_cycle_time(&m, c - 1) >= t))
+            snprintf(bad, sizeof bad, "%d MHz: cycle %llu starts at %lld ps, whose cycle is %llu", mhzs[_i],
+                     (unsigned long long)c, (long long)t, (unsigned long long)sm_cycle_at(&m, t));
+    }
+    ck_assert_msg(!bad[0], "%s", bad);
+    for (int k = 0; k < 100000 && !bad[0]; k++) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        ps_t t = k < 2000 ? k : (ps_t)((state >> 11) % (limit / 1000 * (uint64_t)m.period_fs));
+        uint64_t c = sm_cycle_at(&m, t);
+        if (sm_cycle_time(&m, c) < t || (c > 0 && sm_cycle_time(&m, c - 1) >= t))
+            snprintf(bad, sizeof bad, "%d MHz: %lld ps falls in cycle %llu, which starts at %lld ps", mhzs[_i],
+                     (long long)t, (unsigned long long)c, (long long)sm_cycle_time(&m, c));
+    }
+    ck_assert_msg(!bad[0], "%s", bad);
+}
+END_TEST
+
+/* A period in femtoseconds keeps a clock exact to better than 1 ppm: one
+ * second of cycles takes one second. */
+START_TEST(test_clock_accuracy)
+{
+    sm m;
+    clock_at(&m, mhzs[_i]);
+    ps_t one_s = sm_cycle_time(&m, (uint64_t)mhzs[_i] * 1000000u);
+    ck_assert_msg(llabs(one_s - 1000000000000LL) <= 1000000, "%d MHz: 1 s of cycles is %lld ps", mhzs[_i],
+                  (long long)one_s);
+}
+END_TEST
+
+/* sm_set_mhz(m, f, t) takes effect from the first cycle at or after t; the
+ * cycles before keep their times. */
+START_TEST(test_clock_change)
+{
+    sm m;
+    clock_at(&m, 1980);
+    ps_t t25 = sm_cycle_time(&m, 25), t24 = sm_cycle_time(&m, 24);
+    /* cycle 24 starts at 12121 ps, cycle 25 at 12626 ps (505051 fs a cycle) */
+    ck_assert_int_eq(t24, 12121);
+    ck_assert_int_eq(t25, 12626);
+    sm_set_mhz(&m, 1000, 12345);
+    ck_assert_int_eq(m.mhz, 1000);
+    ck_assert_int_eq(sm_cycle_time(&m, 25), t25);
+    int bad = -1;
+    for (uint64_t k = 0; k < 1000 && bad < 0; k++)
+        if (sm_cycle_time(&m, 25 + k) != t25 + (ps_t)k * 1000 || sm_cycle_at(&m, t25 + (ps_t)k * 1000) != 25 + k ||
+            sm_cycle_at(&m, t25 + (ps_t)k * 1000 + 1) != 26 + k)
+            bad = (int)k;
+    ck_assert_msg(bad < 0, "cycle %d after the change: not 1 ns a cycle from 12626 ps", 25 + bad);
+    ck_assert_uint_eq(sm_cycle_at(&m, 12345), 25);
+}
+END_TEST
+
+Suite *sm_suite(void)
+{
+    Suite *s = suite_create("sm");
+    TCase *tc = tcase_create("scheduling");
+    tcase_add_loop_test(tc, test_policy, 0, (int)SK_ARRAY_LEN(policies));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("issue");
+    tcase_add_loop_test(tc, test_dependency, 0, (int)SK_ARRAY_LEN(deps));
+    tcase_add_loop_test(tc, test_stall_count, 0, (int)SK_ARRAY_LEN(stalls));
+    tcase_add_test(tc, test_stall_holds_one_warp);
+    tcase_add_loop_test(tc, test_throughput, 0, (int)SK_ARRAY_LEN(throughput));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("control");
+    tcase_add_loop_test(tc, test_barrier, 0, (int)SK_ARRAY_LEN(barriers));
+    tcase_add_loop_test(tc, test_barrier_exited_warp, 0, (int)SK_ARRAY_LEN(exited));
+    tcase_add_test(tc, test_barrier_all_warps);
+    tcase_add_loop_test(tc, test_ifwarp, 0, (int)SK_ARRAY_LEN(ifwarps));
+    tcase_add_loop_test(tc, test_work_scaled_loops, 0, (int)SK_ARRAY_LEN(works));
+    tcase_add_test(tc, test_work_per_cta);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("clock");
+    tcase_add_loop_test(tc, test_clock_round_trip, 0, (int)SK_ARRAY_LEN(mhzs));
+    tcase_add_loop_test(tc, test_clock_accuracy, 0, (int)SK_ARRAY_LEN(mhzs));
+    tcase_add_test(tc, test_clock_change);
+    suite_add_tcase(s, tc);
+    return s;
+}
