@@ -2,7 +2,10 @@
  * simulate the H200 wave-quantisation experiment (E1: fma_kernel, 256
  * threads, 4096 iterations, 27 grid sizes) and compare with the
  * measurements in DIR (e1_kernels.csv.gz, e1_ctas.csv.gz; see
- * validation/h200/README.md).
+ * validation/h200/README.md).  When DIR also holds E9 (e9_kernels.csv.gz,
+ * e9_ctas.csv.gz: the same kernel at other block sizes, iteration counts
+ * and occupancies, measured for this project and never used to fit the
+ * model), those cases are simulated too, as a test of generalisation.
  *
  * Criteria (issue "Core simulator", point 9), each printed PASS or FAIL:
  *  - time_ns (launch to completion) against the CUDA-event median and
@@ -11,6 +14,7 @@
  *    the simulation exactly where it jumps on the chip;
  *  - placement: CTA->SM equal to the measured one for >= 95 % of CTAs of the
  *    132- and 264-CTA runs;
+ *  - E9 (when present): time_ns and span_ns MAPE <= 5 as for E1;
  *  - 1056 CTAs: co-resident CTAs finish staggered, oldest first (each SM's
  *    k-th CTA by launch finishes after its (k-1)-th), and young CTAs start
  *    late: some CTAs' first timer read comes > 1 us after the kernel's first,
@@ -39,7 +43,7 @@ typedef struct meas_cta {
 } meas_cta;
 
 typedef struct grid_data {
-    long grid;
+    long block, iters, grid;
     double times[16];         /* CUDA-event kernel times, us */
     int ntimes;
     meas_cta *ctas;           /* measured, indexed by CTA id (grid entries) */
@@ -61,10 +65,10 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static grid_data *find_grid(grid_data *g, int n, long grid)
+static grid_data *find_case(grid_data *g, int n, long block, long iters, long grid)
 {
     for (int i = 0; i < n; i++)
-        if (g[i].grid == grid)
+        if (g[i].grid == grid && g[i].block == block && g[i].iters == iters)
             return &g[i];
     return NULL;
 }
@@ -99,20 +103,25 @@ static int read_csv(const char *path, int (*row)(void *ud, const char *line), vo
 typedef struct load_ctx {
     grid_data *g;
     int n;
+    int e9;           /* rows start with block,iters (E9); E1 rows are 256 threads x 4096 */
 } load_ctx;
 
 static int kernel_row(void *ud, const char *line)
 {
     load_ctx *c = ud;
-    long grid, rep;
+    long block = 256, iters = 4096, grid, rep;
     double us;
-    if (sscanf(line, "%ld,%ld,%lf", &grid, &rep, &us) != 3 || grid < 1)
+    int ok = c->e9 ? sscanf(line, "%ld,%ld,%ld,%ld,%lf", &block, &iters, &grid, &rep, &us) == 5
+                   : sscanf(line, "%ld,%ld,%lf", &grid, &rep, &us) == 3;
+    if (!ok || grid < 1 || block < 1 || iters < 0)
         return -1;
-    grid_data *g = find_grid(c->g, c->n, grid);
+    grid_data *g = find_case(c->g, c->n, block, iters, grid);
     if (!g) {
         if (c->n == MAX_GRIDS)
             return -1;
         g = &c->g[c->n++];
+        g->block = block;
+        g->iters = iters;
         g->grid = grid;
     }
     if (g->ntimes < (int)SK_ARRAY_LEN(g->times))
@@ -123,11 +132,14 @@ static int kernel_row(void *ud, const char *line)
 static int cta_row(void *ud, const char *line)
 {
     load_ctx *c = ud;
-    long grid, cta, smid;
+    long block = 256, iters = 4096, grid, cta, smid;
     double t0, t1, cyc;
-    if (sscanf(line, "%ld,%ld,%ld,%lf,%lf,%lf", &grid, &cta, &smid, &t0, &t1, &cyc) != 6)
+    int ok = c->e9 ? sscanf(line, "%ld,%ld,%ld,%ld,%ld,%lf,%lf,%lf", &block, &iters, &grid, &cta, &smid, &t0, &t1,
+                            &cyc) == 8
+                   : sscanf(line, "%ld,%ld,%ld,%lf,%lf,%lf", &grid, &cta, &smid, &t0, &t1, &cyc) == 6;
+    if (!ok)
         return -1;
-    grid_data *g = find_grid(c->g, c->n, grid);
+    grid_data *g = find_case(c->g, c->n, block, iters, grid);
     if (!g || cta < 0 || cta >= grid)
         return -1;
     if (!g->ctas) {
@@ -142,7 +154,7 @@ static int cta_row(void *ud, const char *line)
 static int simulate(const cfg *c, grid_data *g, sk_error *e)
 {
     kernel k;
-    if (gen_fma(&k, 4096, 256, g->grid, e) < 0)
+    if (gen_fma(&k, g->iters, g->block, g->grid, e) < 0)
         return e->code;
     char path[] = "/tmp/skewsim-validate-XXXXXX";
     int fd = mkstemp(path);
@@ -260,6 +272,79 @@ static int check_1056(const grid_data *g, int nsms)
     return fails;
 }
 
+/* Simulate each selected case of g[0..n) and print measured against
+ * simulated; add failed criteria to *fails.  `steps` also checks that the
+ * kernel time jumps where the measured one does (E1's grid sweep).  Returns
+ * the number of cases compared, or a negative code. */
+static int compare(const cfg *c, grid_data *g, int n, const long *want, int nwant, int steps, int *fails,
+                   sk_error *e)
+{
+    printf("%5s %6s %7s %11s %11s %7s %11s %11s %7s %10s %10s\n", "block", "iters", "grid", "time_us", "sim_us",
+           "err%", "span_us", "sim_us", "err%", "cyc_meas", "cyc_sim");
+    double mape_t = 0, mape_s = 0, mape_c = 0;
+    int done = 0, step_ok = 0, step_n = 0;
+    grid_data *prev = NULL;
+    for (int i = 0; i < n; i++) {
+        grid_data *d = &g[i];
+        int selected = nwant == 0;
+        for (int k = 0; k < nwant; k++)
+            selected |= want[k] == d->grid;
+        if (!selected)
+            continue;
+        if (!d->ctas || d->ntimes == 0)
+            return sk_errorf(e, SK_EIO, "block %ld, iters %ld, grid %ld: no measured CTAs or kernel times",
+                             d->block, d->iters, d->grid);
+        if (simulate(c, d, e) < 0)
+            return e->code;
+        d->meas_time_us = median(d->times, d->ntimes);
+        double t1max = 0;
+        double *mc = xmalloc((size_t)d->grid * sizeof *mc), *sc = xmalloc((size_t)d->grid * sizeof *sc);
+        for (long k = 0; k < d->grid; k++) {
+            t1max = SK_MAX(t1max, d->ctas[k].t1);
+            mc[k] = d->ctas[k].cycles;
+            sc[k] = (double)d->sim[k].cycles;
+        }
+        d->meas_span_us = t1max / 1e3;
+        double et = 100 * (d->sim_time_us - d->meas_time_us) / d->meas_time_us;
+        double es = 100 * (d->sim_span_us - d->meas_span_us) / d->meas_span_us;
+        double cm = median(mc, (int)d->grid), cs = median(sc, (int)d->grid);
+        mape_t += fabs(et);
+        mape_s += fabs(es);
+        mape_c += fabs(100 * (cs - cm) / cm);
+        done++;
+        printf("%5ld %6ld %7ld %11.1f %11.1f %+7.1f %11.1f %11.1f %+7.1f %10.0f %10.0f\n", d->block, d->iters,
+               d->grid, d->meas_time_us, d->sim_time_us, et, d->meas_span_us, d->sim_span_us, es, cm, cs);
+        free(mc);
+        free(sc);
+        if (steps && prev) {
+            int mstep = d->meas_time_us > 1.08 * prev->meas_time_us;
+            int sstep = d->sim_time_us > 1.08 * prev->sim_time_us;
+            step_n++;
+            step_ok += mstep == sstep;
+            if (mstep != sstep)
+                printf("        step %ld -> %ld: measured %s, simulated %s\n", prev->grid, d->grid,
+                       mstep ? "jumps" : "flat", sstep ? "jumps" : "flat");
+        }
+        prev = d;
+    }
+    if (done == 0)
+        return 0;
+    mape_t /= done;
+    mape_s /= done;
+    mape_c /= done;
+    printf("\n%s  time_ns MAPE %.2f %% over %d kernels (<= 5)\n", verdict(mape_t <= 5), mape_t, done);
+    printf("%s  span_ns MAPE %.2f %% over %d kernels (<= 5)\n", verdict(mape_s <= 5), mape_s, done);
+    printf("info  median per-CTA cycles: mean absolute error %.1f %% over %d kernels (not a criterion: "
+           "docs/calibration.md)\n", mape_c, done);
+    *fails += (mape_t > 5) + (mape_s > 5);
+    if (steps) {
+        printf("%s  steps at the same grid sizes: %d of %d transitions agree\n", verdict(step_ok == step_n),
+               step_ok, step_n);
+        *fails += step_ok != step_n;
+    }
+    return done;
+}
+
 static int parse_grids(const char *s, long *out, int max)
 {
     int n = 0;
@@ -282,10 +367,11 @@ int cmd_validate(int argc, char **argv)
     char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
     int nsets = 0;
     sk_error e = {0};
-    grid_data g[MAX_GRIDS];
+    static grid_data g[MAX_GRIDS], g9[MAX_GRIDS];
     memset(g, 0, sizeof g);
-    load_ctx lc = {g, 0};
-    int status = 0;
+    memset(g9, 0, sizeof g9);
+    load_ctx lc = {g, 0, 0};
+    int status = 0, n9 = 0, fails = 0;
     for (int i = 1; i < argc; i++) {
         int has = i + 1 < argc;
         if (!strcmp(argv[i], "-c") && has)
@@ -324,69 +410,13 @@ int cmd_validate(int argc, char **argv)
     }
 
     printf("E1 fma_kernel, 256 threads, 4096 iterations: measured H200 against %s\n", c.name);
-    printf("%7s %11s %11s %7s %11s %11s %7s %10s %10s\n", "grid", "time_us", "sim_us", "err%", "span_us",
-           "sim_us", "err%", "cyc_meas", "cyc_sim");
-    double mape_t = 0, mape_s = 0, mape_c = 0;
-    int n = 0, step_ok = 0, step_n = 0, fails = 0;
-    grid_data *prev = NULL;
-    for (int i = 0; i < lc.n; i++) {
-        grid_data *d = &g[i];
-        int selected = nwant == 0;
-        for (int k = 0; k < nwant; k++)
-            selected |= want[k] == d->grid;
-        if (!selected)
-            continue;
-        if (!d->ctas || d->ntimes == 0) {
-            sk_errorf(&e, SK_EIO, "%s: grid %ld: no measured CTAs or kernel times", dir, d->grid);
-            goto fail;
-        }
-        if (simulate(&c, d, &e) < 0)
-            goto fail;
-        d->meas_time_us = median(d->times, d->ntimes);
-        double t1max = 0;
-        double *mc = xmalloc((size_t)d->grid * sizeof *mc), *sc = xmalloc((size_t)d->grid * sizeof *sc);
-        for (long k = 0; k < d->grid; k++) {
-            t1max = SK_MAX(t1max, d->ctas[k].t1);
-            mc[k] = d->ctas[k].cycles;
-            sc[k] = (double)d->sim[k].cycles;
-        }
-        d->meas_span_us = t1max / 1e3;
-        double et = 100 * (d->sim_time_us - d->meas_time_us) / d->meas_time_us;
-        double es = 100 * (d->sim_span_us - d->meas_span_us) / d->meas_span_us;
-        mape_t += fabs(et);
-        mape_s += fabs(es);
-        n++;
-        double cm = median(mc, (int)d->grid), cs = median(sc, (int)d->grid);
-        mape_c += fabs(100 * (cs - cm) / cm);
-        printf("%7ld %11.1f %11.1f %+7.1f %11.1f %11.1f %+7.1f %10.0f %10.0f\n", d->grid, d->meas_time_us,
-               d->sim_time_us, et, d->meas_span_us, d->sim_span_us, es, cm, cs);
-        free(mc);
-        free(sc);
-        if (prev) {
-            int mstep = d->meas_time_us > 1.08 * prev->meas_time_us;
-            int sstep = d->sim_time_us > 1.08 * prev->sim_time_us;
-            step_n++;
-            step_ok += mstep == sstep;
-            if (mstep != sstep)
-                printf("        step %ld -> %ld: measured %s, simulated %s\n", prev->grid, d->grid,
-                       mstep ? "jumps" : "flat", sstep ? "jumps" : "flat");
-        }
-        prev = d;
-    }
+    int n = compare(&c, g, lc.n, want, nwant, 1, &fails, &e);
+    if (n < 0)
+        goto fail;
     if (n == 0) {
         sk_errorf(&e, SK_EUSAGE, "validate: --grids: no grid of %s matches", grids_arg ? grids_arg : "(all)");
         goto fail;
     }
-    mape_t /= n;
-    mape_s /= n;
-    mape_c /= n;
-    printf("\n%s  time_ns MAPE %.2f %% over %d grids (<= 5)\n", verdict(mape_t <= 5), mape_t, n);
-    printf("%s  span_ns MAPE %.2f %% over %d grids (<= 5)\n", verdict(mape_s <= 5), mape_s, n);
-    printf("info  median per-CTA cycles: mean absolute error %.1f %% over %d grids (not a criterion: "
-           "docs/calibration.md)\n", mape_c, n);
-    printf("%s  steps at the same grid sizes: %d of %d transitions agree\n", verdict(step_ok == step_n), step_ok,
-           step_n);
-    fails += (mape_t > 5) + (mape_s > 5) + (step_ok != step_n);
     for (int k = 0; k < lc.n; k++) {
         grid_data *d = &g[k];
         if ((d->grid == 132 || d->grid == 264) && d->sim) {
@@ -396,9 +426,24 @@ int cmd_validate(int argc, char **argv)
             fails += p < 0.95;
         }
     }
-    grid_data *d1056 = find_grid(g, lc.n, 1056);
+    grid_data *d1056 = find_case(g, lc.n, 256, 4096, 1056);
     if (d1056 && d1056->sim)
         fails += check_1056(d1056, cfg_num_sms(&c));
+
+    /* E9: generalisation, when measured (optional file). */
+    snprintf(path, sizeof path, "%s/e9_kernels.csv.gz", dir);
+    if (nwant == 0 && access(path, R_OK) == 0) {
+        load_ctx l9 = {g9, 0, 1};
+        if (read_csv(path, kernel_row, &l9, &e) < 0)
+            goto fail;
+        snprintf(path, sizeof path, "%s/e9_ctas.csv.gz", dir);
+        if (read_csv(path, cta_row, &l9, &e) < 0)
+            goto fail;
+        n9 = l9.n;
+        printf("\nE9 generalisation (not used for fitting): fma_kernel at other block sizes, iterations, grids\n");
+        if (compare(&c, g9, n9, NULL, 0, 0, &fails, &e) < 0)
+            goto fail;
+    }
     status = fails ? VALIDATE_FAILED : 0;
     printf("\n%s: %d criterion(s) failed\n", fails ? "FAILED" : "ok", fails);
     goto done;
@@ -408,6 +453,10 @@ done:
     for (int i = 0; i < lc.n; i++) {
         free(g[i].ctas);
         free(g[i].sim);
+    }
+    for (int i = 0; i < n9; i++) {
+        free(g9[i].ctas);
+        free(g9[i].sim);
     }
     free(sets);
     return status;
