@@ -53,6 +53,8 @@ enum cfg_numbering {        /* how SM ids are assigned over the topology */
 
 enum cfg_dispatch_policy { DISPATCH_GIGATHREAD, DISPATCH_ROUND_ROBIN };
 enum cfg_warp_policy { WARP_GTO, WARP_LRR, WARP_OLDEST };
+enum cfg_si_preset { SI_PRESET_UNIFORM, SI_PRESET_SKEWED, SI_PRESET_FILE };
+enum cfg_dvfs_policy { DVFS_FIXED, DVFS_POWER_CAP, DVFS_PER_GPC, DVFS_PER_SM };
 
 typedef struct cfg {
     char name[CFG_NAME_MAX];          /* chip.name */
@@ -104,6 +106,57 @@ typedef struct cfg {
     int mem_latency_ns;               /* memory.latency_ns: global load round trip, unloaded */
     int mem_bandwidth_gbps;           /* memory.bandwidth_gbps: sustained DRAM bandwidth */
     int smem_latency_cycles;          /* memory.smem_latency_cycles: shared memory load to use */
+
+    /* silicon model (src/silicon, docs/silicon.md); sources in config.c */
+    int si_preset;                    /* silicon.preset: enum cfg_si_preset */
+    char si_map_file[CFG_NAME_MAX];   /* silicon.map_file: per-SM CSV for preset "file" */
+    int die_w_um, die_h_um;           /* floorplan.die_w_um, floorplan.die_h_um */
+    int fp_gpc_rows;                  /* floorplan.gpc_rows: rows of GPC blocks */
+    int fp_l2_um;                     /* floorplan.l2_um: height of the central L2 band */
+    int fp_phy_um;                    /* floorplan.phy_um: width of each HBM PHY/MC edge strip */
+    int fp_io_um;                     /* floorplan.io_um: height of each I/O edge strip */
+    int var_sigma_permille;           /* variation.vth_sigma_permille: sigma/mu of Vth */
+    int var_sys_pct;                  /* variation.sys_pct: systematic share of the variance */
+    int var_phi_permille;             /* variation.phi_permille: correlation range / die width */
+    int vf_vnom_mv;                   /* vf.vnom_mv: nominal SM reaches clocks.sm_mhz here */
+    int vf_vth_mv;                    /* vf.vth_mv: nominal threshold voltage */
+    int vf_alpha_milli;               /* vf.alpha_milli: alpha-power exponent * 1000 */
+    int vf_vmin_mv;                   /* vf.vmin_mv: regulator floor */
+    int vf_guard_pct;                 /* vf.guard_pct: regulator margin over the nominal need */
+    int pdn_nx, pdn_ny;               /* pdn.nx, pdn.ny: mesh nodes */
+    int pdn_sheet_mohm;               /* pdn.sheet_mohm: grid sheet resistance per direction */
+    int pdn_bump_pitch_um;            /* pdn.bump_pitch_um */
+    int pdn_bump_mohm;                /* pdn.bump_mohm: one bump */
+    int pdn_pkg_uohm;                 /* pdn.pkg_uohm: regulator to bumps, loop */
+    int op_pj[FU_NCLASS];             /* power.<class>_pj: energy per warp instruction at vf.vnom_mv */
+    int clk_pj;                       /* power.clk_pj: clock tree and idle logic per SM cycle */
+    int leak_mw;                      /* power.leak_mw: per SM at vnom, vth, leak_ref_c */
+    int leak_ref_c;                   /* power.leak_ref_c */
+    int leak_beta_permille;           /* power.leak_beta_permille: per K, times 1000 */
+    int leak_v_mv;                    /* power.leak_v_mv: supply change per e-fold of leakage */
+    int leak_vth_mv;                  /* power.leak_vth_mv: Vth change per e-fold of leakage */
+    int uncore_w;                     /* power.uncore_w: L2, crossbar, I/O, board */
+    int mem_idle_w;                   /* power.mem_idle_w: HBM at rest */
+    int mem_pj_per_byte;              /* power.mem_pj_per_byte */
+    int th_inlet_c;                   /* thermal.inlet_c */
+    int th_block_r_mk_mm2_per_w;      /* thermal.block_r_mk_mm2_per_w: die to package, per area */
+    int th_block_c_uj_per_k_mm2;      /* thermal.block_c_uj_per_k_mm2: heat capacity per area */
+    int th_pkg_r_mk_per_w;            /* thermal.pkg_r_mk_per_w: package to inlet */
+    int th_pkg_c_j_per_k;             /* thermal.pkg_c_j_per_k */
+    int th_slowdown_c;                /* thermal.slowdown_c */
+    int th_hyst_c;                    /* thermal.hyst_c */
+    int dvfs_policy;                  /* dvfs.policy: enum cfg_dvfs_policy */
+    int dvfs_fixed_mhz;               /* dvfs.fixed_mhz: 0 = clocks.sm_mhz */
+    int dvfs_cap_w;                   /* dvfs.cap_w */
+    int dvfs_margin_w;                /* dvfs.margin_w: set-point is cap - margin */
+    int dvfs_min_mhz;                 /* dvfs.min_mhz: lowest bin */
+    int dvfs_step_mhz;                /* dvfs.step_mhz: bins step down from clocks.sm_mhz */
+    int dvfs_idle_mhz;                /* dvfs.idle_mhz */
+    int dvfs_wake_ns;                 /* dvfs.wake_ns */
+    int64_t dvfs_epoch_ns;            /* dvfs.epoch_ns */
+    int64_t dvfs_latency_ns;          /* dvfs.latency_ns */
+    int64_t dvfs_idle_after_ns;       /* dvfs.idle_after_ns */
+    int64_t dvfs_wake_after_ns;       /* dvfs.wake_after_ns */
 
     /* simulation */
     uint64_t seed;                    /* sim.seed */

@@ -56,6 +56,8 @@ typedef struct cfg_key {
 static const char *const numberings[] = { "gpc_major", "tpc_round_robin", NULL };
 static const char *const warp_policies[] = { "gto", "lrr", "oldest", NULL };
 static const char *const dispatch_policies[] = { "gigathread", "round_robin", NULL };
+static const char *const si_presets[] = { "uniform", "skewed", "file", NULL };
+static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "per_sm", NULL };
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -75,6 +77,9 @@ static const char *const dispatch_policies[] = { "gigathread", "round_robin", NU
     { key, KEY_ENUM, def, 0, 0, "", OFF(field), help, choices }
 #define ROW_LIST(key, field, def, lo, hi, unit, help) \
     { key, KEY_INT_LIST, STR(def), lo, hi, unit, OFF(field), help, NULL }
+/* A string that may be empty (a path that is optional). */
+#define ROW_PATH(key, field, help) \
+    { key, KEY_STRING, "", 0, CFG_NAME_MAX - 1, "", OFF(field), help, NULL }
 
 /* Defaults of each functional-unit class: count, lat_cycles, ii_cycles.
  * A class added to FU_CLASS_MAP without a line here fails to compile. */
@@ -105,6 +110,28 @@ static const char *const dispatch_policies[] = { "gigathread", "round_robin", NU
     ROW_INT("units." cname ".ii_cycles", units[FU_##id].ii_cycles,             \
             ARG3(UNIT_DEFAULT_##id), 1, 100000, "cycles",                      \
             cname ": cycles a pipeline is busy per warp instruction"),
+
+/* Energy per warp instruction of each class at vf.vnom_mv, pJ (power.<class>_pj;
+ * tensor: per cycle a tensor instruction holds its pipe, see docs/silicon.md).  fp32
+ * and tensor are fitted to the H200 (docs/silicon.md, "Calibration"); the
+ * others are scaled from them by the per-operation energies of Dally's
+ * figures (shared physics.md): int ~ 0.5x fp32, fp64 ~ 2.5x per lane,
+ * loads/stores by the SRAM access they make.  A class added to
+ * FU_CLASS_MAP without a line here fails to compile. */
+#define PJ_DEFAULT_FP32     171
+#define PJ_DEFAULT_FP16     171
+#define PJ_DEFAULT_INT       85
+#define PJ_DEFAULT_FP64     430
+#define PJ_DEFAULT_SFU      225
+#define PJ_DEFAULT_TENSOR  1405
+#define PJ_DEFAULT_LDST     280
+#define PJ_DEFAULT_BRANCH    45
+#define PJ_DEFAULT_MISC      45
+
+#define PJ_ROW_(id, cname)                                                     \
+    ROW_INT("power." cname "_pj", op_pj[FU_##id], PJ_DEFAULT_##id, 0, 1000000, \
+            "pJ", cname ": energy of one warp instruction at vf.vnom_mv "      \
+            "(tensor: per cycle it holds the pipe)"),
 
 /* Keys of one section must be contiguous: cfg_dump() nests by comparing each
  * row's path with the previous row's. */
@@ -179,6 +206,107 @@ static const cfg_key cfg_schema[] = {
             "sustained DRAM bandwidth, chip-wide"),
     ROW_INT("memory.smem_latency_cycles", smem_latency_cycles, 29, 0, 100000,
             "cycles", "shared memory load to use"),
+
+    /* Silicon model: docs/silicon.md gives the source of every default;
+     * [physics] = shared physics.md, [trace] = validation/h200/smi_trace2. */
+    ROW_ENUM("silicon.preset", si_preset, "uniform", si_presets,
+             "per-SM process variation: none (the measured H200), VARIUS-skewed, "
+             "or silicon.map_file"),
+    ROW_PATH("silicon.map_file", si_map_file,
+             "CSV 'sm,vth_mv' or 'sm,fmax_scale', one row per SM (preset file)"),
+
+    ROW_INT("floorplan.die_w_um", die_w_um, 28530, 1000, 100000, "um",
+            "die width (GH100: 814 mm^2, taken square)"),
+    ROW_INT("floorplan.die_h_um", die_h_um, 28530, 1000, 100000, "um", "die height"),
+    ROW_INT("floorplan.gpc_rows", fp_gpc_rows, 2, 1, 32, "rows",
+            "rows of GPC blocks; the L2 band lies between the middle rows"),
+    ROW_INT("floorplan.l2_um", fp_l2_um, 3000, 0, 100000, "um",
+            "height of the central L2 band"),
+    ROW_INT("floorplan.phy_um", fp_phy_um, 2000, 0, 100000, "um",
+            "width of each HBM PHY / memory-controller strip (left and right edges)"),
+    ROW_INT("floorplan.io_um", fp_io_um, 1000, 0, 100000, "um",
+            "height of each NVLink/PCIe strip (top and bottom edges)"),
+
+    ROW_INT("variation.vth_sigma_permille", var_sigma_permille, 90, 0, 500, "1/1000",
+            "sigma/mu of Vth (VARIUS: 9 %)"),
+    ROW_INT("variation.sys_pct", var_sys_pct, 50, 0, 100, "%",
+            "share of the Vth variance that is systematic (VARIUS: half)"),
+    ROW_INT("variation.phi_permille", var_phi_permille, 500, 1, 10000, "1/1000",
+            "range of the systematic correlation, per die width (VARIUS: 0.5)"),
+
+    ROW_INT("vf.vnom_mv", vf_vnom_mv, 900, 100, 2000, "mV",
+            "supply at which a nominal SM reaches clocks.sm_mhz"),
+    ROW_INT("vf.vth_mv", vf_vth_mv, 300, 50, 1000, "mV", "nominal threshold voltage"),
+    ROW_INT("vf.alpha_milli", vf_alpha_milli, 1300, 1000, 2000, "1/1000",
+            "alpha-power-law exponent (Sakurai-Newton)"),
+    ROW_INT("vf.vmin_mv", vf_vmin_mv, 650, 100, 2000, "mV", "regulator floor"),
+    ROW_INT("vf.guard_pct", vf_guard_pct, 8, 0, 50, "%",
+            "regulator set-point above the nominal SM's need (IR-drop margin)"),
+
+    ROW_INT("pdn.nx", pdn_nx, 32, 1, 128, "nodes", "power-grid mesh nodes across the die"),
+    ROW_INT("pdn.ny", pdn_ny, 32, 1, 128, "nodes", "power-grid mesh nodes down the die"),
+    ROW_INT("pdn.sheet_mohm", pdn_sheet_mohm, 22, 1, 1000000, "mOhm/sq",
+            "grid sheet resistance per direction, one net (VoltSpot layers)"),
+    ROW_INT("pdn.bump_pitch_um", pdn_bump_pitch_um, 285, 10, 10000, "um",
+            "bump pitch; power and ground bumps alternate"),
+    ROW_INT("pdn.bump_mohm", pdn_bump_mohm, 10, 1, 1000000, "mOhm", "resistance of one bump"),
+    ROW_INT("pdn.pkg_uohm", pdn_pkg_uohm, 30, 0, 1000000000, "uOhm",
+            "regulator to bumps, power and ground together"),
+
+    FU_CLASS_MAP(PJ_ROW_)
+    ROW_INT("power.clk_pj", clk_pj, 76, 0, 100000000, "pJ",
+            "clock tree and idle logic per SM cycle at vf.vnom_mv"),
+    ROW_INT("power.leak_mw", leak_mw, 230, 0, 1000000, "mW",
+            "leakage per SM at vf.vnom_mv, vf.vth_mv and power.leak_ref_c"),
+    ROW_INT("power.leak_ref_c", leak_ref_c, 40, -50, 200, "C", "reference temperature of leak_mw"),
+    ROW_INT("power.leak_beta_permille", leak_beta_permille, 20, 0, 1000, "1/1000 per K",
+            "leakage grows as exp(beta (T - leak_ref_c))"),
+    ROW_INT("power.leak_v_mv", leak_v_mv, 390, 1, 100000, "mV",
+            "supply change per e-fold of leakage current (DIBL)"),
+    ROW_INT("power.leak_vth_mv", leak_vth_mv, 39, 1, 10000, "mV",
+            "threshold change per e-fold of leakage current (subthreshold slope)"),
+    ROW_INT("power.uncore_w", uncore_w, 23, 0, 100000, "W",
+            "rest of the die and board: L2, crossbar, I/O, regulator losses"),
+    ROW_INT("power.mem_idle_w", mem_idle_w, 42, 0, 100000, "W", "HBM stacks at rest"),
+    ROW_INT("power.mem_pj_per_byte", mem_pj_per_byte, 30, 0, 1000000, "pJ",
+            "DRAM energy per byte moved"),
+
+    ROW_INT("thermal.inlet_c", th_inlet_c, 33, -50, 150, "C", "coolant / inlet air"),
+    ROW_INT("thermal.block_r_mk_mm2_per_w", th_block_r_mk_mm2_per_w, 11500, 1, 1000000000,
+            "mK mm^2/W", "die block to package, times block area"),
+    ROW_INT("thermal.block_c_uj_per_k_mm2", th_block_c_uj_per_k_mm2, 815, 1, 1000000000,
+            "uJ/(K mm^2)", "heat capacity of the die per area"),
+    ROW_INT("thermal.pkg_r_mk_per_w", th_pkg_r_mk_per_w, 14, 1, 1000000000, "mK/W",
+            "package / heat sink to inlet"),
+    ROW_INT("thermal.pkg_c_j_per_k", th_pkg_c_j_per_k, 150, 1, 1000000000, "J/K",
+            "package / heat sink heat capacity"),
+    ROW_INT("thermal.slowdown_c", th_slowdown_c, 90, 0, 200, "C",
+            "hottest SM above this: the DVFS target steps down"),
+    ROW_INT("thermal.hyst_c", th_hyst_c, 2, 0, 100, "C",
+            "the slowdown releases this far below slowdown_c"),
+
+    ROW_ENUM("dvfs.policy", dvfs_policy, "fixed", dvfs_policies,
+             "clock lock at fixed_mhz, chip-wide power cap, or per-GPC / per-SM caps"),
+    ROW_INT("dvfs.fixed_mhz", dvfs_fixed_mhz, 0, 0, 10000, "MHz",
+            "clock of policy fixed (0 = clocks.sm_mhz)"),
+    ROW_INT("dvfs.cap_w", dvfs_cap_w, 700, 1, 100000, "W", "board power cap"),
+    ROW_INT("dvfs.margin_w", dvfs_margin_w, 8, 0, 100000, "W",
+            "the controller holds mean power at cap - margin"),
+    ROW_INT("dvfs.min_mhz", dvfs_min_mhz, 345, 1, 10000, "MHz", "lowest clock bin"),
+    ROW_INT("dvfs.step_mhz", dvfs_step_mhz, 15, 1, 10000, "MHz",
+            "clock bins step down from clocks.sm_mhz by this much"),
+    ROW_INT("dvfs.idle_mhz", dvfs_idle_mhz, 345, 1, 10000, "MHz",
+            "clock when no kernel has run for idle_after_ns"),
+    ROW_INT("dvfs.wake_ns", dvfs_wake_ns, 30000, 0, 1000000000, "ns",
+            "extra launch delay after wake_after_ns without a kernel"),
+    ROW_INT64("dvfs.epoch_ns", dvfs_epoch_ns, 100000000, 1000, 1000000000000, "ns",
+              "DVFS decision period (power averaging window)"),
+    ROW_INT64("dvfs.latency_ns", dvfs_latency_ns, 20000000, 0, 1000000000000, "ns",
+              "a decided clock takes effect this much later"),
+    ROW_INT64("dvfs.idle_after_ns", dvfs_idle_after_ns, 2000000000, 0, 1000000000000000, "ns",
+              "no kernel for this long: the idle clock"),
+    ROW_INT64("dvfs.wake_after_ns", dvfs_wake_after_ns, 1000000, 0, 1000000000000000, "ns",
+              "no kernel for this long: the next launch pays wake_ns"),
 
     ROW_UINT64("sim.seed", seed, 1, "", "random seed"),
     /* Bounded so that the limit converted to picoseconds fits in ps_t. */

@@ -1,0 +1,299 @@
+/* silicon.h -- the silicon model: floorplan, power grid (IR drop), process
+ * variation, voltage-to-frequency, power, temperature and the DVFS manager
+ * that together set every SM's clock (docs/silicon.md).
+ *
+ * The run loop needs only the first part of this header (the "contract"):
+ *
+ *   si = silicon_create(cfg, topo, &e);
+ *   ... at every time t the run loop reaches silicon_next_ps(si) (and, if it
+ *   likes, more often):
+ *       silicon_advance(si, t, activity_since_last_call, &e);
+ *       for each SM i: sm_set_mhz(&sms[i], silicon_sm_mhz(si, i, t), t);
+ *   ... at each kernel launch:  extra = silicon_kernel_launch(si, t);
+ *       (the CTAs of that kernel start `extra` ps later)
+ *   ... at each kernel end:     silicon_kernel_end(si, t);
+ *   silicon_destroy(si);
+ *
+ * Clocks change only at the times silicon_next_ps() announces or at the end
+ * of a silicon_advance() call, so a run loop that advances the model at
+ * every announced time and re-reads the clocks after each call sees every
+ * change when it happens.
+ *
+ * The second part ("building blocks") exposes each physical model on its own
+ * so that tests can check it against closed forms and tools can reuse it.
+ *
+ * Everything is deterministic: the same config (sim.seed included) and the
+ * same sequence of calls give bit-identical states.  No globals.
+ */
+#ifndef SKEWSIM_SILICON_H
+#define SKEWSIM_SILICON_H
+
+#include <stdint.h>
+#include "skewsim/common.h"
+#include "skewsim/config.h"
+#include "skewsim/topo.h"
+
+/* ==================================================================== */
+/* The contract                                                          */
+/* ==================================================================== */
+
+typedef struct silicon silicon;
+
+/* What one SM did over the interval of one silicon_advance() call.  Tensor
+ * instructions are charged by tensor_cycles, not by count: one HGMMA can
+ * stand for 2 or 128 cycles of pipe work (the trace's ii=). */
+typedef struct si_activity {
+    uint64_t issued[FU_NCLASS];   /* warp instructions issued, by unit class */
+    uint64_t tensor_cycles;       /* sum over the issued tensor instructions of the cycles
+                                     each holds its pipe: its ii (trace ii=, or
+                                     units.tensor.ii_cycles when the trace gives none) */
+    uint64_t mem_bytes;           /* DRAM bytes moved on its behalf */
+} si_activity;
+
+/* One SM as the model stands after the last silicon_advance(). */
+typedef struct si_sm_state {
+    int mhz;                      /* clock in force now */
+    int att_mhz;                  /* the highest clock bin its V and Vth allow */
+    double vdd_mv;                /* supply at its cells (area-weighted mean) */
+    double power_w;               /* over the last interval: dynamic + leakage */
+    double temp_c;
+    double vth_mv;                /* its threshold voltage (variation map) */
+} si_sm_state;
+
+/* The chip as the model stands after the last silicon_advance(). */
+typedef struct si_chip_state {
+    double power_w;               /* board power over the last interval */
+    double sm_power_w;            /* ... of which the SMs */
+    double uncore_w;              /* ... the rest of the die */
+    double mem_w;                 /* ... and the HBM stacks */
+    double window_power_w;        /* mean over the last completed DVFS epoch */
+    double max_window_power_w;    /* largest window_power_w so far */
+    double energy_j;              /* since creation */
+    int target_mhz;               /* DVFS target (or idle clock) in force, domain 0 */
+    double vreg_mv;               /* regulator set-point in force */
+    double temp_max_c, temp_mean_c;  /* over SMs */
+    double temp_pkg_c;            /* package / heat-sink node */
+    uint64_t changes;             /* domain clock changes taken effect so far */
+    int thermal_limited;          /* the last decision was forced by slowdown_c */
+} si_chip_state;
+
+/* Build the model for a validated config and its topology.  The variation
+ * map is drawn from c->seed.  Returns NULL with *e filled on a config the
+ * model cannot use (SK_ECONFIG) or a map file it cannot read (SK_EIO,
+ * SK_ECONFIG with "file:line: ...").  Caller owns it: silicon_destroy(). */
+silicon *silicon_create(const cfg *c, const topo *t, sk_error *e);
+void silicon_destroy(silicon *si);      /* NULL is a no-op */
+
+/* Advance the model from the time of the previous call (0 after create) to
+ * t.  act[i] is what SM i did over that interval (NULL: nothing, an idle
+ * chip); it is spread uniformly over the interval.  Power, IR drop and
+ * temperature are evaluated; DVFS decisions fall at multiples of
+ * dvfs.epoch_ns.  Returns 0, or SK_ESIM when t lies before the previous
+ * call. */
+int silicon_advance(silicon *si, ps_t t, const si_activity *act, sk_error *e);
+
+/* The earliest time after the last silicon_advance() at which the model has
+ * something to do: a DVFS decision, a decided clock taking effect, the idle
+ * clock starting or ending.  The run loop calls silicon_advance() there. */
+ps_t silicon_next_ps(const silicon *si);
+
+/* Clock of SM `sm` in force at time t >= the last silicon_advance(): the
+ * lower of its domain's DVFS target (or the idle clock) and its own
+ * attainable clock.  Decisions still pending count from when they take
+ * effect. */
+int silicon_sm_mhz(const silicon *si, int sm, ps_t t);
+
+/* A kernel is launched at t.  Returns the wake-up delay in ps that the run
+ * loop adds before the kernel's first CTA can start: dvfs.wake_ns when no
+ * kernel has run for at least dvfs.wake_after_ns, else 0.  If the idle
+ * clock was in force, the DVFS target is back when the delay ends, before
+ * any CTA starts.  t before the last silicon_advance() is a run-loop bug
+ * and aborts, like an event scheduled into the past. */
+ps_t silicon_kernel_launch(silicon *si, ps_t t);
+/* A kernel finished at t.  When none is left running, the idle clock
+ * (dvfs.idle_mhz) follows after dvfs.idle_after_ns unless a kernel comes
+ * (not under policy fixed: a clock lock does not idle down). */
+void silicon_kernel_end(silicon *si, ps_t t);
+
+/* State accessors; the pointers stay valid until silicon_destroy(). */
+int silicon_num_sms(const silicon *si);
+const si_sm_state *silicon_sm(const silicon *si, int sm);
+const si_chip_state *silicon_chip(const silicon *si);
+
+/* ---- calibration: synthetic workloads, no SM model needed ------------ */
+
+/* Sustained FP32 FMA (the H200 fma_kernel's issue mix) and sustained bf16
+ * GEMM (tensor pipes busy, few other instructions), run on a copy of the
+ * config with dvfs.policy = power_cap, each for `seconds` after the chip
+ * has been idle.  Medians and means are over the second half of each run.
+ * See docs/silicon.md, "Calibration".  `validate` can call it and compare
+ * with validation/h200 README points 6-8: 0 or a negative SK_E* code. */
+typedef struct si_calib {
+    double idle_w, idle_temp_c;       /* long idle at dvfs.idle_mhz */
+    double awake_w;                   /* no kernel, clock at the DVFS target */
+    double fma_mhz, fma_w, fma_temp_c;
+    double gemm_mhz, gemm_mhz_min, gemm_mhz_max;
+    double gemm_w, gemm_max_w;        /* mean and largest epoch power */
+    double gemm_temp_c;               /* mean SM temperature at the end */
+    double gemm_changes_per_s;        /* domain clock changes per second */
+    double gemm_uncapped_w;           /* the GEMM at the top clock, no cap */
+} si_calib;
+
+int silicon_calibrate(const cfg *c, const topo *t, double seconds, si_calib *out,
+                      sk_error *e);
+
+/* ==================================================================== */
+/* Building blocks                                                       */
+/* ==================================================================== */
+
+/* ---- floorplan (floorplan.c) ---------------------------------------- */
+
+enum si_block_kind { SI_BLOCK_SM, SI_BLOCK_L2, SI_BLOCK_PHY, SI_BLOCK_IO };
+
+typedef struct si_block {
+    double x0_um, y0_um, x1_um, y1_um;   /* rectangle on the die, x0 < x1, y0 < y1 */
+    int kind;                            /* enum si_block_kind */
+    int sm;                              /* SM id, or -1 */
+    int gpc;                             /* GPC of an SM block, or -1 */
+} si_block;
+
+typedef struct si_floorplan {
+    double w_um, h_um;                   /* die */
+    int nblocks;
+    si_block *blocks;                    /* owned; SM blocks first, block i = SM i */
+    int nsms;
+} si_floorplan;
+
+/* Place the topology's SMs and the uncore strips on the die
+ * (floorplan.* keys).  Returns 0 or SK_ECONFIG.  fp owns its blocks until
+ * si_floorplan_free(). */
+int si_floorplan_build(si_floorplan *fp, const cfg *c, const topo *t, sk_error *e);
+void si_floorplan_free(si_floorplan *fp);
+
+/* ---- power grid (pdn.c) ---------------------------------------------- */
+
+/* A resistive mesh of nx * ny nodes (node (ix, iy) is ix + nx * iy), each
+ * joined to its four neighbours through r_x_ohm / r_y_ohm, and node n to a
+ * package plane through conductance g_bump_s[n] (0: no bump there); the
+ * plane is fed from the regulator through r_pkg_ohm.  The conductance
+ * matrix is factored once (banded Cholesky, package node by a Schur
+ * complement); each solve is then O(nodes * min(nx, ny)).  create returns
+ * NULL with *e filled (SK_ECONFIG) for no bump at all or a non-positive
+ * segment resistance; r_pkg_ohm 0 is an ideal package.  Caller owns it. */
+typedef struct si_pdn si_pdn;
+
+si_pdn *si_pdn_create(int nx, int ny, double r_x_ohm, double r_y_ohm,
+                      const double *g_bump_s, double r_pkg_ohm, sk_error *e);
+void si_pdn_destroy(si_pdn *p);
+/* Node voltages (v_node, nx * ny) for loads i_node (A drawn at each node)
+ * and the regulator at v_reg (V).  *v_pkg (may be NULL) gets the package
+ * plane's voltage. */
+void si_pdn_solve(const si_pdn *p, double v_reg, const double *i_node, double *v_node,
+                  double *v_pkg);
+
+/* ---- voltage to frequency (vf.c) -------------------------------------- */
+
+typedef struct si_vf {
+    double vnom_mv, vth_mv, alpha;       /* alpha-power law */
+    double k;                            /* MHz * mV^(1 - alpha): f(vnom, vth) = top clock */
+    double vmin_mv, guard;               /* regulator floor; voltage margin as a fraction */
+    int nbins, step_mhz;
+    int *mhz;                            /* owned: clock bins, ascending, step_mhz apart */
+    double *vreg_mv;                     /* owned: regulator set-point of each bin */
+} si_vf;
+
+/* From vf.*, clocks.sm_mhz and dvfs.min_mhz / step_mhz.  Returns 0 or
+ * SK_ECONFIG; vf owns its tables until si_vf_free(). */
+int si_vf_init(si_vf *vf, const cfg *c, sk_error *e);
+void si_vf_free(si_vf *vf);
+/* Alpha-power law: the highest clock (MHz, unquantised) a path with this
+ * threshold reaches at supply v: k (v - vth)^alpha / v, 0 when v <= vth. */
+double si_vf_fmax_mhz(const si_vf *vf, double v_mv, double vth_mv);
+/* Supply a nominal path needs for f MHz (inverse of si_vf_fmax_mhz). */
+double si_vf_vneed_mv(const si_vf *vf, double mhz);
+/* Index of the highest bin <= mhz (0 below every bin, the top one above). */
+int si_vf_bin_down(const si_vf *vf, double mhz);
+
+/* ---- process variation (variation.c) --------------------------------- */
+
+/* Per-SM threshold voltage (mV) and Fmax scale (1 = nominal) for the
+ * floorplan's SMs from silicon.preset: uniform (vth = vf.vth_mv, scale 1),
+ * skewed (VARIUS: a spherically correlated systematic field plus an
+ * independent part, drawn from c->seed), or file (silicon.map_file).
+ * Returns 0, SK_EIO or SK_ECONFIG ("file:line: ..."). */
+int si_variation_map(const cfg *c, const si_floorplan *fp, double *vth_mv, double *fscale,
+                     sk_error *e);
+/* The spherical correlation of VARIUS at distance r for range phi. */
+double si_spherical_corr(double r, double phi);
+
+/* ---- power (power.c) -------------------------------------------------- */
+
+typedef struct si_power {
+    double op_j[FU_NCLASS];              /* energy of one warp instruction at vnom (J);
+                                            tensor: per tensor-pipe busy cycle */
+    double clk_j;                        /* clock and idle logic, per SM cycle at vnom (J) */
+    double leak_w;                       /* per SM at vnom, vth nominal, leak_ref_c */
+    double vnom_mv, vth_mv;
+    double leak_ref_c, leak_beta;        /* exp(beta (T - ref)) */
+    double leak_v_mv, leak_vth_mv;       /* e-fold voltages: DIBL, subthreshold slope */
+    double uncore_w, mem_idle_w, mem_j_per_byte;
+} si_power;
+
+void si_power_init(si_power *p, const cfg *c);
+/* Leakage of one SM (W). */
+double si_power_leak_w(const si_power *p, double v_mv, double vth_mv, double temp_c);
+/* Switched energy of an SM at nominal voltage (J) for these instruction
+ * counts (issued[FU_TENSOR] is not used), tensor-pipe busy cycles and clock
+ * cycles; multiply by (v / vnom)^2 for the actual supply. */
+double si_power_dyn_nom_j(const si_power *p, const double *issued, double tensor_cycles,
+                          double cycles);
+
+/* ---- temperature (thermal.c) ----------------------------------------- */
+
+/* Lumped RC: n block nodes, each with heat capacity c[i] (J/K) and a
+ * conductance g[i] (W/K) to one package node (capacity c_pkg, conductance
+ * g_amb to the inlet air/coolant at t_amb).  Integrated by backward Euler
+ * in sub-steps no longer than a twentieth of the fastest time constant.
+ * Every node starts at t_amb.  Caller owns it: si_thermal_destroy(). */
+typedef struct si_thermal si_thermal;
+
+si_thermal *si_thermal_create(int n, const double *c_j_per_k, const double *g_w_per_k,
+                              double c_pkg, double g_amb, double t_amb_c);
+void si_thermal_destroy(si_thermal *th);
+/* Advance dt_s seconds with block powers p_w[n] and p_pkg_w into the
+ * package node directly. */
+void si_thermal_step(si_thermal *th, const double *p_w, double p_pkg_w, double dt_s);
+/* Jump to the steady state for these powers. */
+void si_thermal_steady(si_thermal *th, const double *p_w, double p_pkg_w);
+const double *si_thermal_temps(const si_thermal *th);   /* n block temperatures */
+double si_thermal_pkg(const si_thermal *th);
+
+/* ---- DVFS controller (dvfs.c) ----------------------------------------- */
+
+/* One clock domain's controller: every epoch it compares the measured mean
+ * power with its set-point (cap - margin) and integrates the error
+ * (sigma-delta, clipped at +-max(margin, one bin's power)); the new target
+ * is the highest bin whose predicted power stays below set-point +
+ * integral.  A decision takes effect `latency` later; no new decision is made
+ * while one is pending. */
+typedef struct si_dvfs_domain {
+    int cur;                             /* bin in force */
+    int pend;                            /* decided bin, -1 if none pending */
+    ps_t pend_ps;                        /* when it takes effect */
+    double acc_w;                        /* integral of (set-point - power) */
+    double cap_w, margin_w;              /* this domain's share */
+} si_dvfs_domain;
+
+/* Predicted power of the domain (W) at bin b, given last epoch's activity. */
+typedef double (*si_predict_fn)(void *ud, int bin);
+
+/* One decision at time now.  hot: 0 free, 1 no step up (within thermal.
+ * hyst_c of the limit), 2 at least one bin down (at or over the limit).
+ * Returns the decided bin (== d->cur when nothing changes); a change is
+ * recorded as pending until now + latency_ps, and the caller applies it
+ * then (d->cur = d->pend, d->pend = -1).  While a decision is pending it
+ * returns d->cur and changes nothing. */
+int si_dvfs_decide(si_dvfs_domain *d, double measured_w, int top_bin, int hot,
+                   si_predict_fn predict, void *ud, ps_t now, ps_t latency_ps);
+
+#endif

@@ -1,0 +1,188 @@
+/* calib.c -- the silicon model against the H200's measured operating
+ * points, with synthetic activity and no SM model (docs/silicon.md,
+ * "Calibration").
+ *
+ * The workloads are activity per SM per cycle, so they follow the clock:
+ *
+ *   FMA: the loop of validation/h200/fma_kernel.sass (32 FFMA, IADD3,
+ *        ISETP, BRA) issued at 0.93 instructions per scheduler per cycle,
+ *        four schedulers: README point 1 measures ~19.5 us per extra CTA
+ *        where 143 k instructions at one per cycle would take 18.1 us.
+ *   GEMM: the four tensor pipes busy 84 % of cycles (668 TFLOP/s at
+ *        1470 MHz against 132 SMs x 4096 flop/cycle: README point 7), a
+ *        few loads, integer and branch instructions per cycle, and 2.6 DRAM
+ *        bytes per SM cycle (0.5 TB/s at 1470 MHz: an 8192^3 bf16 GEMM
+ *        moves well under 1 GB per 1.6 ms).
+ *
+ * Each run starts from a chip that has idled long and lasts `seconds` of
+ * simulated time; statistics are taken over its second half.  The model is
+ * advanced at every time silicon_next_ps() names (and at least every
+ * 10 ms), so each step runs at one clock and the activity is exact.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skewsim/silicon.h"
+
+enum { WL_NONE, WL_FMA, WL_GEMM };
+
+typedef struct sample {
+    int mhz;
+    double dt;
+} sample;
+
+typedef struct run_stats {
+    double mhz_median, mhz_min, mhz_max;
+    double power_w, max_window_w, temp_c, changes_per_s;
+} run_stats;
+
+static void activity(const cfg *c, int wl, double cycles, si_activity *a)
+{
+    double r[FU_NCLASS] = { 0 }, bytes = 0, tensor = 0;
+    if (wl == WL_FMA) {
+        double ipc = 4 * 0.93;
+        r[FU_FP32] = ipc * 32 / 35;
+        r[FU_INT] = ipc * 2 / 35;
+        r[FU_BRANCH] = ipc * 1 / 35;
+    } else if (wl == WL_GEMM) {
+        tensor = 4 * 0.84;
+        r[FU_TENSOR] = tensor / c->units[FU_TENSOR].ii_cycles;
+        r[FU_LDST] = 0.06;
+        r[FU_INT] = 0.12;
+        r[FU_FP32] = 0.04;
+        r[FU_MISC] = 0.06;
+        r[FU_BRANCH] = 0.02;
+        bytes = 2.6;
+    }
+    for (int k = 0; k < FU_NCLASS; k++)
+        a->issued[k] = (uint64_t)llround(r[k] * cycles);
+    a->tensor_cycles = (uint64_t)llround(tensor * cycles);
+    a->mem_bytes = (uint64_t)llround(bytes * cycles);
+}
+
+static int cmp_sample(const void *a, const void *b)
+{
+    const sample *x = a, *y = b;
+    return (x->mhz > y->mhz) - (x->mhz < y->mhz);
+}
+
+/* Run workload wl for `seconds` on a fresh model of c; SM 0's clock is the
+ * chip's (one domain). */
+static int run(const cfg *c, const topo *t, int wl, double seconds, run_stats *st,
+               sk_error *e)
+{
+    silicon *si = silicon_create(c, t, e);
+    if (!si)
+        return e->code;
+    int n = silicon_num_sms(si);
+    si_activity *act = xcalloc((size_t)n, sizeof *act);
+    const ps_t max_step = 10 * (ps_t)1000000000, end = (ps_t)llround(seconds * 1e12);
+    const ps_t half = end / 2;
+    size_t ns = 0, cap = 1024;
+    sample *s = xmalloc(cap * sizeof *s);
+    double e0 = 0, win_max = 0;
+    uint64_t ch0 = 0;
+    int rc = 0;
+    ps_t now = 0;
+
+    if (wl != WL_NONE)
+        silicon_kernel_launch(si, 0);
+    while (rc == 0 && now < end) {
+        ps_t next = SK_MIN(SK_MIN(now + max_step, silicon_next_ps(si)), end);
+        double dt = (double)(next - now) * 1e-12;
+        for (int i = 0; i < n; i++)
+            activity(c, wl, silicon_sm_mhz(si, i, now) * 1e6 * dt, &act[i]);
+        int mhz = silicon_sm_mhz(si, 0, now);
+        rc = silicon_advance(si, next, act, e);
+        if (now >= half) {
+            if (ns == cap) {
+                cap *= 2;
+                s = xrealloc(s, cap * sizeof *s);
+            }
+            s[ns].mhz = mhz;
+            s[ns++].dt = dt;
+        }
+        if (now < half && next >= half) {
+            e0 = silicon_chip(si)->energy_j;
+            ch0 = silicon_chip(si)->changes;
+            win_max = 0;
+        }
+        now = next;
+        if (now > half)
+            win_max = SK_MAX(win_max, silicon_chip(si)->window_power_w);
+    }
+    if (rc == 0) {
+        const si_chip_state *ch = silicon_chip(si);
+        double secs = (double)(end - half) * 1e-12;
+        qsort(s, ns, sizeof *s, cmp_sample);
+        double tot = 0, acc = 0;
+        for (size_t k = 0; k < ns; k++)
+            tot += s[k].dt;
+        st->mhz_median = ns ? s[ns - 1].mhz : 0;
+        for (size_t k = 0; k < ns; k++) {
+            acc += s[k].dt;
+            if (acc >= tot / 2) {
+                st->mhz_median = s[k].mhz;
+                break;
+            }
+        }
+        st->mhz_min = ns ? s[0].mhz : 0;
+        st->mhz_max = ns ? s[ns - 1].mhz : 0;
+        st->power_w = (ch->energy_j - e0) / secs;
+        st->max_window_w = win_max;
+        st->temp_c = ch->temp_mean_c;
+        st->changes_per_s = (double)(ch->changes - ch0) / secs;
+    }
+    free(s);
+    free(act);
+    silicon_destroy(si);
+    return rc;
+}
+
+int silicon_calibrate(const cfg *c, const topo *t, double seconds, si_calib *out,
+                      sk_error *e)
+{
+    memset(out, 0, sizeof *out);
+    cfg k = *c;
+    k.dvfs_policy = DVFS_POWER_CAP;
+    run_stats st;
+    int rc;
+
+    cfg idle = k;
+    idle.dvfs_idle_after_ns = 0;
+    if ((rc = run(&idle, t, WL_NONE, seconds, &st, e)))
+        return rc;
+    out->idle_w = st.power_w;
+    out->idle_temp_c = st.temp_c;
+
+    cfg awake = k;
+    awake.dvfs_idle_after_ns = 1000000000000000;
+    if ((rc = run(&awake, t, WL_NONE, seconds, &st, e)))
+        return rc;
+    out->awake_w = st.power_w;
+
+    if ((rc = run(&k, t, WL_FMA, seconds, &st, e)))
+        return rc;
+    out->fma_mhz = st.mhz_median;
+    out->fma_w = st.power_w;
+    out->fma_temp_c = st.temp_c;
+
+    if ((rc = run(&k, t, WL_GEMM, seconds, &st, e)))
+        return rc;
+    out->gemm_mhz = st.mhz_median;
+    out->gemm_mhz_min = st.mhz_min;
+    out->gemm_mhz_max = st.mhz_max;
+    out->gemm_w = st.power_w;
+    out->gemm_max_w = st.max_window_w;
+    out->gemm_temp_c = st.temp_c;
+    out->gemm_changes_per_s = st.changes_per_s;
+
+    cfg fixed = k;
+    fixed.dvfs_policy = DVFS_FIXED;
+    fixed.dvfs_fixed_mhz = 0;
+    fixed.th_slowdown_c = 200;   /* what the chip would draw, not what it survives */
+    if ((rc = run(&fixed, t, WL_GEMM, SK_MIN(seconds, 2.0), &st, e)))
+        return rc;
+    out->gemm_uncapped_w = st.power_w;
+    return 0;
+}

@@ -1,0 +1,1078 @@
+/* test_silicon.c -- the silicon model (src/silicon): the power grid against
+ * closed forms and a dense reference, variation statistics over many
+ * seeds, the V/f law and its bins, power, the RC step response, the DVFS
+ * controller's step response and latency, the fixed clock, idle clock and
+ * wake cost, determinism, and the H200 calibration points. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_linalg.h>
+#include "skewsim/silicon.h"
+#include "tests.h"
+
+#define SIDIR TEST_DATA "/silicon/"
+#define H200 "configs/h200.yaml"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* Defaults, then the H200 config, then "key=value" overrides (NULL-ended). */
+static void h200_cfg(cfg *c, topo *t, ...)
+{
+    sk_error e = { 0 };
+    va_list ap;
+    cfg_defaults(c);
+    ck_assert_msg(cfg_load_file(c, H200, &e) == 0, "%s", e.msg);
+    va_start(ap, t);
+    for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+        ck_assert_msg(cfg_set(c, s, &e) == 0, "%s: %s", s, e.msg);
+    va_end(ap);
+    ck_assert_msg(cfg_validate(c, &e) == 0, "%s", e.msg);
+    ck_assert_msg(topo_build(t, c, &e) == 0, "%s", e.msg);
+}
+
+static silicon *make(const cfg *c, const topo *t)
+{
+    sk_error e = { 0 };
+    silicon *si = silicon_create(c, t, &e);
+    ck_assert_msg(si != NULL, "%s", e.msg);
+    return si;
+}
+
+enum { WL_IDLE, WL_FMA, WL_GEMM };
+
+/* Synthetic activity per SM per cycle (the same mixes as calib.c). */
+static void fill(const cfg *c, int wl, double cycles, si_activity *a)
+{
+    memset(a, 0, sizeof *a);
+    if (wl == WL_FMA) {
+        a->issued[FU_FP32] = (uint64_t)(3.40 * cycles);
+        a->issued[FU_INT] = (uint64_t)(0.21 * cycles);
+        a->issued[FU_BRANCH] = (uint64_t)(0.11 * cycles);
+    } else if (wl == WL_GEMM) {
+        a->issued[FU_TENSOR] = (uint64_t)(4 * 0.84 / c->units[FU_TENSOR].ii_cycles * cycles);
+        a->tensor_cycles = (uint64_t)(4 * 0.84 * cycles);
+        a->issued[FU_LDST] = (uint64_t)(0.06 * cycles);
+        a->mem_bytes = (uint64_t)(2.6 * cycles);
+    }
+}
+
+/* Advance to `until` in steps of at most `step`, stopping at every time the
+ * model announces, with workload wl following each SM's clock. */
+static void drive(silicon *si, const cfg *c, ps_t *now, ps_t until, ps_t step, int wl)
+{
+    int n = silicon_num_sms(si);
+    si_activity *act = xcalloc((size_t)n, sizeof *act);
+    sk_error e = { 0 };
+    while (*now < until) {
+        ps_t next = SK_MIN(SK_MIN(*now + step, silicon_next_ps(si)), until);
+        double dt = (double)(next - *now) * 1e-12;
+        for (int i = 0; i < n; i++)
+            fill(c, wl, silicon_sm_mhz(si, i, *now) * 1e6 * dt, &act[i]);
+        ck_assert_int_eq(silicon_advance(si, next, act, &e), 0);
+        *now = next;
+    }
+    free(act);
+}
+
+#define MS(x) ((ps_t)(x) * 1000000000)
+
+/* ---- power grid ------------------------------------------------------------ */
+
+/* A ladder: one bump at node 0, loads everywhere.  By hand:
+ *   vp = vreg - Rpkg sum(I),  v0 = vp - Rb sum(I),
+ *   v_k = v_{k-1} - Rseg sum_{j >= k} I_j.
+ * Both orientations, so both internal node orders are exercised. */
+START_TEST(test_pdn_ladder)
+{
+    enum { N = 10 };
+    const double rseg = 0.003, rb = 0.01, rpkg = 0.002, vreg = 0.9;
+    for (int vertical = 0; vertical <= 1; vertical++) {
+        double g[N] = { 1 / rb }, i[N], v[N], vp, tot = 0;
+        for (int k = 0; k < N; k++)
+            tot += i[k] = 0.1 * (k + 1);
+        sk_error e = { 0 };
+        si_pdn *p = vertical ? si_pdn_create(1, N, 99, rseg, g, rpkg, &e)
+                             : si_pdn_create(N, 1, rseg, 99, g, rpkg, &e);
+        ck_assert_msg(p != NULL, "%s", e.msg);
+        si_pdn_solve(p, vreg, i, v, &vp);
+        double want = vreg - rpkg * tot;
+        ck_assert_double_eq_tol(vp, want, 1e-12);
+        want -= rb * tot;
+        double rest = tot;
+        for (int k = 0; k < N; k++) {
+            if (k > 0)
+                want -= rseg * rest;
+            ck_assert_double_eq_tol(v[k], want, 1e-12);
+            rest -= i[k];
+        }
+        si_pdn_destroy(p);
+    }
+}
+END_TEST
+
+/* Symmetric bumps and loads on a square mesh give voltages symmetric under
+ * both mirrors and the transpose. */
+START_TEST(test_pdn_symmetric)
+{
+    enum { N = 9 };
+    double g[N * N], i[N * N], v[N * N];
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++) {
+            int dx = abs(2 * x - (N - 1)), dy = abs(2 * y - (N - 1));
+            g[x + N * y] = (x + y) % 2 == 0 ? 50 : 0;
+            i[x + N * y] = 1.0 / (1 + dx * dx + dy * dy);
+        }
+    sk_error e = { 0 };
+    si_pdn *p = si_pdn_create(N, N, 0.02, 0.02, g, 30e-6, &e);
+    ck_assert_ptr_nonnull(p);
+    si_pdn_solve(p, 0.9, i, v, NULL);
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++) {
+            double a = v[x + N * y];
+            ck_assert_double_eq_tol(a, v[(N - 1 - x) + N * y], 1e-12);
+            ck_assert_double_eq_tol(a, v[x + N * (N - 1 - y)], 1e-12);
+            ck_assert_double_eq_tol(a, v[y + N * x], 1e-12);
+            ck_assert(a < 0.9);
+        }
+    /* the centre carries the most load and sits lowest */
+    ck_assert(v[N / 2 + N * (N / 2)] < v[0]);
+    si_pdn_destroy(p);
+}
+END_TEST
+
+/* Kirchhoff's current law at every node and at the package plane, and all
+ * load current coming through the package resistor. */
+START_TEST(test_pdn_kcl)
+{
+    enum { NX = 12, NY = 7, NN = NX * NY };
+    const double rx = 0.011, ry = 0.029, rpkg = 1e-4, vreg = 0.95;
+    double g[NN], i[NN], v[NN], vp, tot = 0;
+    unsigned s = 12345;
+    for (int k = 0; k < NN; k++) {
+        s = s * 1103515245u + 12345u;
+        i[k] = (double)(s >> 16 & 1023) / 512.0;
+        tot += i[k];
+        g[k] = k % 5 == 0 ? 20 + k : 0;
+    }
+    sk_error e = { 0 };
+    si_pdn *p = si_pdn_create(NX, NY, rx, ry, g, rpkg, &e);
+    ck_assert_ptr_nonnull(p);
+    si_pdn_solve(p, vreg, i, v, &vp);
+    double into_pkg = 0;
+    for (int y = 0; y < NY; y++)
+        for (int x = 0; x < NX; x++) {
+            int n = x + NX * y;
+            double out = i[n] + g[n] * (v[n] - vp);
+            if (x > 0)
+                out += (v[n] - v[n - 1]) / rx;
+            if (x + 1 < NX)
+                out += (v[n] - v[n + 1]) / rx;
+            if (y > 0)
+                out += (v[n] - v[n - NX]) / ry;
+            if (y + 1 < NY)
+                out += (v[n] - v[n + NX]) / ry;
+            ck_assert_msg(fabs(out) < 1e-9, "node %d: %g A unbalanced", n, out);
+            into_pkg += g[n] * (vp - v[n]);
+        }
+    ck_assert_double_eq_tol(into_pkg, tot, 1e-9);
+    ck_assert_double_eq_tol((vreg - vp) / rpkg, tot, 1e-6);
+    si_pdn_destroy(p);
+}
+END_TEST
+
+/* Differential: the banded solver with its Schur step against a dense
+ * Cholesky of the whole (n + 1)-node system. */
+START_TEST(test_pdn_dense)
+{
+    enum { NX = 6, NY = 5, NN = NX * NY };
+    const double rx = 0.05, ry = 0.02, rpkg = 0.01, vreg = 1.0;
+    double g[NN], i[NN], v[NN], vp;
+    for (int k = 0; k < NN; k++) {
+        g[k] = k % 7 == 3 ? 10 : k % 11 == 0 ? 4 : 0;
+        i[k] = 0.05 + 0.01 * (k % 4);
+    }
+    sk_error e = { 0 };
+    si_pdn *p = si_pdn_create(NX, NY, rx, ry, g, rpkg, &e);
+    ck_assert_ptr_nonnull(p);
+    si_pdn_solve(p, vreg, i, v, &vp);
+
+    gsl_matrix *a = gsl_matrix_calloc(NN + 1, NN + 1);
+    gsl_vector *b = gsl_vector_calloc(NN + 1), *x = gsl_vector_alloc(NN + 1);
+    for (int y = 0; y < NY; y++)
+        for (int xx = 0; xx < NX; xx++) {
+            int n = xx + NX * y;
+            int nb[4] = { xx > 0 ? n - 1 : -1, xx + 1 < NX ? n + 1 : -1,
+                          y > 0 ? n - NX : -1, y + 1 < NY ? n + NX : -1 };
+            double gg[4] = { 1 / rx, 1 / rx, 1 / ry, 1 / ry };
+            for (int k = 0; k < 4; k++)
+                if (nb[k] >= 0) {
+                    *gsl_matrix_ptr(a, (size_t)n, (size_t)n) += gg[k];
+                    gsl_matrix_set(a, (size_t)n, (size_t)nb[k], -gg[k]);
+                }
+            *gsl_matrix_ptr(a, (size_t)n, (size_t)n) += g[n];
+            gsl_matrix_set(a, (size_t)n, NN, -g[n]);
+            gsl_matrix_set(a, NN, (size_t)n, -g[n]);
+            *gsl_matrix_ptr(a, NN, NN) += g[n];
+            gsl_vector_set(b, (size_t)n, -i[n]);
+        }
+    *gsl_matrix_ptr(a, NN, NN) += 1 / rpkg;
+    gsl_vector_set(b, NN, vreg / rpkg);
+    ck_assert_int_eq(gsl_linalg_cholesky_decomp1(a), 0);
+    ck_assert_int_eq(gsl_linalg_cholesky_solve(a, b, x), 0);
+    for (int n = 0; n < NN; n++)
+        ck_assert_double_eq_tol(v[n], gsl_vector_get(x, (size_t)n), 1e-12);
+    ck_assert_double_eq_tol(vp, gsl_vector_get(x, NN), 1e-12);
+    gsl_matrix_free(a);
+    gsl_vector_free(b);
+    gsl_vector_free(x);
+    si_pdn_destroy(p);
+}
+END_TEST
+
+START_TEST(test_pdn_errors)
+{
+    double g[4] = { 0 }, one[4] = { 1, 0, 0, 0 };
+    sk_error e = { 0 };
+    ck_assert_ptr_null(si_pdn_create(2, 2, 1, 1, g, 0, &e));
+    ck_assert_str_eq(e.msg, "pdn: no node has a bump: the grid has no supply");
+    sk_error e2 = { 0 };
+    ck_assert_ptr_null(si_pdn_create(2, 2, 0, 1, one, 0, &e2));
+    ck_assert_int_eq(e2.code, SK_ECONFIG);
+    /* an ideal package (r = 0) pins the plane to the regulator */
+    double i[4] = { 1, 1, 1, 1 }, v[4], vp;
+    si_pdn *p = si_pdn_create(2, 2, 1, 1, one, 0, &e);
+    ck_assert_ptr_nonnull(p);
+    si_pdn_solve(p, 1.0, i, v, &vp);
+    ck_assert_double_eq_tol(vp, 1.0, 1e-15);
+    ck_assert_double_eq_tol(v[0], 1.0 - 4.0, 1e-12);
+    si_pdn_destroy(p);
+}
+END_TEST
+
+/* The full model's grid on the H200: drops are a few percent at most at
+ * full power, every SM sees less than the regulator, and an SM next to a
+ * hot neighbourhood sees more drop than one in a quiet one. */
+START_TEST(test_pdn_in_model)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "dvfs.policy=fixed", "silicon.preset=skewed", NULL);
+    silicon *si = make(&c, &t);
+    ps_t now = 0;
+    drive(si, &c, &now, MS(50), MS(10), WL_FMA);
+    double vreg = silicon_chip(si)->vreg_mv, lo = 1e9, hi = 0;
+    for (int i = 0; i < silicon_num_sms(si); i++) {
+        double v = silicon_sm(si, i)->vdd_mv;
+        ck_assert(v < vreg);
+        lo = SK_MIN(lo, v);
+        hi = SK_MAX(hi, v);
+    }
+    ck_assert_double_gt(lo, vreg * 0.95);
+    ck_assert_double_gt(hi - lo, 0.01);
+    silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
+/* ---- floorplan ---------------------------------------------------------------- */
+
+static double overlap1(double a0, double a1, double b0, double b1)
+{
+    return SK_MAX(0.0, SK_MIN(a1, b1) - SK_MAX(a0, b0));
+}
+
+/* The H200: 132 SM blocks on the die, none overlapping, the two SMs of a
+ * TPC side by side, plus the L2 band and two PHY and two I/O strips; a die
+ * with no strips still works (uncore power then goes to the package). */
+START_TEST(test_floorplan)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, NULL);
+    si_floorplan fp;
+    sk_error e = { 0 };
+    ck_assert_int_eq(si_floorplan_build(&fp, &c, &t, &e), 0);
+    ck_assert_int_eq(fp.nsms, 132);
+    ck_assert_int_eq(fp.nblocks, 137);
+    ck_assert_int_eq(fp.blocks[132].kind, SI_BLOCK_L2);
+    for (int i = 0; i < fp.nblocks; i++) {
+        const si_block *a = &fp.blocks[i];
+        ck_assert(a->x0_um >= 0 && a->x1_um <= fp.w_um && a->x0_um < a->x1_um);
+        ck_assert(a->y0_um >= 0 && a->y1_um <= fp.h_um && a->y0_um < a->y1_um);
+        ck_assert_int_eq(a->sm, i < 132 ? i : -1);
+        if (i < 132)
+            ck_assert_int_eq(a->gpc, t.sm[i].gpc);
+        for (int j = 0; j < i; j++) {
+            const si_block *b = &fp.blocks[j];
+            double o = overlap1(a->x0_um, a->x1_um, b->x0_um, b->x1_um)
+                     * overlap1(a->y0_um, a->y1_um, b->y0_um, b->y1_um);
+            ck_assert_msg(o < 1e-6, "blocks %d and %d overlap", i, j);
+        }
+    }
+    /* SMs 2k and 2k+1 share a TPC: their rectangles touch */
+    const si_block *a = &fp.blocks[0], *b = &fp.blocks[1];
+    ck_assert(a->x1_um == b->x0_um || a->y1_um == b->y0_um);
+    si_floorplan_free(&fp);
+
+    ck_assert_int_eq(cfg_set(&c, "floorplan.phy_um=0", NULL), 0);
+    ck_assert_int_eq(cfg_set(&c, "floorplan.io_um=0", NULL), 0);
+    ck_assert_int_eq(cfg_set(&c, "floorplan.l2_um=0", NULL), 0);
+    ck_assert_int_eq(cfg_set(&c, "dvfs.policy=power_cap", NULL), 0);
+    silicon *si = make(&c, &t);
+    ps_t now = 0;
+    drive(si, &c, &now, MS(100), MS(10), WL_FMA);
+    ck_assert(isfinite(silicon_chip(si)->power_w) && silicon_chip(si)->power_w > 200);
+    ck_assert(isfinite(silicon_chip(si)->temp_max_c));
+    silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
+/* ---- variation ---------------------------------------------------------------- */
+
+static void vmap(const cfg *c, const topo *t, double *vth, double *scale)
+{
+    si_floorplan fp;
+    sk_error e = { 0 };
+    ck_assert_int_eq(si_floorplan_build(&fp, c, t, &e), 0);
+    ck_assert_msg(si_variation_map(c, &fp, vth, scale, &e) == 0, "%s", e.msg);
+    si_floorplan_free(&fp);
+}
+
+START_TEST(test_variation_uniform)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, NULL);
+    double vth[132], sc[132];
+    vmap(&c, &t, vth, sc);
+    for (int i = 0; i < 132; i++) {
+        ck_assert_double_eq(vth[i], 300);
+        ck_assert_double_eq(sc[i], 1);
+    }
+    topo_free(&t);
+}
+END_TEST
+
+START_TEST(test_variation_same_seed)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "silicon.preset=skewed", "sim.seed=42", NULL);
+    double a[132], b[132], s[132];
+    vmap(&c, &t, a, s);
+    vmap(&c, &t, b, s);
+    ck_assert(memcmp(a, b, sizeof a) == 0);
+    c.seed = 43;
+    vmap(&c, &t, b, s);
+    ck_assert(memcmp(a, b, sizeof a) != 0);
+    topo_free(&t);
+}
+END_TEST
+
+/* Over many seeds: mean 0 and sigma 9 % relative; the correlation of two
+ * SMs is sys_pct x rho(distance): ~0.44 for the two SMs of a TPC, 0 for
+ * SMs farther apart than phi, and rho's value for a pair in between. */
+START_TEST(test_variation_stats)
+{
+    enum { SEEDS = 400, N = 132 };
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "silicon.preset=skewed", NULL);
+    si_floorplan fp;
+    sk_error e = { 0 };
+    ck_assert_int_eq(si_floorplan_build(&fp, &c, &t, &e), 0);
+    double *x = xcalloc((size_t)SEEDS * N, sizeof *x), sc[N];
+    for (int s = 0; s < SEEDS; s++) {
+        c.seed = (uint64_t)s * 7919 + 1;
+        ck_assert_int_eq(si_variation_map(&c, &fp, &x[s * N], sc, &e), 0);
+        for (int i = 0; i < N; i++)
+            x[s * N + i] = x[s * N + i] / 300 - 1;
+    }
+    double m = 0, v = 0;
+    for (int k = 0; k < SEEDS * N; k++)
+        m += x[k];
+    m /= SEEDS * N;
+    for (int k = 0; k < SEEDS * N; k++)
+        v += (x[k] - m) * (x[k] - m);
+    ck_assert_double_lt(fabs(m), 0.005);
+    ck_assert_double_eq_tol(sqrt(v / (SEEDS * N - 1)), 0.09, 0.004);
+
+    /* pairs grouped by expected correlation, each group averaged */
+    double want[3] = { 0 }, got[3] = { 0 };
+    int cnt[3] = { 0 };
+    for (int a = 0; a < N; a += 3)
+        for (int b = a + 1; b < N; b += 5) {
+            const si_block *p = &fp.blocks[a], *q = &fp.blocks[b];
+            double r = hypot(0.5 * (p->x0_um + p->x1_um - q->x0_um - q->x1_um),
+                             0.5 * (p->y0_um + p->y1_um - q->y0_um - q->y1_um)) / fp.w_um;
+            double rho = 0.5 * si_spherical_corr(r, 0.5);
+            int grp = rho > 0.35 ? 0 : rho > 0.1 ? 1 : rho == 0 ? 2 : -1;
+            if (grp < 0)
+                continue;
+            double sa = 0, sb = 0, sab = 0, saa = 0, sbb = 0;
+            for (int s = 0; s < SEEDS; s++) {
+                double xa = x[s * N + a], xb = x[s * N + b];
+                sa += xa;
+                sb += xb;
+                sab += xa * xb;
+                saa += xa * xa;
+                sbb += xb * xb;
+            }
+            double cov = sab / SEEDS - sa * sb / SEEDS / SEEDS;
+            double corr = cov / sqrt((saa / SEEDS - sa * sa / SEEDS / SEEDS)
+                                     * (sbb / SEEDS - sb * sb / SEEDS / SEEDS));
+            want[grp] += rho;
+            got[grp] += corr;
+            cnt[grp]++;
+        }
+    for (int g = 0; g < 3; g++) {
+        ck_assert_int_gt(cnt[g], 3);
+        ck_assert_msg(fabs(got[g] / cnt[g] - want[g] / cnt[g]) < 0.06,
+                      "group %d: correlation %.3f, expected %.3f over %d pairs", g,
+                      got[g] / cnt[g], want[g] / cnt[g], cnt[g]);
+    }
+    ck_assert_double_gt(got[0] / cnt[0], 0.3);   /* near SMs do go together */
+    free(x);
+    si_floorplan_free(&fp);
+    topo_free(&t);
+}
+END_TEST
+
+START_TEST(test_variation_file)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "silicon.preset=file", "silicon.map_file=" SIDIR "good_vth.csv", NULL);
+    double vth[132], sc[132];
+    vmap(&c, &t, vth, sc);
+    for (int i = 0; i < 132; i++) {
+        ck_assert_double_eq(vth[i], 300 + (i % 7) - 3);
+        ck_assert_double_eq(sc[i], 1);
+    }
+    ck_assert_int_eq(cfg_set(&c, "silicon.map_file=" SIDIR "good_scale.csv", NULL), 0);
+    vmap(&c, &t, vth, sc);
+    for (int i = 0; i < 132; i++) {
+        ck_assert_double_eq(vth[i], 300);
+        ck_assert_double_eq(sc[i], i == 5 ? 0.9 : 1.0);
+    }
+    /* the slow SM runs below the others */
+    ck_assert_int_eq(cfg_set(&c, "dvfs.policy=power_cap", NULL), 0);
+    silicon *si = make(&c, &t);
+    ps_t now = 0;
+    drive(si, &c, &now, MS(10), MS(10), WL_FMA);
+    si_vf vf;
+    ck_assert_int_eq(si_vf_init(&vf, &c, NULL), 0);
+    const si_sm_state *slow = silicon_sm(si, 5);
+    ck_assert_int_eq(silicon_sm(si, 4)->mhz, 1980);
+    ck_assert_int_eq(slow->mhz, vf.mhz[si_vf_bin_down(&vf, 0.9 * si_vf_fmax_mhz(&vf, slow->vdd_mv,
+                                                                                300))]);
+    ck_assert_int_lt(slow->mhz, 1980);
+    si_vf_free(&vf);
+    silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
+static const struct bad_map {
+    const char *file;
+    int code;
+    const char *msg;
+} bad_maps[] = {
+#define BAD(f, code, rest) { SIDIR f, code, SIDIR f rest }
+    BAD("bad_header.csv", SK_ECONFIG, ":1: header 'sm,vth': expected 'sm,vth_mv' or 'sm,fmax_scale'"),
+    BAD("bad_row.csv", SK_ECONFIG, ":5: '3,300,1': expected 'SM,VALUE'"),
+    BAD("bad_sm.csv", SK_ECONFIG, ":12: sm '132': expected an SM id in 0..131"),
+    BAD("neg_sm.csv", SK_ECONFIG, ":2: sm '-1': expected an SM id in 0..131"),
+    BAD("dup_sm.csv", SK_ECONFIG, ":8: sm 2: a second row (the first is at line 5)"),
+    BAD("missing_sm.csv", SK_ECONFIG, ": sm 7 has no row: expected one row for each of the 132 SMs"),
+    BAD("bad_value.csv", SK_ECONFIG,
+        ":6: vth_mv 'abc': expected a number above 0 and below vf.vnom_mv (900)"),
+    BAD("high_value.csv", SK_ECONFIG,
+        ":2: vth_mv '900': expected a number above 0 and below vf.vnom_mv (900)"),
+    BAD("bad_scale.csv", SK_ECONFIG,
+        ":3: fmax_scale '0': expected a number above 0 and at most 10"),
+    BAD("empty.csv", SK_ECONFIG, ": no header: expected 'sm,vth_mv' or 'sm,fmax_scale'"),
+    BAD("long_line.csv", SK_ECONFIG, ":2: line longer than 254 characters"),
+    BAD("no_such_file.csv", SK_EIO, ": cannot open: No such file or directory"),
+#undef BAD
+};
+
+START_TEST(test_variation_file_errors)
+{
+    const struct bad_map *b = &bad_maps[_i];
+    cfg c;
+    topo t;
+    char set[128];
+    snprintf(set, sizeof set, "silicon.map_file=%s", b->file);
+    h200_cfg(&c, &t, "silicon.preset=file", set, NULL);
+    sk_error e = { 0 };
+    ck_assert_ptr_null(silicon_create(&c, &t, &e));
+    ck_assert_int_eq(e.code, b->code);
+    ck_assert_str_eq(e.msg, b->msg);
+    topo_free(&t);
+}
+END_TEST
+
+/* ---- V/f ------------------------------------------------------------------- */
+
+START_TEST(test_vf_law_and_bins)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, NULL);
+    si_vf vf;
+    sk_error e = { 0 };
+    ck_assert_int_eq(si_vf_init(&vf, &c, &e), 0);
+    ck_assert_double_eq_tol(si_vf_fmax_mhz(&vf, 900, 300), 1980, 1e-9);
+    ck_assert_int_eq(vf.nbins, 110);
+    ck_assert_int_eq(vf.mhz[0], 345);
+    ck_assert_int_eq(vf.mhz[vf.nbins - 1], 1980);
+    for (int b = 1; b < vf.nbins; b++) {
+        ck_assert_int_eq(vf.mhz[b] - vf.mhz[b - 1], 15);
+        ck_assert(vf.vreg_mv[b] >= vf.vreg_mv[b - 1]);
+    }
+    ck_assert_int_eq(vf.mhz[si_vf_bin_down(&vf, 1980)], 1980);
+    ck_assert_int_eq(vf.mhz[si_vf_bin_down(&vf, 1979.99)], 1965);
+    ck_assert_int_eq(vf.mhz[si_vf_bin_down(&vf, 1470)], 1470);
+    ck_assert_int_eq(vf.mhz[si_vf_bin_down(&vf, 1484.9)], 1470);
+    ck_assert_int_eq(vf.mhz[si_vf_bin_down(&vf, 5000)], 1980);
+    ck_assert_int_eq(si_vf_bin_down(&vf, 100), 0);
+    /* monotonic in V, decreasing in Vth, zero at or below Vth */
+    for (double v = 301; v < 1200; v += 7) {
+        ck_assert(si_vf_fmax_mhz(&vf, v + 1, 300) > si_vf_fmax_mhz(&vf, v, 300));
+        ck_assert(si_vf_fmax_mhz(&vf, v, 300) > si_vf_fmax_mhz(&vf, v, 310));
+    }
+    ck_assert_double_eq(si_vf_fmax_mhz(&vf, 300, 300), 0);
+    /* the inverse, the regulator margin and the floor */
+    ck_assert_double_eq_tol(si_vf_vneed_mv(&vf, 1980), 900, 1e-6);
+    ck_assert_double_eq_tol(si_vf_vneed_mv(&vf, 1470), 690.0, 3.0);
+    ck_assert_double_eq_tol(vf.vreg_mv[vf.nbins - 1], 972, 1e-6);
+    ck_assert_double_eq(vf.vreg_mv[0], 650);
+    ck_assert_double_eq(vf.vreg_mv[si_vf_bin_down(&vf, 1200)], 650);
+    /* physics.md: 1 % droop costs about 1 % of f near the top */
+    double r = si_vf_fmax_mhz(&vf, 891, 300) / 1980;
+    ck_assert_double_gt(r, 0.985);
+    ck_assert_double_lt(r, 0.995);
+    si_vf_free(&vf);
+    topo_free(&t);
+}
+END_TEST
+
+/* ---- power ---------------------------------------------------------------- */
+
+START_TEST(test_power_leakage)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, NULL);
+    si_power p;
+    si_power_init(&p, &c);
+    ck_assert_double_eq_tol(si_power_leak_w(&p, 900, 300, 40), 0.23, 1e-12);
+    ck_assert(si_power_leak_w(&p, 900, 300, 60) > si_power_leak_w(&p, 900, 300, 40));
+    ck_assert_double_eq_tol(si_power_leak_w(&p, 900, 300, 75) / si_power_leak_w(&p, 900, 300, 40),
+                            exp(0.02 * 35), 1e-12);
+    ck_assert(si_power_leak_w(&p, 950, 300, 40) > si_power_leak_w(&p, 900, 300, 40));
+    ck_assert(si_power_leak_w(&p, 900, 339, 40) < si_power_leak_w(&p, 900, 300, 40) / 2.7);
+    /* tensor work by pipe cycles, whatever the instruction count */
+    double issued[FU_NCLASS] = { 0 };
+    issued[FU_TENSOR] = 10;
+    issued[FU_FP32] = 3;
+    ck_assert_double_eq_tol(si_power_dyn_nom_j(&p, issued, 1280, 100),
+                            100 * 76e-12 + 1280 * 1405e-12 + 3 * 171e-12, 1e-20);
+    issued[FU_TENSOR] = 1000;
+    ck_assert_double_eq_tol(si_power_dyn_nom_j(&p, issued, 1280, 100),
+                            100 * 76e-12 + 1280 * 1405e-12 + 3 * 171e-12, 1e-20);
+    topo_free(&t);
+}
+END_TEST
+
+/* Steady chip power at a clock lock of 1980 MHz: FMA-like activity lands
+ * in the measured range, tensor-heavy activity far above the cap. */
+START_TEST(test_power_levels)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "dvfs.policy=fixed", "thermal.slowdown_c=200", NULL);
+    silicon *si = make(&c, &t);
+    ps_t now = 0;
+    drive(si, &c, &now, MS(3000), MS(10), WL_FMA);
+    double fma = silicon_chip(si)->power_w;
+    ck_assert_msg(fma > 250 && fma < 350, "FMA at 1980 MHz: %.1f W", fma);
+    ck_assert_int_eq(silicon_sm(si, 0)->mhz, 1980);
+    drive(si, &c, &now, MS(4000), MS(10), WL_GEMM);
+    double gemm = silicon_chip(si)->power_w;
+    ck_assert_msg(gemm > 700, "GEMM at 1980 MHz: %.1f W", gemm);
+    ck_assert_int_eq(silicon_sm(si, 0)->mhz, 1980);
+    const si_chip_state *ch = silicon_chip(si);
+    ck_assert_double_eq_tol(ch->power_w, ch->sm_power_w + ch->uncore_w + ch->mem_w, 1e-9);
+    silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
+/* ---- thermal ---------------------------------------------------------------- */
+
+/* One block on a package whose capacity pins it at the inlet temperature:
+ * a single RC, T(t) = Tamb + P R (1 - exp(-t / RC)). */
+START_TEST(test_thermal_rc)
+{
+    double cj = 2, g = 4, p = 10;    /* tau = 0.5 s, rise 2.5 K */
+    si_thermal *th = si_thermal_create(1, &cj, &g, 1e15, 1, 30);
+    double tau = cj / g, t = 0;
+    for (int k = 1; k <= 5; k++) {
+        si_thermal_step(th, &p, 0, tau);
+        t += tau;
+        double want = 30 + p / g * (1 - exp(-t / tau));
+        ck_assert_msg(fabs(si_thermal_temps(th)[0] - want) < 0.01 * p / g,
+                      "t = %g tau: %.4f C, expected %.4f", t / tau, si_thermal_temps(th)[0], want);
+    }
+    /* any step size is stable and lands on the steady state */
+    si_thermal_step(th, &p, 0, 1000);
+    ck_assert_double_eq_tol(si_thermal_temps(th)[0], 30 + p / g, 1e-6);
+    ck_assert_double_eq_tol(si_thermal_pkg(th), 30, 1e-6);
+    si_thermal_destroy(th);
+}
+END_TEST
+
+/* Two blocks and the package: steady state by hand, and stepping reaches it. */
+START_TEST(test_thermal_network)
+{
+    double c[2] = { 0.01, 0.02 }, g[2] = { 10, 20 }, p[2] = { 30, 50 };
+    si_thermal *a = si_thermal_create(2, c, g, 50, 0.1, 25);
+    si_thermal *b = si_thermal_create(2, c, g, 50, 0.1, 25);
+    si_thermal_steady(a, p, 20);
+    double tp = 25 + (30 + 50 + 20) / 0.1;
+    ck_assert_double_eq_tol(si_thermal_pkg(a), tp, 1e-9);
+    ck_assert_double_eq_tol(si_thermal_temps(a)[0], tp + 3, 1e-9);
+    ck_assert_double_eq_tol(si_thermal_temps(a)[1], tp + 2.5, 1e-9);
+    /* package tau = 500 s: after one tau, 63 % of the rise */
+    si_thermal_step(b, p, 20, 500);
+    ck_assert_double_eq_tol(si_thermal_pkg(b) - 25, (tp - 25) * (1 - exp(-1)), 0.01 * (tp - 25));
+    si_thermal_step(b, p, 20, 50000);
+    ck_assert_double_eq_tol(si_thermal_pkg(b), tp, 1e-3);
+    si_thermal_destroy(a);
+    si_thermal_destroy(b);
+}
+END_TEST
+
+/* ---- DVFS ------------------------------------------------------------------- */
+
+static double linear_power(void *ud, int bin)
+{
+    return *(const double *)ud * bin;
+}
+
+/* The controller alone: a linear power curve (10 W per bin). */
+START_TEST(test_dvfs_controller)
+{
+    double per_bin = 10;
+    si_dvfs_domain d = { 100, -1, PS_MAX, 0, 508, 5 };   /* set-point 503 W */
+    /* far above the cap: one decision lands under it */
+    int b = si_dvfs_decide(&d, 1000, 100, 0, linear_power, &per_bin, 1000, 300);
+    ck_assert_int_le(b * 10, 508 - 5);
+    ck_assert_int_eq(d.pend, b);
+    ck_assert_int_eq(d.pend_ps, 1300);
+    ck_assert_int_eq(d.cur, 100);
+    /* nothing is decided while a decision is pending */
+    ck_assert_int_eq(si_dvfs_decide(&d, 0, 100, 0, linear_power, &per_bin, 1200, 300), 100);
+    ck_assert_int_eq(d.pend, b);
+    d.cur = d.pend;
+    d.pend = -1;
+    /* steady: the mean over many epochs converges on the set-point */
+    double sum = 0;
+    int changes = 0, n = 200;
+    for (int k = 0; k < n; k++) {
+        int prev = d.cur;
+        si_dvfs_decide(&d, per_bin * d.cur, 100, 0, linear_power, &per_bin, 2000 + k, 0);
+        if (d.pend >= 0) {
+            d.cur = d.pend;
+            d.pend = -1;
+        }
+        changes += d.cur != prev;
+        if (k >= n / 2)
+            sum += per_bin * d.cur;
+    }
+    ck_assert_double_eq_tol(sum / (n / 2), 503, 1.0);
+    ck_assert_int_gt(changes, n / 4);   /* it dithers between 500 and 510 W */
+    /* thermal: 2 forces a bin down, 1 holds */
+    d.cur = 50;
+    ck_assert_int_eq(si_dvfs_decide(&d, 0, 100, 2, linear_power, &per_bin, 0, 0), 49);
+    d.cur = 49;
+    d.pend = -1;
+    ck_assert_int_eq(si_dvfs_decide(&d, 0, 100, 1, linear_power, &per_bin, 0, 0), 49);
+}
+END_TEST
+
+/* The full model: a step from FMA-like to GEMM activity at an epoch
+ * boundary.  The clock holds until one epoch plus the latency later, then
+ * drops at once to a bin under the cap; from then on the mean power is
+ * under the cap. */
+START_TEST(test_dvfs_step_response)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "dvfs.policy=power_cap", "dvfs.epoch_ns=10000000",
+             "dvfs.latency_ns=3000000", NULL);
+    silicon *si = make(&c, &t);
+    ps_t now = 0, step = MS(50), e_ps = MS(10), l_ps = MS(3);
+    drive(si, &c, &now, step, MS(1), WL_FMA);
+    ck_assert_int_eq(silicon_sm(si, 0)->mhz, 1980);
+    ck_assert_double_lt(silicon_chip(si)->power_w, 400);
+
+    int n = silicon_num_sms(si);
+    double e0 = 0;
+    ck_assert_int_eq(silicon_next_ps(si), step + e_ps);
+    int *clk = xcalloc((size_t)n, sizeof *clk);
+    while (now < step + MS(1000)) {
+        ps_t before = now;
+        int target = silicon_chip(si)->target_mhz;
+        for (int i = 0; i < n; i++)
+            clk[i] = silicon_sm_mhz(si, i, now);   /* in force over the coming interval */
+        drive(si, &c, &now, SK_MIN(now + MS(1), silicon_next_ps(si)), MS(1), WL_GEMM);
+        const si_chip_state *ch = silicon_chip(si);
+        if (now < step + e_ps + l_ps) {
+            /* the target holds; an SM may still lose bins to IR drop at
+             * this uncapped power, but only to its attainable clock */
+            ck_assert_int_eq(ch->target_mhz, 1980);
+            for (int i = 0; i < n; i++)
+                ck_assert_int_eq(silicon_sm(si, i)->mhz, SK_MIN(1980, silicon_sm(si, i)->att_mhz));
+        } else if (now == step + e_ps + l_ps) {
+            ck_assert_int_lt(ch->target_mhz, 1980);
+        } else if (before < step + 2 * e_ps + l_ps) {
+            /* the first decision's own epoch: under the cap throughout, and
+             * uniform silicon holds the new target on every SM */
+            for (int i = 0; i < n; i++)
+                ck_assert_int_eq(clk[i], target);
+            ck_assert_int_lt(target, 1980);
+            ck_assert_msg(ch->power_w <= c.dvfs_cap_w, "%.1f W at %lld ms", ch->power_w,
+                          (long long)(before / MS(1)));
+        }
+        if (before == step + e_ps + l_ps)
+            e0 = ch->energy_j - ch->power_w * (double)(now - before) * 1e-12;
+    }
+    free(clk);
+    double mean = (silicon_chip(si)->energy_j - e0) / ((double)(now - step - e_ps - l_ps) * 1e-12);
+    ck_assert_msg(mean <= c.dvfs_cap_w && mean > c.dvfs_cap_w - 3 * c.dvfs_margin_w,
+                  "mean %.1f W", mean);
+    silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
+START_TEST(test_dvfs_fixed_holds)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "dvfs.policy=fixed", "dvfs.fixed_mhz=1500", NULL);
+    silicon *si = make(&c, &t);
+    ps_t now = 0;
+    for (int k = 0; k < 30; k++) {
+        drive(si, &c, &now, now + MS(100), MS(20), WL_GEMM);
+        for (int i = 0; i < silicon_num_sms(si); i++)
+            ck_assert_int_eq(silicon_sm(si, i)->mhz, 1500);
+    }
+    ck_assert_uint_eq(silicon_chip(si)->changes, 0);
+    /* a lock does not idle down */
+    silicon_kernel_end(si, now);
+    drive(si, &c, &now, now + MS(3000), MS(100), WL_IDLE);
+    ck_assert_int_eq(silicon_sm(si, 0)->mhz, 1500);
+    silicon_destroy(si);
+    /* 0 means clocks.sm_mhz; a clock between bins rounds down */
+    ck_assert_int_eq(cfg_set(&c, "dvfs.fixed_mhz=1000", NULL), 0);
+    si = make(&c, &t);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, 0), 990);
+    silicon_destroy(si);
+    ck_assert_int_eq(cfg_set(&c, "dvfs.fixed_mhz=0", NULL), 0);
+    si = make(&c, &t);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, 0), 1980);
+    silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
+/* The idle clock after dvfs.idle_after_ns without a kernel, announced by
+ * silicon_next_ps; a launch after dvfs.wake_after_ns pays dvfs.wake_ns and
+ * finds the DVFS target back when that delay ends; a launch soon after a
+ * kernel pays nothing. */
+START_TEST(test_idle_and_wake)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "dvfs.policy=power_cap", "dvfs.idle_after_ns=5000000",
+             "dvfs.wake_after_ns=1000000", "dvfs.wake_ns=30000", NULL);
+    silicon *si = make(&c, &t);
+    ps_t now = 0;
+    ck_assert_int_eq(silicon_kernel_launch(si, 0), 0);
+    drive(si, &c, &now, MS(2), MS(1), WL_FMA);
+    silicon_kernel_end(si, now);
+    /* back to back: no cost */
+    ck_assert_int_eq(silicon_kernel_launch(si, now + 500000), 0);
+    drive(si, &c, &now, MS(3), MS(1), WL_FMA);
+    silicon_kernel_end(si, now);
+    ck_assert_int_eq(silicon_next_ps(si), MS(3) + MS(5));
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, MS(8) - 1), 1980);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, MS(8)), 345);
+    drive(si, &c, &now, MS(20), MS(1), WL_IDLE);
+    ck_assert_int_eq(silicon_sm(si, 0)->mhz, 345);
+    ck_assert_double_lt(silicon_chip(si)->power_w, 100);
+
+    ps_t l = MS(20) + 123;
+    ps_t d = silicon_kernel_launch(si, l);
+    ck_assert_int_eq(d, 30000 * PS_PER_NS);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, l), 345);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, l + d - 1), 345);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, l + d), 1980);
+    ck_assert_int_eq(silicon_next_ps(si), l + d);
+    drive(si, &c, &now, l + d, MS(1), WL_IDLE);
+    ck_assert_int_eq(silicon_sm(si, 0)->mhz, 1980);
+    /* a second kernel while one runs: no cost */
+    ck_assert_int_eq(silicon_kernel_launch(si, now), 0);
+    silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
+/* Per-GPC and per-SM what-ifs: only GPC 0 runs GEMM; its domain exceeds
+ * its share of the cap and slows, the others keep the top clock. */
+START_TEST(test_dvfs_domains)
+{
+    static const char *const policies[] = { "dvfs.policy=per_gpc", "dvfs.policy=per_sm" };
+    for (size_t p = 0; p < 2; p++) {
+        cfg c;
+        topo t;
+        h200_cfg(&c, &t, policies[p], "dvfs.epoch_ns=10000000", "dvfs.latency_ns=1000000",
+                 NULL);
+        silicon *si = make(&c, &t);
+        int n = silicon_num_sms(si);
+        si_activity *act = xcalloc((size_t)n, sizeof *act);
+        ps_t now = 0;
+        sk_error e = { 0 };
+        while (now < MS(300)) {
+            ps_t next = SK_MIN(now + MS(5), silicon_next_ps(si));
+            double dt = (double)(next - now) * 1e-12;
+            for (int i = 0; i < n; i++)
+                fill(&c, t.sm[i].gpc == 0 ? WL_GEMM : WL_IDLE,
+                     silicon_sm_mhz(si, i, now) * 1e6 * dt, &act[i]);
+            ck_assert_int_eq(silicon_advance(si, next, act, &e), 0);
+            now = next;
+        }
+        for (int i = 0; i < n; i++) {
+            if (t.sm[i].gpc == 0)
+                ck_assert_int_lt(silicon_sm(si, i)->mhz, 1980);
+            else
+                ck_assert_int_eq(silicon_sm(si, i)->mhz, 1980);
+        }
+        free(act);
+        silicon_destroy(si);
+        topo_free(&t);
+    }
+}
+END_TEST
+
+/* Skewed silicon: every SM's clock is the lower of the domain target and
+ * its own attainable bin, and some SMs cannot hold the top clock. */
+START_TEST(test_skewed_clocks)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "silicon.preset=skewed", "dvfs.policy=power_cap", NULL);
+    silicon *si = make(&c, &t);
+    ps_t now = 0;
+    drive(si, &c, &now, MS(300), MS(10), WL_FMA);
+    int lo = 100000, hi = 0;
+    for (int i = 0; i < silicon_num_sms(si); i++) {
+        const si_sm_state *s = silicon_sm(si, i);
+        ck_assert_int_eq(s->mhz, SK_MIN(1980, s->att_mhz));
+        lo = SK_MIN(lo, s->mhz);
+        hi = SK_MAX(hi, s->mhz);
+    }
+    ck_assert_int_eq(hi, 1980);
+    ck_assert_int_lt(lo, 1980);
+    silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
+/* The thermal limit: with slowdown_c below the running temperature even a
+ * clock lock steps down, one bin per epoch, and says why. */
+START_TEST(test_thermal_limit)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "dvfs.policy=fixed", "thermal.slowdown_c=50", "thermal.hyst_c=2",
+             "dvfs.epoch_ns=10000000", "dvfs.latency_ns=0", NULL);
+    silicon *si = make(&c, &t);
+    ps_t now = 0;
+    drive(si, &c, &now, MS(30), MS(5), WL_GEMM);
+    const si_chip_state *ch = silicon_chip(si);
+    ck_assert_double_gt(ch->temp_max_c, 50);
+    ck_assert_int_eq(ch->thermal_limited, 1);
+    ck_assert_int_le(ch->target_mhz, 1980 - 15);
+    ck_assert_int_ge(ch->target_mhz, 1980 - 3 * 15);
+    drive(si, &c, &now, MS(3000), MS(10), WL_GEMM);
+    ck_assert_double_lt(ch->temp_max_c, 52);
+    ck_assert_int_lt(ch->target_mhz, 1500);
+    silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
+/* Same config and calls: identical states, byte for byte. */
+START_TEST(test_determinism)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "silicon.preset=skewed", "dvfs.policy=power_cap", "sim.seed=7", NULL);
+    silicon *a = make(&c, &t), *b = make(&c, &t);
+    ps_t na = 0, nb = 0;
+    drive(a, &c, &na, MS(500), MS(7), WL_GEMM);
+    drive(b, &c, &nb, MS(500), MS(7), WL_GEMM);
+    ck_assert(memcmp(silicon_chip(a), silicon_chip(b), sizeof(si_chip_state)) == 0);
+    for (int i = 0; i < silicon_num_sms(a); i++)
+        ck_assert(memcmp(silicon_sm(a, i), silicon_sm(b, i), sizeof(si_sm_state)) == 0);
+    silicon_destroy(a);
+    silicon_destroy(b);
+    topo_free(&t);
+}
+END_TEST
+
+/* uniform + fixed: no grid solve, supplies reported at the set-point. */
+START_TEST(test_fast_path)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, NULL);
+    silicon *si = make(&c, &t);
+    ps_t now = 0;
+    drive(si, &c, &now, MS(200), MS(10), WL_GEMM);
+    for (int i = 0; i < silicon_num_sms(si); i++) {
+        ck_assert_double_eq_tol(silicon_sm(si, i)->vdd_mv, 972, 1e-9);
+        ck_assert_int_eq(silicon_sm(si, i)->mhz, 1980);
+    }
+    silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+    static const struct {
+        const char *set, *msg;
+    } bad[] = {
+        { "dvfs.idle_mhz=200", "config: dvfs.idle_mhz: 200: expected a clock in "
+                               "dvfs.min_mhz..clocks.sm_mhz (345..1980)" },
+        { "dvfs.fixed_mhz=2000", "config: dvfs.fixed_mhz: 2000: expected 0 or a clock in "
+                                 "dvfs.min_mhz..clocks.sm_mhz (345..1980)" },
+        { "dvfs.min_mhz=2000", "config: dvfs.min_mhz: 2000: expected at most clocks.sm_mhz (1980)" },
+        { "dvfs.margin_w=700", "config: dvfs.margin_w: 700: expected less than dvfs.cap_w (700)" },
+        { "vf.vth_mv=900", "config: vf.vth_mv: 900: expected less than vf.vnom_mv (900)" },
+        { "floorplan.phy_um=15000", "config: floorplan: strips of 15000 um (phy) and 1000 um "
+                                    "(io), 3000 um (l2) leave no room for GPCs on a 28530 x "
+                                    "28530 um die" },
+        { "silicon.preset=file", "config: silicon.map_file: (empty): expected a CSV file for "
+                                 "silicon.preset file" },
+    };
+    for (size_t k = 0; k < SK_ARRAY_LEN(bad); k++) {
+        cfg c;
+        topo t;
+        h200_cfg(&c, &t, bad[k].set, NULL);
+        sk_error e = { 0 };
+        ck_assert_ptr_null(silicon_create(&c, &t, &e));
+        ck_assert_int_eq(e.code, SK_ECONFIG);
+        ck_assert_str_eq(e.msg, bad[k].msg);
+        topo_free(&t);
+    }
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, NULL);
+    silicon *si = make(&c, &t);
+    sk_error e = { 0 };
+    ck_assert_int_eq(silicon_advance(si, 100, NULL, &e), 0);
+    ck_assert_int_eq(silicon_advance(si, 99, NULL, &e), SK_ESIM);
+    ck_assert_str_eq(e.msg, "silicon: advance to 99 ps: before the model's time 100 ps");
+    silicon_destroy(si);
+    silicon_destroy(NULL);
+    topo_free(&t);
+}
+END_TEST
+
+/* ---- calibration ------------------------------------------------------------ */
+
+/* validation/h200: sustained GEMM under the 700 W cap settles near the
+ * measured 1470 MHz median (within 5 %) with mean power under the cap;
+ * sustained FMA holds 1980 MHz at ~310 W; idle ~77 W; 60-61 C under GEMM. */
+START_TEST(test_calibration)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, NULL);
+    si_calib r;
+    sk_error e = { 0 };
+    ck_assert_msg(silicon_calibrate(&c, &t, 10.0, &r, &e) == 0, "%s", e.msg);
+    ck_assert_msg(fabs(r.gemm_mhz - 1470) <= 0.05 * 1470, "GEMM median %.0f MHz", r.gemm_mhz);
+    ck_assert_msg(r.gemm_w <= 700 && r.gemm_w > 680, "GEMM %.1f W", r.gemm_w);
+    ck_assert_msg(r.gemm_uncapped_w > 700, "uncapped GEMM %.1f W", r.gemm_uncapped_w);
+    ck_assert_msg(r.gemm_temp_c > 55 && r.gemm_temp_c < 66, "GEMM at %.1f C", r.gemm_temp_c);
+    ck_assert_double_eq(r.fma_mhz, 1980);
+    ck_assert_msg(r.fma_w > 280 && r.fma_w < 340, "FMA %.1f W", r.fma_w);
+    ck_assert_msg(fabs(r.idle_w - 77.5) < 8, "idle %.1f W", r.idle_w);
+    ck_assert_msg(fabs(r.awake_w - 124) < 10, "awake %.1f W", r.awake_w);
+    ck_assert_msg(fabs(r.idle_temp_c - 35) < 3, "idle at %.1f C", r.idle_temp_c);
+    topo_free(&t);
+}
+END_TEST
+
+Suite *silicon_suite(void)
+{
+    Suite *s = suite_create("silicon");
+    TCase *tc = tcase_create("pdn");
+    tcase_add_test(tc, test_pdn_ladder);
+    tcase_add_test(tc, test_pdn_symmetric);
+    tcase_add_test(tc, test_pdn_kcl);
+    tcase_add_test(tc, test_pdn_dense);
+    tcase_add_test(tc, test_pdn_errors);
+    tcase_add_test(tc, test_pdn_in_model);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("floorplan");
+    tcase_add_test(tc, test_floorplan);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("variation");
+    tcase_add_test(tc, test_variation_uniform);
+    tcase_add_test(tc, test_variation_same_seed);
+    tcase_add_test(tc, test_variation_stats);
+    tcase_add_test(tc, test_variation_file);
+    tcase_add_loop_test(tc, test_variation_file_errors, 0, (int)SK_ARRAY_LEN(bad_maps));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("vf_power_thermal");
+    tcase_add_test(tc, test_vf_law_and_bins);
+    tcase_add_test(tc, test_power_leakage);
+    tcase_add_test(tc, test_power_levels);
+    tcase_add_test(tc, test_thermal_rc);
+    tcase_add_test(tc, test_thermal_network);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("dvfs");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_dvfs_controller);
+    tcase_add_test(tc, test_dvfs_step_response);
+    tcase_add_test(tc, test_dvfs_fixed_holds);
+    tcase_add_test(tc, test_idle_and_wake);
+    tcase_add_test(tc, test_dvfs_domains);
+    tcase_add_test(tc, test_skewed_clocks);
+    tcase_add_test(tc, test_thermal_limit);
+    tcase_add_test(tc, test_determinism);
+    tcase_add_test(tc, test_fast_path);
+    tcase_add_test(tc, test_errors);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("calibration");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_calibration);
+    suite_add_tcase(s, tc);
+    return s;
+}
