@@ -1,5 +1,5 @@
-/* event.h -- the discrete-event core: a binary min-heap of intrusive event
- * nodes ordered by (time, sequence).
+/* event.h -- the discrete-event core: intrusive event nodes fired in
+ * (time, sequence) order.
  *
  * Each owner embeds its `event` (no allocation on insert, as in libuv's
  * heap-inl.h) and a node is in the queue at most once.  The sequence number
@@ -8,6 +8,13 @@
  * everything already due: runs are deterministic and nothing starves.
  * Pushing an event into the past is a bug in the caller and aborts loudly
  * (Multi2Sim's esim does the same).
+ *
+ * Inside, events are kept in *time buckets*: one FIFO list per distinct
+ * pending time, a min-heap of the buckets by time and a hash table from time
+ * to bucket.  FIFO within a bucket is exactly sequence order, so this fires
+ * events in the same order as a heap ordered by (time, sequence) would, but
+ * SMs that share a clock (every cycle, all of them re-arm at the same next
+ * time) cost O(1) per event instead of O(log n) (docs/performance.md).
  */
 #ifndef SKEWSIM_EVENT_H
 #define SKEWSIM_EVENT_H
@@ -22,15 +29,29 @@ typedef void (*event_fn)(struct sim *s, event *ev);
 struct event {
     ps_t t;             /* when it fires */
     uint64_t seq;       /* push order: the tie-break */
-    uint32_t slot;      /* heap position + 1; 0 = not queued */
+    uint32_t slot;      /* its time bucket + 1; 0 = not queued */
     uint32_t tag;       /* owner-defined (e.g. SM id), shown by evq_dump */
+    event *next, *prev; /* FIFO of its time bucket */
     event_fn fn;        /* handler */
     const char *what;   /* name for evq_dump */
 };
 
+/* Every queued event with one time, in push (= sequence) order. */
+typedef struct evbucket {
+    ps_t t;
+    event *head, *tail;
+    uint32_t hpos;      /* position in evq.heap */
+} evbucket;
+
 typedef struct evq {
-    event **heap;       /* owned array; nodes are owned by their owners */
-    uint32_t n, cap;
+    evbucket *b;        /* owned bucket pool; free ones chained through `hpos` */
+    uint32_t nb_cap, b_free;
+    uint32_t *heap;     /* owned: bucket indices, a min-heap on their time */
+    uint32_t nheap;
+    uint32_t *hash;     /* owned: open addressing, time -> bucket + 1 (0 = empty) */
+    uint32_t hash_mask; /* hash size - 1 (a power of two, at least 2 x nb_cap) */
+    uint32_t last;      /* bucket + 1 pushed to last: successive pushes share a time */
+    uint32_t n;         /* queued events */
     uint64_t next_seq;
     ps_t now;           /* time of the last popped event */
     uint64_t fired;     /* events popped so far (statistics) */

@@ -22,20 +22,30 @@ struct sim;
 enum warp_state { W_FREE, W_ACTIVE, W_BARRIER, W_GRIDBAR, W_DONE };
 
 typedef struct warp {
-    uint64_t wake;            /* lower bound of the next cycle it can issue */
+    /* Hot: what the schedulers read every cycle, in the first 64 bytes.
+     * The alignment makes every warp slot (sm.c allocates them aligned)
+     * start a cache line, so a scheduler scanning its warps reads one line
+     * per warp. */
+    _Alignas(64) uint64_t wake;   /* lower bound of the next cycle it can issue */
+    uint64_t dep;             /* max(ready, scoreboard of the registers its next instruction
+                                 reads and writes): set whenever one of them changes, so a
+                                 readiness check reads no scoreboard (see sm_warp_ready) */
     uint64_t ready;           /* compiler stall: earliest cycle of its next issue */
-    uint64_t age;             /* launch order on the chip: smaller is older */
     uint64_t last_issue;      /* cycle of its last issue (launch cycle before the first) */
     const instr *code;        /* its program's instructions */
     uint64_t *reg;            /* scoreboard: cycle each dense register is ready */
     uint32_t pc;
-    uint32_t loop_left[PROG_MAX_LOOP_DEPTH];
     uint16_t cta;             /* CTA slot in the SM */
     uint8_t state;            /* enum warp_state */
+    uint8_t cls;              /* unit class of code[pc] (copied: one load less per check) */
     uint8_t sp;               /* loop stack depth */
     uint8_t widx;             /* warp index within its CTA */
     uint8_t sched;            /* its scheduler */
+    /* Cold: loop markers and launch. */
+    uint64_t age;             /* launch order on the chip: smaller is older */
     double work;              /* CTA work factor for IF_WORK_SCALED loops */
+    uint64_t loop_left[PROG_MAX_LOOP_DEPTH];  /* 64-bit: a work-scaled count round(N * work)
+                                                 reaches 2^32 * 1e6 */
 } warp;
 
 typedef struct cta_slot {
@@ -57,6 +67,9 @@ typedef struct warp_sched {
     int greedy;               /* GTO: warp issued last (-1 none) */
     int rr;                   /* LRR: position after the last issue */
     uint64_t starve_at;       /* no warp can be starved before this cycle */
+    uint64_t min_wake;        /* no ACTIVE warp it serves has a smaller wake (UINT64_MAX:
+                                 none ACTIVE); exact after a cycle in which it issued
+                                 nothing, so such cycles skip it (warpsched.c) */
     uint64_t issued;
 } warp_sched;
 
@@ -79,6 +92,8 @@ typedef struct sm {
     int nsched;
     uint64_t *unit_free;      /* [sched][class][count]: cycle each pipeline is free */
     int unit_stride;          /* entries per scheduler in unit_free */
+    int unit_off[FU_NCLASS];  /* where each class starts within a scheduler's entries */
+    int unit_n[FU_NCLASS];    /* pipelines of each class (units.<class>.count) */
 
     /* resources in use */
     int used_threads, used_warps, used_regs, used_smem, used_ctas;
@@ -117,8 +132,46 @@ void sm_launch_cta(struct sim *s, sm *m, const cta_desc *d, const cta_need *need
 /* Release every warp of SM m waiting at the grid barrier at time t. */
 void sm_release_grid(struct sim *s, sm *m, ps_t t);
 
-/* Whether warp w can issue at cycle c (see sm.c); the warp policies call it. */
-int sm_warp_ready(const struct sim *s, const sm *m, warp *w, uint64_t c);
+/* The cycle from which a pipeline of class cls on scheduler sc is free;
+ * *pipe gets that pipeline's index in unit_free (the first of the least
+ * busy ones). */
+static inline uint64_t sm_unit_earliest(const sm *m, int sc, int cls, int *pipe)
+{
+    int off = sc * m->unit_stride + m->unit_off[cls];
+    const uint64_t *u = &m->unit_free[off];
+    uint64_t best = u[0];
+    int k = 0;
+    for (int i = 1; i < m->unit_n[cls]; i++) {
+        if (u[i] < best) {
+            best = u[i];
+            k = i;
+        }
+    }
+    *pipe = off + k;
+    return best;
+}
+
+/* Whether warp w can issue at cycle c: its compiler stall has elapsed, the
+ * registers its next instruction reads and writes are ready (both in
+ * w->dep, kept up to date by sm.c whenever one of them changes) and a
+ * pipeline of its unit class is free.  When it cannot, w->wake is raised
+ * to the earliest cycle it could (a lower bound: another warp may still
+ * take the pipeline first), so schedulers skip it cheaply until then.  The
+ * warp policies (warpsched.c) call this for every warp they consider, so it
+ * is inline and touches only the warp's first cache line and unit_free. */
+static inline int sm_warp_ready(const sm *m, warp *w, uint64_t c)
+{
+    if (w->wake > c)
+        return 0;
+    int pipe;
+    uint64_t u = sm_unit_earliest(m, w->sched, w->cls, &pipe);
+    uint64_t t = w->dep > u ? w->dep : u;
+    if (t > c) {
+        w->wake = t;
+        return 0;
+    }
+    return 1;
+}
 
 /* The warp the scheduler's policy issues from at cycle c, or -1 (warpsched.c). */
 int warpsched_pick(struct sim *s, sm *m, warp_sched *ws, uint64_t c);

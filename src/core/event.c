@@ -1,64 +1,188 @@
-/* event.c -- binary min-heap of intrusive event nodes; see event.h. */
+/* event.c -- the event queue: time buckets of intrusive event nodes; see
+ * event.h.
+ *
+ * Why buckets.  The simulator fires events in (time, sequence) order.  The
+ * SMs of a chip usually share one clock, so at any moment almost every
+ * pending event is at one of two times: "this cycle" and "next cycle".  A
+ * binary heap over the events pays O(log n) mispredicted comparisons per
+ * pop for an order that is, in that case, a plain rotation: the SM that
+ * fired first in cycle c re-arms first for cycle c+1.  Buckets keep one FIFO
+ * per distinct time (push order is sequence order, so FIFO is the
+ * tie-break), a min-heap over the *distinct* times only, and a hash table
+ * from time to bucket for pushes; the bucket pushed to last is remembered,
+ * since successive pushes usually share their time.  Pop, push and cancel
+ * are O(1) plus O(log d) for d distinct pending times, which is 2 in
+ * lockstep and at worst the number of events (then it costs about what the
+ * plain heap did).  The firing order, and so every result and the `events`
+ * statistic, is exactly that of the heap (tests/test_event.c compares with a
+ * linear-scan reference; tests/test_golden.c pins whole runs).
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "skewsim/event.h"
 
-static int before(const event *a, const event *b)
+/* ---- the heap of buckets (distinct times: no ties) ------------------ */
+
+static void heap_place(evq *q, uint32_t i, uint32_t bi)
 {
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+    q->heap[i] = bi;
+    q->b[bi].hpos = i;
 }
 
-static void place(evq *q, uint32_t i, event *ev)
+static void heap_up(evq *q, uint32_t i)
 {
-    q->heap[i] = ev;
-    ev->slot = i + 1;
-}
-
-static void sift_up(evq *q, uint32_t i)
-{
-    event *ev = q->heap[i];
+    uint32_t bi = q->heap[i];
+    ps_t t = q->b[bi].t;
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
-        if (!before(ev, q->heap[parent]))
+        if (q->b[q->heap[parent]].t <= t)
             break;
-        place(q, i, q->heap[parent]);
+        heap_place(q, i, q->heap[parent]);
         i = parent;
     }
-    place(q, i, ev);
+    heap_place(q, i, bi);
 }
 
-static void sift_down(evq *q, uint32_t i)
+static void heap_down(evq *q, uint32_t i)
 {
-    event *ev = q->heap[i];
+    uint32_t bi = q->heap[i];
+    ps_t t = q->b[bi].t;
     for (;;) {
         uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        const event *best = ev;
-        if (l < q->n && before(q->heap[l], best)) {
+        ps_t best = t;
+        if (l < q->nheap && q->b[q->heap[l]].t < best) {
             m = l;
-            best = q->heap[l];
+            best = q->b[q->heap[l]].t;
         }
-        if (r < q->n && before(q->heap[r], best))
+        if (r < q->nheap && q->b[q->heap[r]].t < best)
             m = r;
         if (m == i)
             break;
-        place(q, i, q->heap[m]);
+        heap_place(q, i, q->heap[m]);
         i = m;
     }
-    place(q, i, ev);
+    heap_place(q, i, bi);
 }
+
+/* ---- time -> bucket: linear probing, backward-shift deletion --------- */
+
+static uint32_t hash_time(ps_t t, uint32_t mask)
+{
+    return (uint32_t)(((uint64_t)t * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & mask;
+}
+
+/* Bucket index + 1 of time t, 0 when none. */
+static uint32_t hash_find(const evq *q, ps_t t)
+{
+    for (uint32_t i = hash_time(t, q->hash_mask);; i = (i + 1) & q->hash_mask) {
+        uint32_t v = q->hash[i];
+        if (v == 0 || q->b[v - 1].t == t)
+            return v;
+    }
+}
+
+static void hash_insert(evq *q, uint32_t bi)
+{
+    uint32_t i = hash_time(q->b[bi].t, q->hash_mask);
+    while (q->hash[i])
+        i = (i + 1) & q->hash_mask;
+    q->hash[i] = bi + 1;
+}
+
+static void hash_delete(evq *q, uint32_t bi)
+{
+    uint32_t mask = q->hash_mask, i = hash_time(q->b[bi].t, mask);
+    while (q->hash[i] != bi + 1)
+        i = (i + 1) & mask;
+    /* Close the gap: move back every later entry of the cluster whose home
+     * slot does not lie between the gap and its position. */
+    for (uint32_t j = (i + 1) & mask; q->hash[j]; j = (j + 1) & mask) {
+        uint32_t home = hash_time(q->b[q->hash[j] - 1].t, mask);
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            q->hash[i] = q->hash[j];
+            i = j;
+        }
+    }
+    q->hash[i] = 0;
+}
+
+/* ---- buckets --------------------------------------------------------- */
+
+#define NO_BUCKET UINT32_MAX
+
+/* Double the bucket pool and rebuild the hash table (at most 25 % full). */
+static void grow(evq *q)
+{
+    uint32_t old = q->nb_cap, cap = old ? 2 * old : 64;
+    q->b = xrealloc(q->b, cap * sizeof *q->b);
+    q->heap = xrealloc(q->heap, cap * sizeof *q->heap);
+    for (uint32_t i = old; i < cap; i++)
+        q->b[i].hpos = i + 1 < cap ? i + 1 : q->b_free;
+    q->b_free = old;
+    q->nb_cap = cap;
+    free(q->hash);
+    q->hash_mask = 4 * cap - 1;
+    q->hash = xcalloc(4 * (size_t)cap, sizeof *q->hash);
+    for (uint32_t i = 0; i < q->nheap; i++)
+        hash_insert(q, q->heap[i]);
+}
+
+/* The bucket of time t, created when there is none. */
+static uint32_t bucket_for(evq *q, ps_t t)
+{
+    if (q->last && q->b[q->last - 1].t == t)
+        return q->last - 1;
+    uint32_t v = q->nb_cap ? hash_find(q, t) : 0;
+    if (v)
+        return v - 1;
+    if (q->b_free == NO_BUCKET || q->b_free >= q->nb_cap)
+        grow(q);
+    uint32_t bi = q->b_free;
+    q->b_free = q->b[bi].hpos;
+    evbucket *b = &q->b[bi];
+    b->t = t;
+    b->head = b->tail = NULL;
+    q->heap[q->nheap] = bi;
+    heap_up(q, q->nheap++);
+    hash_insert(q, bi);
+    return bi;
+}
+
+static void bucket_release(evq *q, uint32_t bi)
+{
+    uint32_t i = q->b[bi].hpos;
+    hash_delete(q, bi);
+    if (--q->nheap > i) {
+        heap_place(q, i, q->heap[q->nheap]);
+        if (i > 0 && q->b[q->heap[i]].t < q->b[q->heap[(i - 1) / 2]].t)
+            heap_up(q, i);
+        else
+            heap_down(q, i);
+    }
+    q->b[bi].hpos = q->b_free;
+    q->b_free = bi;
+    if (q->last == bi + 1)
+        q->last = 0;
+}
+
+/* ---- the API --------------------------------------------------------- */
 
 void evq_init(evq *q)
 {
     memset(q, 0, sizeof *q);
+    q->b_free = NO_BUCKET;
 }
 
 void evq_free(evq *q)
 {
-    for (uint32_t i = 0; i < q->n; i++)
-        q->heap[i]->slot = 0;
+    for (uint32_t i = 0; i < q->nheap; i++)
+        for (event *ev = q->b[q->heap[i]].head; ev; ev = ev->next)
+            ev->slot = 0;
+    free(q->b);
     free(q->heap);
-    memset(q, 0, sizeof *q);
+    free(q->hash);
+    evq_init(q);
 }
 
 void event_init(event *ev, event_fn fn, const char *what, uint32_t tag)
@@ -79,43 +203,58 @@ void evq_push(evq *q, event *ev, ps_t t)
     }
     if (ev->slot)
         evq_cancel(q, ev);
-    if (q->n == q->cap) {
-        q->cap = q->cap ? 2 * q->cap : 64;
-        q->heap = xrealloc(q->heap, q->cap * sizeof *q->heap);
-    }
+    uint32_t bi = bucket_for(q, t);
+    evbucket *b = &q->b[bi];
+    ev->next = NULL;
+    ev->prev = b->tail;
+    if (b->tail)
+        b->tail->next = ev;
+    else
+        b->head = ev;
+    b->tail = ev;
     ev->t = t;
     ev->seq = q->next_seq++;
-    place(q, q->n++, ev);
-    sift_up(q, q->n - 1);
+    ev->slot = bi + 1;
+    q->last = bi + 1;
+    q->n++;
 }
 
 void evq_cancel(evq *q, event *ev)
 {
     if (!ev->slot)
         return;
-    uint32_t i = ev->slot - 1;
+    uint32_t bi = ev->slot - 1;
+    evbucket *b = &q->b[bi];
+    if (ev->prev)
+        ev->prev->next = ev->next;
+    else
+        b->head = ev->next;
+    if (ev->next)
+        ev->next->prev = ev->prev;
+    else
+        b->tail = ev->prev;
     ev->slot = 0;
     q->n--;
-    if (i == q->n)
-        return;
-    place(q, i, q->heap[q->n]);
-    if (i > 0 && before(q->heap[i], q->heap[(i - 1) / 2]))
-        sift_up(q, i);
-    else
-        sift_down(q, i);
+    if (!b->head)
+        bucket_release(q, bi);
 }
 
 event *evq_pop(evq *q)
 {
-    if (q->n == 0)
+    if (q->nheap == 0)
         return NULL;
-    event *ev = q->heap[0];
+    uint32_t bi = q->heap[0];
+    evbucket *b = &q->b[bi];
+    event *ev = b->head;
+    b->head = ev->next;
+    if (b->head)
+        b->head->prev = NULL;
+    else {
+        b->tail = NULL;
+        bucket_release(q, bi);
+    }
     ev->slot = 0;
     q->n--;
-    if (q->n > 0) {
-        place(q, 0, q->heap[q->n]);
-        sift_down(q, 0);
-    }
     q->now = ev->t;
     q->fired++;
     return ev;
@@ -123,7 +262,12 @@ event *evq_pop(evq *q)
 
 ps_t evq_peek_time(const evq *q)
 {
-    return q->n ? q->heap[0]->t : PS_MAX;
+    return q->nheap ? q->b[q->heap[0]].t : PS_MAX;
+}
+
+static int before(const event *a, const event *b)
+{
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
 static int cmp_events(const void *a, const void *b)
@@ -135,10 +279,13 @@ static int cmp_events(const void *a, const void *b)
 void evq_dump(const evq *q, FILE *out)
 {
     event **tmp = xmalloc((q->n ? q->n : 1) * sizeof *tmp);
-    memcpy(tmp, q->heap, q->n * sizeof *tmp);
-    qsort(tmp, q->n, sizeof *tmp, cmp_events);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < q->nheap; i++)
+        for (event *ev = q->b[q->heap[i]].head; ev; ev = ev->next)
+            tmp[k++] = ev;
+    qsort(tmp, k, sizeof *tmp, cmp_events);
     fprintf(out, "%u pending event(s) at now=%lld ps\n", q->n, (long long)q->now);
-    for (uint32_t i = 0; i < q->n; i++)
+    for (uint32_t i = 0; i < k; i++)
         fprintf(out, "  t=%lld ps seq=%llu %s tag=%u\n", (long long)tmp[i]->t,
                 (unsigned long long)tmp[i]->seq, tmp[i]->what ? tmp[i]->what : "?", tmp[i]->tag);
     free(tmp);

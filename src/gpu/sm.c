@@ -54,6 +54,19 @@ void sm_set_mhz(sm *m, int mhz, ps_t t)
 
 /* ---- setup ----------------------------------------------------------- */
 
+/* Warp slots on 64-byte boundaries, as `warp` asks (sm.h: a scheduler
+ * scanning its warps reads one cache line per warp); sizeof(warp) is a
+ * multiple of 64.  aligned_alloc fails only for want of memory: xcalloc
+ * then reports it (it aborts in the one place that does). */
+static warp *alloc_warps(size_t n)
+{
+    warp *w = aligned_alloc(_Alignof(warp), n * sizeof(warp));
+    if (!w)
+        return xcalloc(n, sizeof(warp));
+    memset(w, 0, n * sizeof(warp));
+    return w;
+}
+
 int sm_init(sm *m, sim *s, int id)
 {
     const cfg *c = &s->c;
@@ -62,7 +75,7 @@ int sm_init(sm *m, sim *s, int id)
     event_init(&m->ev, sm_fire, "sm-issue", (uint32_t)id);
     m->period_fs = 1;
     sm_set_mhz(m, c->sm_mhz, 0);
-    m->warps = xcalloc((size_t)c->max_warps, sizeof *m->warps);
+    m->warps = alloc_warps((size_t)c->max_warps);
     m->ctas = xcalloc((size_t)c->max_ctas, sizeof *m->ctas);
     m->sched = xcalloc((size_t)c->warp_schedulers, sizeof *m->sched);
     m->nsched = c->warp_schedulers;
@@ -70,10 +83,14 @@ int sm_init(sm *m, sim *s, int id)
     for (int i = 0; i < c->warp_schedulers; i++) {
         m->sched[i].order = xcalloc((size_t)per_sched, sizeof *m->sched[i].order);
         m->sched[i].greedy = -1;
+        m->sched[i].min_wake = UINT64_MAX;
     }
     m->unit_stride = 0;
-    for (int k = 0; k < FU_NCLASS; k++)
+    for (int k = 0; k < FU_NCLASS; k++) {
+        m->unit_off[k] = m->unit_stride;
+        m->unit_n[k] = c->units[k].count;
         m->unit_stride += c->units[k].count;
+    }
     m->unit_free = xcalloc((size_t)(m->unit_stride * c->warp_schedulers), sizeof *m->unit_free);
     for (int w = 0; w < c->max_warps; w++)
         m->warps[w].sched = (uint8_t)(w % c->warp_schedulers);
@@ -156,7 +173,7 @@ static void settle(warp *w)
             if (n == 0) {
                 w->pc = in->jump;       /* just past the matching IK_ENDLOOP */
             } else {
-                w->loop_left[w->sp++] = (uint32_t)n;
+                w->loop_left[w->sp++] = n;
                 w->pc++;
             }
             break;
@@ -183,44 +200,37 @@ static void settle(warp *w)
 
 /* ---- issue ----------------------------------------------------------- */
 
-/* Earliest cycle >= c at which a pipeline of class cls on scheduler `sc` is
- * free; *slot gets that pipeline. */
-static uint64_t unit_earliest(const sim *s, const sm *m, int sc, int cls, int *slot)
+/* The warp's next instruction (at w->pc, after settle) changed, or its
+ * compiler stall or scoreboard did: recompute what sm_warp_ready() reads.
+ * Only the warp itself writes its scoreboard (at issue), so between two
+ * issues of a warp its registers' ready cycles are fixed and the register
+ * part of its readiness is computed once here instead of on every check. */
+static inline void warp_deps(warp *w)
 {
-    const cfg *c = &s->c;
-    int off = sc * m->unit_stride;
-    for (int k = 0; k < cls; k++)
-        off += c->units[k].count;
-    uint64_t best = UINT64_MAX;
-    for (int i = 0; i < c->units[cls].count; i++) {
-        if (m->unit_free[off + i] < best) {
-            best = m->unit_free[off + i];
-            *slot = off + i;
-        }
-    }
-    return best;
-}
-
-/* Whether warp w can issue at cycle c.  When it cannot, w->wake is raised to
- * the earliest cycle it could (a lower bound: another warp may still take
- * the pipeline first), so schedulers skip it cheaply until then. */
-int sm_warp_ready(const sim *s, const sm *m, warp *w, uint64_t c)
-{
-    if (w->wake > c)
-        return 0;
     const instr *in = &w->code[w->pc];
     uint64_t t = w->ready;
     for (int i = 0; i < in->nsrc; i++)
         t = SK_MAX(t, w->reg[in->src[i]]);
     for (int i = 0; i < in->ndst; i++)
         t = SK_MAX(t, w->reg[in->dst[i]]);
-    int slot;
-    t = SK_MAX(t, unit_earliest(s, m, w->sched, in->cls, &slot));
-    if (t > c) {
-        w->wake = t;
-        return 0;
-    }
-    return 1;
+    w->dep = t;
+    w->cls = in->cls;
+}
+
+/* Loop and ifwarp markers are the last kinds of enum instr_kind. */
+_Static_assert(IK_ENDLOOP == IK_LOOP + 1 && IK_IFWARP == IK_LOOP + 2 && IK_ENDIF == IK_LOOP + 3,
+               "instruction kinds from IK_LOOP on are markers");
+
+/* Step past the instruction the warp just issued, to the next one that
+ * takes an issue slot (most of the time the very next entry: settle() is
+ * only needed at loop and ifwarp markers), and refresh what
+ * sm_warp_ready() reads. */
+static inline void advance(warp *w)
+{
+    w->pc++;
+    if (w->code[w->pc].kind >= IK_LOOP)
+        settle(w);
+    warp_deps(w);
 }
 
 static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
@@ -231,6 +241,8 @@ static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
             x->state = W_ACTIVE;
             x->ready = SK_MAX(x->ready, c + (uint64_t)s->c.barrier_cycles);
             x->wake = x->ready;
+            x->dep = SK_MAX(x->dep, x->ready);
+            m->sched[x->sched].min_wake = SK_MIN(m->sched[x->sched].min_wake, x->wake);
         }
     }
     cs->at_barrier = 0;
@@ -339,7 +351,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
 
     if (w->widx == 0)
         record_marks(s, m, cs, in, c);
-    unit_earliest(s, m, w->sched, in->cls, &pipe);
+    sm_unit_earliest(m, w->sched, in->cls, &pipe);
     m->unit_free[pipe] = c + (uint64_t)(in->ii ? in->ii : cf->units[in->cls].ii_cycles);
     m->issued++;
     m->issued_cls[in->cls]++;
@@ -362,15 +374,13 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         mem_access(s, sm_cycle_time(m, c), access_bytes(in));
         break;
     case IK_BAR:
-        w->pc++;
-        settle(w);
+        advance(w);
         w->state = W_BARRIER;
         if (++cs->at_barrier >= cs->nwarps - cs->exited)
             release_barrier(s, m, cs, c);
         return 0;
     case IK_GRIDBAR:
-        w->pc++;
-        settle(w);
+        advance(w);
         w->state = W_GRIDBAR;
         sim_grid_arrive(s, sm_cycle_time(m, c));
         return 0;
@@ -393,8 +403,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     }
     for (int i = 0; i < in->ndst; i++)
         w->reg[in->dst[i]] = done;
-    w->pc++;
-    settle(w);
+    advance(w);
     return 0;
 }
 
@@ -454,9 +463,11 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
         w->wake = first;
         w->last_issue = first;
         settle(w);
+        warp_deps(w);
         cs->warp_slot[i] = (uint16_t)slot;
         warp_sched *ws = &m->sched[sched];
         ws->order[ws->n++] = (uint16_t)slot;   /* youngest last */
+        ws->min_wake = SK_MIN(ws->min_wake, w->wake);
         m->live_warps++;
         slot++;
     }
@@ -481,6 +492,8 @@ void sm_release_grid(sim *s, sm *m, ps_t t)
             w->state = W_ACTIVE;
             w->ready = SK_MAX(w->ready, c);
             w->wake = w->ready;
+            w->dep = SK_MAX(w->dep, w->ready);
+            m->sched[w->sched].min_wake = SK_MIN(m->sched[w->sched].min_wake, w->wake);
             any = 1;
         }
     }
@@ -502,13 +515,13 @@ void sm_release_grid(sim *s, sm *m, ps_t t)
 static void sm_fire(sim *s, event *ev)
 {
     sm *m = &s->sms[ev->tag];
-    const cfg *cf = &s->c;
+    const int nsched = s->c.warp_schedulers, width = s->c.issue_width;
     uint64_t c = m->cycle;
     for (;;) {
         int finished = 0, issued = 0;
-        for (int sc = 0; sc < cf->warp_schedulers; sc++) {
+        for (int sc = 0; sc < nsched; sc++) {
             warp_sched *ws = &m->sched[sc];
-            for (int k = 0; k < cf->issue_width && ws->n > 0; k++) {
+            for (int k = 0; k < width && ws->n > 0; k++) {
                 int slot = warpsched_pick(s, m, ws, c);
                 if (slot < 0)
                     break;
@@ -518,20 +531,22 @@ static void sm_fire(sim *s, event *ev)
         }
         m->min_cycle = c + 1;
         /* After an issue some warp may be ready next cycle.  With no issue,
-         * every warp was just examined and its wake is exact: jump to the
-         * earliest. */
+         * every warp was just examined (or its scheduler skipped because
+         * none could be ready) and its wake is exact: jump to the earliest.
+         * Each scheduler that issued nothing holds the least wake of its
+         * ACTIVE warps in min_wake (warpsched.c), so this reads four
+         * numbers, not every warp. */
         uint64_t next = UINT64_MAX;
         if (issued && m->live_warps > 0) {
             next = c + 1;
         } else {
-            for (int sc = 0; sc < cf->warp_schedulers; sc++) {
+            for (int sc = 0; sc < nsched; sc++) {
                 const warp_sched *ws = &m->sched[sc];
-                for (int i = 0; i < ws->n; i++) {
-                    const warp *w = &m->warps[ws->order[i]];
-                    if (w->state == W_ACTIVE)
-                        next = SK_MIN(next, SK_MAX(w->wake, c + 1));
-                }
+                if (ws->n > 0)
+                    next = SK_MIN(next, ws->min_wake);
             }
+            if (next != UINT64_MAX)
+                next = SK_MAX(next, c + 1);
         }
         if (next == UINT64_MAX)         /* nothing can issue until a CTA arrives: sleep */
             return;

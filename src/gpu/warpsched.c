@@ -11,46 +11,52 @@
  */
 #include "skewsim/sim.h"
 
-typedef int (*pick_fn)(sim *s, sm *m, warp_sched *ws, uint64_t c);
-
-static int oldest_ready(sim *s, sm *m, warp_sched *ws, uint64_t c)
+/* The oldest ready warp, or -1.  A scan that finds none has looked at every
+ * ACTIVE warp, and sm_warp_ready() has left each one's exact wake: their
+ * minimum is then the scheduler's exact min_wake. */
+static int oldest_ready(sm *m, warp_sched *ws, uint64_t c)
 {
+    uint64_t least = UINT64_MAX;
     for (int i = 0; i < ws->n; i++) {
         warp *w = &m->warps[ws->order[i]];
-        if (w->state == W_ACTIVE && sm_warp_ready(s, m, w, c))
+        if (w->state != W_ACTIVE)
+            continue;
+        if (sm_warp_ready(m, w, c))
             return ws->order[i];
+        least = SK_MIN(least, w->wake);
     }
+    ws->min_wake = least;
     return -1;
 }
 
-static int pick_gto(sim *s, sm *m, warp_sched *ws, uint64_t c)
+static int pick_gto(sm *m, warp_sched *ws, uint64_t c)
 {
     if (ws->greedy >= 0) {
         warp *w = &m->warps[ws->greedy];
-        if (w->state == W_ACTIVE && sm_warp_ready(s, m, w, c))
+        if (w->state == W_ACTIVE && sm_warp_ready(m, w, c))
             return ws->greedy;
     }
-    int slot = oldest_ready(s, m, ws, c);
+    int slot = oldest_ready(m, ws, c);
     if (slot >= 0)
         ws->greedy = slot;      /* on an idle cycle the last issuer stays greedy */
     return slot;
 }
 
-static int pick_oldest(sim *s, sm *m, warp_sched *ws, uint64_t c)
+static int pick_lrr(sm *m, warp_sched *ws, uint64_t c)
 {
-    return oldest_ready(s, m, ws, c);
-}
-
-static int pick_lrr(sim *s, sm *m, warp_sched *ws, uint64_t c)
-{
+    uint64_t least = UINT64_MAX;
     for (int k = 0; k < ws->n; k++) {
         int i = (ws->rr + k) % ws->n;
         warp *w = &m->warps[ws->order[i]];
-        if (w->state == W_ACTIVE && sm_warp_ready(s, m, w, c)) {
+        if (w->state != W_ACTIVE)
+            continue;
+        if (sm_warp_ready(m, w, c)) {
             ws->rr = (i + 1) % ws->n;
             return ws->order[i];
         }
+        least = SK_MIN(least, w->wake);
     }
+    ws->min_wake = least;
     return -1;
 }
 
@@ -74,7 +80,7 @@ static int starved(sim *s, sm *m, warp_sched *ws, uint64_t c)
         if (w->state != W_ACTIVE)
             continue;
         least = SK_MIN(least, w->last_issue);
-        if (w->last_issue + lim <= c && w->last_issue < best_last && sm_warp_ready(s, m, w, c)) {
+        if (w->last_issue + lim <= c && w->last_issue < best_last && sm_warp_ready(m, w, c)) {
             pick = ws->order[i];
             best_last = w->last_issue;
         }
@@ -86,17 +92,20 @@ static int starved(sim *s, sm *m, warp_sched *ws, uint64_t c)
     return pick;
 }
 
-/* Indexed by enum cfg_warp_policy. */
-static const pick_fn policies[] = {
-    [WARP_GTO] = pick_gto,
-    [WARP_LRR] = pick_lrr,
-    [WARP_OLDEST] = pick_oldest,
-};
-
 int warpsched_pick(sim *s, sm *m, warp_sched *ws, uint64_t c)
 {
     int slot = starved(s, m, ws, c);
     if (slot >= 0)
         return slot;
-    return policies[s->c.warp_policy](s, m, ws, c);
+    /* Nothing can be ready before min_wake (a lower bound, see sm.h): the
+     * policy would only confirm it, warp by warp.  starved() above still
+     * ran, for its bookkeeping.  Exact: every warp it would have looked at
+     * has wake > c, so sm_warp_ready() would have returned 0 untouched. */
+    if (c < ws->min_wake)
+        return -1;
+    switch (s->c.warp_policy) {
+    case WARP_LRR: return pick_lrr(m, ws, c);
+    case WARP_OLDEST: return oldest_ready(m, ws, c);
+    default: return pick_gto(m, ws, c);
+    }
 }

@@ -28,6 +28,11 @@
  * Both loops are work-scaled.  Memory operands: constant loads (LDC, ULDC)
  * are uniform across the warp; the shared and global accesses are made by
  * thread 0 alone, modelled as one uniform access of the instruction's width.
+ *
+ * The other generators reuse pieces of this kernel (gen_priv.h): the FMA
+ * loop, 0x120-0x440, is gen_fma_work() (coop_kernel runs it every round),
+ * and thread 0's record store, 0x4c0-0x5a0, is gen_record_store (mem_kernel
+ * ends with the same one).  This file also holds the helpers they share.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -36,14 +41,9 @@
 #include <string.h>
 #include "skewsim/gen.h"
 #include "skewsim/trace.h"
+#include "gen_priv.h"
 
-typedef struct strbuf {
-    char *s;
-    size_t len, cap;
-} strbuf;
-
-__attribute__((format(printf, 2, 3)))
-static void sb_printf(strbuf *b, const char *fmt, ...)
+void sb_printf(strbuf *b, const char *fmt, ...)
 {
     for (;;) {
         va_list ap;
@@ -126,7 +126,9 @@ static const char fma_epilogue[] =
     "ULDC.64 UR6 bytes=8 pattern=uniform stall=1\n"     /* 0480 */
     "BSSY stall=1\n"                                    /* 0490 B0 */
     "FADD R0 <- R8 R13 stall=3\n"                       /* 04a0 */
-    "@P0 BRA stall=5\n"                                 /* 04b0 -> 05b0 */
+    "@P0 BRA stall=5\n";                                /* 04b0 -> 05b0 */
+
+const char gen_record_store[] =
     "ifwarp 0\n"
     "S2UR UR5 stall=1\n"                                /* 04c0 SR_CgaCtaId */
     "UMOV UR4 stall=1\n"                                /* 04d0 */
@@ -143,10 +145,35 @@ static const char fma_epilogue[] =
     "STG.E.64 <- UR6 R2 R8 bytes=8 pattern=uniform stall=4\n"  /* 0580 */
     "STG.E.64 <- UR6 R2 R6 bytes=8 pattern=uniform stall=4\n"  /* 0590 */
     "STG.E.64 <- UR6 R2 R10 bytes=8 pattern=uniform stall=2\n" /* 05a0 */
-    "end\n"
+    "end\n";
+
+static const char fma_exit[] =
     "BSYNC stall=5\n"                                   /* 05b0 */
     "FSETP.NEU.AND P0 <- R0 stall=13\n"                 /* 05c0 */
     "@P0 EXIT stall=5\n";                               /* 05d0 */
+
+void gen_fma_work(strbuf *b, long iters)
+{
+    if (iters < 1)
+        return;
+    sb_printf(b, "%s", fma_setup);
+    if (iters >= 8)
+        sb_printf(b, "IADD3 R2 <- R3 R10 stall=7\nloop %ld work\n%send\n", iters / 8, fma_main_body);
+    sb_printf(b, "@!P1 BRA stall=5\n");                 /* 03c0 -> 0450 */
+    if (iters % 8 != 0)
+        sb_printf(b, "MOV R0 stall=7\nloop %ld work\n%send\n", iters % 8, fma_rem_body);
+}
+
+int gen_parse(kernel *k, const char *what, const char *text, sk_error *e)
+{
+    trace *t = trace_open_string(what, text, e);
+    int r = t ? trace_next_kernel(t, k, e) : SK_ETRACE;
+    trace_close(t);
+    /* Anything but one kernel means the generator's text is wrong. */
+    if (r == 0)
+        return sk_errorf(e, SK_ETRACE, "%s: generated trace holds no kernel", what);
+    return r == 1 ? 0 : r;
+}
 
 int gen_fma(kernel *k, long iters, long block, long grid, sk_error *e)
 {
@@ -161,22 +188,9 @@ int gen_fma(kernel *k, long iters, long block, long grid, sk_error *e)
     strbuf b = {NULL, 0, 0};
     sb_printf(&b, "skewsim-trace 1\nkernel fma_kernel grid=%ld block=%ld regs=16 smem=16\n"
               "program main\n%s", grid, block, fma_prologue);
-    if (iters >= 1) {
-        sb_printf(&b, "%s", fma_setup);
-        if (iters >= 8)
-            sb_printf(&b, "IADD3 R2 <- R3 R10 stall=7\nloop %ld work\n%send\n", iters / 8, fma_main_body);
-        sb_printf(&b, "@!P1 BRA stall=5\n");            /* 03c0 -> 0450 */
-        if (iters % 8 != 0)
-            sb_printf(&b, "MOV R0 stall=7\nloop %ld work\n%send\n", iters % 8, fma_rem_body);
-    }
-    sb_printf(&b, "%send\nendkernel\n", fma_epilogue);
-
-    trace *t = trace_open_string("gen fma", b.s, e);
-    int r = t ? trace_next_kernel(t, k, e) : SK_ETRACE;
-    trace_close(t);
+    gen_fma_work(&b, iters);
+    sb_printf(&b, "%s%s%send\nendkernel\n", fma_epilogue, gen_record_store, fma_exit);
+    int r = gen_parse(k, "gen fma", b.s, e);
     free(b.s);
-    /* Anything but one kernel means the text above is wrong. */
-    if (r == 0)
-        return sk_errorf(e, SK_ETRACE, "gen fma: generated trace holds no kernel");
-    return r == 1 ? 0 : r;
+    return r;
 }

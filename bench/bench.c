@@ -1,0 +1,373 @@
+/* bench.c -- `make bench`: how fast skewsim simulates, on fixed workloads.
+ *
+ * For each workload the driver writes the trace with `skewsim gen`, runs
+ * `skewsim run -c CONFIG -t TRACE -o DIR` as a child process and measures,
+ * from outside (so summary.json stays deterministic):
+ *
+ *   wall        wall-clock seconds of the run (CLOCK_MONOTONIC)
+ *   cpu         the child's user + system seconds, from wait4()
+ *   peak RSS    the child's ru_maxrss from wait4(), MB
+ *
+ * (the FMA workloads run twice and the faster run counts: on a shared
+ * machine other processes make single runs noisy)
+ *
+ * and reads from DIR/summary.json: warp_instructions, events, total_ns and,
+ * per SM, busy_frac and mean_mhz.  It reports
+ *
+ *   Mwi/s       simulated warp-instructions per wall second, millions
+ *   Mcyc/s      simulated SM-cycles per wall second, millions.  SM-cycles =
+ *               sum over SMs of busy_frac x total_ns x mean_mhz / 1000: the
+ *               cycles during which the SM held at least one CTA, i.e. the
+ *               cycles the simulator had to account for (it skips idle ones
+ *               it can prove idle, but it owes every one of them an answer)
+ *   Mev/s       events fired per wall second, millions (summary.json "events")
+ *   slowdown    wall time / simulated GPU time (total_ns)
+ *
+ * plus two checks of issue 4: cost linear in work (twice the CTAs at most
+ * 2.1 x the time: FMA 2112 -> 4224 -> 8448 CTAs, on wall and on CPU time)
+ * and memory independent of kernel length (peak RSS at 8448 CTAs vs 2112),
+ * and, for item 4 ("parallel where it pays"), two independent runs at once:
+ * the aggregate rate of a two-process sweep on a two-core machine.
+ *
+ * It prints a table, writes it to the results file (-o) and appends one row
+ * to the history table of docs/performance.md (-H) with the commit (git
+ * rev-parse --short HEAD, "-dirty" when tracked files are modified).  Only
+ * libc and POSIX: a fresh Debian machine with what the Makefile needs runs it.
+ *
+ * usage: bench -b BIN -c CONFIG -d WORKDIR [-o RESULTS] [-H HISTORY.md] [-q]
+ *   -q  quick: smaller workloads (a smoke test of the driver, minutes -> seconds)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_ARGS 24
+
+/* One workload: its `skewsim gen` arguments (quick variant second). */
+typedef struct workload {
+    const char *name;
+    const char *gen[2][MAX_ARGS];
+    const char *what;
+    int reps;                 /* runs; the fastest counts (the linearity check compares these) */
+} workload;
+
+static const workload workloads[] = {
+    {"fma_2112", {{"fma", "--iters", "4096", "--grid", "2112", NULL},
+                  {"fma", "--iters", "512", "--grid", "2112", NULL}},
+     "fma_kernel, 2112 CTAs x 4096 iterations (E1, 2 waves)", 2},
+    {"fma_4224", {{"fma", "--iters", "4096", "--grid", "4224", NULL},
+                  {"fma", "--iters", "512", "--grid", "4224", NULL}},
+     "the same, 4224 CTAs", 2},
+    {"fma_8448", {{"fma", "--iters", "4096", "--grid", "8448", NULL},
+                  {"fma", "--iters", "512", "--grid", "8448", NULL}},
+     "the same, 8448 CTAs (E1's largest grid)", 2},
+    {"stream", {{"stream", "--ctas", "4224", "--bytes-per-cta", "1016800", NULL},
+                {"stream", "--ctas", "1056", "--bytes-per-cta", "65536", NULL}},
+     "mem_kernel, 4 GiB over 4224 CTAs (E6)", 1},
+    {"gemm", {{"gemm", "--m", "8192", "--n", "8192", "--k", "8192", NULL},
+              {"gemm", "--m", "2048", "--n", "2048", "--k", "1024", NULL}},
+     "bf16 GEMM 8192^3, 2048 CTAs of 384 threads (E7)", 1},
+    {"coop", {{"coop", "--ctas", "1056", "--rounds", "20", "--iters", "512", NULL},
+              {"coop", "--ctas", "1056", "--rounds", "2", "--iters", "256", NULL}},
+     "coop_kernel, 1056 CTAs x 20 rounds x 512 iterations (E5)", 1},
+};
+#define NWL (sizeof workloads / sizeof workloads[0])
+
+typedef struct result {
+    double wall_s, cpu_s, rss_mb;   /* cpu_s: user + system time of the child */
+    double wi, events, total_ns, sm_cycles;
+    int ok;
+} result;
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "bench: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    exit(1);
+}
+
+static double maxd(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Start argv with stdout (and stderr when quiet_err) to /dev/null. */
+static pid_t spawn(char *const argv[], int quiet_err)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        die("fork: %s", strerror(errno));
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            if (quiet_err)
+                dup2(fd, 2);
+            close(fd);
+        }
+        execv(argv[0], argv);
+        fprintf(stderr, "bench: %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Wait for pid; its wall time since t0, CPU time and peak RSS into *r. */
+static int reap(pid_t pid, double t0, result *r)
+{
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0)
+        die("wait4: %s", strerror(errno));
+    r->wall_s = now_s() - t0;
+    r->cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+               (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+    r->rss_mb = (double)ru.ru_maxrss / 1024.0;      /* Linux: kilobytes */
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0, k;
+    char *s = malloc(cap);
+    while (s && (k = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += k;
+        if (n + 1 == cap) {
+            char *grown = realloc(s, cap *= 2);
+            if (!grown)
+                free(s);
+            s = grown;
+        }
+    }
+    fclose(f);
+    if (s)
+        s[n] = '\0';
+    return s;
+}
+
+/* The number after the next "key": at or after *p; advances *p past it. */
+static int json_next(const char **p, const char *key, double *v)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *q = strstr(*p, pat);
+    if (!q)
+        return 0;
+    char *end;
+    *v = strtod(q + strlen(pat), &end);
+    *p = end;
+    return 1;
+}
+
+static int read_summary(const char *dir, result *r)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    char *s = slurp(path);
+    if (!s)
+        return 0;
+    const char *p = s;
+    int ok = json_next(&p, "total_ns", &r->total_ns) && json_next(&p, "warp_instructions", &r->wi) &&
+             json_next(&p, "events", &r->events);
+    /* per SM: busy_frac then mean_mhz, in each "sms" entry */
+    const char *q = strstr(s, "\"sms\":");
+    r->sm_cycles = 0;
+    double busy, mhz;
+    while (ok && q && json_next(&q, "busy_frac", &busy) && json_next(&q, "mean_mhz", &mhz))
+        r->sm_cycles += busy * r->total_ns * mhz * 1e-3;
+    free(s);
+    return ok;
+}
+
+/* Run the command and wait; exit on failure. */
+static void run_or_die(char *const argv[])
+{
+    result r;
+    pid_t pid = spawn(argv, 0);
+    if (!reap(pid, now_s(), &r))
+        die("failed: %s %s ...", argv[0], argv[1]);
+}
+
+/* The commit of the working tree, "-dirty" when tracked files differ. */
+static void commit_id(char *buf, size_t n)
+{
+    snprintf(buf, n, "unknown");
+    FILE *p = popen("git rev-parse --short HEAD 2>/dev/null", "r");
+    if (!p)
+        return;
+    char id[64] = "";
+    if (fgets(id, sizeof id, p))
+        id[strcspn(id, "\n")] = '\0';
+    pclose(p);
+    if (!id[0])
+        return;
+    int dirty = system("git diff --quiet HEAD -- 2>/dev/null") != 0;
+    snprintf(buf, n, "%s%s", id, dirty ? "-dirty" : "");
+}
+
+int main(int argc, char **argv)
+{
+    const char *bin = NULL, *cfgp = NULL, *dir = NULL, *out = NULL, *hist = NULL;
+    int quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-q"))
+            quick = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "-b"))
+            bin = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "-c"))
+            cfgp = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "-d"))
+            dir = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "-o"))
+            out = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "-H"))
+            hist = argv[++i];
+        else
+            die("%s: usage: bench -b BIN -c CONFIG -d WORKDIR [-o RESULTS] [-H HISTORY.md] [-q]", argv[i]);
+    }
+    if (!bin || !cfgp || !dir)
+        die("%s", "usage: bench -b BIN -c CONFIG -d WORKDIR [-o RESULTS] [-H HISTORY.md] [-q]");
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        die("cannot create the work directory: %s", strerror(errno));
+
+    result res[NWL];
+    char trace[NWL][4096], odir[NWL][4096];
+    for (size_t w = 0; w < NWL; w++) {
+        const workload *wl = &workloads[w];
+        snprintf(trace[w], sizeof trace[w], "%s/%s%s.trace", dir, wl->name, quick ? "_q" : "");
+        snprintf(odir[w], sizeof odir[w], "%s/%s%s.out", dir, wl->name, quick ? "_q" : "");
+        char *av[MAX_ARGS + 4];
+        int k = 0;
+        av[k++] = (char *)bin;
+        av[k++] = "gen";
+        for (int j = 0; wl->gen[quick][j]; j++)
+            av[k++] = (char *)wl->gen[quick][j];
+        av[k++] = "-o";
+        av[k++] = trace[w];
+        av[k] = NULL;
+        run_or_die(av);
+
+        char *rv[] = {(char *)bin, "run", "-c", (char *)cfgp, "-t", trace[w], "-o", odir[w], NULL};
+        fprintf(stderr, "bench: %-9s %s ...", wl->name, quick ? "(quick)" : wl->what);
+        for (int rep = 0; rep < wl->reps; rep++) {
+            result r;
+            double t0 = now_s();
+            pid_t pid = spawn(rv, 0);
+            r.ok = reap(pid, t0, &r) && read_summary(odir[w], &r);
+            if (!r.ok)
+                die("%s: the simulation failed", wl->name);
+            if (rep == 0 || r.wall_s < res[w].wall_s)
+                res[w] = r;
+            fprintf(stderr, " %.1f s", r.wall_s);
+        }
+        fputc('\n', stderr);
+    }
+
+    /* Two independent runs of the first workload at once (a sweep's two
+     * processes on two cores). */
+    result par[2];
+    {
+        fprintf(stderr, "bench: 2 x %s at once ...", workloads[0].name);
+        pid_t pid[2];
+        char pdir[2][4096];
+        double t0 = now_s();
+        for (int j = 0; j < 2; j++) {
+            snprintf(pdir[j], sizeof pdir[j], "%s/par%d.out", dir, j);
+            char *rv[] = {(char *)bin, "run", "-c", (char *)cfgp, "-t", trace[0], "-o", pdir[j], NULL};
+            pid[j] = spawn(rv, 0);
+        }
+        for (int j = 0; j < 2; j++)
+            if (!reap(pid[j], t0, &par[j]) || !read_summary(pdir[j], &par[j]))
+                die("%s", "the parallel runs failed");
+        fprintf(stderr, " %.1f s\n", maxd(par[0].wall_s, par[1].wall_s));
+    }
+
+    char commit[96], date[32];
+    commit_id(commit, sizeof commit);
+    time_t tt = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&tt));
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *t = open_memstream(&buf, &blen);
+    if (!t)
+        die("%s", "out of memory");
+    fprintf(t, "skewsim bench%s, commit %s, %s, %ld CPUs, config %s\n\n", quick ? " (quick)" : "", commit,
+            date, ncpu, cfgp);
+    fprintf(t, "%-9s %9s %8s %8s %8s %8s %8s %8s %10s %9s\n", "workload", "Mwarp-ins", "wall s", "cpu s",
+            "Mwi/s", "Mcyc/s", "Mev/s", "RSS MB", "sim us", "slowdown");
+    for (size_t w = 0; w < NWL; w++) {
+        const result *r = &res[w];
+        fprintf(t, "%-9s %9.1f %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %10.1f %9.0f\n", workloads[w].name,
+                r->wi / 1e6, r->wall_s, r->cpu_s, r->wi / r->wall_s / 1e6, r->sm_cycles / r->wall_s / 1e6,
+                r->events / r->wall_s / 1e6, r->rss_mb, r->total_ns / 1e3, r->wall_s / (r->total_ns * 1e-9));
+    }
+    /* Linearity on wall time (the issue's wording) and on CPU time, which
+     * other processes on a busy machine disturb less. */
+    double lin1 = res[1].wall_s / res[0].wall_s, lin2 = res[2].wall_s / res[1].wall_s;
+    double clin1 = res[1].cpu_s / res[0].cpu_s, clin2 = res[2].cpu_s / res[1].cpu_s;
+    double rss_ratio = res[2].rss_mb / res[0].rss_mb;
+    double par_rate = (par[0].wi + par[1].wi) / maxd(par[0].wall_s, par[1].wall_s) / 1e6;
+    fprintf(t, "\nlinear in work (twice the CTAs, at most 2.1 x the time):\n"
+               "  wall: 4224/2112 CTAs %.3f, 8448/4224 %.3f (%s)\n"
+               "  cpu:  4224/2112 CTAs %.3f, 8448/4224 %.3f (%s)\n",
+            lin1, lin2, lin1 <= 2.1 && lin2 <= 2.1 ? "yes" : "NO", clin1, clin2,
+            clin1 <= 2.1 && clin2 <= 2.1 ? "yes" : "NO");
+    fprintf(t, "memory vs kernel length: peak RSS %.1f MB at 2112 CTAs, %.1f MB at 8448 (ratio %.3f)\n",
+            res[0].rss_mb, res[2].rss_mb, rss_ratio);
+    fprintf(t, "two runs at once (fma_2112 x 2): %.2f Mwi/s together, %.2fx one run's %.2f Mwi/s\n", par_rate,
+            par_rate / (res[0].wi / res[0].wall_s / 1e6), res[0].wi / res[0].wall_s / 1e6);
+    fprintf(t, "GEMM rate (simulated): %.1f TFLOP/s\n",
+            quick ? 2.0 * 2048 * 2048 * 1024 / (res[4].total_ns * 1e-9) / 1e12
+                  : 2.0 * 8192 * 8192 * 8192 / (res[4].total_ns * 1e-9) / 1e12);
+    fclose(t);
+
+    fputs("\n", stdout);
+    fputs(buf, stdout);
+    if (out) {
+        FILE *f = fopen(out, "w");
+        if (!f || fputs(buf, f) < 0 || fclose(f) != 0)
+            die("cannot write the results: %s", strerror(errno));
+        printf("\nwritten to %s\n", out);
+    }
+    if (hist && !quick) {
+        FILE *f = fopen(hist, "a");
+        if (!f)
+            die("cannot append to the history: %s", strerror(errno));
+        fprintf(f, "| %s | %s | %ld CPUs | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f / %.1f | %.2f / %.2f | %.2f / %.2f | %.1f |\n",
+                date, commit, ncpu, res[0].wi / res[0].wall_s / 1e6, res[2].wi / res[2].wall_s / 1e6,
+                res[3].wi / res[3].wall_s / 1e6, res[4].wi / res[4].wall_s / 1e6,
+                res[5].wi / res[5].wall_s / 1e6, res[0].rss_mb, res[2].rss_mb, lin1, lin2, clin1, clin2,
+                par_rate);
+        fclose(f);
+        printf("appended a row to %s\n", hist);
+    }
+    free(buf);
+    return 0;
+}

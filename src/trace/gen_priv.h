@@ -1,0 +1,40 @@
+/* gen_priv.h -- helpers shared by the workload generators (src/trace/gen_*.c),
+ * not part of the public API (include/skewsim/gen.h).
+ *
+ * Every generator writes its kernel down as native trace text and parses it
+ * with the ordinary reader, so what it produces is by construction a valid
+ * trace that round-trips through the writer.  The FMA loop of capture.cu's
+ * fma_work() appears in two kernels (fma_kernel, coop_kernel): it is written
+ * once, here, as gen_fma_work(). */
+#ifndef SKEWSIM_GEN_PRIV_H
+#define SKEWSIM_GEN_PRIV_H
+
+#include "skewsim/gen.h"
+
+/* A growing string; free(b.s) when done. */
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+} strbuf;
+
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The dynamic path of fma_work(iters) as nvcc -O3 -arch=sm_90 compiles it
+ * (fma_kernel.sass 0x120-0x440): for iters >= 1 the loop set-up, the main
+ * loop unrolled 8 times (`loop iters/8 work`), the branch over the remainder
+ * and the remainder loop (`loop iters%8 work`); nothing for iters < 1.  It
+ * reads the trip count from R10 and the four chains are R9, R8 (R5), R11,
+ * R13 with the multiplier in R0; it clobbers R0, R2, R3, R5, P1, P2. */
+void gen_fma_work(strbuf *b, long iters);
+
+/* Thread 0's record store at the end of fma_kernel and mem_kernel
+ * (fma_kernel.sass 0x4c0-0x5a0): an `ifwarp 0` block that reads t0s/c0s
+ * from shared memory, takes the end timer and clock (timer=end, clock=end)
+ * and writes the 40-byte record with five STG.E.64. */
+extern const char gen_record_store[];
+
+/* Parse `text` (a whole trace holding exactly one kernel) into *k.  `what`
+ * names the generator in messages ("gen fma").  Frees nothing of the text. */
+int gen_parse(kernel *k, const char *what, const char *text, sk_error *e);
+
+#endif
