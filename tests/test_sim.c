@@ -548,6 +548,86 @@ START_TEST(test_h200_calibration)
 }
 END_TEST
 
+/* ---------------------------------------------------------- silicon */
+
+/* Skewed silicon gives some SMs a lower attainable clock; the same seed
+ * draws the same map, another seed another one; uniform keeps 1980. */
+static void run_fma_on(tu_run *run, int preset, uint64_t seed)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    c.si_preset = preset;
+    c.seed = seed;
+    sk_error e = {0};
+    kernel k;
+    ck_assert_msg(gen_fma(&k, 512, 256, 132, &e) == 0, "%s", e.msg);
+    char *path = tu_strf("%s/fma.trace", tmpdir);
+    ck_assert_msg(trace_write_kernel(path, &k, 0, &e) == 0, "%s", e.msg);
+    kernel_free(&k);
+    char *text = tu_slurp(path, NULL);
+    ck_assert_int_eq(tu_simulate(run, &c, text), 0);
+    free(text);
+    remove(path);
+    free(path);
+}
+
+START_TEST(test_skewed_clocks)
+{
+    tu_run uni, a, b, other;
+    run_fma_on(&uni, SI_PRESET_UNIFORM, 1);
+    run_fma_on(&a, SI_PRESET_SKEWED, 1);
+    run_fma_on(&b, SI_PRESET_SKEWED, 1);
+    run_fma_on(&other, SI_PRESET_SKEWED, 2);
+    int slow = 0, differ = 0;
+    for (int i = 0; i < uni.s->nsms; i++) {
+        ck_assert_int_eq(uni.s->sms[i].min_mhz, 1980);
+        ck_assert_int_eq(uni.s->sms[i].max_mhz, 1980);
+        ck_assert_int_le(a.s->sms[i].max_mhz, 1980);
+        slow += a.s->sms[i].min_mhz < 1980;
+        ck_assert_int_eq(a.s->sms[i].min_mhz, b.s->sms[i].min_mhz);
+        differ += a.s->sms[i].min_mhz != other.s->sms[i].min_mhz;
+    }
+    ck_assert_int_gt(slow, 0);
+    ck_assert_int_gt(differ, 0);
+    /* The kernel waits for its slowest SM. */
+    const kernel_stats *ku = results_kernel(uni.r, 0), *ka = results_kernel(a.r, 0);
+    ck_assert_int_gt(ka->last_end_ps - ka->first_start_ps, ku->last_end_ps - ku->first_start_ps);
+    tu_run_free(&uni);
+    tu_run_free(&a);
+    tu_run_free(&b);
+    tu_run_free(&other);
+}
+END_TEST
+
+/* Under the power cap a tensor-pipe-bound kernel drawing far more than
+ * 700 W at 1980 MHz has its clock pulled down once a DVFS epoch plus the
+ * control latency has passed, and not before. */
+START_TEST(test_power_cap_pulls_clock)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, "dvfs: {policy: power_cap, epoch_ns: 10000, latency_ns: 2000}\n", NULL);
+    tu_run run;
+    int rc = tu_simulate(&run, &c, "skewsim-trace 1\nkernel gemmish grid=132 block=128 regs=32\n"
+                                   "program main\n  loop 1000\n    HGMMA.64x256x16 R0 <- R0 ii=128\n  end\n"
+                                   "  EXIT\nend\nendkernel\n");
+    ck_assert_msg(rc == 0, "%s", run.e.msg);
+    const si_chip_state *chip = silicon_chip(run.s->si);
+    ck_assert_uint_gt(chip->changes, 0);
+    for (int i = 0; i < run.s->nsms; i++) {
+        ck_assert_int_lt(run.s->sms[i].min_mhz, 1980);
+        ck_assert_int_eq(run.s->sms[i].max_mhz, 1980);
+    }
+    /* The first decision comes at the first epoch end (10 us) and takes
+     * effect 2 us later: the kernel cannot be slower than if it had run at
+     * 1980 MHz for those 12 us. */
+    const kernel_stats *k = results_kernel(run.r, 0);
+    double span_us = (double)(k->last_end_ps - k->first_start_ps) / 1e6;
+    double at_top_us = 1000.0 * 128 / 1980.0;   /* 1000 HGMMA x 128 cycles */
+    ck_assert_msg(span_us > at_top_us * 1.05, "span %.1f us, at 1980 MHz %.1f us", span_us, at_top_us);
+    tu_run_free(&run);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
     Suite *s = suite_create("sim");
@@ -573,6 +653,13 @@ Suite *sim_suite(void)
     tcase_add_loop_test(tc, test_observer_failure, 0, 2);
     tcase_add_test(tc, test_create_bad_config);
     tcase_add_test(tc, test_trace_error_mid_run);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("silicon");
+    tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_skewed_clocks);
+    tcase_add_test(tc, test_power_cap_pulls_clock);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("calibration");

@@ -1,5 +1,6 @@
 /* results.h -- a run's output directory: DIR/ctas.csv streamed as CTAs
- * finish, DIR/summary.json at the end.  Both are written to a temporary name
+ * finish, DIR/epochs.csv as the silicon model steps (t_ns,sm,mhz,vdd_mv,
+ * power_w,temp_c: one row per SM per step), DIR/summary.json at the end.  Both are written to a temporary name
  * in DIR and renamed into place only when complete, so a crashed or killed
  * run never leaves a truncated file under the final name.
  *
@@ -25,7 +26,7 @@ void results_free(results *r);            /* removes unfinished temporaries; NUL
 /* The observer to hand to sim_create(). */
 sim_observer results_observer(results *r);
 
-/* Write summary.json, rename both files into place, print a short human
+/* Write summary.json, rename the files into place, print a short human
  * summary to `out` (NULL: none). */
 int results_finish(results *r, const sim *s, FILE *out, sk_error *e);
 

@@ -19,6 +19,7 @@
 #include "skewsim/sm.h"
 #include "skewsim/dispatch.h"
 #include "skewsim/trace.h"
+#include "skewsim/silicon.h"
 
 /* One finished CTA, times relative to its kernel's first CTA start are
  * computed by the observer from kernel_stats.first_start_ps. */
@@ -44,11 +45,15 @@ typedef struct kernel_stats {
     uint64_t warp_instructions;
 } kernel_stats;
 
+struct sim;
+
 typedef struct sim_observer {
     void *ud;
-    /* Both may be NULL; a non-zero return aborts the run with SK_EIO. */
+    /* All may be NULL; a non-zero return aborts the run with SK_EIO. */
     int (*cta_done)(void *ud, const cta_record *r);
     int (*kernel_done)(void *ud, const kernel_stats *k);
+    /* The silicon model advanced to t: per-SM state in silicon_sm(s->si, i). */
+    int (*epoch)(void *ud, const struct sim *s, ps_t t);
 } sim_observer;
 
 /* Chip-wide simple memory: a fixed latency behind one bandwidth server. */
@@ -68,6 +73,12 @@ typedef struct sim {
     dispatcher disp;
     mem_model mem;
     sim_observer obs;
+
+    /* silicon model: sets each SM's clock (src/silicon, docs/silicon.md) */
+    silicon *si;
+    event si_ev;              /* at silicon_next_ps() */
+    si_activity *si_seen;     /* per SM: counters at the last advance */
+    si_activity *si_act;      /* per SM: scratch for the deltas */
 
     /* the kernel being run */
     kernel k;

@@ -103,6 +103,9 @@ typedef struct sm {
     uint64_t issued;
     uint64_t issued_cls[FU_NCLASS];   /* by unit class: the silicon model's activity */
     uint64_t mem_bytes;               /* global memory traffic it caused */
+    uint64_t tensor_cycles;           /* tensor-pipe cycles its instructions held (ii each) */
+    int min_mhz, max_mhz;             /* clock range over the run */
+    double vdd_min_mv;                /* lowest supply the silicon model gave it (0: none) */
     uint64_t ctas_run;
     ps_t resident_ps;         /* time with at least one CTA resident */
     ps_t resident_since;
@@ -180,5 +183,9 @@ int warpsched_pick(struct sim *s, sm *m, warp_sched *ws, uint64_t c);
 ps_t sm_cycle_time(const sm *m, uint64_t cycle);
 uint64_t sm_cycle_at(const sm *m, ps_t t);     /* first cycle starting at or after t */
 void sm_set_mhz(sm *m, int mhz, ps_t t);        /* takes effect from the first cycle at or after t */
+/* Change a running SM's clock at time t (>= the current time): cycles it
+ * has processed keep their times, the next ones follow the new period, and
+ * its queued event moves with them.  Latencies stay in cycles. */
+void sm_change_clock(struct sim *s, sm *m, int mhz, ps_t t);
 
 #endif

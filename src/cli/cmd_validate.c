@@ -15,6 +15,11 @@
  *  - placement: CTA->SM equal to the measured one for >= 95 % of CTAs of the
  *    132- and 264-CTA runs;
  *  - E9 (when present): time_ns and span_ns MAPE <= 5 as for E1;
+ *  - silicon model (issue "Silicon model", point 8), with synthetic
+ *    sustained loads: FP32 FMA holds 1980 MHz below the 700 W cap (README
+ *    point 6), a bf16 GEMM is capped to a median clock within 5 % of 1470 MHz
+ *    (point 7), and a launch after idle pays a wake-up of the cold-minus-hot
+ *    launch cost (point 8: 45.5 - 16.8 us, measured in E4) within 20 %;
  *  - 1056 CTAs: co-resident CTAs finish staggered, oldest first (each SM's
  *    k-th CTA by launch finishes after its (k-1)-th), and young CTAs start
  *    late: some CTAs' first timer read comes > 1 us after the kernel's first,
@@ -31,6 +36,8 @@
 #include "skewsim/gen.h"
 #include "skewsim/results.h"
 #include "skewsim/sim.h"
+#include "skewsim/silicon.h"
+#include "skewsim/topo.h"
 #include "skewsim/trace.h"
 
 #define MAX_GRIDS 64
@@ -345,6 +352,69 @@ static int compare(const cfg *c, grid_data *g, int n, const long *want, int nwan
     return done;
 }
 
+/* Median of the kernel times of one mode ("hot" or "cold") in E4. */
+typedef struct e4_ctx {
+    double hot[4096], cold[512];
+    int nhot, ncold;
+} e4_ctx;
+
+static int e4_row(void *ud, const char *line)
+{
+    e4_ctx *c = ud;
+    char mode[8];
+    int i;
+    double us;
+    if (sscanf(line, "%7[a-z],%d,%lf", mode, &i, &us) != 3)
+        return -1;
+    if (!strcmp(mode, "hot") && c->nhot < (int)SK_ARRAY_LEN(c->hot))
+        c->hot[c->nhot++] = us;
+    else if (!strcmp(mode, "cold") && c->ncold < (int)SK_ARRAY_LEN(c->cold))
+        c->cold[c->ncold++] = us;
+    return 0;
+}
+
+/* The silicon model under sustained synthetic loads (docs/silicon.md,
+ * "Calibration") against README points 6-8. */
+static int check_silicon(const cfg *c, const char *dir, int *fails, sk_error *e)
+{
+    topo t;
+    if (topo_build(&t, c, e) < 0)
+        return e->code;
+    si_calib r;
+    int rc = silicon_calibrate(c, &t, 10.0, &r, e);
+    topo_free(&t);
+    if (rc < 0)
+        return rc;
+    static e4_ctx e4;
+    memset(&e4, 0, sizeof e4);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/e4_short.csv.gz", dir);
+    if (read_csv(path, e4_row, &e4, e) < 0)
+        return e->code;
+    double cold_cost_us = e4.ncold && e4.nhot ? median(e4.cold, e4.ncold) - median(e4.hot, e4.nhot) : 0;
+    double wake_us = (double)c->dvfs_wake_ns / 1e3;
+
+    printf("\nSilicon model, 10 s of synthetic sustained load (docs/silicon.md)\n");
+    int ok = r.fma_mhz == 1980 && r.fma_w < c->dvfs_cap_w;
+    *fails += !ok;
+    printf("%s  sustained FP32 FMA: %.0f MHz at %.1f W (measured 1980 MHz, ~310 W, below the %d W cap)\n",
+           verdict(ok), r.fma_mhz, r.fma_w, c->dvfs_cap_w);
+    ok = fabs(r.gemm_mhz - 1470) <= 0.05 * 1470 && r.gemm_max_w < c->dvfs_cap_w * 1.02;
+    *fails += !ok;
+    printf("%s  sustained bf16 GEMM under the cap: median %.0f MHz (%.0f-%.0f), %.1f W mean, %.1f W max epoch "
+           "(measured median 1470 MHz, 1320-1545, ~690 W)\n", verdict(ok), r.gemm_mhz, r.gemm_mhz_min,
+           r.gemm_mhz_max, r.gemm_w, r.gemm_max_w);
+    printf("info  GEMM clock changes %.1f/s (measured ~8/s), %.1f C (measured 61 C after 40 s); idle %.1f W "
+           "at %d MHz (measured 77-80 W); awake, no kernel %.1f W (measured 124 W)\n", r.gemm_changes_per_s,
+           r.gemm_temp_c, r.idle_w, c->dvfs_idle_mhz, r.awake_w);
+    ok = cold_cost_us > 0 && fabs(wake_us - cold_cost_us) <= 0.2 * cold_cost_us;
+    *fails += !ok;
+    printf("%s  launch after idle: wake-up %.1f us (E4: cold %.1f us - hot %.1f us median = %.1f us)\n",
+           verdict(ok), wake_us, e4.ncold ? median(e4.cold, e4.ncold) : 0.0,
+           e4.nhot ? median(e4.hot, e4.nhot) : 0.0, cold_cost_us);
+    return 0;
+}
+
 static int parse_grids(const char *s, long *out, int max)
 {
     int n = 0;
@@ -444,6 +514,8 @@ int cmd_validate(int argc, char **argv)
         if (compare(&c, g9, n9, NULL, 0, 0, &fails, &e) < 0)
             goto fail;
     }
+    if (nwant == 0 && check_silicon(&c, dir, &fails, &e) < 0)
+        goto fail;
     status = fails ? VALIDATE_FAILED : 0;
     printf("\n%s: %d criterion(s) failed\n", fails ? "FAILED" : "ok", fails);
     goto done;

@@ -17,6 +17,40 @@
 #include "skewsim/sim.h"
 
 static void grid_release(sim *s, event *ev);
+static void silicon_fire(sim *s, event *ev);
+
+/* The simulator's state is sized by the config and the kernel.  Every key
+ * is bounded, but not their product: 16384 SMs (32 GPCs x 64 TPCs x 8) of
+ * 1024 warp slots with a 332-register scoreboard each would be some 50 GB.
+ * These caps on the products (the H200 uses 8448 warp slots, 4224 CTA
+ * slots, 4752 pipelines and at most 2.8 million scoreboard entries) turn
+ * that into a message instead of exhausting memory: at the caps, warp and
+ * CTA slots take a few hundred MB and the scoreboards 1 GiB. */
+#define SIM_MAX_WARP_SLOTS (UINT64_C(1) << 20)     /* SMs x sm.max_warps */
+#define SIM_MAX_CTA_SLOTS (UINT64_C(1) << 20)      /* SMs x sm.max_ctas */
+#define SIM_MAX_PIPELINES (UINT64_C(1) << 22)      /* SMs x schedulers x units.*.count */
+#define SIM_MAX_SCOREBOARD (UINT64_C(1) << 27)     /* warp slots x dense registers, 8 bytes each */
+
+static int check_state_size(const cfg *c, int nsms, sk_error *e)
+{
+    uint64_t warps = (uint64_t)nsms * (uint64_t)c->max_warps, ctas = (uint64_t)nsms * (uint64_t)c->max_ctas;
+    uint64_t pipes = 0;
+    for (int k = 0; k < FU_NCLASS; k++)
+        pipes += (uint64_t)c->units[k].count;
+    pipes *= (uint64_t)nsms * (uint64_t)c->warp_schedulers;
+    if (warps > SIM_MAX_WARP_SLOTS)
+        return sk_errorf(e, SK_ECONFIG, "config: %d SMs x sm.max_warps=%d = %llu warp slots: expected at most "
+                         "%llu", nsms, c->max_warps, (unsigned long long)warps,
+                         (unsigned long long)SIM_MAX_WARP_SLOTS);
+    if (ctas > SIM_MAX_CTA_SLOTS)
+        return sk_errorf(e, SK_ECONFIG, "config: %d SMs x sm.max_ctas=%d = %llu CTA slots: expected at most "
+                         "%llu", nsms, c->max_ctas, (unsigned long long)ctas, (unsigned long long)SIM_MAX_CTA_SLOTS);
+    if (pipes > SIM_MAX_PIPELINES)
+        return sk_errorf(e, SK_ECONFIG, "config: %d SMs x %d schedulers x units.*.count = %llu pipelines: "
+                         "expected at most %llu", nsms, c->warp_schedulers, (unsigned long long)pipes,
+                         (unsigned long long)SIM_MAX_PIPELINES);
+    return 0;
+}
 
 sim *sim_create(const cfg *c, const sim_observer *obs, sk_error *e)
 {
@@ -32,11 +66,31 @@ sim *sim_create(const cfg *c, const sim_observer *obs, sk_error *e)
         return NULL;
     }
     s->nsms = s->topo.nsms;
+    if (check_state_size(c, s->nsms, e) < 0) {
+        sim_destroy(s);
+        return NULL;
+    }
     s->sms = xcalloc((size_t)s->nsms, sizeof *s->sms);
     for (int i = 0; i < s->nsms; i++)
         sm_init(&s->sms[i], s, i);
     dispatch_init(&s->disp, s);
     event_init(&s->grid_ev, grid_release, "grid-barrier", 0);
+    s->si = silicon_create(&s->c, &s->topo, e);
+    if (!s->si) {
+        sim_destroy(s);
+        return NULL;
+    }
+    s->si_seen = xcalloc((size_t)s->nsms, sizeof *s->si_seen);
+    s->si_act = xcalloc((size_t)s->nsms, sizeof *s->si_act);
+    for (int i = 0; i < s->nsms; i++) {
+        int mhz = silicon_sm_mhz(s->si, i, 0);
+        sm_set_mhz(&s->sms[i], mhz, 0);
+        s->sms[i].min_mhz = s->sms[i].max_mhz = mhz;
+    }
+    event_init(&s->si_ev, silicon_fire, "silicon", 0);
+    ps_t next = silicon_next_ps(s->si);
+    if (next < PS_MAX)
+        evq_push(&s->q, &s->si_ev, next);
     /* 1 GB/s moves one byte per ns: 1e9 attoseconds per byte per (GB/s). */
     s->mem.as_per_byte = (int64_t)((1000000000LL + c->mem_bandwidth_gbps / 2) / c->mem_bandwidth_gbps);
     s->mem.latency_ps = (ps_t)c->mem_latency_ns * PS_PER_NS;
@@ -54,6 +108,9 @@ void sim_destroy(sim *s)
     if (s->have_kernel)
         kernel_free(&s->k);
     dispatch_free(&s->disp);
+    silicon_destroy(s->si);
+    free(s->si_seen);
+    free(s->si_act);
     for (int i = 0; s->sms && i < s->nsms; i++)
         sm_free(&s->sms[i]);
     free(s->sms);
@@ -77,6 +134,13 @@ static int prepare_kernel(sim *s, sk_error *e)
             s->cooperative |= pr->code[i].kind == IK_GRIDBAR;
         }
     }
+    /* Each SM allocates a scoreboard of max_regs entries per warp slot (sm.c). */
+    uint64_t entries = (uint64_t)s->nsms * (uint64_t)s->c.max_warps * s->max_regs;
+    if (entries > SIM_MAX_SCOREBOARD)
+        return sk_errorf(e, SK_EFIT, "kernel %s: %u registers x %llu warp slots = %llu scoreboard entries: "
+                         "expected at most %llu (fewer registers, SMs or sm.max_warps)", k->name, s->max_regs,
+                         (unsigned long long)s->nsms * (unsigned long long)s->c.max_warps,
+                         (unsigned long long)entries, (unsigned long long)SIM_MAX_SCOREBOARD);
     sm_cta_need(&s->c, k, &s->need);
     int per_sm = sm_ctas_per_sm(&s->c, &s->need);
     if (s->cooperative && (uint64_t)per_sm * (uint64_t)s->nsms < k->grid)
@@ -164,6 +228,51 @@ void sim_warp_exited(sim *s, ps_t t)
     grid_check(s);
 }
 
+/* Bring the silicon model to time t: hand it what each SM did since the
+ * last call, apply the clocks it sets, and report the epoch.  Returns 0 or
+ * an SK_E* code (in s->err). */
+static int silicon_step(sim *s, ps_t t)
+{
+    for (int i = 0; i < s->nsms; i++) {
+        const sm *m = &s->sms[i];
+        si_activity *a = &s->si_act[i], *seen = &s->si_seen[i];
+        for (int k = 0; k < FU_NCLASS; k++) {
+            a->issued[k] = m->issued_cls[k] - seen->issued[k];
+            seen->issued[k] = m->issued_cls[k];
+        }
+        a->tensor_cycles = m->tensor_cycles - seen->tensor_cycles;
+        seen->tensor_cycles = m->tensor_cycles;
+        a->mem_bytes = m->mem_bytes - seen->mem_bytes;
+        seen->mem_bytes = m->mem_bytes;
+    }
+    int r = silicon_advance(s->si, t, s->si_act, &s->err);
+    if (r < 0)
+        return r;
+    for (int i = 0; i < s->nsms; i++) {
+        sm *m = &s->sms[i];
+        int mhz = silicon_sm_mhz(s->si, i, t);
+        if (mhz != m->mhz)
+            sm_change_clock(s, m, mhz, t);
+        double v = silicon_sm(s->si, i)->vdd_mv;
+        if (m->vdd_min_mv == 0 || v < m->vdd_min_mv)
+            m->vdd_min_mv = v;
+    }
+    if (s->obs.epoch && s->obs.epoch(s->obs.ud, s, t) != 0)
+        return sk_errorf(&s->err, SK_EIO, "writing the epoch at %lld ps failed", (long long)t);
+    return 0;
+}
+
+static void silicon_fire(sim *s, event *ev)
+{
+    if (silicon_step(s, ev->t) < 0) {
+        s->stop = 1;
+        return;
+    }
+    ps_t next = silicon_next_ps(s->si);
+    if (next < PS_MAX)
+        evq_push(&s->q, ev, SK_MAX(next, s->q.now));
+}
+
 static int kernel_done(const sim *s)
 {
     return s->ctas_left == 0 && s->ctas_running == 0;
@@ -218,7 +327,9 @@ int sim_run(sim *s, trace *tr, sk_error *e)
             before += s->sms[i].issued;
         if (s->disp.ops->kernel_start)
             s->disp.ops->kernel_start(s->disp.st, s);
-        dispatch_kick(s, t + (ps_t)s->c.launch_start_ns * PS_PER_NS);
+        /* A launch after a long idle pays the clock's wake-up first. */
+        ps_t wake = silicon_kernel_launch(s->si, t);
+        dispatch_kick(s, t + wake + (ps_t)s->c.launch_start_ns * PS_PER_NS);
         if ((r = run_kernel(s, e)) < 0)
             return r;
         uint64_t after = 0;
@@ -227,6 +338,16 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         s->ks.warp_instructions = after - before;
         s->warp_instructions += s->ks.warp_instructions;
         s->ks.done_ps = s->ks.last_end_ps + (ps_t)s->c.launch_end_ns * PS_PER_NS;
+        /* The silicon model sees every kernel end, and epochs.csv gets at
+         * least one row per kernel. */
+        if ((r = silicon_step(s, s->ks.last_end_ps)) < 0) {
+            *e = s->err;
+            return r;
+        }
+        silicon_kernel_end(s->si, s->ks.last_end_ps);
+        ps_t next = silicon_next_ps(s->si);
+        if (next < PS_MAX)
+            evq_push(&s->q, &s->si_ev, SK_MAX(next, s->q.now));
         t = s->ks.done_ps;
         s->kernels_done++;
         if (s->obs.kernel_done && s->obs.kernel_done(s->obs.ud, &s->ks) != 0)

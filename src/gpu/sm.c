@@ -52,6 +52,18 @@ void sm_set_mhz(sm *m, int mhz, ps_t t)
     m->period_fs = (int64_t)((1000000000LL + mhz / 2) / mhz);
 }
 
+void sm_change_clock(sim *s, sm *m, int mhz, ps_t t)
+{
+    uint64_t c = SK_MAX(sm_cycle_at(m, t), m->min_cycle);
+    sm_set_mhz(m, mhz, sm_cycle_time(m, c));
+    m->min_mhz = SK_MIN(m->min_mhz, mhz);
+    m->max_mhz = SK_MAX(m->max_mhz, mhz);
+    if (event_queued(&m->ev)) {
+        m->cycle = SK_MAX(m->cycle, c);
+        evq_push(&s->q, &m->ev, SK_MAX(sm_cycle_time(m, m->cycle), s->q.now));
+    }
+}
+
 /* ---- setup ----------------------------------------------------------- */
 
 /* Warp slots on 64-byte boundaries, as `warp` asks (sm.h: a scheduler
@@ -75,6 +87,7 @@ int sm_init(sm *m, sim *s, int id)
     event_init(&m->ev, sm_fire, "sm-issue", (uint32_t)id);
     m->period_fs = 1;
     sm_set_mhz(m, c->sm_mhz, 0);
+    m->min_mhz = m->max_mhz = c->sm_mhz;
     m->warps = alloc_warps((size_t)c->max_warps);
     m->ctas = xcalloc((size_t)c->max_ctas, sizeof *m->ctas);
     m->sched = xcalloc((size_t)c->warp_schedulers, sizeof *m->sched);
@@ -355,6 +368,8 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     m->unit_free[pipe] = c + (uint64_t)(in->ii ? in->ii : cf->units[in->cls].ii_cycles);
     m->issued++;
     m->issued_cls[in->cls]++;
+    if (in->cls == FU_TENSOR)
+        m->tensor_cycles += (uint64_t)(in->ii ? in->ii : cf->units[FU_TENSOR].ii_cycles);
     m->sched[w->sched].issued++;
     w->ready = c + (in->stall ? in->stall : 1);
     w->wake = w->ready;

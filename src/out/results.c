@@ -14,8 +14,9 @@
 
 struct results {
     char *dir;                /* NULL: in memory */
-    char *ctas_tmp, *ctas_final, *sum_tmp, *sum_final;
-    FILE *ctas;
+    char *ctas_tmp, *ctas_final, *sum_tmp, *sum_final, *ep_tmp, *ep_final;
+    FILE *ctas, *epochs;
+    double max_power_w;       /* largest chip power over the silicon steps */
     kernel_stats *kernels;
     size_t nk, kcap;
     cta_record *recs;         /* in-memory mode only */
@@ -52,13 +53,17 @@ results *results_open(const char *dir, sk_error *e)
     r->ctas_final = join(dir, "ctas.csv");
     r->sum_tmp = join(dir, ".summary.json.tmp");
     r->sum_final = join(dir, "summary.json");
+    r->ep_tmp = join(dir, ".epochs.csv.tmp");
+    r->ep_final = join(dir, "epochs.csv");
     r->ctas = fopen(r->ctas_tmp, "w");
-    if (!r->ctas) {
-        sk_errorf(e, SK_EIO, "%s: cannot write: %s", r->ctas_tmp, strerror(errno));
+    r->epochs = r->ctas ? fopen(r->ep_tmp, "w") : NULL;
+    if (!r->ctas || !r->epochs) {
+        sk_errorf(e, SK_EIO, "%s: cannot write: %s", r->ctas ? r->ep_tmp : r->ctas_tmp, strerror(errno));
         results_free(r);
         return NULL;
     }
     fputs("kernel,cta,sm,start_ns,end_ns,cycles\n", r->ctas);
+    fputs("t_ns,sm,mhz,vdd_mv,power_w,temp_c\n", r->epochs);
     return r;
 }
 
@@ -70,6 +75,12 @@ void results_free(results *r)
         fclose(r->ctas);
         remove(r->ctas_tmp);
     }
+    if (r->epochs) {
+        fclose(r->epochs);
+        remove(r->ep_tmp);
+    }
+    free(r->ep_tmp);
+    free(r->ep_final);
     free(r->dir);
     free(r->ctas_tmp);
     free(r->ctas_final);
@@ -109,9 +120,28 @@ static int on_kernel(void *ud, const kernel_stats *k)
     return 0;
 }
 
+/* One row per SM per silicon step (docs/silicon.md). */
+static int on_epoch(void *ud, const sim *s, ps_t t)
+{
+    results *r = ud;
+    const si_chip_state *chip = silicon_chip(s->si);
+    r->max_power_w = SK_MAX(r->max_power_w, chip->power_w);
+    if (!r->epochs)
+        return 0;
+    char tb[32];
+    results_fmt_ns(tb, sizeof tb, t);
+    for (int i = 0; i < s->nsms; i++) {
+        const si_sm_state *m = silicon_sm(s->si, i);
+        if (fprintf(r->epochs, "%s,%d,%d,%.1f,%.3f,%.2f\n", tb, i, s->sms[i].mhz, m->vdd_mv, m->power_w,
+                    m->temp_c) < 0)
+            return 1;
+    }
+    return 0;
+}
+
 sim_observer results_observer(results *r)
 {
-    sim_observer o = {.ud = r, .cta_done = on_cta, .kernel_done = on_kernel};
+    sim_observer o = {.ud = r, .cta_done = on_cta, .kernel_done = on_kernel, .epoch = on_epoch};
     return o;
 }
 
@@ -161,10 +191,15 @@ static void write_summary(FILE *f, const results *r, const sim *s)
     results_fmt_ns(b0, sizeof b0, s->end_ps);
     fprintf(f, "{\n  \"config\": ");
     json_string(f, s->c.name);
+    const si_chip_state *chip = silicon_chip(s->si);
+    double secs = (double)s->end_ps * 1e-12;
     fprintf(f, ",\n  \"seed\": %llu,\n  \"total_ns\": %s,\n  \"warp_instructions\": %llu,\n"
-               "  \"events\": %llu,\n  \"kernels\": [",
+               "  \"events\": %llu,\n  \"chip\": {\"mean_power_w\": %.3f, \"max_power_w\": %.3f, "
+               "\"energy_j\": %.6f, \"clock_changes\": %llu},\n  \"kernels\": [",
             (unsigned long long)s->c.seed, b0, (unsigned long long)s->warp_instructions,
-            (unsigned long long)s->q.fired);
+            (unsigned long long)s->q.fired, secs > 0 ? chip->energy_j / secs : 0.0,
+            SK_MAX(r->max_power_w, chip->max_window_power_w), chip->energy_j,
+            (unsigned long long)chip->changes);
     for (size_t i = 0; i < r->nk; i++) {
         const kernel_stats *k = &r->kernels[i];
         results_fmt_ns(b0, sizeof b0, k->last_record_end_ps - k->first_start_ps);
@@ -182,10 +217,11 @@ static void write_summary(FILE *f, const results *r, const sim *s)
         const sm *m = &s->sms[i];
         sm_fig g = figures(s, m);
         fprintf(f, "%s\n    {\"id\": %d, \"gpc\": %d, \"tpc\": %d, \"ctas\": %llu, \"busy_frac\": %.6f, "
-                   "\"ipc\": %.6f, \"mean_mhz\": %.3f, \"warp_instructions\": %llu}",
+                   "\"ipc\": %.6f, \"mean_mhz\": %.3f, \"min_mhz\": %d, \"max_mhz\": %d, "
+                   "\"vdd_min_mv\": %.1f, \"warp_instructions\": %llu}",
                 i ? "," : "", m->id, s->topo.sm[i].gpc, s->topo.sm[i].tpc_global,
-                (unsigned long long)m->ctas_run, g.busy_frac, g.ipc, g.mean_mhz,
-                (unsigned long long)m->issued);
+                (unsigned long long)m->ctas_run, g.busy_frac, g.ipc, g.mean_mhz, m->min_mhz, m->max_mhz,
+                m->vdd_min_mv, (unsigned long long)m->issued);
     }
     fprintf(f, "\n  ]\n}\n");
 }
@@ -210,8 +246,11 @@ static void print_human(FILE *out, const results *r, const sim *s)
     }
     double mean = s->nsms ? sum / s->nsms : 0;
     results_fmt_ns(b0, sizeof b0, s->end_ps);
-    fprintf(out, "total %s ns, %llu warp-instructions, %d SMs\n", b0,
-            (unsigned long long)s->warp_instructions, s->nsms);
+    const si_chip_state *chip = silicon_chip(s->si);
+    fprintf(out, "total %s ns, %llu warp-instructions, %d SMs, chip power mean %.1f W (max %.1f W)\n", b0,
+            (unsigned long long)s->warp_instructions, s->nsms,
+            s->end_ps > 0 ? chip->energy_j / ((double)s->end_ps * 1e-12) : 0.0,
+            SK_MAX(r->max_power_w, chip->max_window_power_w));
     fprintf(out, "SM busy (CTA resident): min %.1f%%  mean %.1f%%  max %.1f%%  imbalance max/mean %.3f  "
                  "mean IPC per SM %.2f\n",
             100 * mn, 100 * mean, 100 * mx, mean > 0 ? mx / mean : 0.0, s->nsms ? ipc / s->nsms : 0.0);
@@ -233,6 +272,12 @@ int results_finish(results *r, const sim *s, FILE *out, sk_error *e)
         bad |= fclose(f) != 0;
         if (bad)
             return sk_errorf(e, SK_EIO, "%s: write failed", r->sum_tmp);
+        if (fflush(r->epochs) != 0 || ferror(r->epochs))
+            return sk_errorf(e, SK_EIO, "%s: write failed: %s", r->ep_tmp, strerror(errno));
+        fclose(r->epochs);
+        r->epochs = NULL;
+        if (rename(r->ep_tmp, r->ep_final) != 0)
+            return sk_errorf(e, SK_EIO, "%s: cannot rename: %s", r->ep_final, strerror(errno));
         if (rename(r->ctas_tmp, r->ctas_final) != 0)
             return sk_errorf(e, SK_EIO, "%s: cannot rename: %s", r->ctas_final, strerror(errno));
         if (rename(r->sum_tmp, r->sum_final) != 0)

@@ -521,10 +521,12 @@ static int build_grid(silicon *si, sk_error *e)
 static int check_cfg(const cfg *c, const si_vf *vf, sk_error *e)
 {
     int top = c->sm_mhz;
-    if (c->dvfs_idle_mhz < vf->mhz[0] || c->dvfs_idle_mhz > top)
-        return sk_errorf(e, SK_ECONFIG, "config: dvfs.idle_mhz: %d: expected a clock in "
-                         "dvfs.min_mhz..clocks.sm_mhz (%d..%d)", c->dvfs_idle_mhz, vf->mhz[0],
-                         top);
+    /* An idle clock below the lowest bin idles at the lowest bin: the bins
+     * step down from clocks.sm_mhz, so a chip whose top clock is not the
+     * H200's cannot always reach dvfs.idle_mhz exactly. */
+    if (c->dvfs_idle_mhz > top)
+        return sk_errorf(e, SK_ECONFIG, "config: dvfs.idle_mhz: %d: expected at most clocks.sm_mhz (%d)",
+                         c->dvfs_idle_mhz, top);
     if (c->dvfs_fixed_mhz != 0 && (c->dvfs_fixed_mhz < vf->mhz[0] || c->dvfs_fixed_mhz > top))
         return sk_errorf(e, SK_ECONFIG, "config: dvfs.fixed_mhz: %d: expected 0 or a clock in "
                          "dvfs.min_mhz..clocks.sm_mhz (%d..%d)", c->dvfs_fixed_mhz, vf->mhz[0],
