@@ -223,7 +223,7 @@ START_TEST(test_run_output_dir)
     ck_assert_ptr_nonnull(strstr(res.out, "gather"));
     DIR *d = opendir(dir);
     ck_assert_ptr_nonnull(d);
-    int summary = 0, ctas = 0;
+    int summary = 0, ctas = 0, epochs = 0;
     char other[256] = "";
     for (struct dirent *de; (de = readdir(d)) != NULL;) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
@@ -232,6 +232,8 @@ START_TEST(test_run_output_dir)
             summary++;
         else if (!strcmp(de->d_name, "ctas.csv"))
             ctas++;
+        else if (!strcmp(de->d_name, "epochs.csv"))
+            epochs++;
         else
             snprintf(other, sizeof other, "%s", de->d_name);
     }
@@ -239,6 +241,7 @@ START_TEST(test_run_output_dir)
     ck_assert_msg(!other[0], "run left %s in its output directory", other);
     ck_assert_int_eq(summary, 1);
     ck_assert_int_eq(ctas, 1);
+    ck_assert_int_eq(epochs, 1);
     char *csv_path = tu_strf("%s/ctas.csv", dir);
     char *csv = tu_slurp(csv_path, NULL);
     ck_assert_int_eq(strncmp(csv, "kernel,cta,sm,start_ns,end_ns,cycles\n", 37), 0);

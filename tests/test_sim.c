@@ -628,6 +628,30 @@ START_TEST(test_power_cap_pulls_clock)
 }
 END_TEST
 
+/* A launch after a long idle (gap_ns beyond dvfs.wake_after_ns) pays the
+ * clock's wake-up, dvfs.wake_ns, before its CTAs start; back to back it
+ * does not (validation/h200 README point 8). */
+START_TEST(test_cold_launch)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    tu_run run;
+    const char *body = "program main\n  loop 64\n    FFMA R1 <- R1 R2\n  end\n  EXIT\nend\nendkernel\n";
+    char *text = tu_strf("skewsim-trace 1\nkernel hot grid=132 block=256\n%s"
+                         "kernel hot2 grid=132 block=256\n%s"
+                         "kernel cold grid=132 block=256 gap_ns=50000000\n%s", body, body, body);
+    tu_simulate_ok(&run, &c, text);
+    const kernel_stats *hot = results_kernel(run.r, 1), *cold = results_kernel(run.r, 2);
+    ck_assert_int_eq(cold->launch_ps - results_kernel(run.r, 1)->done_ps, (ps_t)50000000 * 1000);
+    ps_t dt = (cold->done_ps - cold->launch_ps) - (hot->done_ps - hot->launch_ps);
+    /* Equal up to where the SM clock edges fall: less than one cycle. */
+    ck_assert_int_ge(dt, (ps_t)c.dvfs_wake_ns * 1000);
+    ck_assert_int_lt(dt, (ps_t)c.dvfs_wake_ns * 1000 + 506);
+    tu_run_free(&run);
+    free(text);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
     Suite *s = suite_create("sim");
@@ -660,6 +684,7 @@ Suite *sim_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_skewed_clocks);
     tcase_add_test(tc, test_power_cap_pulls_clock);
+    tcase_add_test(tc, test_cold_launch);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("calibration");

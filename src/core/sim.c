@@ -18,6 +18,7 @@
 
 static void grid_release(sim *s, event *ev);
 static void silicon_fire(sim *s, event *ev);
+static void silicon_rearm(sim *s);
 
 /* The simulator's state is sized by the config and the kernel.  Every key
  * is bounded, but not their product: 16384 SMs (32 GPCs x 64 TPCs x 8) of
@@ -88,9 +89,7 @@ sim *sim_create(const cfg *c, const sim_observer *obs, sk_error *e)
         s->sms[i].min_mhz = s->sms[i].max_mhz = mhz;
     }
     event_init(&s->si_ev, silicon_fire, "silicon", 0);
-    ps_t next = silicon_next_ps(s->si);
-    if (next < PS_MAX)
-        evq_push(&s->q, &s->si_ev, next);
+    silicon_rearm(s);
     /* 1 GB/s moves one byte per ns: 1e9 attoseconds per byte per (GB/s). */
     s->mem.as_per_byte = (int64_t)((1000000000LL + c->mem_bandwidth_gbps / 2) / c->mem_bandwidth_gbps);
     s->mem.latency_ps = (ps_t)c->mem_latency_ns * PS_PER_NS;
@@ -262,15 +261,24 @@ static int silicon_step(sim *s, ps_t t)
     return 0;
 }
 
+/* Queue the silicon event at the model's next own time (launches and
+ * kernel ends move it). */
+static void silicon_rearm(sim *s)
+{
+    ps_t next = silicon_next_ps(s->si);
+    if (next < PS_MAX)
+        evq_push(&s->q, &s->si_ev, SK_MAX(next, s->q.now));
+    else
+        evq_cancel(&s->q, &s->si_ev);
+}
+
 static void silicon_fire(sim *s, event *ev)
 {
     if (silicon_step(s, ev->t) < 0) {
         s->stop = 1;
         return;
     }
-    ps_t next = silicon_next_ps(s->si);
-    if (next < PS_MAX)
-        evq_push(&s->q, ev, SK_MAX(next, s->q.now));
+    silicon_rearm(s);
 }
 
 static int kernel_done(const sim *s)
@@ -314,6 +322,17 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         s->have_kernel = 1;
         if ((r = prepare_kernel(s, e)) < 0)
             return r;
+        /* The trace may idle the GPU before this launch (gap_ns): bring the
+         * silicon model through the idle time (idle clock, cooling), and a
+         * launch after a long idle pays the clock's wake-up first. */
+        if (s->k.gap_ns > 0) {
+            t += (ps_t)s->k.gap_ns * PS_PER_NS;
+            evq_cancel(&s->q, &s->si_ev);
+            if ((r = silicon_step(s, t)) < 0) {
+                *e = s->err;
+                return r;
+            }
+        }
         memset(&s->ks, 0, sizeof s->ks);
         snprintf(s->ks.name, sizeof s->ks.name, "%s", s->k.name);
         s->ks.index = index;
@@ -327,8 +346,8 @@ int sim_run(sim *s, trace *tr, sk_error *e)
             before += s->sms[i].issued;
         if (s->disp.ops->kernel_start)
             s->disp.ops->kernel_start(s->disp.st, s);
-        /* A launch after a long idle pays the clock's wake-up first. */
         ps_t wake = silicon_kernel_launch(s->si, t);
+        silicon_rearm(s);
         dispatch_kick(s, t + wake + (ps_t)s->c.launch_start_ns * PS_PER_NS);
         if ((r = run_kernel(s, e)) < 0)
             return r;
@@ -345,9 +364,7 @@ int sim_run(sim *s, trace *tr, sk_error *e)
             return r;
         }
         silicon_kernel_end(s->si, s->ks.last_end_ps);
-        ps_t next = silicon_next_ps(s->si);
-        if (next < PS_MAX)
-            evq_push(&s->q, &s->si_ev, SK_MAX(next, s->q.now));
+        silicon_rearm(s);
         t = s->ks.done_ps;
         s->kernels_done++;
         if (s->obs.kernel_done && s->obs.kernel_done(s->obs.ud, &s->ks) != 0)

@@ -29,8 +29,14 @@
 #define READ_CHUNK 65536              /* bytes per gzread() */
 #define MAX_TOKENS 64                 /* per line */
 #define MAX_BLOCKS 32                 /* open loop/ifwarp blocks in a program */
-#define MAX_INSTRS (1u << 24)         /* entries per program */
+/* The next three bound what one kernel costs to hold and to parse: a
+ * gzip'd trace of a few MB can inflate to a few GB of lines, and name
+ * lookups are linear scans (docs/trace-format.md, "Limits"). */
+#define MAX_INSTRS (1u << 24)         /* entries per kernel, over all its programs (~740 MB) */
+#define MAX_PROGRAMS 4096             /* programs per kernel */
+#define MAX_OPNAMES 1024              /* distinct mnemonics per program */
 #define GRID_MAX (UINT64_C(1) << 32)  /* CTAs per kernel */
+#define GAP_MAX_NS UINT64_C(1000000000000) /* idle before a launch: 1000 s */
 #define BLOCK_MAX 1024                /* threads per CTA */
 #define REGS_MAX 255                  /* registers per thread */
 #define SMEM_MAX (16u << 20)          /* shared memory bytes per CTA */
@@ -76,6 +82,7 @@ struct trace {
     uint64_t grid;
     char **pnames;                  /* program names, for program= in records */
     uint32_t npnames;
+    uint32_t entries_before;        /* entries of the kernel's earlier programs (MAX_INSTRS) */
     uint64_t next_id;               /* next CTA id to hand out */
     unsigned long ctas_line;        /* line of the `ctas` record */
     int rec_valid;                  /* rec_* holds a record not yet fully handed out */
@@ -545,8 +552,8 @@ static int parse_instr(trace *t, program *p)
             }
         }
     }
-    if (p->n >= MAX_INSTRS)
-        return fail_at(t, op_col, "%s: expected at most %u entries per program", op, MAX_INSTRS);
+    if (t->entries_before + p->n >= MAX_INSTRS)
+        return fail_at(t, op_col, "%s: expected at most %u entries per kernel", op, MAX_INSTRS);
 
     instr *in = append(t, p);
     in->kind = kind;
@@ -560,6 +567,9 @@ static int parse_instr(trace *t, program *p)
         in->stride = (uint32_t)stride;
     }
     in->opcode = prog_opname(p, op);
+    if (in->opcode >= MAX_OPNAMES)
+        return fail_at(t, op_col, "%s: expected at most %d distinct opcode mnemonics per program", op,
+                       MAX_OPNAMES);
     /* Sources are numbered before destinations (an instruction reads before
      * it writes): then a guard written as "@P0 OP ..." and as "OP ... <- P0"
      * number the same, and the writer's output reads back identically. */
@@ -669,8 +679,8 @@ static int parse_program(trace *t, const kernel *k, program *p, unsigned long pl
             if (depth == MAX_BLOCKS)
                 return fail_at(t, tk[0].col, "%s: depth %d: expected blocks nested at most %d deep", w,
                                depth + 1, MAX_BLOCKS);
-            if (p->n >= MAX_INSTRS)
-                return fail_at(t, tk[0].col, "%s: expected at most %u entries per program", w, MAX_INSTRS);
+            if (t->entries_before + p->n >= MAX_INSTRS)
+                return fail_at(t, tk[0].col, "%s: expected at most %u entries per kernel", w, MAX_INSTRS);
             instr *in = append(t, p);
             in->kind = is_loop ? IK_LOOP : IK_IFWARP;
             in->cls = FU_MISC;
@@ -700,8 +710,8 @@ static int parse_program(trace *t, const kernel *k, program *p, unsigned long pl
 static int parse_kernel_line(trace *t, kernel *k)
 {
     const token *tk = t->tok;
-    uint64_t grid = 0, block = 0, regs = 32, smem = 0;
-    int seen[4] = {0, 0, 0, 0};
+    uint64_t grid = 0, block = 0, regs = 32, smem = 0, gap = 0;
+    int seen[5] = {0, 0, 0, 0, 0};
 
     if (t->ntok < 2)
         return fail_at(t, t->eol_col, "kernel: end of line: expected a kernel name");
@@ -725,8 +735,10 @@ static int parse_kernel_line(trace *t, kernel *k)
             which = 2;
         else if (key_is(s, klen, "smem"))
             which = 3;
+        else if (key_is(s, klen, "gap_ns"))
+            which = 4;
         else
-            return fail_at(t, col, "kernel: %s: expected grid=, block=, regs= or smem=", s);
+            return fail_at(t, col, "kernel: %s: expected grid=, block=, regs=, smem= or gap_ns=", s);
         if (seen[which]++)
             return fail_at(t, col, "kernel: %s: expected each key once", s);
         switch (which) {
@@ -744,9 +756,14 @@ static int parse_kernel_line(trace *t, kernel *k)
             if (parse_u64(v, REGS_MAX, &regs) < 0 || regs == 0)
                 return fail_at(t, col, "kernel: %s: expected 1..255 registers per thread", s);
             break;
-        default:
+        case 3:
             if (parse_u64(v, SMEM_MAX, &smem) < 0)
                 return fail_at(t, col, "kernel: %s: expected 0..16777216 bytes of shared memory", s);
+            break;
+        default:
+            if (parse_u64(v, GAP_MAX_NS, &gap) < 0)
+                return fail_at(t, col, "kernel: %s: expected an idle gap of 0..%llu ns before the launch", s,
+                               (unsigned long long)GAP_MAX_NS);
             break;
         }
     }
@@ -758,6 +775,7 @@ static int parse_kernel_line(trace *t, kernel *k)
     k->block_threads = (uint32_t)block;
     k->regs_per_thread = (uint32_t)regs;
     k->smem_bytes = (uint32_t)smem;
+    k->gap_ns = gap;
     return 0;
 }
 
@@ -1029,6 +1047,14 @@ int trace_next_kernel(trace *t, kernel *k, sk_error *e)
                 fail_at(t, tk[2].col, "program: %s: expected nothing more on the line", tk[2].s);
                 goto fail;
             }
+            if (k->nprogs == MAX_PROGRAMS) {
+                fail_at(t, tk[1].col, "program: %s: expected at most %d programs per kernel", tk[1].s,
+                        MAX_PROGRAMS);
+                goto fail;
+            }
+            t->entries_before = 0;
+            for (uint32_t i = 0; i < k->nprogs; i++)
+                t->entries_before += k->progs[i].n;
             k->progs = xrealloc(k->progs, (k->nprogs + 1) * sizeof *k->progs);
             program *p = &k->progs[k->nprogs++];
             prog_init(p, tk[1].s);

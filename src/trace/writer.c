@@ -151,8 +151,11 @@ int trace_write_kernel(const char *path, const kernel *k, int gz, sk_error *e)
 
     gzprintf(f, "# skewsim trace (docs/trace-format.md)\n");
     gzprintf(f, "skewsim-trace 1\n");
-    gzprintf(f, "kernel %s grid=%llu block=%u regs=%u smem=%u\n", k->name,
+    gzprintf(f, "kernel %s grid=%llu block=%u regs=%u smem=%u", k->name,
              (unsigned long long)k->grid, k->block_threads, k->regs_per_thread, k->smem_bytes);
+    if (k->gap_ns)
+        gzprintf(f, " gap_ns=%llu", (unsigned long long)k->gap_ns);
+    gzputs(f, "\n");
     for (uint32_t i = 0; i < k->nprogs; i++) {
         const program *p = &k->progs[i];
         int indent = 1;
