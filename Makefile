@@ -4,6 +4,9 @@
 #   make check      install missing packages (as root), build, run all tests
 #   make validate   simulated against the measured H200 (validation/h200)
 #   make SANITIZE=address,undefined check
+#   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each
+#   make valgrind   a small run under valgrind memcheck
+#   make bench      simulation speed on fixed workloads (docs/performance.md)
 #
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -25,7 +28,7 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/config/*.c src/trace/*.c src/gpu/*.c src/out/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/config/*.c src/trace/*.c src/gpu/*.c src/out/*.c src/silicon/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 
@@ -37,7 +40,7 @@ BIN := $(BUILD)/skewsim
 LIB := $(BUILD)/libskewsim.a
 TESTBIN := $(BUILD)/check_skewsim
 
-.PHONY: all deps demo check test validate docs clean help
+.PHONY: all deps demo check test validate docs clean help fuzz valgrind bench
 
 all: deps $(BIN)
 
@@ -83,10 +86,63 @@ docs: $(BIN)
 	   echo 'Every number in configs/h200.yaml carries its source there; see docs/calibration.md.'; \
 	   echo; echo '```'; $(BIN) config --help-config; echo '```'; } > docs/config.md
 
+# make fuzz: the libFuzzer targets of tests/fuzz/ (clang-14, ASan + UBSan),
+# each run FUZZ_SECONDS on its seed corpus; tests/fuzz/run.sh says more.
+FUZZ_CC ?= clang-14
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build-fuzz
+FUZZ_TARGETS := config trace
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = $(CSTD) -O1 -g $(WARN) $(FUZZ_SAN) -Iinclude $(PKG_CFLAGS) -MMD -MP
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+.SECONDARY: $(FUZZ_LIB_OBJ)
+
+fuzz: deps
+	@sh tests/fuzz/deps.sh $(FUZZ_CC)
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+$(FUZZ_BUILD)/src/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(PKG_LIBS) -lm
+
+# make valgrind: small runs under memcheck, a successful one and three that
+# fail (corrupt gzip, a bad CTA record, the sim.max_time_ns bound) with
+# their own exit status; any memory error or leak exits 99 and fails.
+VALGRIND ?= valgrind
+# Its report goes to fd 3, the make's stderr; skewsim's expected error line is dropped.
+VG = $(VALGRIND) --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all -q --log-fd=3
+valgrind: deps $(BIN)
+	@command -v $(VALGRIND) >/dev/null || { echo "skewsim: valgrind is missing: apt-get install valgrind" >&2; exit 1; }
+	@rm -rf $(BUILD)/valgrind-out
+	$(VG) $(BIN) run -c configs/h200.yaml -t tests/data/run/mixed.trace -o $(BUILD)/valgrind-out 3>&2 >/dev/null
+	$(VG) $(BIN) run -c configs/h200.yaml -t tests/data/bad/gz_bad_crc.trace.gz -o $(BUILD)/valgrind-out 3>&2 2>/dev/null; test $$? = 2
+	$(VG) $(BIN) run -c configs/h200.yaml -t tests/data/bad/cta_unknown_program.trace -o $(BUILD)/valgrind-out 3>&2 2>/dev/null; test $$? = 2
+	$(VG) $(BIN) run -c configs/h200.yaml -t tests/data/bad/huge_loop.trace -o $(BUILD)/valgrind-out \
+	    --set sim.max_time_ns=1000000 3>&2 2>/dev/null; test $$? = 4
+	@rm -rf $(BUILD)/valgrind-out
+	@echo "valgrind: clean"
+
+# make bench: simulated warp-instructions, SM-cycles and events per second,
+# peak memory and slowdown on fixed workloads (bench/bench.c says what and
+# how); the table goes to $(BUILD)/bench.txt and one row to the history in
+# docs/performance.md.  About three minutes on two cores.
+BENCH := $(BUILD)/bench
+$(BENCH): bench/bench.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
+
+bench: deps $(BIN) $(BENCH)
+	$(BENCH) -b $(BIN) -c configs/h200.yaml -d $(BUILD)/bench-work -o $(BUILD)/bench.txt -H docs/performance.md
+
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 help:
-	@sed -n '1,8p' Makefile
+	@sed -n '1,11p' Makefile
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

@@ -8,7 +8,9 @@ int main(void)
 {
     Suite *suites[] = {
         event_suite(), config_suite(), program_suite(), trace_suite(),
-        gen_suite(), dispatch_suite(), sm_suite(), sim_suite(), cli_suite(),
+        gen_suite(), dispatch_suite(), sm_suite(), sim_suite(), cli_suite(), silicon_suite(),
+        golden_suite(),
+        bad_suite(),
     };
     SRunner *sr = srunner_create(suites[0]);
     for (size_t i = 1; i < sizeof suites / sizeof suites[0]; i++)

@@ -13,6 +13,9 @@ Suite *dispatch_suite(void);
 Suite *sm_suite(void);
 Suite *sim_suite(void);
 Suite *cli_suite(void);
+Suite *silicon_suite(void);
+Suite *golden_suite(void);
+Suite *bad_suite(void);
 
 /* Directory holding test inputs (tests/data), relative to the repository root
  * where `make check` runs. */

@@ -43,8 +43,12 @@ int cmd_run(int argc, char **argv)
         else if (!strcmp(a, "--set") && has)
             sets[nsets++] = argv[++i];
         else {
+            /* "missing value" only for an option that takes one: a trailing
+             * "--fast" is unknown, not short of a value. */
+            int takes = !strcmp(a, "-c") || !strcmp(a, "-t") || !strcmp(a, "-o") || !strcmp(a, "--seed") ||
+                        !strcmp(a, "--set");
             sk_errorf(&e, SK_EUSAGE, "run: %s: %s: expected -c CONFIG -t TRACE -o DIR [--seed N] "
-                      "[--set key=value]", a, has || a[0] != '-' ? "unknown option" : "missing value");
+                      "[--set key=value]", a, takes ? "missing value" : "unknown option");
             goto fail;
         }
     }

@@ -26,6 +26,7 @@
  *    all of them before the first CTA on their SM finishes.
  * Exit status 0 when every criterion passes, 5 otherwise.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +87,7 @@ static int read_csv(const char *path, int (*row)(void *ud, const char *line), vo
 {
     gzFile f = gzopen(path, "rb");
     if (!f)
-        return sk_errorf(e, SK_EIO, "%s: cannot open", path);
+        return sk_errorf(e, SK_EIO, "%s: cannot open: %s", path, errno ? strerror(errno) : "not a gzip file");
     char buf[4096];
     long line = 0;
     int rc = 0;

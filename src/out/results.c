@@ -5,6 +5,7 @@
  * files on every machine; ratios use fixed "%.6f".
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,16 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* A JSON number, or null for a value that is not finite (JSON has no inf:
+ * a chip far outside the silicon model's range can overflow its power). */
+static void json_num(FILE *f, int decimals, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.*f", decimals, v);
+    else
+        fputs("null", f);
+}
+
 /* Per-SM figures derived for the summary. */
 typedef struct sm_fig {
     double busy_frac;         /* fraction of the run with at least one CTA resident */
@@ -194,12 +205,15 @@ static void write_summary(FILE *f, const results *r, const sim *s)
     const si_chip_state *chip = silicon_chip(s->si);
     double secs = (double)s->end_ps * 1e-12;
     fprintf(f, ",\n  \"seed\": %llu,\n  \"total_ns\": %s,\n  \"warp_instructions\": %llu,\n"
-               "  \"events\": %llu,\n  \"chip\": {\"mean_power_w\": %.3f, \"max_power_w\": %.3f, "
-               "\"energy_j\": %.6f, \"clock_changes\": %llu},\n  \"kernels\": [",
+               "  \"events\": %llu,\n  \"chip\": {\"mean_power_w\": ",
             (unsigned long long)s->c.seed, b0, (unsigned long long)s->warp_instructions,
-            (unsigned long long)s->q.fired, secs > 0 ? chip->energy_j / secs : 0.0,
-            SK_MAX(r->max_power_w, chip->max_window_power_w), chip->energy_j,
-            (unsigned long long)chip->changes);
+            (unsigned long long)s->q.fired);
+    json_num(f, 3, secs > 0 ? chip->energy_j / secs : 0.0);
+    fputs(", \"max_power_w\": ", f);
+    json_num(f, 3, SK_MAX(r->max_power_w, chip->max_window_power_w));
+    fputs(", \"energy_j\": ", f);
+    json_num(f, 6, chip->energy_j);
+    fprintf(f, ", \"clock_changes\": %llu},\n  \"kernels\": [", (unsigned long long)chip->changes);
     for (size_t i = 0; i < r->nk; i++) {
         const kernel_stats *k = &r->kernels[i];
         results_fmt_ns(b0, sizeof b0, k->last_record_end_ps - k->first_start_ps);
