@@ -83,6 +83,8 @@ typedef struct program {
     uint32_t nregs;               /* dense registers used */
     char **opnames;               /* owned opcode name table */
     uint32_t nopnames, opcap;
+    uint32_t *opindex;            /* owned: open-addressing hash of opnames (index + 1, 0 =
+                                     empty), 2 * opcap slots, so interning costs O(1) */
     char **regnames;              /* owned, nregs entries (regcap allocated): the trace's
                                      name of each dense register ("R9", "P2"), so the
                                      writer prints a program back as it was read; NULL

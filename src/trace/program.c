@@ -117,6 +117,7 @@ void prog_free(program *p)
     for (uint32_t i = 0; i < p->nopnames; i++)
         free(p->opnames[i]);
     free(p->opnames);
+    free(p->opindex);
     if (p->regnames) {
         for (uint32_t i = 0; i < p->nregs; i++)
             free(p->regnames[i]);
@@ -127,18 +128,43 @@ void prog_free(program *p)
     memset(p, 0, sizeof *p);
 }
 
+/* FNV-1a: mnemonics are short and few; the table only has to spread them. */
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* Slot of `opcode` in the index: its entry, or the empty slot it would take. */
+static uint32_t index_slot(const program *p, const char *opcode)
+{
+    uint32_t mask = 2 * p->opcap - 1, i = name_hash(opcode) & mask;
+    while (p->opindex[i] != 0 && strcmp(p->opnames[p->opindex[i] - 1], opcode) != 0)
+        i = (i + 1) & mask;
+    return i;
+}
+
 uint32_t prog_opname(program *p, const char *opcode)
 {
-    /* Programs use a few dozen distinct mnemonics: a linear scan is cheaper
-     * than keeping a hash table per program. */
-    for (uint32_t i = 0; i < p->nopnames; i++)
-        if (strcmp(p->opnames[i], opcode) == 0)
-            return i;
+    /* Usually a few dozen mnemonics, but a hostile trace may bring a
+     * thousand and repeat them millions of times: hash, never scan. */
+    if (p->opcap > 0) {
+        uint32_t slot = index_slot(p, opcode);
+        if (p->opindex[slot] != 0)
+            return p->opindex[slot] - 1;
+    }
     if (p->nopnames == p->opcap) {
         p->opcap = p->opcap ? 2 * p->opcap : 16;
         p->opnames = xrealloc(p->opnames, p->opcap * sizeof *p->opnames);
+        free(p->opindex);
+        p->opindex = xcalloc(2 * (size_t)p->opcap, sizeof *p->opindex);
+        for (uint32_t i = 0; i < p->nopnames; i++)
+            p->opindex[index_slot(p, p->opnames[i])] = i + 1;
     }
     p->opnames[p->nopnames] = xstrdup(opcode);
+    p->opindex[index_slot(p, opcode)] = p->nopnames + 1;
     return p->nopnames++;
 }
 
