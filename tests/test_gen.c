@@ -91,6 +91,8 @@ START_TEST(test_fma_4096)
     const program *p = &k.progs[0];
     ck_assert_uint_eq(prog_dynamic_count(p, 1.0), FMA_4096_WARP0);
     ck_assert_uint_eq(walk(p, NULL, 1), FMA_4096_OTHER);
+    ck_assert_uint_eq(prog_warp_count(p, 1.0, 0), FMA_4096_WARP0);
+    ck_assert_uint_eq(prog_warp_count(p, 1.0, 7), FMA_4096_OTHER);
     ck_assert_uint_eq(fixed_count(4096), FMA_4096_WARP0);
     ck_assert_uint_eq(walk(p, "FFMA", 0), 4 * 4096);
     ck_assert_uint_eq(walk(p, "BAR.SYNC.DEFER_BLOCKING", 0), 2);

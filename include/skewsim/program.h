@@ -125,6 +125,9 @@ instr *prog_append(program *p);                         /* zeroed, stall = 1 */
 /* Total dynamic warp-instructions one warp executes for `work` (loops
  * expanded, markers not counted).  Used by tests and for progress. */
 uint64_t prog_dynamic_count(const program *p, double work);
+/* The same for warp `widx` of its CTA: ifwarp blocks only where they name
+ * it.  Exact for programs whose one EXIT is their last entry. */
+uint64_t prog_warp_count(const program *p, double work, uint32_t widx);
 
 void kernel_free(kernel *k);
 

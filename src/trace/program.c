@@ -199,10 +199,10 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
     return a * b;
 }
 
-/* Every IK_IFWARP block is counted as executed: the result is the count of
- * the warp that runs them all (warp 0 for the usual `ifwarp 0`), an upper
- * bound for the others.  Saturates at UINT64_MAX. */
-uint64_t prog_dynamic_count(const program *p, double work)
+/* Warp-instructions of one walk over p: loop bodies times their counts,
+ * ifwarp blocks only for warp `widx` (all of them when widx < 0).
+ * Saturates at UINT64_MAX. */
+static uint64_t walk_count(const program *p, double work, long widx)
 {
     uint64_t mult[PROG_MAX_LOOP_DEPTH + 1];
     int depth = 0;
@@ -223,6 +223,9 @@ uint64_t prog_dynamic_count(const program *p, double work)
             depth--;
             break;
         case IK_IFWARP:
+            if (widx >= 0 && in->arg != (uint64_t)widx)
+                i = in->jump - 1;       /* past its IK_ENDIF */
+            break;
         case IK_ENDIF:
             break;
         default:
@@ -231,6 +234,19 @@ uint64_t prog_dynamic_count(const program *p, double work)
         }
     }
     return total;
+}
+
+/* Every IK_IFWARP block is counted as executed: the result is the count of
+ * the warp that runs them all (warp 0 for the usual `ifwarp 0`), an upper
+ * bound for the others. */
+uint64_t prog_dynamic_count(const program *p, double work)
+{
+    return walk_count(p, work, -1);
+}
+
+uint64_t prog_warp_count(const program *p, double work, uint32_t widx)
+{
+    return walk_count(p, work, (long)widx);
 }
 
 void kernel_free(kernel *k)

@@ -222,45 +222,6 @@ static const char *ft_file(const uint8_t *data, size_t size)
     return path;
 }
 
-/* Warp-instructions warp `widx` issues running p with work factor `work`:
- * a walk of the program's structure, independent of sm.c's loop stack.
- * Only for programs whose one EXIT is their last entry (an EXIT earlier,
- * even guarded, retires the warp there). */
-static uint64_t ft_warp_count(const program *p, double work, uint32_t widx)
-{
-    uint64_t mult[PROG_MAX_LOOP_DEPTH + 1], total = 0;
-    int depth = 0;
-    mult[0] = 1;
-    for (uint32_t i = 0; i < p->n; i++) {
-        const instr *in = &p->code[i];
-        switch (in->kind) {
-        case IK_LOOP: {
-            uint64_t n = (in->flags & IF_WORK_SCALED) ? (uint64_t)llround((double)in->arg * work) : in->arg;
-            if (n == 0) {
-                i = in->jump - 1;
-                break;
-            }
-            mult[depth + 1] = mult[depth] > UINT64_MAX / n ? UINT64_MAX : mult[depth] * n;
-            depth++;
-            break;
-        }
-        case IK_ENDLOOP:
-            depth--;
-            break;
-        case IK_IFWARP:
-            if (in->arg != widx)
-                i = in->jump - 1;
-            break;
-        case IK_ENDIF:
-            break;
-        default:
-            total = mult[depth] > UINT64_MAX - total ? UINT64_MAX : total + mult[depth];
-            break;
-        }
-    }
-    return total;
-}
-
 /* A run that finished issued, kernel by kernel, exactly what the programs
  * say each warp of each CTA issues.  Skipped for a kernel with an early
  * EXIT or of more than 4096 CTAs (a finished 1 us run has few). */
@@ -284,7 +245,7 @@ static void ft_check_counts(const char *text, const results *r)
             if (d.prog != last_prog || d.work != last_work) {
                 per_cta = 0;
                 for (uint32_t w = 0; w < warps; w++)
-                    per_cta += ft_warp_count(&k.progs[d.prog], d.work, w);
+                    per_cta += prog_warp_count(&k.progs[d.prog], d.work, w);
                 last_prog = d.prog;
                 last_work = d.work;
             }
