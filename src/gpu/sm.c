@@ -422,6 +422,18 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     return 0;
 }
 
+/* Make sure the SM processes cycle c (or its first unprocessed cycle, if
+ * later): wake it if it sleeps, or bring its event forward if it sleeps
+ * past c.  New warps and released barriers call this. */
+static void wake_by(sim *s, sm *m, uint64_t c)
+{
+    ps_t when = SK_MAX(sm_cycle_time(m, SK_MAX(c, m->min_cycle)), s->q.now);
+    if (!event_queued(&m->ev) || m->ev.t > when) {
+        m->cycle = sm_cycle_at(m, when);
+        evq_push(&s->q, &m->ev, when);
+    }
+}
+
 /* ---- CTA arrival and departure -------------------------------------- */
 
 void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t t)
@@ -487,13 +499,7 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
         slot++;
     }
 
-    /* Wake the SM if it sleeps, or if it sleeps past the new warps' start. */
-    uint64_t cyc = SK_MAX(first, m->min_cycle);
-    ps_t when = SK_MAX(sm_cycle_time(m, cyc), s->q.now);
-    if (!event_queued(&m->ev) || m->ev.t > when) {
-        m->cycle = sm_cycle_at(m, when);
-        evq_push(&s->q, &m->ev, when);
-    }
+    wake_by(s, m, first);
 }
 
 
@@ -512,13 +518,8 @@ void sm_release_grid(sim *s, sm *m, ps_t t)
             any = 1;
         }
     }
-    if (any) {
-        ps_t when = SK_MAX(sm_cycle_time(m, c), s->q.now);
-        if (!event_queued(&m->ev) || m->ev.t > when) {
-            m->cycle = sm_cycle_at(m, when);
-            evq_push(&s->q, &m->ev, when);
-        }
-    }
+    if (any)
+        wake_by(s, m, c);
 }
 
 /* ---- the SM's event -------------------------------------------------- */
