@@ -276,7 +276,9 @@ START_TEST(test_lookup)
     ck_assert_str_eq(dispatch_lookup(DISPATCH_GIGATHREAD)->name, "gigathread");
     ck_assert_str_eq(dispatch_lookup(DISPATCH_ROUND_ROBIN)->name, "round_robin");
     ck_assert_ptr_null(dispatch_lookup(-1));
-    ck_assert_ptr_null(dispatch_lookup(DISPATCH_ROUND_ROBIN + 1));
+    ck_assert_ptr_eq(dispatch_lookup(DISPATCH_FREQ_AWARE), &dispatch_freq_aware);
+    ck_assert_str_eq(dispatch_lookup(DISPATCH_FREQ_AWARE)->name, "freq_aware");
+    ck_assert_ptr_null(dispatch_lookup(DISPATCH_FREQ_AWARE + 1));
 }
 END_TEST
 
@@ -309,6 +311,63 @@ START_TEST(test_round_robin_placement)
                       tu_cta(&run, 0, i)->sm, (int)i % n);
     tu_run_free(&run);
     free(tr);
+}
+END_TEST
+
+/* freq_aware on two SMs whose clocks differ (tests/data/silicon/fa_two_sm.csv:
+ * SM 1 at a quarter or half of SM 0's attainable clock, per-SM DVFS).  One
+ * warp of back-to-back FFMAs per CTA: CTAs on one SM share its issue slot,
+ * the model the policy assumes.
+ *  - 4 CTAs, 8 CTAs a SM, SM 1 at half its attainable clock (535 MHz against
+ *    SM 0's 1000: the V-f curve is not proportional): (n + 1) / f gives
+ *    CTA 1 to SM 1 (1/535 < 2/1000) and CTAs 2 and 3 to SM 0, three in all;
+ *    round-robin puts two on each, and SM 1's pair finishes last.
+ *  - 3 CTAs, one CTA a SM, SM 1 at a quarter: SM 0 runs all three one
+ *    after another (3 CTA times) sooner than SM 1 runs one (4): the engine
+ *    holds CTAs 1 and 2 back; round-robin gives CTA 1 to SM 1.
+ *  - The same chip and a cooperative kernel (GRID.SYNC): holding a CTA back
+ *    would deadlock the grid, so freq_aware must place it. */
+static const struct {
+    const char *scale, *yaml, *body;
+    unsigned grid;
+    int sm_fa[4], sm_rr[4];
+} fa_cases[] = {
+    {"0.5", "sm: {max_ctas: 8}", "loop 1000\nFFMA stall=1\nend\nEXIT\n", 4, {0, 1, 0, 0}, {0, 1, 0, 1}},
+    {"0.25", "sm: {max_ctas: 1}", "loop 1000\nFFMA stall=1\nend\nEXIT\n", 3, {0, 0, 0}, {0, 1, 0}},
+    {"0.25", "sm: {max_ctas: 1}", "loop 1000\nFFMA stall=1\nend\nGRID.SYNC\nEXIT\n", 2, {0, 1}, {0, 1}},
+};
+
+START_TEST(test_freq_aware_placement)
+{
+    char dir[64], map[128];
+    tu_mkdtemp(dir, sizeof dir, "fa");
+    snprintf(map, sizeof map, "%s/map.csv", dir);
+    FILE *f = fopen(map, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "sm,fmax_scale\n0,1.0\n1,%s\n", fa_cases[_i].scale);
+    fclose(f);
+    char *si = tu_strf("silicon: {preset: file, map_file: %s}\ndvfs: {policy: per_sm, min_mhz: 100}\n", map);
+    ps_t t[2];
+    for (int pol = 0; pol < 2; pol++) {
+        cfg c;
+        tu_cfg(&c, NULL, TU_TINY_YAML, "topology: {sms_per_tpc: 2}", fa_cases[_i].yaml, si,
+               pol ? "dispatch: {policy: round_robin}" : "dispatch: {policy: freq_aware}", NULL);
+        char *tr = tu_trace1(fa_cases[_i].body, fa_cases[_i].grid, 32);
+        tu_run run;
+        tu_simulate_ok(&run, &c, tr);
+        const int *want = pol ? fa_cases[_i].sm_rr : fa_cases[_i].sm_fa;
+        for (unsigned i = 0; i < fa_cases[_i].grid; i++)
+            ck_assert_msg(tu_cta(&run, 0, i)->sm == want[i], "%s: CTA %u on SM %d, expected %d",
+                          pol ? "round_robin" : "freq_aware", i, tu_cta(&run, 0, i)->sm, want[i]);
+        t[pol] = results_kernel(run.r, 0)->done_ps;
+        tu_run_free(&run);
+        free(tr);
+    }
+    if (_i < 2)
+        ck_assert_msg(t[0] * 10 < t[1] * 9, "freq_aware %llu ps, round_robin %llu ps: expected 10%% sooner",
+                      (unsigned long long)t[0], (unsigned long long)t[1]);
+    free(si);
+    tu_rmdir(dir);
 }
 END_TEST
 
@@ -428,6 +487,7 @@ Suite *dispatch_suite(void)
     tcase_set_timeout(tc, 30);           /* generous for sanitizer builds */
     tcase_add_test(tc, test_lookup);
     tcase_add_loop_test(tc, test_round_robin_placement, 0, (int)SK_ARRAY_LEN(rr_cases));
+    tcase_add_loop_test(tc, test_freq_aware_placement, 0, (int)SK_ARRAY_LEN(fa_cases));
     tcase_add_test(tc, test_gigathread_h200_132);
     tcase_add_test(tc, test_gigathread_h200_264);
     tcase_add_loop_test(tc, test_gigathread_h200_measured, 0, (int)SK_ARRAY_LEN(measured_grids));

@@ -51,7 +51,7 @@ enum cfg_numbering {        /* how SM ids are assigned over the topology */
     NUMBER_TPC_ROUND_ROBIN  /* one TPC of each GPC in turn (what the H200 does) */
 };
 
-enum cfg_dispatch_policy { DISPATCH_GIGATHREAD, DISPATCH_ROUND_ROBIN };
+enum cfg_dispatch_policy { DISPATCH_GIGATHREAD, DISPATCH_ROUND_ROBIN, DISPATCH_FREQ_AWARE };
 enum cfg_warp_policy { WARP_GTO, WARP_LRR, WARP_OLDEST };
 enum cfg_si_preset { SI_PRESET_UNIFORM, SI_PRESET_SKEWED, SI_PRESET_FILE };
 enum cfg_dvfs_policy { DVFS_FIXED, DVFS_POWER_CAP, DVFS_PER_GPC, DVFS_PER_SM };

@@ -30,6 +30,7 @@ typedef struct dispatch_ops {
 
 extern const dispatch_ops dispatch_gigathread;
 extern const dispatch_ops dispatch_round_robin;
+extern const dispatch_ops dispatch_freq_aware;
 
 /* The ops table for a cfg dispatch.policy value. */
 const dispatch_ops *dispatch_lookup(int policy);

@@ -55,7 +55,7 @@ typedef struct cfg_key {
  * the index. */
 static const char *const numberings[] = { "gpc_major", "tpc_round_robin", NULL };
 static const char *const warp_policies[] = { "gto", "lrr", "oldest", NULL };
-static const char *const dispatch_policies[] = { "gigathread", "round_robin", NULL };
+static const char *const dispatch_policies[] = { "gigathread", "round_robin", "freq_aware", NULL };
 static const char *const si_presets[] = { "uniform", "skewed", "file", NULL };
 static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "per_sm", NULL };
 
@@ -186,7 +186,8 @@ static const cfg_key cfg_schema[] = {
             "last CTA end to the completion event"),
 
     ROW_ENUM("dispatch.policy", dispatch_policy, "gigathread", dispatch_policies,
-             "CTA dispatcher: GigaThread model, or plain round-robin over SMs"),
+             "CTA dispatcher: GigaThread model, plain round-robin over SMs, or the "
+             "frequency-aware research policy (src/gpu/dispatch_freq.c)"),
     ROW_INT("dispatch.cta_ps", dispatch_cta_ps, 0, 0, 1000000000, "ps",
             "global dispatcher time per CTA"),
     ROW_INT("dispatch.tail_every_bursts", tail_every_bursts, 0, 0, 1000, "bursts",

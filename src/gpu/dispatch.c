@@ -12,6 +12,7 @@
 static const dispatch_ops *const registry[] = {
     [DISPATCH_GIGATHREAD] = &dispatch_gigathread,
     [DISPATCH_ROUND_ROBIN] = &dispatch_round_robin,
+    [DISPATCH_FREQ_AWARE] = &dispatch_freq_aware,
 };
 
 const dispatch_ops *dispatch_lookup(int policy)
