@@ -149,3 +149,24 @@ double tu_json_num(const char *json, const char *key, int nth)
     ck_assert_msg(end != p, "\"%s\" is not followed by a number", key);
     return v;
 }
+
+int tu_replay_dir(const char *dir, int (*one)(const uint8_t *, size_t))
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *path = tu_strf("%s/%s", dir, de->d_name);
+        size_t len;
+        char *data = tu_slurp(path, &len);
+        one((const uint8_t *)data, len);
+        free(data);
+        free(path);
+        n++;
+    }
+    closedir(d);
+    return n;
+}

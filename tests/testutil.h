@@ -70,6 +70,9 @@ int tu_exists(const char *path);
  * with every plain file in it (no subdirectories). */
 void tu_mkdtemp(char *buf, size_t n, const char *tag);
 void tu_rmdir(const char *dir);
+/* Feed every file of dir (dot files skipped) to `one`, as a fuzz target's
+ * entry point; returns how many (0 when dir is missing). */
+int tu_replay_dir(const char *dir, int (*one)(const uint8_t *, size_t));
 
 /* The number after the `nth` (0-based) occurrence of "\"key\":" in a JSON
  * text; fails the test when there is none. */

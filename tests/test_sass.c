@@ -1,0 +1,222 @@
+/* test_sass.c -- the SASS listing reader (src/trace/sass.c): control codes
+ * out of the real fma_kernel listing, lookups, and one-line errors. */
+#include <stdlib.h>
+#include <string.h>
+#include "tests.h"
+#include "skewsim/gen.h"
+#include "skewsim/sass.h"
+#include "testutil.h"
+
+#define FUZZ_ENTRY fuzz_sass_one
+#include "fuzz/fuzz_sass.c"
+#undef FUZZ_ENTRY
+
+#define FMA_SASS "validation/h200/fma_kernel.sass"
+#define FMA_NAME "_Z10fma_kernelP3ReciPf"
+
+/* The H200 calibration kernel's listing: 112 instructions, 16 bytes apart,
+ * and control codes decoded as in include/skewsim/sass.h (values checked
+ * by hand against the hex words of the listing). */
+START_TEST(test_sass_fma_listing)
+{
+    sk_error e = {0};
+    sass *s = sass_load(FMA_SASS, &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    ck_assert_uint_eq(sass_nfunctions(s), 1);
+    int fn = sass_function(s, FMA_NAME, 0);
+    ck_assert_int_eq(fn, 0);
+    ck_assert_int_eq(sass_function(s, FMA_NAME, 90), -1);   /* the listing has no "code for" line */
+    ck_assert_int_eq(sass_function(s, "_Z3foov", 0), -1);
+    size_t n;
+    const sass_instr *code = sass_code(s, fn, &n);
+    ck_assert_uint_eq(n, 112);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_uint_eq(code[i].pc, 16 * i);
+    static const struct {
+        uint32_t pc;
+        const char *op;
+        int stall, yield, wbar, rbar, wait;
+    } spot[] = {
+        {0x000, "LDC", 1, 1, 7, 7, 0},           /* 0x000fe20000000800 */
+        {0x010, "S2R", 2, 1, 0, 7, 0},           /* 0x000e240000002100: sets barrier 0 */
+        {0x020, "ISETP.NE.AND", 13, 0, 7, 7, 1}, /* 0x001fda0003f05270: waits on barrier 0 */
+        {0x0a0, "STS.128", 2, 1, 7, 1, 0},       /* 0x0003e40000000c00: read barrier 1 */
+        {0x0f0, "BAR.SYNC.DEFER_BLOCKING", 1, 1, 7, 7, 0},
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(spot); i++) {
+        const sass_instr *in = sass_at(s, fn, spot[i].pc);
+        ck_assert_ptr_nonnull(in);
+        ck_assert_str_eq(in->op, spot[i].op);
+        ck_assert_msg(in->stall == spot[i].stall && in->yield == spot[i].yield && in->wbar == spot[i].wbar &&
+                      in->rbar == spot[i].rbar && in->wait == spot[i].wait,
+                      "/*%04x*/ %s: stall %d yield %d wbar %d rbar %d wait %d", spot[i].pc, in->op, in->stall,
+                      in->yield, in->wbar, in->rbar, in->wait);
+    }
+    ck_assert_ptr_null(sass_at(s, fn, 0x008));
+    ck_assert_ptr_null(sass_at(s, fn, 0x700));
+    sass_free(s);
+}
+END_TEST
+
+/* gen fma writes down the same kernel by hand (src/trace/gen_fma.c): its
+ * dynamic path, loops folded, must be a subsequence of the listing in PC
+ * order with the listing's stall counts.  Catches a stall count copied
+ * wrong into the generator, and a reader that decodes the wrong bits. */
+START_TEST(test_sass_matches_gen_fma)
+{
+    sk_error e = {0};
+    sass *s = sass_load(FMA_SASS, &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    size_t n;
+    const sass_instr *code = sass_code(s, 0, &n);
+    kernel k;
+    ck_assert_int_eq(gen_fma(&k, 4099, 256, 1, &e), 0);   /* both loops and the remainder path */
+    const program *p = &k.progs[0];
+    size_t j = 0, matched = 0;
+    for (uint32_t i = 0; i < p->n; i++) {
+        const instr *in = &p->code[i];
+        if (in->kind == IK_LOOP || in->kind == IK_ENDLOOP || in->kind == IK_IFWARP || in->kind == IK_ENDIF)
+            continue;
+        const char *op = p->opnames[in->opcode];
+        while (j < n && strcmp(code[j].op, op) != 0)
+            j++;
+        ck_assert_msg(j < n, "gen fma entry %u (%s, line %u): not found in the listing after the previous one",
+                      i, op, in->line);
+        int want = code[j].stall ? code[j].stall : 1;
+        ck_assert_msg(in->stall == want, "gen fma entry %u: %s stall %d, listing /*%04x*/ stall %d", i, op,
+                      in->stall, code[j].pc, want);
+        j++;
+        matched++;
+    }
+    ck_assert_uint_ge(matched, 60);
+    kernel_free(&k);
+    sass_free(s);
+}
+END_TEST
+
+/* Several functions and architectures, nvdisasm's headers, guards. */
+START_TEST(test_sass_functions)
+{
+    static const char text[] =
+        "Fatbin elf code:\n================\narch = sm_90\n\n"
+        "\tcode for sm_80\n\t\tFunction : _Z1fv\n"
+        "  /*0000*/  MOV R1, c[0x0][0x28] ;  /* 0x00000a0000017a02 */\n"
+        "                                    /* 0x000fe40000000f00 */\n"
+        "\tcode for sm_90a\n\t\tFunction : _Z1fv\n"
+        "  /*0000*/  @!P0 IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ; /* 0x00000a00ff017624 */\n"
+        "     /* 0x001fd000078e00ff */\n"
+        "  /*0010*/  EXIT ;  /* 0x000000000000794d */\n  /* 0x000fea0003800000 */\n"
+        "        .text._Z1gv:\n"
+        "        /*0000*/                   NOP;          /* 0x0000000000007918 */\n"
+        "                                                 /* 0x000fc00000000000 */\n";
+    sk_error e = {0};
+    sass *s = sass_load_string("t.sass", text, sizeof text - 1, &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    ck_assert_uint_eq(sass_nfunctions(s), 3);
+    ck_assert_int_eq(sass_function(s, "_Z1fv", 0), -2);      /* ambiguous */
+    ck_assert_int_eq(sass_function(s, "_Z1fv", 80), 0);
+    int f = sass_function(s, "_Z1fv", 90);
+    ck_assert_int_eq(f, 1);
+    ck_assert_int_eq(sass_function(s, "_Z1gv", 0), 2);
+    ck_assert_str_eq(sass_function_name(s, 2), "_Z1gv");
+    const sass_instr *in = sass_at(s, f, 0);
+    ck_assert_str_eq(in->op, "IMAD.MOV.U32");
+    ck_assert_int_eq(in->stall, 8);
+    ck_assert_int_eq(in->wait, 1);
+    ck_assert_str_eq(sass_at(s, f, 0x10)->op, "EXIT");
+    ck_assert_int_eq(sass_at(s, f, 0x10)->stall, 5);
+    sass_free(s);
+}
+END_TEST
+
+static const struct {
+    const char *text, *msg;
+} bad[] = {
+    {"", "t.sass: no 'Function : NAME' line: expected the output of cuobjdump -sass"},
+    {"Function : f\n", "t.sass: function f: no instructions"},
+    {"/*0000*/ NOP ; /* 0x0000000000007918 */\n/* 0x000fc00000000000 */\n",
+     "t.sass:1: instruction /*0000*/ before any 'Function : NAME' line"},
+    {"Function : f\n/*0000*/ NOP ; /* 0x0000000000007918 */\n",
+     "t.sass:2: end of listing: expected the second word of the instruction on line 2"},
+    {"Function : f\n/*0000*/ NOP ; /* 0x0000000000007918 */\nEXIT\n",
+     "t.sass:3: expected the second word '/* 0x<16 hex digits> */' of the instruction on line 2"},
+    {"Function : f\n/*0000*/ NOP ; /* 0x00000000007918 */\n",
+     "t.sass:2: instruction /*0000*/: expected its first word '/* 0x<16 hex digits> */' at the end of the line"},
+    {"Function : f\n/*0010*/ NOP ; /* 0x0000000000007918 */\n/* 0x000fc00000000000 */\n"
+     "/*0010*/ NOP ; /* 0x0000000000007918 */\n/* 0x000fc00000000000 */\n",
+     "t.sass:4: instruction /*0010*/ after /*0010*/: expected increasing PCs"},
+    {"Function : f\n/*0000*/ ; /* 0x0000000000007918 */\n",
+     "t.sass:2: instruction /*0000*/: no mnemonic"},
+    {"Function : f\n/*0000*/ N$P ; /* 0x0000000000007918 */\n",
+     "t.sass:2: instruction /*0000*/: mnemonic 'N$P': expected letters, digits, '.' and '_'"},
+    {"Function : f\nFunction : f\n", "t.sass:2: function f: listed twice for sm_0"},
+    {"Function f\n", "t.sass:1: 'Function' line: expected 'Function : NAME'"},
+    {"code for sm_x\n", "t.sass:1: 'code for sm_x': expected 'code for sm_NN'"},
+};
+
+START_TEST(test_sass_errors)
+{
+    sk_error e = {0};
+    sass *s = sass_load_string("t.sass", bad[_i].text, strlen(bad[_i].text), &e);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(e.code, SK_ETRACE);
+    ck_assert_str_eq(e.msg, bad[_i].msg);
+}
+END_TEST
+
+START_TEST(test_sass_nul_and_io)
+{
+    static const char text[] = "Function : f\n/*0000*/ N\0P ; /* 0x0000000000007918 */\n";
+    sk_error e = {0};
+    ck_assert_ptr_null(sass_load_string("t.sass", text, sizeof text - 1, &e));
+    ck_assert_str_eq(e.msg, "t.sass:2: NUL byte: expected text");
+    sk_error e2 = {0};
+    ck_assert_ptr_null(sass_load("tests/data/no-such.sass", &e2));
+    ck_assert_int_eq(e2.code, SK_EIO);
+    ck_assert_str_eq(e2.msg, "tests/data/no-such.sass: cannot open: No such file or directory");
+}
+END_TEST
+
+/* Another real listing: the E9 probe, built for sm_90 (its "code for"
+ * lines name the architecture). */
+START_TEST(test_sass_e9_listing)
+{
+    sk_error e = {0};
+    sass *s = sass_load("validation/h200/e9_probe.sass", &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    int fn = sass_function(s, "_Z9fma_probeP9CtaRecordiPf", 90);
+    ck_assert_int_eq(fn, 0);
+    size_t n;
+    const sass_instr *code = sass_code(s, fn, &n);
+    ck_assert_uint_gt(n, 50);
+    ck_assert_str_eq(code[n - 1].op, "NOP");
+    sass_free(s);
+}
+END_TEST
+
+/* The fuzz target's seed corpus and kept crashes, through its property
+ * checks (tests/fuzz/fuzz_sass.c). */
+START_TEST(test_sass_replay_fuzz)
+{
+    int seeds = tu_replay_dir("tests/fuzz/corpus/sass", fuzz_sass_one);
+    tu_replay_dir("tests/fuzz/regressions/sass", fuzz_sass_one);
+    ck_assert_int_ge(seeds, 4);
+    for (size_t i = 0; i < SK_ARRAY_LEN(bad); i++)
+        fuzz_sass_one((const uint8_t *)bad[i].text, strlen(bad[i].text));
+}
+END_TEST
+
+Suite *sass_suite(void)
+{
+    Suite *s = suite_create("sass");
+    TCase *tc = tcase_create("listing");
+    tcase_add_test(tc, test_sass_fma_listing);
+    tcase_add_test(tc, test_sass_matches_gen_fma);
+    tcase_add_test(tc, test_sass_functions);
+    tcase_add_loop_test(tc, test_sass_errors, 0, (int)SK_ARRAY_LEN(bad));
+    tcase_add_test(tc, test_sass_nul_and_io);
+    tcase_add_test(tc, test_sass_e9_listing);
+    tcase_add_test(tc, test_sass_replay_fuzz);
+    suite_add_tcase(s, tc);
+    return s;
+}
