@@ -10,6 +10,9 @@ int cmd_run(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+/* validate's E10 section (validate_e10.c): the unit table against the
+ * measured latencies and issue rates in DIR; adds failed criteria to *fails. */
+int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e);
 
 /* Print "skewsim: <msg>" for a recorded error and return its exit status. */
 int cli_fail(const sk_error *e);

@@ -63,6 +63,9 @@ static const struct op_row {
     {"LDC", IK_LD_SHARED, FU_LDST}, {"ULDC", IK_LD_SHARED, FU_LDST},
     {"LDGSTS", IK_LD_SHARED, FU_LDST}, {"ATOMS", IK_LD_SHARED, FU_LDST},
     {"STS", IK_ST_SHARED, FU_LDST}, {"STSM", IK_ST_SHARED, FU_LDST},
+    /* warp shuffle: through the shared-memory crossbar, on the LD/ST pipe
+     * (E10: 24 cycles, 1 warp-instr/cycle/SM) */
+    {"SHFL", IK_ALU, FU_LDST},
     /* barrier, exit */
     {"BAR", IK_BAR, FU_MISC},
     {"GRID", IK_GRIDBAR, FU_MISC},   /* GRID.SYNC pseudo-op: cooperative grid barrier */
@@ -81,7 +84,7 @@ static const struct op_row {
     {"USHF", IK_ALU, FU_MISC}, {"UISETP", IK_ALU, FU_MISC}, {"USEL", IK_ALU, FU_MISC},
     {"UIMAD", IK_ALU, FU_MISC}, {"UPRMT", IK_ALU, FU_MISC}, {"UFLO", IK_ALU, FU_MISC},
     {"UPOPC", IK_ALU, FU_MISC}, {"R2UR", IK_ALU, FU_MISC}, {"P2R", IK_ALU, FU_MISC},
-    {"R2P", IK_ALU, FU_MISC}, {"NOP", IK_ALU, FU_MISC}, {"SHFL", IK_ALU, FU_MISC},
+    {"R2P", IK_ALU, FU_MISC}, {"NOP", IK_ALU, FU_MISC},
     {"VOTE", IK_ALU, FU_MISC}, {"VOTEU", IK_ALU, FU_MISC}, {"MATCH", IK_ALU, FU_MISC},
     {"REDUX", IK_ALU, FU_MISC}, {"I2F", IK_ALU, FU_MISC}, {"F2I", IK_ALU, FU_MISC},
     {"F2F", IK_ALU, FU_MISC}, {"I2I", IK_ALU, FU_MISC}, {"FRND", IK_ALU, FU_MISC},
