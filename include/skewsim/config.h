@@ -175,6 +175,13 @@ int cfg_load_string(cfg *c, const char *name, const char *yaml, sk_error *e);
 
 /* Apply one "key=value" override (from --set). */
 int cfg_set(cfg *c, const char *assignment, sk_error *e);
+/* The same as a key and a value ("sm.warp_policy", "lrr"); messages start
+ * "key: value: ..." with no "--set" (cfg_set adds it), so other inputs (the
+ * sweep spec) can put their own position in front.  *c untouched on error. */
+int cfg_set_value(cfg *c, const char *key, const char *value, sk_error *e);
+/* 0 when `key` is a key of the schema; else the message cfg_set_value()
+ * gives for it ("key: unknown key: ...; did you mean ...?"). */
+int cfg_check_key(const char *key, sk_error *e);
 
 /* Cross-field checks (e.g. sm.max_warps divisible by sm.warp_schedulers).
  * Called after loading and after all overrides. */

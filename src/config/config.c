@@ -28,8 +28,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 #include "skewsim/config.h"
+#include "skewsim/yamlrd.h"
 
 enum key_type {
     KEY_INT,      /* int, bounds min..max */
@@ -416,38 +416,6 @@ static void suggest(char *buf, size_t cap, const char *name)
         snprintf(buf, cap, "; did you mean %s?", bestname);
 }
 
-/* Text of a value for a message: at most ~48 bytes, control characters as
- * '?', and "(empty)" for nothing.  Returns buf. */
-static const char *show(char *buf, size_t cap, const char *s, size_t n)
-{
-    const size_t maxshow = 48;
-    if (n == 0) {
-        snprintf(buf, cap, "(empty)");
-        return buf;
-    }
-    int cut = 0;
-    if (n > maxshow) {
-        n = maxshow;
-        /* back up to a UTF-8 character boundary */
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-            n--;
-        cut = 1;
-    }
-    if (n + 4 > cap)
-        n = cap - 4;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        buf[i] = (ch < 0x20 || ch == 0x7f) ? '?' : (char)ch;
-    }
-    if (cut) {
-        memcpy(buf + i, "...", 3);
-        i += 3;
-    }
-    buf[i] = '\0';
-    return buf;
-}
-
 /* What a key accepts, as the WHAT of "expected WHAT". */
 static const char *describe(const cfg_key *k, char *buf, size_t cap)
 {
@@ -725,169 +693,10 @@ int cfg_num_sms(const cfg *c)
 
 /* ---- YAML ------------------------------------------------------------ */
 
-typedef struct seen_key {
-    char *key;
-    size_t line;
-} seen_key;
-
 typedef struct loader {
-    yaml_parser_t parser;
-    const char *name;           /* file name in messages */
-    const unsigned char *buf;   /* the whole input, to place reader errors */
-    size_t len;
+    yrd y;                      /* the parser, the name, the keys seen */
     cfg *c;                     /* scratch copy, committed only on success */
-    sk_error *e;
-    seen_key *seen;             /* every key and section set so far */
-    size_t nseen, capseen;
 } loader;
-
-static int err_at(loader *L, yaml_mark_t m, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int err_at(loader *L, yaml_mark_t m, int code, const char *fmt, ...)
-{
-    char msg[SK_ERRMSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return sk_errorf(L->e, code, "%s:%zu:%zu: %s", L->name, m.line + 1, m.column + 1, msg);
-}
-
-/* libyaml's own error: the scanner and parser set problem_mark; the reader
- * (bad UTF-8, control characters) sets only a byte offset. */
-static int syntax_error(loader *L)
-{
-    yaml_parser_t *p = &L->parser;
-    const char *problem = p->problem ? p->problem : "syntax error";
-    if (p->error == YAML_MEMORY_ERROR) {
-        fprintf(stderr, "skewsim: out of memory parsing %s\n", L->name);
-        abort();
-    }
-    if (p->error == YAML_READER_ERROR) {
-        /* libyaml counts columns in characters: skip UTF-8 continuation bytes */
-        yaml_mark_t m = { p->problem_offset, 0, 0 };
-        for (size_t i = 0; i < p->problem_offset && i < L->len; i++) {
-            if (L->buf[i] == '\n') {
-                m.line++;
-                m.column = 0;
-            } else if ((L->buf[i] & 0xC0) != 0x80) {
-                m.column++;
-            }
-        }
-        if (p->problem_value != -1)
-            return err_at(L, m, SK_ECONFIG, "(yaml): %s 0x%02x", problem,
-                          (unsigned)p->problem_value);
-        return err_at(L, m, SK_ECONFIG, "(yaml): %s", problem);
-    }
-    if (p->context)
-        return err_at(L, p->problem_mark, SK_ECONFIG, "(yaml): %s (%s at line %zu)",
-                      problem, p->context, p->context_mark.line + 1);
-    return err_at(L, p->problem_mark, SK_ECONFIG, "(yaml): %s", problem);
-}
-
-static int next_event(loader *L, yaml_event_t *ev)
-{
-    if (!yaml_parser_parse(&L->parser, ev))
-        return syntax_error(L);
-    return 0;
-}
-
-/* How a value that is not a scalar reads in a message. */
-static const char *show_event(const yaml_event_t *ev, char *buf, size_t cap)
-{
-    switch (ev->type) {
-    case YAML_MAPPING_START_EVENT: return "a mapping";
-    case YAML_SEQUENCE_START_EVENT: return "a sequence";
-    case YAML_ALIAS_EVENT: {
-        char a[64];
-        const char *s = (const char *)ev->data.alias.anchor;
-        snprintf(buf, cap, "*%s", show(a, sizeof a, s, strlen(s)));
-        return buf;
-    }
-    case YAML_SCALAR_EVENT:
-        return show(buf, cap, (const char *)ev->data.scalar.value, ev->data.scalar.length);
-    default:
-        return "(nothing)";
-    }
-}
-
-/* Anchors, aliases and tags change what a node means in ways a settings
- * file does not need, so they are refused wherever they appear. */
-static int check_plain(loader *L, const yaml_event_t *ev, const char *key)
-{
-    const yaml_char_t *anchor = NULL, *tag = NULL;
-    char buf[80];
-    switch (ev->type) {
-    case YAML_ALIAS_EVENT:
-        return err_at(L, ev->start_mark, SK_ECONFIG,
-                      "%s: %s: expected a value, not an alias (anchors and aliases are not supported)",
-                      key, show_event(ev, buf, sizeof buf));
-    case YAML_SCALAR_EVENT:
-        anchor = ev->data.scalar.anchor;
-        tag = ev->data.scalar.tag;
-        break;
-    case YAML_MAPPING_START_EVENT:
-        anchor = ev->data.mapping_start.anchor;
-        tag = ev->data.mapping_start.tag;
-        break;
-    case YAML_SEQUENCE_START_EVENT:
-        anchor = ev->data.sequence_start.anchor;
-        tag = ev->data.sequence_start.tag;
-        break;
-    default:
-        break;
-    }
-    if (anchor) {
-        char a[64];
-        const char *s = (const char *)anchor;
-        return err_at(L, ev->start_mark, SK_ECONFIG,
-                      "%s: &%s: expected a value without an anchor (anchors and aliases are not supported)",
-                      key, show(a, sizeof a, s, strlen(s)));
-    }
-    if (tag) {
-        char t[64];
-        const char *s = (const char *)tag;
-        static const char yaml_tags[] = "tag:yaml.org,2002:";
-        char shorthand[64];
-        /* show "!!int" as written rather than its expansion */
-        if (strncmp(s, yaml_tags, sizeof yaml_tags - 1) == 0) {
-            snprintf(shorthand, sizeof shorthand, "!!%s", s + sizeof yaml_tags - 1);
-            s = shorthand;
-        }
-        return err_at(L, ev->start_mark, SK_ECONFIG,
-                      "%s: %s: expected a value without a tag (found %s)",
-                      key, show_event(ev, buf, sizeof buf), show(t, sizeof t, s, strlen(s)));
-    }
-    return 0;
-}
-
-/* A plain "", "~" or "null": what "key:" with nothing after it gives. */
-static int is_null(const yaml_event_t *ev)
-{
-    if (ev->type != YAML_SCALAR_EVENT || ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return 0;
-    const char *s = (const char *)ev->data.scalar.value;
-    return ev->data.scalar.length == 0 || strcmp(s, "~") == 0 || strcmp(s, "null") == 0
-        || strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0;
-}
-
-/* Record a key or section; a second occurrence is an error. */
-static int note_key(loader *L, const char *key, yaml_mark_t m)
-{
-    for (size_t i = 0; i < L->nseen; i++)
-        if (strcmp(L->seen[i].key, key) == 0)
-            return err_at(L, m, SK_ECONFIG, "%s: duplicate key: first set at line %zu",
-                          key, L->seen[i].line);
-    if (L->nseen == L->capseen) {
-        L->capseen = L->capseen ? 2 * L->capseen : 32;
-        L->seen = xrealloc(L->seen, L->capseen * sizeof *L->seen);
-    }
-    L->seen[L->nseen].key = xstrdup(key);
-    L->seen[L->nseen].line = m.line + 1;
-    L->nseen++;
-    return 0;
-}
 
 /* A scalar for key k (entry `index` of a list when index >= 0). */
 static int load_scalar(loader *L, const cfg_key *k, const yaml_event_t *ev, int index,
@@ -902,17 +711,17 @@ static int load_scalar(loader *L, const cfg_key *k, const yaml_event_t *ev, int 
         snprintf(key, sizeof key, "%s[%d]", k->name, index);
     else
         snprintf(key, sizeof key, "%s", k->name);
-    if ((rc = check_plain(L, ev, key)) != 0)
+    if ((rc = yrd_check_plain(&L->y, ev, key)) != 0)
         return rc;
 
     int numeric = k->type != KEY_STRING && k->type != KEY_ENUM;
     if (numeric && ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
         char q[80];
-        snprintf(q, sizeof q, "\"%s\"", show(val, sizeof val, s, n));
-        return err_at(L, ev->start_mark, SK_ECONFIG, "%s: %s: expected %s, not a quoted string",
+        snprintf(q, sizeof q, "\"%s\"", yrd_show(val, sizeof val, s, n));
+        return yrd_err(&L->y, ev->start_mark, SK_ECONFIG, "%s: %s: expected %s, not a quoted string",
                       key, q, describe(k, what, sizeof what));
     }
-    if (k->type == KEY_STRING && is_null(ev)) {
+    if (k->type == KEY_STRING && yrd_is_null(ev)) {
         rc = SK_ECONFIG;
         describe(k, what, sizeof what);
     } else if (index >= 0) {
@@ -922,8 +731,8 @@ static int load_scalar(loader *L, const cfg_key *k, const yaml_event_t *ev, int 
         rc = store(L->c, k, s, n, what, sizeof what);
     }
     if (rc)
-        return err_at(L, ev->start_mark, rc, "%s: %s: expected %s", key,
-                      show(val, sizeof val, s, n), what);
+        return yrd_err(&L->y, ev->start_mark, rc, "%s: %s: expected %s", key,
+                      yrd_show(val, sizeof val, s, n), what);
     return 0;
 }
 
@@ -935,7 +744,7 @@ static int load_list(loader *L, const cfg_key *k, const yaml_event_t *start)
 
     for (;;) {
         yaml_event_t ev;
-        int rc = next_event(L, &ev);
+        int rc = yrd_next(&L->y, &ev);
         if (rc)
             return rc;
         if (ev.type == YAML_SEQUENCE_END_EVENT) {
@@ -944,14 +753,14 @@ static int load_list(loader *L, const cfg_key *k, const yaml_event_t *start)
         }
         snprintf(key, sizeof key, "%s[%d]", k->name, n);
         if (ev.type != YAML_SCALAR_EVENT) {
-            rc = check_plain(L, &ev, key);
+            rc = yrd_check_plain(&L->y, &ev, key);
             if (!rc)
-                rc = err_at(L, ev.start_mark, SK_ECONFIG, "%s: %s: expected an integer in %lld..%lld",
-                            key, show_event(&ev, buf, sizeof buf), (long long)k->min,
+                rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "%s: %s: expected an integer in %lld..%lld",
+                            key, yrd_show_event(&ev, buf, sizeof buf), (long long)k->min,
                             (long long)k->max);
         } else if (n == CFG_MAX_GPCS) {
-            rc = err_at(L, ev.start_mark, SK_ERANGE, "%s: %s: expected at most %d entries (one per GPC)",
-                        key, show_event(&ev, buf, sizeof buf), CFG_MAX_GPCS);
+            rc = yrd_err(&L->y, ev.start_mark, SK_ERANGE, "%s: %s: expected at most %d entries (one per GPC)",
+                        key, yrd_show_event(&ev, buf, sizeof buf), CFG_MAX_GPCS);
         } else {
             int64_t v = 0;
             rc = load_scalar(L, k, &ev, n, &v);
@@ -962,7 +771,7 @@ static int load_list(loader *L, const cfg_key *k, const yaml_event_t *start)
             return rc;
     }
     if (n == 0)
-        return err_at(L, start->start_mark, SK_ECONFIG, "%s: []: expected %s", k->name,
+        return yrd_err(&L->y, start->start_mark, SK_ECONFIG, "%s: []: expected %s", k->name,
                       describe(k, what, sizeof what));
     store_list(L->c, k, vals, n);
     return 0;
@@ -981,31 +790,31 @@ static int load_value(loader *L, const char *full, yaml_mark_t km)
     if (!k && !section) {
         char hint[192], shown[80];
         suggest(hint, sizeof hint, full);
-        return err_at(L, km, SK_ECONFIG,
+        return yrd_err(&L->y, km, SK_ECONFIG,
                       "%s: unknown key: expected one of the keys listed by 'skewsim config --help-config'%s",
-                      show(shown, sizeof shown, full, strlen(full)), hint);
+                      yrd_show(shown, sizeof shown, full, strlen(full)), hint);
     }
-    if ((rc = note_key(L, full, km)) != 0)
+    if ((rc = yrd_note_key(&L->y, full, km)) != 0)
         return rc;
 
     yaml_event_t ev;
-    if ((rc = next_event(L, &ev)) != 0)
+    if ((rc = yrd_next(&L->y, &ev)) != 0)
         return rc;
-    if ((rc = check_plain(L, &ev, full)) != 0)
+    if ((rc = yrd_check_plain(&L->y, &ev, full)) != 0)
         goto out;
     if (section) {
         if (ev.type == YAML_MAPPING_START_EVENT)
             rc = load_mapping(L, full);
         else
-            rc = err_at(L, ev.start_mark, SK_ECONFIG, "%s: %s: expected a mapping of %s.* settings",
-                        full, show_event(&ev, buf, sizeof buf), full);
+            rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "%s: %s: expected a mapping of %s.* settings",
+                        full, yrd_show_event(&ev, buf, sizeof buf), full);
     } else if (ev.type == YAML_SCALAR_EVENT) {
         rc = load_scalar(L, k, &ev, -1, NULL);
     } else if (ev.type == YAML_SEQUENCE_START_EVENT && k->type == KEY_INT_LIST) {
         rc = load_list(L, k, &ev);
     } else {
-        rc = err_at(L, ev.start_mark, SK_ECONFIG, "%s: %s: expected %s", full,
-                    show_event(&ev, buf, sizeof buf), describe(k, what, sizeof what));
+        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "%s: %s: expected %s", full,
+                    yrd_show_event(&ev, buf, sizeof buf), describe(k, what, sizeof what));
     }
 out:
     yaml_event_delete(&ev);
@@ -1019,17 +828,17 @@ static int load_mapping(loader *L, const char *prefix)
     for (;;) {
         yaml_event_t ev;
         char buf[80];
-        int rc = next_event(L, &ev);
+        int rc = yrd_next(&L->y, &ev);
         if (rc)
             return rc;
         if (ev.type == YAML_MAPPING_END_EVENT) {
             yaml_event_delete(&ev);
             return 0;
         }
-        if (ev.type != YAML_SCALAR_EVENT || (rc = check_plain(L, &ev, where)) != 0) {
+        if (ev.type != YAML_SCALAR_EVENT || (rc = yrd_check_plain(&L->y, &ev, where)) != 0) {
             if (!rc)
-                rc = err_at(L, ev.start_mark, SK_ECONFIG, "%s: %s as a key: expected a setting name",
-                            where, show_event(&ev, buf, sizeof buf));
+                rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "%s: %s as a key: expected a setting name",
+                            where, yrd_show_event(&ev, buf, sizeof buf));
             yaml_event_delete(&ev);
             return rc;
         }
@@ -1061,41 +870,41 @@ static int load_document(loader *L)
     int rc;
     const yaml_mark_t top = { 0, 0, 0 };
 
-    if ((rc = next_event(L, &ev)) != 0)         /* STREAM-START */
+    if ((rc = yrd_next(&L->y, &ev)) != 0)         /* STREAM-START */
         return rc;
     yaml_event_delete(&ev);
-    if ((rc = next_event(L, &ev)) != 0)
+    if ((rc = yrd_next(&L->y, &ev)) != 0)
         return rc;
     if (ev.type == YAML_STREAM_END_EVENT) {      /* nothing, or only comments */
         yaml_event_delete(&ev);
-        return err_at(L, top, SK_ECONFIG, "(document): empty: expected a mapping of settings");
+        return yrd_err(&L->y, top, SK_ECONFIG, "(document): empty: expected a mapping of settings");
     }
     yaml_event_delete(&ev);                      /* DOCUMENT-START */
 
-    if ((rc = next_event(L, &ev)) != 0)
+    if ((rc = yrd_next(&L->y, &ev)) != 0)
         return rc;
-    if ((rc = check_plain(L, &ev, "(document)")) == 0) {
+    if ((rc = yrd_check_plain(&L->y, &ev, "(document)")) == 0) {
         if (ev.type == YAML_MAPPING_START_EVENT)
             rc = load_mapping(L, "");
-        else if (is_null(&ev))
-            rc = err_at(L, ev.start_mark, SK_ECONFIG,
+        else if (yrd_is_null(&ev))
+            rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG,
                         "(document): empty: expected a mapping of settings");
         else
-            rc = err_at(L, ev.start_mark, SK_ECONFIG,
+            rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG,
                         "(document): %s: expected a mapping of settings",
-                        show_event(&ev, buf, sizeof buf));
+                        yrd_show_event(&ev, buf, sizeof buf));
     }
     yaml_event_delete(&ev);
     if (rc)
         return rc;
 
-    if ((rc = next_event(L, &ev)) != 0)          /* DOCUMENT-END */
+    if ((rc = yrd_next(&L->y, &ev)) != 0)          /* DOCUMENT-END */
         return rc;
     yaml_event_delete(&ev);
-    if ((rc = next_event(L, &ev)) != 0)
+    if ((rc = yrd_next(&L->y, &ev)) != 0)
         return rc;
     if (ev.type != YAML_STREAM_END_EVENT)
-        rc = err_at(L, ev.start_mark, SK_ECONFIG,
+        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG,
                     "(document): a second document: expected one document per file");
     yaml_event_delete(&ev);
     return rc;
@@ -1107,25 +916,13 @@ static int load_buffer(cfg *c, const char *name, const unsigned char *buf, size_
 {
     loader L;
     cfg scratch = *c;
-    memset(&L, 0, sizeof L);
-    if (!yaml_parser_initialize(&L.parser)) {
-        fprintf(stderr, "skewsim: out of memory creating a YAML parser\n");
-        abort();
-    }
-    yaml_parser_set_input_string(&L.parser, buf, len);
-    L.name = name;
-    L.buf = buf;
-    L.len = len;
+    yrd_init(&L.y, name, buf, len, e);
     L.c = &scratch;
-    L.e = e;
 
     int rc = load_document(&L);
     if (rc == 0)
         *c = scratch;
-    for (size_t i = 0; i < L.nseen; i++)
-        free(L.seen[i].key);
-    free(L.seen);
-    yaml_parser_delete(&L.parser);
+    yrd_free(&L.y);
     return rc;
 }
 
@@ -1136,76 +933,39 @@ int cfg_load_string(cfg *c, const char *name, const char *yaml, sk_error *e)
 
 int cfg_load_file(cfg *c, const char *path, sk_error *e)
 {
-    /* A config is a few kilobytes; the cap stops `-c /dev/zero` from
-     * reading forever. */
-    const size_t maxlen = (size_t)16 << 20;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sk_errorf(e, SK_EIO, "%s: cannot open: %s", path, strerror(errno));
-
-    size_t len = 0, cap = 4096;
-    unsigned char *buf = xmalloc(cap);
-    for (;;) {
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-        if (len > maxlen) {
-            fclose(f);
-            free(buf);
-            return sk_errorf(e, SK_EIO, "%s: cannot read: larger than %zu MiB", path,
-                             maxlen >> 20);
-        }
-        if (len == cap) {
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-    }
-    if (ferror(f)) {
-        int err = errno;
-        fclose(f);
-        free(buf);
-        return sk_errorf(e, SK_EIO, "%s: cannot read: %s", path, strerror(err));
-    }
-    fclose(f);
-    int rc = load_buffer(c, path, buf, len, e);
+    unsigned char *buf;
+    size_t len;
+    int rc = yrd_read_file(path, &buf, &len, e);
+    if (rc)
+        return rc;
+    rc = load_buffer(c, path, buf, len, e);
     free(buf);
     return rc;
 }
 
 /* ---- --set ----------------------------------------------------------- */
 
-int cfg_set(cfg *c, const char *assignment, sk_error *e)
+int cfg_check_key(const char *name, sk_error *e)
 {
-    char arg[80], key[80], val[80], what[256];
-    const char *eq = strchr(assignment, '=');
-    show(arg, sizeof arg, assignment, strlen(assignment));
-    if (!eq)
-        return sk_errorf(e, SK_EUSAGE, "--set %s: missing '=': expected KEY=VALUE", arg);
+    char key[80], hint[192];
+    if (find_key(name))
+        return 0;
+    yrd_show(key, sizeof key, name, strlen(name));
+    if (is_section(name))
+        return sk_errorf(e, SK_ECONFIG, "%s: a section: expected one of its keys, e.g. %s", key,
+                         first_in_section(name));
+    suggest(hint, sizeof hint, name);
+    return sk_errorf(e, SK_ECONFIG, "%s: unknown key: expected one of the keys "
+                     "listed by 'skewsim config --help-config'%s", key, hint);
+}
 
-    size_t nk = (size_t)(eq - assignment);
-    char *name = xmalloc(nk + 1);
-    memcpy(name, assignment, nk);
-    name[nk] = '\0';
-    show(key, sizeof key, name, nk);
+int cfg_set_value(cfg *c, const char *name, const char *s, sk_error *e)
+{
+    char val[80], what[256];
     const cfg_key *k = find_key(name);
-    if (!k) {
-        char hint[192];
-        int rc;
-        if (is_section(name)) {
-            rc = sk_errorf(e, SK_ECONFIG, "--set %s: %s: a section: expected one of its keys, "
-                           "e.g. %s", arg, key, first_in_section(name));
-        } else {
-            suggest(hint, sizeof hint, name);
-            rc = sk_errorf(e, SK_ECONFIG, "--set %s: %s: unknown key: expected one of the keys "
-                           "listed by 'skewsim config --help-config'%s", arg, key, hint);
-        }
-        free(name);
-        return rc;
-    }
-    free(name);
+    if (!k)
+        return cfg_check_key(name, e);
 
-    const char *s = eq + 1;
     cfg scratch = *c;
     int rc = 0;
     if (k->type == KEY_INT_LIST && strchr(s, ',')) {
@@ -1215,14 +975,14 @@ int cfg_set(cfg *c, const char *assignment, sk_error *e)
             size_t len = strcspn(p, ",");
             int64_t v = 0;
             if (n == CFG_MAX_GPCS)
-                return sk_errorf(e, SK_ERANGE, "--set %s: %s[%d]: %s: expected at most %d entries "
-                                 "(one per GPC)", arg, k->name, n, show(val, sizeof val, p, len),
+                return sk_errorf(e, SK_ERANGE, "%s[%d]: %s: expected at most %d entries "
+                                 "(one per GPC)", k->name, n, yrd_show(val, sizeof val, p, len),
                                  CFG_MAX_GPCS);
             int prc = parse_bounded(k, p, len, &v);
             if (prc != NUM_OK) {
                 rc = elem_fail(k, prc, what, sizeof what);
-                return sk_errorf(e, rc, "--set %s: %s[%d]: %s: expected %s", arg, k->name, n,
-                                 show(val, sizeof val, p, len), what);
+                return sk_errorf(e, rc, "%s[%d]: %s: expected %s", k->name, n,
+                                 yrd_show(val, sizeof val, p, len), what);
             }
             vals[n] = (int)v;
             if (p[len] == '\0') {
@@ -1235,10 +995,30 @@ int cfg_set(cfg *c, const char *assignment, sk_error *e)
     } else {
         rc = store(&scratch, k, s, strlen(s), what, sizeof what);
         if (rc)
-            return sk_errorf(e, rc, "--set %s: %s: %s: expected %s", arg, k->name,
-                             show(val, sizeof val, s, strlen(s)), what);
+            return sk_errorf(e, rc, "%s: %s: expected %s", k->name,
+                             yrd_show(val, sizeof val, s, strlen(s)), what);
     }
     *c = scratch;
+    return 0;
+}
+
+int cfg_set(cfg *c, const char *assignment, sk_error *e)
+{
+    char arg[80];
+    const char *eq = strchr(assignment, '=');
+    yrd_show(arg, sizeof arg, assignment, strlen(assignment));
+    if (!eq)
+        return sk_errorf(e, SK_EUSAGE, "--set %s: missing '=': expected KEY=VALUE", arg);
+
+    size_t nk = (size_t)(eq - assignment);
+    char *name = xmalloc(nk + 1);
+    memcpy(name, assignment, nk);
+    name[nk] = '\0';
+    sk_error inner = {0};
+    int rc = cfg_set_value(c, name, eq + 1, &inner);
+    free(name);
+    if (rc)
+        return sk_errorf(e, rc, "--set %s: %s", arg, inner.msg);
     return 0;
 }
 
