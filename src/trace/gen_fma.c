@@ -45,6 +45,13 @@
 
 void sb_printf(strbuf *b, const char *fmt, ...)
 {
+    /* NULL + 0 is undefined behaviour (clang's UBSan says so): allocate
+     * before the first vsnprintf rather than hand it a null base. */
+    if (!b->s) {
+        b->cap = 256;
+        b->len = 0;
+        b->s = xmalloc(b->cap);
+    }
     for (;;) {
         va_list ap;
         va_start(ap, fmt);
