@@ -91,7 +91,7 @@ docs: $(BIN)
 FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := build-fuzz
-FUZZ_TARGETS := config trace sass
+FUZZ_TARGETS := config trace sass accelsim
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = $(CSTD) -O1 -g $(WARN) $(FUZZ_SAN) -Iinclude $(PKG_CFLAGS) -MMD -MP
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)

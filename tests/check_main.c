@@ -9,7 +9,7 @@ int main(void)
     Suite *suites[] = {
         event_suite(), config_suite(), program_suite(), trace_suite(),
         gen_suite(), dispatch_suite(), sm_suite(), sim_suite(), cli_suite(), silicon_suite(),
-        golden_suite(),
+        golden_suite(), accelsim_suite(),
         bad_suite(), sass_suite(),
     };
     SRunner *sr = srunner_create(suites[0]);

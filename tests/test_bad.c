@@ -42,6 +42,8 @@
 #define FUZZ_ENTRY fuzz_trace_one
 #include "fuzz/fuzz_trace.c"
 #undef FUZZ_ENTRY
+#define FA_ENTRY fuzz_accelsim_one
+#include "fuzz/fuzz_accelsim.c"
 
 #define BAD_DIR TEST_DATA "/bad"
 #define CASES_FILE BAD_DIR "/CASES"
@@ -575,6 +577,14 @@ START_TEST(test_replay_trace)
 }
 END_TEST
 
+START_TEST(test_replay_accelsim)
+{
+    int seeds = replay_dir(FUZZ_DIR "/corpus/accelsim", fuzz_accelsim_one);
+    replay_dir(FUZZ_DIR "/regressions/accelsim", fuzz_accelsim_one);
+    ck_assert_int_gt(seeds, 10);
+}
+END_TEST
+
 Suite *bad_suite(void)
 {
     load_cases();
@@ -603,6 +613,7 @@ Suite *bad_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_replay_config);
     tcase_add_test(tc, test_replay_trace);
+    tcase_add_test(tc, test_replay_accelsim);
     suite_add_tcase(s, tc);
     return s;
 }

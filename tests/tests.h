@@ -17,6 +17,7 @@ Suite *silicon_suite(void);
 Suite *golden_suite(void);
 Suite *bad_suite(void);
 Suite *sass_suite(void);
+Suite *accelsim_suite(void);
 
 /* Directory holding test inputs (tests/data), relative to the repository root
  * where `make check` runs. */

@@ -121,6 +121,9 @@ void prog_init(program *p, const char *name);
 void prog_free(program *p);
 uint32_t prog_opname(program *p, const char *opcode);   /* intern, return index */
 instr *prog_append(program *p);                         /* zeroed, stall = 1 */
+/* Dense id of register `name` ("R9", "P2"), numbered in order of first
+ * appearance and recorded in regnames.  0, or -1 past PROG_MAX_REGS. */
+int prog_regname(program *p, const char *name, uint16_t *out);
 
 /* Total dynamic warp-instructions one warp executes for `work` (loops
  * expanded, markers not counted).  Used by tests and for progress. */

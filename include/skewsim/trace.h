@@ -16,7 +16,11 @@
 typedef struct trace trace;     /* opaque reader */
 
 /* Open a trace file (plain or .gz).  Returns NULL and fills *e on failure.
- * The caller owns the reader and closes it with trace_close(). */
+ * The caller owns the reader and closes it with trace_close().  An
+ * Accel-Sim trace (a directory holding kernelslist.g, a kernelslist.g, or a
+ * kernel-N.traceg, told apart by the first line) reads through the same
+ * calls (src/trace/accelsim.c, docs/accelsim.md); its errors come from the
+ * first trace_next_kernel(). */
 trace *trace_open(const char *path, sk_error *e);
 /* Read from a NUL-terminated string; `name` is used in messages. */
 trace *trace_open_string(const char *name, const char *text, sk_error *e);
@@ -37,5 +41,20 @@ int trace_next_cta(trace *t, cta_desc *d, sk_error *e);
  * or SK_ETRACE for a kernel the format cannot express (a name with blanks, a
  * register or opcode index without a name). */
 int trace_write_kernel(const char *path, const kernel *k, int gz, sk_error *e);
+
+/* Writer of several kernels into one file, each with a ctas section (used
+ * by `skewsim import`).  trace_writer_open() returns NULL and fills *e
+ * (SK_EIO) when the file cannot be created; trace_writer_close() flushes,
+ * frees the writer and returns 0 or SK_EIO (NULL is a no-op). */
+typedef struct trace_writer trace_writer;
+/* Yields the CTAs of the kernel being written, in increasing id order:
+ * 1 with *d filled, 0 at the end, or a negative SK_E* code.  trace_next_cta
+ * has this shape, with the trace as ctx. */
+typedef int (*trace_cta_fn)(void *ctx, cta_desc *d, sk_error *e);
+trace_writer *trace_writer_open(const char *path, int gz, sk_error *e);
+/* Kernel k and, when `next` is not NULL, the ctas section it yields (every
+ * CTA of the grid, in order: anything else is SK_ETRACE). */
+int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, void *ctx, sk_error *e);
+int trace_writer_close(trace_writer *w, sk_error *e);
 
 #endif

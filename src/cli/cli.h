@@ -13,6 +13,7 @@ int cmd_validate(int argc, char **argv);
 /* validate's E10 section (validate_e10.c): the unit table against the
  * measured latencies and issue rates in DIR; adds failed criteria to *fails. */
 int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e);
+int cmd_import(int argc, char **argv);
 
 /* Print "skewsim: <msg>" for a recorded error and return its exit status. */
 int cli_fail(const sk_error *e);

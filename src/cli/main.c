@@ -25,6 +25,9 @@ static void usage(FILE *f)
           "                      print the effective configuration, or every key\n"
           "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
           "                      simulate the H200 measurements in DIR and compare\n"
+          "  import accelsim PATH -o FILE\n"
+          "                      convert an Accel-Sim trace (directory, kernelslist.g or kernel-N.traceg)\n"
+          "                      to the native format (.gz: gzip'd; docs/accelsim.md)\n"
           "  version             print the version\n",
           f);
 }
@@ -45,6 +48,8 @@ int main(int argc, char **argv)
         return cmd_config(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate"))
         return cmd_validate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "import"))
+        return cmd_import(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("skewsim %s\n", SKEWSIM_VERSION);
         return 0;

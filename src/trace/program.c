@@ -90,6 +90,62 @@ static const struct op_row {
     {"F2F", IK_ALU, FU_MISC}, {"I2I", IK_ALU, FU_MISC}, {"FRND", IK_ALU, FU_MISC},
     {"DEPBAR", IK_ALU, FU_MISC}, {"MEMBAR", IK_ALU, FU_MISC}, {"ERRBAR", IK_ALU, FU_MISC},
     {"CCTL", IK_ALU, FU_MISC}, {"NANOSLEEP", IK_ALU, FU_MISC}, {"ELECT", IK_ALU, FU_MISC},
+
+    /* The rest of the sm_90 (Hopper) SASS base mnemonics, as NVIDIA's CUDA
+     * Binary Utilities instruction-set reference lists them, so that real
+     * traces (Accel-Sim, docs/accelsim.md) read whole.  Each row follows the
+     * nearest row above: same datapath, same unit. */
+    /* FP16 and integer variants with an immediate or SIMD form */
+    {"HADD2_32I", IK_ALU, FU_FP16}, {"HFMA2_32I", IK_ALU, FU_FP16}, {"HMUL2_32I", IK_ALU, FU_FP16},
+    {"VHMNMX", IK_ALU, FU_FP16}, {"ISCADD32I", IK_ALU, FU_INT}, {"IMUL32I", IK_ALU, FU_INT},
+    {"IDP4A", IK_ALU, FU_INT}, {"VABSDIFF", IK_ALU, FU_INT}, {"VABSDIFF4", IK_ALU, FU_INT},
+    {"VIADDMNMX", IK_ALU, FU_INT}, {"PSETP", IK_ALU, FU_INT},
+    /* conversions and moves, like I2I / MOV */
+    {"F2IP", IK_ALU, FU_MISC}, {"I2IP", IK_ALU, FU_MISC}, {"MOVM", IK_ALU, FU_MISC},
+    /* uniform datapath, like UIADD3 */
+    {"UBMSK", IK_ALU, FU_MISC}, {"UBREV", IK_ALU, FU_MISC}, {"UCLEA", IK_ALU, FU_MISC},
+    {"ULOP", IK_ALU, FU_MISC}, {"ULOP32I", IK_ALU, FU_MISC}, {"UP2UR", IK_ALU, FU_MISC},
+    {"UR2UP", IK_ALU, FU_MISC}, {"UPLOP3", IK_ALU, FU_MISC}, {"UPSETP", IK_ALU, FU_MISC},
+    {"USGXT", IK_ALU, FU_MISC}, {"USHL", IK_ALU, FU_MISC}, {"USHR", IK_ALU, FU_MISC},
+    {"USETMAXREG", IK_ALU, FU_MISC},
+    /* memory: texture and surface reads return a value (loads), surface
+     * writes and reductions do not (stores); LDGMC (multicast load-reduce)
+     * returns one */
+    {"TEX", IK_LD_GLOBAL, FU_LDST}, {"TLD", IK_LD_GLOBAL, FU_LDST}, {"TLD4", IK_LD_GLOBAL, FU_LDST},
+    {"TMML", IK_LD_GLOBAL, FU_LDST}, {"TXD", IK_LD_GLOBAL, FU_LDST}, {"TXQ", IK_LD_GLOBAL, FU_LDST},
+    {"SULD", IK_LD_GLOBAL, FU_LDST}, {"SUATOM", IK_LD_GLOBAL, FU_LDST},
+    {"SUST", IK_ST_GLOBAL, FU_LDST}, {"SURED", IK_ST_GLOBAL, FU_LDST},
+    {"LDGMC", IK_LD_GLOBAL, FU_LDST},
+    /* distributed shared memory (thread-block clusters): asynchronous store
+     * and reduction into shared memory */
+    {"STAS", IK_ST_SHARED, FU_LDST}, {"REDAS", IK_ST_SHARED, FU_LDST},
+    /* tensor memory accelerator: bulk copies between global and shared
+     * memory that complete on an mbarrier, not a register, so a warp never
+     * waits on them here (the SYNCS wait is an issue slot only) */
+    {"UTMALDG", IK_LD_GLOBAL, FU_LDST}, {"UTMAPF", IK_LD_GLOBAL, FU_LDST},
+    {"UBLKCP", IK_LD_GLOBAL, FU_LDST}, {"UBLKPF", IK_LD_GLOBAL, FU_LDST},
+    {"UTMASTG", IK_ST_GLOBAL, FU_LDST}, {"UTMAREDG", IK_ST_GLOBAL, FU_LDST},
+    {"UBLKRED", IK_ST_GLOBAL, FU_LDST},
+    {"UTMACCTL", IK_ALU, FU_MISC}, {"UTMACMDFLUSH", IK_ALU, FU_MISC},
+    /* fences, cache control, dependency barriers, mbarrier and cluster
+     * barrier operations: modelled as an issue slot, not a wait */
+    {"FENCE", IK_ALU, FU_MISC}, {"LDGDEPBAR", IK_ALU, FU_MISC}, {"CCTLL", IK_ALU, FU_MISC},
+    {"CCTLT", IK_ALU, FU_MISC}, {"QSPC", IK_ALU, FU_MISC}, {"SYNCS", IK_ALU, FU_MISC},
+    {"WARPGROUP", IK_ALU, FU_MISC}, {"UCGABAR_ARV", IK_ALU, FU_MISC},
+    {"UCGABAR_WAIT", IK_ALU, FU_MISC}, {"CGAERRBAR", IK_ALU, FU_MISC},
+    /* control flow */
+    {"BRXU", IK_ALU, FU_BRANCH}, {"JMXU", IK_ALU, FU_BRANCH}, {"ACQBULK", IK_ALU, FU_BRANCH},
+    {"PREEXIT", IK_ALU, FU_BRANCH}, {"RPCMOV", IK_ALU, FU_BRANCH},
+    {"ENDCOLLECTIVE", IK_ALU, FU_BRANCH},
+    /* PEXIT pseudo-op: an EXIT that an Accel-Sim trace shows before the
+     * warp's last instruction, so it retired only some threads and the
+     * warp went on (docs/accelsim.md) */
+    {"PEXIT", IK_ALU, FU_BRANCH},
+    /* miscellaneous: special and convergence-barrier registers, local
+     * memory window, performance-monitor triggers */
+    {"B2R", IK_ALU, FU_MISC}, {"R2B", IK_ALU, FU_MISC}, {"GETLMEMBASE", IK_ALU, FU_MISC},
+    {"SETLMEMBASE", IK_ALU, FU_MISC}, {"LEPC", IK_ALU, FU_MISC}, {"PMTRIG", IK_ALU, FU_MISC},
+    {"SETCTAID", IK_ALU, FU_MISC},
 };
 
 int prog_classify(const char *opcode, uint8_t *kind, uint8_t *cls, sk_error *e)
@@ -169,6 +225,25 @@ uint32_t prog_opname(program *p, const char *opcode)
     p->opnames[p->nopnames] = xstrdup(opcode);
     p->opindex[index_slot(p, opcode)] = p->nopnames + 1;
     return p->nopnames++;
+}
+
+int prog_regname(program *p, const char *name, uint16_t *out)
+{
+    for (uint32_t i = 0; i < p->nregs; i++) {
+        if (strcmp(p->regnames[i], name) == 0) {
+            *out = (uint16_t)i;
+            return 0;
+        }
+    }
+    if (p->nregs >= PROG_MAX_REGS)
+        return -1;
+    if (p->nregs == p->regcap) {
+        p->regcap = p->regcap ? 2 * p->regcap : 32;
+        p->regnames = xrealloc(p->regnames, p->regcap * sizeof *p->regnames);
+    }
+    p->regnames[p->nregs] = xstrdup(name);
+    *out = (uint16_t)p->nregs++;
+    return 0;
 }
 
 instr *prog_append(program *p)

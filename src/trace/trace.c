@@ -23,7 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "skewsim/trace.h"
+#include <sys/stat.h>
+#include "trace_priv.h"
 
 #define LINE_MAX_BYTES 65536          /* longest accepted line, without its newline */
 #define READ_CHUNK 65536              /* bytes per gzread() */
@@ -74,6 +75,8 @@ struct trace {
     uint32_t eol_col;               /* column just past the last token */
     int state;
     sk_error err;                   /* first error, returned by every later call */
+    int replay;                     /* read_line() hands out the current line again */
+    as_reader *as;                  /* an Accel-Sim input (accelsim.c) reads through this */
 
     /* current kernel, as far as trace_next_cta() needs it */
     int have_kernel;
@@ -181,6 +184,10 @@ static int fill(trace *t)
 static int read_line(trace *t)
 {
     int consumed = 0;
+    if (t->replay) {                /* the header probe's line, given back */
+        t->replay = 0;
+        return 1;
+    }
     t->linelen = 0;
     t->lineno++;
     for (;;) {
@@ -341,7 +348,7 @@ static int key_is(const char *s, size_t klen, const char *key)
 /* ------------------------------------------------------------- registers */
 
 /* 1: a register (*pred set), 0: RZ/PT/URZ/UPT (no dependency), -1: not one. */
-static int parse_reg(const char *s, int *pred)
+int trace_parse_reg(const char *s, int *pred)
 {
     const char *d;
     unsigned max;
@@ -391,21 +398,9 @@ static int parse_reg(const char *s, int *pred)
 static int intern_reg(trace *t, program *p, const char *name, uint32_t col, const char *op,
                       uint16_t *out)
 {
-    for (uint32_t i = 0; i < p->nregs; i++) {
-        if (strcmp(p->regnames[i], name) == 0) {
-            *out = (uint16_t)i;
-            return 0;
-        }
-    }
-    if (p->nregs >= PROG_MAX_REGS)   /* NEVER: the namespace has 332 names */
+    if (prog_regname(p, name, out) < 0)   /* NEVER: the namespace has 332 names */
         return fail_at(t, col, "%s: %s: expected at most %d registers per program", op, name,
                        PROG_MAX_REGS);
-    if (p->nregs == p->regcap) {
-        p->regcap = p->regcap ? 2 * p->regcap : 32;
-        p->regnames = xrealloc(p->regnames, p->regcap * sizeof *p->regnames);
-    }
-    p->regnames[p->nregs] = xstrdup(name);
-    *out = (uint16_t)p->nregs++;
     return 0;
 }
 
@@ -454,7 +449,7 @@ static int parse_instr(trace *t, program *p)
 
     if (guard) {
         const char *g = guard[0] == '!' ? guard + 1 : guard;
-        int r = parse_reg(g, &pred);
+        int r = trace_parse_reg(g, &pred);
         if (r < 0 || !pred)
             return fail_at(t, guard_col, "%s: %s: expected a predicate guard (@P0-@P6, @UP0-@UP6, "
                            "@PT, @UPT, optionally negated: @!P0)", op, tk[0].s);
@@ -532,7 +527,7 @@ static int parse_instr(trace *t, program *p)
             /* A predicate source may be negated ("!P0"): the negation does
              * not change the dependency, so it is dropped. */
             const char *name = (arrow && s[0] == '!') ? s + 1 : s;
-            int r = parse_reg(name, &pred);
+            int r = trace_parse_reg(name, &pred);
             if (r < 0 || (name != s && !pred))
                 return fail_at(t, col, "%s: %s: expected " REG_EXPECT, op, s);
             if (r == 0)
@@ -779,9 +774,38 @@ static int parse_kernel_line(trace *t, kernel *k)
     return 0;
 }
 
+/* The first record decides the format: a native header, or what
+ * as_sniff() recognises as Accel-Sim's, whose reader then gets that line
+ * back untokenized (t->replay) and takes over. */
 static int read_header(trace *t)
 {
-    int r = next_record(t);
+    int r;
+    char *raw = NULL;
+    for (;;) {
+        if ((r = read_line(t)) <= 0)
+            break;
+        free(raw);
+        raw = xmalloc(t->linelen + 1);
+        memcpy(raw, t->line, t->linelen + 1);
+        if ((r = tokenize(t)) < 0)
+            break;
+        if (t->ntok > 0) {
+            r = 1;
+            break;
+        }
+    }
+    int kind = r < 0 ? AS_NONE : as_sniff(t->name, r > 0 ? raw : "");
+    if (kind != AS_NONE && (r == 0 || strcmp(t->tok[0].s, HEADER_MAGIC) != 0)) {
+        if (r > 0) {
+            memcpy(t->line, raw, t->linelen + 1);
+            t->replay = 1;
+        }
+        free(raw);
+        t->as = as_open(t, kind);
+        t->state = ST_EOF;
+        return 0;
+    }
+    free(raw);
     if (r < 0)
         return r;
     if (r == 0)
@@ -940,7 +964,8 @@ static trace *open_common(trace *t, sk_error *e)
     return t;
 }
 
-trace *trace_open(const char *path, sk_error *e)
+/* A reader on a file (or "-", standard input) positioned at its start. */
+static trace *open_file(const char *path, sk_error *e)
 {
     int is_stdin = strcmp(path, "-") == 0;
     int fd = is_stdin ? dup(0) : -1;
@@ -957,7 +982,53 @@ trace *trace_open(const char *path, sk_error *e)
     trace *t = reader_new(is_stdin ? "<stdin>" : path);
     t->gz = gz;
     t->rbuf = xmalloc(READ_CHUNK);
-    return open_common(t, e);
+    return t;
+}
+
+trace *trace_open(const char *path, sk_error *e)
+{
+    /* A directory is an Accel-Sim trace directory: its kernelslist.g. */
+    struct stat st;
+    char *list = NULL;
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        size_t n = strlen(path);
+        list = xmalloc(n + sizeof "/kernelslist.g");
+        snprintf(list, n + sizeof "/kernelslist.g", "%s%skernelslist.g", path,
+                 n && path[n - 1] == '/' ? "" : "/");
+    }
+    trace *t = open_file(list ? list : path, e);
+    free(list);
+    return t ? open_common(t, e) : NULL;
+}
+
+trace *trace_lines_open(const char *path, sk_error *e)
+{
+    trace *t = open_file(path, e);
+    if (t)
+        t->state = ST_TOP;
+    return t;
+}
+
+int trace_lines_next(trace *t, char **line, unsigned long *lineno, sk_error *e)
+{
+    if (t->state == ST_ERROR)
+        return report(t, e);
+    int r = read_line(t);
+    if (r < 0)
+        return report(t, e);
+    *line = t->line;
+    *lineno = t->lineno;
+    return r;
+}
+
+const char *trace_lines_name(const trace *t)
+{
+    return t->name;
+}
+
+int trace_lines_in_memory(const trace *t)
+{
+    return t->gz == NULL;
 }
 
 trace *trace_open_string(const char *name, const char *text, sk_error *e)
@@ -973,6 +1044,7 @@ void trace_close(trace *t)
 {
     if (!t)
         return;
+    as_close(t->as);
     forget_kernel(t);
     if (t->gz)
         gzclose(t->gz);
@@ -988,6 +1060,8 @@ void trace_close(trace *t)
 int trace_next_kernel(trace *t, kernel *k, sk_error *e)
 {
     memset(k, 0, sizeof *k);
+    if (t->as)
+        return as_next_kernel(t->as, k, e);
     /* Drain (and validate) the CTA records the caller did not ask for. */
     while (t->state == ST_CTAS)
         if (read_cta_record(t) < 0)
@@ -1100,6 +1174,8 @@ fail:
 
 int trace_next_cta(trace *t, cta_desc *d, sk_error *e)
 {
+    if (t->as)
+        return as_next_cta(t->as, d, e);
     for (;;) {
         if (t->state == ST_ERROR)
             return report(t, e);

@@ -4,11 +4,15 @@
  * loops stay loops (a 4096-iteration kernel is a few KB, not megabytes),
  * registers are printed by the names they were read under (program.regnames),
  * and a guard is printed as the first source, which numbers the same because
- * the reader numbers sources before destinations.  Every CTA runs program 0
- * with work 1, so no ctas section is written.
+ * the reader numbers sources before destinations.  trace_write_kernel()
+ * writes one kernel whose CTAs all run program 0 with work 1 (no ctas
+ * section); the trace_writer calls write several kernels into one file, each
+ * with the CTA table a callback yields, runs of one program merged into
+ * `range` records (`skewsim import`).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -130,12 +134,13 @@ static int write_instr(gzFile f, const program *p, const instr *in, int indent)
     return indent;
 }
 
-int trace_write_kernel(const char *path, const kernel *k, int gz, sk_error *e)
-{
-    int r = check_kernel(k, e);
-    if (r < 0)
-        return r;
+struct trace_writer {
+    gzFile f;
+    char *path;
+};
 
+trace_writer *trace_writer_open(const char *path, int gz, sk_error *e)
+{
     /* "T": zlib writes the plain file itself, so both paths share the code. */
     const char *mode = gz ? "wb9" : "wbT";
     int to_stdout = strcmp(path, "-") == 0;
@@ -146,11 +151,37 @@ int trace_write_kernel(const char *path, const kernel *k, int gz, sk_error *e)
         int err = errno;
         if (fd >= 0)
             close(fd);
-        return sk_errorf(e, SK_EIO, "%s: cannot create: %s", path, err ? strerror(err) : "out of memory");
+        sk_errorf(e, SK_EIO, "%s: cannot create: %s", path, err ? strerror(err) : "out of memory");
+        return NULL;
     }
-
     gzprintf(f, "# skewsim trace (docs/trace-format.md)\n");
     gzprintf(f, "skewsim-trace 1\n");
+    trace_writer *w = xcalloc(1, sizeof *w);
+    w->f = f;
+    w->path = xstrdup(path);
+    return w;
+}
+
+/* One CTA record: "range A B" or "cta A", then what differs from the default. */
+static void write_ctas(gzFile f, const kernel *k, uint64_t a, uint64_t b, const cta_desc *d)
+{
+    if (a == b)
+        gzprintf(f, "  cta %llu", (unsigned long long)a);
+    else
+        gzprintf(f, "  range %llu %llu", (unsigned long long)a, (unsigned long long)b);
+    if (d->prog != 0)
+        gzprintf(f, " program=%s", k->progs[d->prog].name);
+    if (d->work != 1.0)
+        gzprintf(f, " work=%.17g", d->work);
+    gzputs(f, "\n");
+}
+
+int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, void *ctx, sk_error *e)
+{
+    int r = check_kernel(k, e);
+    if (r < 0)
+        return r;
+    gzFile f = w->f;
     gzprintf(f, "kernel %s grid=%llu block=%u regs=%u smem=%u", k->name,
              (unsigned long long)k->grid, k->block_threads, k->regs_per_thread, k->smem_bytes);
     if (k->gap_ns)
@@ -164,17 +195,69 @@ int trace_write_kernel(const char *path, const kernel *k, int gz, sk_error *e)
             indent = write_instr(f, p, &p->code[j], indent);
         gzputs(f, "end\n");
     }
+    if (next) {
+        /* Consecutive CTAs of one program and work factor share a record. */
+        cta_desc d, run = {0, 0, 1.0};
+        uint64_t first = 0, want = 0;
+        int have = 0;
+        gzputs(f, "ctas\n");
+        while ((r = next(ctx, &d, e)) == 1) {
+            if (d.id != want || d.id >= k->grid || d.prog >= k->nprogs || !(d.work >= 0 && d.work <= 1e6))
+                return sk_errorf(e, SK_ETRACE, "kernel '%s': CTA %llu (program %u, work %g) where CTA "
+                                 "%llu was due", k->name, (unsigned long long)d.id, d.prog, d.work,
+                                 (unsigned long long)want);
+            want++;
+            if (have && d.prog == run.prog && d.work == run.work)
+                continue;
+            if (have)
+                write_ctas(f, k, first, d.id - 1, &run);
+            run = d;
+            first = d.id;
+            have = 1;
+        }
+        if (r < 0)
+            return r;
+        if (want != k->grid)
+            return sk_errorf(e, SK_ETRACE, "kernel '%s': %llu CTAs of a grid of %llu", k->name,
+                             (unsigned long long)want, (unsigned long long)k->grid);
+        if (have)
+            write_ctas(f, k, first, want - 1, &run);
+        gzputs(f, "end\n");
+    }
     gzputs(f, "endkernel\n");
+    return 0;
+}
 
+int trace_writer_close(trace_writer *w, sk_error *e)
+{
+    if (!w)
+        return 0;
+    gzFile f = w->f;
+    char *path = w->path;
+    free(w);
     int errnum = Z_OK;
     const char *zmsg = gzerror(f, &errnum);
     char msg[256];
     snprintf(msg, sizeof msg, "%s", errnum == Z_ERRNO ? strerror(errno) : zmsg);
-    int rc = gzclose(f);
+    int rc = gzclose(f), ret = 0;
     if (errnum != Z_OK)
-        return sk_errorf(e, SK_EIO, "%s: write error: %s", path, msg);
-    if (rc != Z_OK)
-        return sk_errorf(e, SK_EIO, "%s: write error: %s", path,
-                         rc == Z_ERRNO ? strerror(errno) : zError(rc));
-    return 0;
+        ret = sk_errorf(e, SK_EIO, "%s: write error: %s", path, msg);
+    else if (rc != Z_OK)
+        ret = sk_errorf(e, SK_EIO, "%s: write error: %s", path,
+                        rc == Z_ERRNO ? strerror(errno) : zError(rc));
+    free(path);
+    return ret;
+}
+
+int trace_write_kernel(const char *path, const kernel *k, int gz, sk_error *e)
+{
+    int r = check_kernel(k, e);
+    if (r < 0)
+        return r;
+    trace_writer *w = trace_writer_open(path, gz, e);
+    if (!w)
+        return e->code;
+    r = trace_writer_kernel(w, k, NULL, NULL, e);
+    int c = trace_writer_close(w, e);
+    return r < 0 ? r : c;
 }
