@@ -28,7 +28,7 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/config/*.c src/trace/*.c src/gpu/*.c src/out/*.c src/silicon/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/config/*.c src/trace/*.c src/gpu/*.c src/out/*.c src/silicon/*.c src/sweep/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 
@@ -91,7 +91,7 @@ docs: $(BIN)
 FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := build-fuzz
-FUZZ_TARGETS := config trace sass accelsim
+FUZZ_TARGETS := config trace sass sweep accelsim
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = $(CSTD) -O1 -g $(WARN) $(FUZZ_SAN) -Iinclude $(PKG_CFLAGS) -MMD -MP
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)

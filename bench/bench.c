@@ -27,7 +27,9 @@
  * 2.1 x the time: FMA 2112 -> 4224 -> 8448 CTAs, on wall and on CPU time)
  * and memory independent of kernel length (peak RSS at 8448 CTAs vs 2112),
  * and, for item 4 ("parallel where it pays"), two independent runs at once:
- * the aggregate rate of a two-process sweep on a two-core machine.
+ * the aggregate rate of a two-process sweep on a two-core machine, and
+ * `skewsim sweep` itself: the same 8-point sweep with -j 1 and -j 2, as a
+ * throughput ratio.
  *
  * It prints a table, writes it to the results file (-o) and appends one row
  * to the history table of docs/performance.md (-H) with the commit (git
@@ -307,6 +309,36 @@ int main(int argc, char **argv)
         fprintf(stderr, " %.1f s\n", maxd(par[0].wall_s, par[1].wall_s));
     }
 
+    /* The same small sweep (8 points: one FMA trace, 8 seeds) with -j 1
+     * and -j 2, every point forced to run: the throughput `skewsim sweep`
+     * gains from a second core. */
+    double sweep_s[2];
+    const int sweep_points = 8;
+    {
+        char spec[4096], cfgabs[4096], sdir[2][4096];
+        if (!realpath(cfgp, cfgabs))
+            die("%s: %s", cfgp, strerror(errno));
+        snprintf(spec, sizeof spec, "%s/sweep.yaml", dir);
+        FILE *f = fopen(spec, "w");
+        if (!f)
+            die("%s: %s", spec, strerror(errno));
+        fprintf(f, "config: %s\ntraces: {fma: {gen: \"fma --iters %d --block 256 --grid 264\"}}\n"
+                   "seeds: [1, 2, 3, 4, 5, 6, 7, 8]\n", cfgabs, quick ? 128 : 2048);
+        fclose(f);
+        for (int j = 0; j < 2; j++) {
+            fprintf(stderr, "bench: sweep of %d points, -j %d ...", sweep_points, j + 1);
+            snprintf(sdir[j], sizeof sdir[j], "%s/sweep-j%d.out", dir, j + 1);
+            char *sv[] = {(char *)bin, "sweep", spec, "-o", sdir[j], "-j", j ? "2" : "1", "--force", NULL};
+            result r;
+            double t0 = now_s();
+            pid_t pid = spawn(sv, 0);
+            if (!reap(pid, t0, &r))
+                die("%s", "the sweep failed");
+            sweep_s[j] = r.wall_s;
+            fprintf(stderr, " %.1f s\n", r.wall_s);
+        }
+    }
+
     char commit[96], date[32];
     commit_id(commit, sizeof commit);
     time_t tt = time(NULL);
@@ -343,6 +375,8 @@ int main(int argc, char **argv)
             res[0].rss_mb, res[2].rss_mb, rss_ratio);
     fprintf(t, "two runs at once (fma_2112 x 2): %.2f Mwi/s together, %.2fx one run's %.2f Mwi/s\n", par_rate,
             par_rate / (res[0].wi / res[0].wall_s / 1e6), res[0].wi / res[0].wall_s / 1e6);
+    fprintf(t, "sweep throughput (%d FMA points): -j 1 %.2f s, -j 2 %.2f s: %.2fx with two processes\n",
+            sweep_points, sweep_s[0], sweep_s[1], sweep_s[0] / sweep_s[1]);
     fprintf(t, "GEMM rate (simulated): %.1f TFLOP/s\n",
             quick ? 2.0 * 2048 * 2048 * 1024 / (res[4].total_ns * 1e-9) / 1e12
                   : 2.0 * 8192 * 8192 * 8192 / (res[4].total_ns * 1e-9) / 1e12);

@@ -16,8 +16,9 @@ Suite *cli_suite(void);
 Suite *silicon_suite(void);
 Suite *golden_suite(void);
 Suite *bad_suite(void);
-Suite *sass_suite(void);
 Suite *accelsim_suite(void);
+Suite *sass_suite(void);
+Suite *sweep_suite(void);
 
 /* Directory holding test inputs (tests/data), relative to the repository root
  * where `make check` runs. */

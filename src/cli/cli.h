@@ -14,6 +14,7 @@ int cmd_validate(int argc, char **argv);
  * measured latencies and issue rates in DIR; adds failed criteria to *fails. */
 int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e);
 int cmd_import(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /* Print "skewsim: <msg>" for a recorded error and return its exit status. */
 int cli_fail(const sk_error *e);
@@ -21,5 +22,10 @@ int cli_fail(const sk_error *e);
 /* Load -c FILE (or defaults when NULL) and apply each --set in order, then
  * cross-validate.  Shared by run, config and validate. */
 int cli_load_config(cfg *c, const char *path, char **sets, int nsets, sk_error *e);
+
+/* Simulate trace `tpath` on config *c into DIR `odir` (summary.json,
+ * ctas.csv, epochs.csv), printing the short summary to `out` (NULL: none).
+ * The body of `run`, and what `sweep` runs for each point. */
+int cli_run_trace(const cfg *c, const char *tpath, const char *odir, FILE *out, sk_error *e);
 
 #endif

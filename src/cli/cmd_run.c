@@ -1,4 +1,5 @@
-/* cmd_run.c -- `skewsim run -c CONFIG -t TRACE -o DIR [--seed N] [--set k=v]`. */
+/* cmd_run.c -- `skewsim run -c CONFIG -t TRACE -o DIR [--seed N] [--set k=v]`,
+ * and cli_run_trace(), the one run that `sweep` forks for every point. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,6 +22,27 @@ static int parse_u64(const char *s, uint64_t *out)
         return -1;
     *out = v;
     return 0;
+}
+
+int cli_run_trace(const cfg *c, const char *tpath, const char *odir, FILE *out, sk_error *e)
+{
+    trace *tr = trace_open(tpath, e);
+    if (!tr)
+        return e->code;
+    results *r = results_open(odir, e);
+    if (!r) {
+        trace_close(tr);
+        return e->code;
+    }
+    sim_observer obs = results_observer(r);
+    sim *s = sim_create(c, &obs, e);
+    int rc = s ? sim_run(s, tr, e) : e->code;
+    if (rc == 0)
+        rc = results_finish(r, s, out, e);
+    sim_destroy(s);
+    results_free(r);
+    trace_close(tr);
+    return rc < 0 ? rc : 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -68,23 +90,7 @@ int cmd_run(int argc, char **argv)
         }
         c.seed = v;
     }
-    trace *tr = trace_open(tpath, &e);
-    if (!tr)
-        goto fail;
-    results *r = results_open(odir, &e);
-    if (!r) {
-        trace_close(tr);
-        goto fail;
-    }
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(&c, &obs, &e);
-    int rc = s ? sim_run(s, tr, &e) : e.code;
-    if (rc == 0)
-        rc = results_finish(r, s, stdout, &e);
-    sim_destroy(s);
-    results_free(r);
-    trace_close(tr);
-    if (rc < 0)
+    if (cli_run_trace(&c, tpath, odir, stdout, &e) < 0)
         goto fail;
     free(sets);
     return 0;

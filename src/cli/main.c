@@ -21,13 +21,15 @@ static void usage(FILE *f)
           "                      simulate a trace; writes DIR/summary.json, ctas.csv and epochs.csv\n"
           "  gen fma|stream|gemm|coop [options] -o FILE\n"
           "                      write a synthetic kernel as a trace (.gz: gzip'd; 'skewsim gen --help')\n"
-          "  config [-c CONFIG] [--set key=value ...] (--dump | --help-config)\n"
-          "                      print the effective configuration, or every key\n"
-          "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
-          "                      simulate the H200 measurements in DIR and compare\n"
           "  import accelsim PATH -o FILE\n"
           "                      convert an Accel-Sim trace (directory, kernelslist.g or kernel-N.traceg)\n"
           "                      to the native format (.gz: gzip'd; docs/accelsim.md)\n"
+          "  config [-c CONFIG] [--set key=value ...] (--dump | --help-config)\n"
+          "                      print the effective configuration, or every key\n"
+          "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]\n"
+          "                      run every point of a parameter sweep (docs/sweeps.md)\n"
+          "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
+          "                      simulate the H200 measurements in DIR and compare\n"
           "  version             print the version\n",
           f);
 }
@@ -50,6 +52,8 @@ int main(int argc, char **argv)
         return cmd_validate(argc - 1, argv + 1);
     if (!strcmp(cmd, "import"))
         return cmd_import(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sweep"))
+        return cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("skewsim %s\n", SKEWSIM_VERSION);
         return 0;
