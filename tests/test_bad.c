@@ -534,32 +534,10 @@ END_TEST
 
 /* -------------------------------------- fuzz corpora and regressions */
 
-/* Feed every file of dir to `one`; returns how many. */
-static int replay_dir(const char *dir, int (*one)(const uint8_t *, size_t))
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    int n = 0;
-    for (struct dirent *de; (de = readdir(d)) != NULL;) {
-        if (de->d_name[0] == '.')
-            continue;
-        char *path = tu_strf("%s/%s", dir, de->d_name);
-        size_t len;
-        char *data = tu_slurp(path, &len);
-        one((const uint8_t *)data, len);
-        free(data);
-        free(path);
-        n++;
-    }
-    closedir(d);
-    return n;
-}
-
 START_TEST(test_replay_config)
 {
-    int seeds = replay_dir(FUZZ_DIR "/corpus/config", fuzz_config_one);
-    replay_dir(FUZZ_DIR "/regressions/config", fuzz_config_one);
+    int seeds = tu_replay_dir(FUZZ_DIR "/corpus/config", fuzz_config_one);
+    tu_replay_dir(FUZZ_DIR "/regressions/config", fuzz_config_one);
     ck_assert_int_gt(seeds, 10);
     static const char *const inline_inputs[] = {"", "\xff", "sm: {", "a\nb=c\nsm.max_ctas=0\n"};
     for (size_t i = 0; i < SK_ARRAY_LEN(inline_inputs); i++)
@@ -569,18 +547,18 @@ END_TEST
 
 START_TEST(test_replay_trace)
 {
-    int seeds = replay_dir(FUZZ_DIR "/corpus/trace", fuzz_trace_one);
-    replay_dir(FUZZ_DIR "/regressions/trace", fuzz_trace_one);
+    int seeds = tu_replay_dir(FUZZ_DIR "/corpus/trace", fuzz_trace_one);
+    tu_replay_dir(FUZZ_DIR "/regressions/trace", fuzz_trace_one);
     ck_assert_int_gt(seeds, 10);
     /* the bad corpus's traces go through the same checks */
-    replay_dir(BAD_DIR, fuzz_trace_one);
+    tu_replay_dir(BAD_DIR, fuzz_trace_one);
 }
 END_TEST
 
 START_TEST(test_replay_accelsim)
 {
-    int seeds = replay_dir(FUZZ_DIR "/corpus/accelsim", fuzz_accelsim_one);
-    replay_dir(FUZZ_DIR "/regressions/accelsim", fuzz_accelsim_one);
+    int seeds = tu_replay_dir(FUZZ_DIR "/corpus/accelsim", fuzz_accelsim_one);
+    tu_replay_dir(FUZZ_DIR "/regressions/accelsim", fuzz_accelsim_one);
     ck_assert_int_gt(seeds, 10);
 }
 END_TEST

@@ -678,31 +678,10 @@ END_TEST
 
 /* ------------------------------------------------------ fuzz replay */
 
-static int replay(const char *dir)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    if (!d)
-        return 0;
-    for (struct dirent *de; (de = readdir(d)) != NULL;) {
-        if (de->d_name[0] == '.')
-            continue;
-        char *path = tu_strf("%s/%s", dir, de->d_name);
-        size_t len;
-        char *data = tu_slurp(path, &len);
-        fuzz_sweep_one((const uint8_t *)data, len);
-        free(data);
-        free(path);
-        n++;
-    }
-    closedir(d);
-    return n;
-}
-
 START_TEST(test_replay_sweep)
 {
-    int seeds = replay("tests/fuzz/corpus/sweep");
-    replay("tests/fuzz/regressions/sweep");
+    int seeds = tu_replay_dir("tests/fuzz/corpus/sweep", fuzz_sweep_one);
+    tu_replay_dir("tests/fuzz/regressions/sweep", fuzz_sweep_one);
     ck_assert_int_ge(seeds, 10);
     static const char *const inline_inputs[] = {"", "config:", "{", "config: x\ntraces: {a: {gen: fma}}\n"};
     for (size_t i = 0; i < SK_ARRAY_LEN(inline_inputs); i++)

@@ -37,7 +37,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs("skewsim: missing command: expected run, gen, config, validate or version "
+        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep or version "
               "('skewsim help' lists them)\n", stderr);
         return 1;
     }
@@ -62,6 +62,6 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate or version\n", cmd);
+    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep or version\n", cmd);
     return 1;
 }
