@@ -553,6 +553,152 @@ START_TEST(test_import_round_trip)
 }
 END_TEST
 
+/* ----------------------------------------------- stall counts by SASS */
+
+#define SASS_DIR TEST_DATA "/accelsim-sass"
+
+/* Simulate an opened trace on conf; the caller frees run->r. */
+static void simulate_trace(tu_run *run, const cfg *conf, trace *t)
+{
+    sk_error e = {0};
+    memset(run, 0, sizeof *run);
+    run->r = results_open(NULL, &e);
+    sim_observer obs = results_observer(run->r);
+    sim *s = sim_create(conf, &obs, &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    ck_assert_msg(sim_run(s, t, &e) == 0, "%s", e.msg);
+    sim_destroy(s);
+}
+
+static trace *open_with_listing(const char *listing_text, sass **listing)
+{
+    sk_error e = {0};
+    *listing = sass_load_string("chain.sass", listing_text, strlen(listing_text), &e);
+    ck_assert_msg(*listing != NULL, "%s", e.msg);
+    trace *t = open_ok(SASS_DIR "/kernel-1.traceg");
+    ck_assert_int_eq(trace_set_sass(t, *listing, "chain.sass", &e), 0);
+    return t;
+}
+
+/* The listing's stall counts reach the program, by PC: S2R 2, FFMA 4,
+ * ISETP 5, BRA 6, EXIT 5 (chain.sass); without it every stall is 1. */
+START_TEST(test_sass_stalls)
+{
+    char *text = tu_slurp(SASS_DIR "/chain.sass", NULL);
+    sass *listing;
+    trace *t = open_with_listing(text, &listing);
+    kernel k;
+    next_kernel_ok(t, &k);
+    ck_assert_uint_eq(k.nprogs, 1);
+    const program *p = &k.progs[0];
+    static const struct { const char *op; int nth, stall; } want[] = {
+        {"S2R", 0, 2}, {"FFMA", 0, 4}, {"FFMA", 1, 4}, {"ISETP.NE.AND", 0, 5}, {"BRA", 0, 6}, {"EXIT", 0, 5},
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(want); i++)
+        ck_assert_msg(op_named(p, want[i].op, want[i].nth)->stall == want[i].stall, "%s: stall %d, want %d",
+                      want[i].op, op_named(p, want[i].op, want[i].nth)->stall, want[i].stall);
+    kernel_free(&k);
+    trace_close(t);
+    sass_free(listing);
+    t = open_ok(SASS_DIR "/kernel-1.traceg");
+    next_kernel_ok(t, &k);
+    for (uint32_t i = 0; i < k.progs[0].n; i++)
+        if (k.progs[0].code[i].kind < IK_LOOP)
+            ck_assert_int_eq(k.progs[0].code[i].stall, 1);
+    kernel_free(&k);
+    trace_close(t);
+    free(text);
+}
+END_TEST
+
+/* With its listing, the traced kernel simulates to the picosecond like the
+ * same kernel written natively with those stall counts (chain_native.trace),
+ * on the tiny chip and on the H200; without it, it runs faster. */
+START_TEST(test_sass_equals_native)
+{
+    char *text = tu_slurp(SASS_DIR "/chain.sass", NULL);
+    char *native = tu_slurp(SASS_DIR "/chain_native.trace", NULL);
+    for (int c = 0; c < 2; c++) {
+        cfg conf;
+        if (c == 0)
+            tu_cfg(&conf, NULL, TU_TINY_YAML, NULL);
+        else
+            tu_cfg(&conf, TU_H200, NULL);
+        sass *listing;
+        trace *t = open_with_listing(text, &listing);
+        tu_run a, b, plain;
+        simulate_trace(&a, &conf, t);
+        trace_close(t);
+        sass_free(listing);
+        tu_simulate_ok(&b, &conf, native);
+        t = open_ok(SASS_DIR "/kernel-1.traceg");
+        simulate_trace(&plain, &conf, t);
+        trace_close(t);
+        const kernel_stats *ka = results_kernel(a.r, 0), *kb = results_kernel(b.r, 0);
+        const kernel_stats *kp = results_kernel(plain.r, 0);
+        ck_assert_int_eq(ka->warp_instructions, kb->warp_instructions);
+        ck_assert_msg(ka->first_start_ps == kb->first_start_ps && ka->last_end_ps == kb->last_end_ps &&
+                      ka->done_ps == kb->done_ps, "chip %d: with the listing last end %lld, native %lld", c,
+                      (long long)ka->last_end_ps, (long long)kb->last_end_ps);
+        ck_assert_msg(kp->last_end_ps - kp->first_start_ps < ka->last_end_ps - ka->first_start_ps,
+                      "chip %d: stall 1 everywhere should be faster", c);
+        tu_run_free(&a);
+        tu_run_free(&b);
+        tu_run_free(&plain);
+    }
+    free(text);
+    free(native);
+}
+END_TEST
+
+/* A listing of another binary is refused at the first instruction it
+ * cannot explain, with its line; a native trace refuses a listing. */
+static const struct {
+    const char *from, *to, *msg;
+} sass_bad[] = {
+    {"/*0040*/   @P0 BRA", "/*0048*/   @P0 BRA",
+     "tests/data/accelsim-sass/kernel-1.traceg:26: BRA: PC 0040: not an instruction of _Z5chainPf in chain.sass: "
+     "expected the listing of the traced binary"},
+    {"/*0030*/   ISETP.NE.AND", "/*0030*/   IADD3.NE.AND",
+     "tests/data/accelsim-sass/kernel-1.traceg:25: ISETP.NE.AND: PC 0030: chain.sass line 11 has IADD3.NE.AND there: "
+     "expected the listing of the traced binary"},
+    {"Function : _Z5chainPf", "Function : _Z5otherPf",
+     "tests/data/accelsim-sass/kernel-1.traceg:22: kernel _Z5chainPf: not in the SASS listing chain.sass: "
+     "expected cuobjdump -sass of the traced binary"},
+};
+
+START_TEST(test_sass_mismatch)
+{
+    char *text = tu_slurp(SASS_DIR "/chain.sass", NULL);
+    char *at = strstr(text, sass_bad[_i].from);
+    ck_assert_ptr_nonnull(at);
+    ck_assert_uint_eq(strlen(sass_bad[_i].from), strlen(sass_bad[_i].to));
+    memcpy(at, sass_bad[_i].to, strlen(sass_bad[_i].to));
+    sass *listing;
+    trace *t = open_with_listing(text, &listing);
+    kernel k;
+    sk_error e = {0};
+    ck_assert_int_eq(trace_next_kernel(t, &k, &e), SK_ETRACE);
+    ck_assert_str_eq(e.msg, sass_bad[_i].msg);
+    trace_close(t);
+    sass_free(listing);
+    free(text);
+}
+END_TEST
+
+START_TEST(test_sass_native_refused)
+{
+    sk_error e = {0};
+    sass *listing = sass_load(SASS_DIR "/chain.sass", &e);
+    ck_assert_ptr_nonnull(listing);
+    trace *t = open_ok(SASS_DIR "/chain_native.trace");
+    ck_assert_int_eq(trace_set_sass(t, listing, "chain.sass", &e), SK_EUSAGE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "gives stall counts to Accel-Sim traces only"));
+    trace_close(t);
+    sass_free(listing);
+}
+END_TEST
+
 Suite *accelsim_suite(void)
 {
     Suite *s = suite_create("accelsim");
@@ -564,6 +710,10 @@ Suite *accelsim_suite(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_equals_native);
     tcase_add_test(tc, test_fold_repeats);
+    tcase_add_test(tc, test_sass_stalls);
+    tcase_add_test(tc, test_sass_equals_native);
+    tcase_add_loop_test(tc, test_sass_mismatch, 0, (int)SK_ARRAY_LEN(sass_bad));
+    tcase_add_test(tc, test_sass_native_refused);
     suite_add_tcase(s, tc);
     tc = tcase_create("import");
     tcase_set_timeout(tc, 60);

@@ -12,6 +12,7 @@
 
 #include "skewsim/common.h"
 #include "skewsim/program.h"
+#include "skewsim/sass.h"
 
 typedef struct trace trace;     /* opaque reader */
 
@@ -25,6 +26,14 @@ trace *trace_open(const char *path, sk_error *e);
 /* Read from a NUL-terminated string; `name` is used in messages. */
 trace *trace_open_string(const char *name, const char *text, sk_error *e);
 void trace_close(trace *t);     /* NULL is a no-op */
+
+/* An Accel-Sim input takes each instruction's stall count from this
+ * `cuobjdump -sass` listing of the traced binary (by kernel name, its
+ * -binary version and PC; include/skewsim/sass.h) instead of 1.  Call
+ * before the first trace_next_kernel(); `s` stays the caller's and must
+ * outlive the reader; `name` is used in messages.  SK_EUSAGE for a native
+ * trace, whose stall counts are in the trace itself. */
+int trace_set_sass(trace *t, const sass *s, const char *name, sk_error *e);
 
 /* Read the next kernel's header and programs into *k (caller frees with
  * kernel_free()).  Returns 1 when a kernel was read, 0 at the end of the

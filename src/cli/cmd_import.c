@@ -30,14 +30,16 @@ static int ends_with(const char *s, const char *suffix)
 int cmd_import(int argc, char **argv)
 {
     sk_error e = {0};
-    const char *format = NULL, *in = NULL, *out = NULL;
+    const char *format = NULL, *in = NULL, *out = NULL, *sass_path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-o") && i + 1 < argc)
             out = argv[++i];
+        else if (!strcmp(a, "--sass") && i + 1 < argc)
+            sass_path = argv[++i];
         else if (a[0] == '-' && a[1] != '\0') {
-            sk_errorf(&e, SK_EUSAGE, "import: %s: %s: expected import accelsim PATH -o FILE", a,
-                      !strcmp(a, "-o") ? "missing value" : "unknown option");
+            sk_errorf(&e, SK_EUSAGE, "import: %s: %s: expected import accelsim PATH -o FILE [--sass LISTING]", a,
+                      !strcmp(a, "-o") || !strcmp(a, "--sass") ? "missing value" : "unknown option");
             return cli_fail(&e);
         } else if (!format)
             format = a;
@@ -58,7 +60,8 @@ int cmd_import(int argc, char **argv)
         return cli_fail(&e);
     }
 
-    trace *t = trace_open(in, &e);
+    sass *listing;
+    trace *t = cli_open_trace(in, sass_path, &listing, &e);
     if (!t)
         return cli_fail(&e);
     /* standard output and devices are written in place */
@@ -82,6 +85,7 @@ int cmd_import(int argc, char **argv)
     if (rc == 0)
         rc = c;
     trace_close(t);
+    sass_free(listing);
     if (rc == 0 && !direct && rename(tmp, out) != 0)
         rc = sk_errorf(&e, SK_EIO, "%s: cannot rename into place: %s", out, strerror(errno));
     if (rc < 0 && !direct)

@@ -24,14 +24,33 @@ static int parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
-int cli_run_trace(const cfg *c, const char *tpath, const char *odir, FILE *out, sk_error *e)
+trace *cli_open_trace(const char *tpath, const char *sass_path, sass **listing, sk_error *e)
 {
+    *listing = NULL;
     trace *tr = trace_open(tpath, e);
+    if (!tr || !sass_path)
+        return tr;
+    *listing = sass_load(sass_path, e);
+    if (!*listing || trace_set_sass(tr, *listing, sass_path, e) < 0) {
+        trace_close(tr);
+        sass_free(*listing);
+        *listing = NULL;
+        return NULL;
+    }
+    return tr;
+}
+
+int cli_run_trace(const cfg *c, const char *tpath, const char *sass_path, const char *odir, FILE *out,
+                  sk_error *e)
+{
+    sass *listing;
+    trace *tr = cli_open_trace(tpath, sass_path, &listing, e);
     if (!tr)
         return e->code;
     results *r = results_open(odir, e);
     if (!r) {
         trace_close(tr);
+        sass_free(listing);
         return e->code;
     }
     sim_observer obs = results_observer(r);
@@ -42,12 +61,13 @@ int cli_run_trace(const cfg *c, const char *tpath, const char *odir, FILE *out, 
     sim_destroy(s);
     results_free(r);
     trace_close(tr);
+    sass_free(listing);
     return rc < 0 ? rc : 0;
 }
 
 int cmd_run(int argc, char **argv)
 {
-    const char *cpath = NULL, *tpath = NULL, *odir = NULL, *seed = NULL;
+    const char *cpath = NULL, *tpath = NULL, *odir = NULL, *seed = NULL, *sass_path = NULL;
     char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
     int nsets = 0, status = 0;
     sk_error e = {0};
@@ -62,15 +82,17 @@ int cmd_run(int argc, char **argv)
             odir = argv[++i];
         else if (!strcmp(a, "--seed") && has)
             seed = argv[++i];
+        else if (!strcmp(a, "--sass") && has)
+            sass_path = argv[++i];
         else if (!strcmp(a, "--set") && has)
             sets[nsets++] = argv[++i];
         else {
             /* "missing value" only for an option that takes one: a trailing
              * "--fast" is unknown, not short of a value. */
             int takes = !strcmp(a, "-c") || !strcmp(a, "-t") || !strcmp(a, "-o") || !strcmp(a, "--seed") ||
-                        !strcmp(a, "--set");
+                        !strcmp(a, "--set") || !strcmp(a, "--sass");
             sk_errorf(&e, SK_EUSAGE, "run: %s: %s: expected -c CONFIG -t TRACE -o DIR [--seed N] "
-                      "[--set key=value]", a, takes ? "missing value" : "unknown option");
+                      "[--set key=value] [--sass LISTING]", a, takes ? "missing value" : "unknown option");
             goto fail;
         }
     }
@@ -90,7 +112,7 @@ int cmd_run(int argc, char **argv)
         }
         c.seed = v;
     }
-    if (cli_run_trace(&c, tpath, odir, stdout, &e) < 0)
+    if (cli_run_trace(&c, tpath, sass_path, odir, stdout, &e) < 0)
         goto fail;
     free(sets);
     return 0;

@@ -458,7 +458,7 @@ static void run_child(sweep_ctx *x, const sweep_point *p, const cfg *c, uint64_t
     signal(SIGTERM, SIG_DFL);
     free(jobs);
     sk_error e = {0};
-    int rc = cli_run_trace(c, x->traces[p->trace].file, pd, NULL, &e);
+    int rc = cli_run_trace(c, x->traces[p->trace].file, NULL, pd, NULL, &e);
     int status = rc ? sk_exit_status(rc) : 0;
     sk_error we = {0};
     if (write_point_json(x, p, key, c, status, rc ? e.msg : "", &we) != 0) {

@@ -18,10 +18,12 @@
  *  - What the simulator cannot use is dropped: PCs, the addresses beyond
  *    the pattern they form (uniform, coalesced, strided, random), the active
  *    masks beyond that pattern, immediates, line numbers.  Traces carry no
- *    compiler stall counts, so every instruction gets stall = 1 and timing
- *    rests on the scoreboard and the unit latencies: an approximation
- *    (one CTA of the H200 FMA kernel runs ~14 % fast without its stall
- *    counts, 1056 CTAs 1.4 %: docs/accelsim.md).
+ *    compiler stall counts: given the binary's SASS listing
+ *    (trace_set_sass), each instruction takes its own by PC; without one
+ *    every instruction gets stall = 1 and timing rests on the scoreboard
+ *    and the unit latencies: an approximation (one CTA of the H200 FMA
+ *    kernel runs ~14 % fast without its stall counts, 1056 CTAs 1.4 %:
+ *    docs/accelsim.md).
  *  - A whole kernel is parsed when trace_next_kernel() asks for it (the
  *    format lists CTAs in any order and may miss or repeat one, which only
  *    the end of the file tells); memory is bounded by the distinct programs
@@ -72,6 +74,7 @@ typedef struct as_ins {
     uint32_t arg;                 /* IK_IFWARP: warp */
     uint16_t dst[PROG_MAX_DST], src[PROG_MAX_SRC];   /* register codes */
     uint8_t kind, cls, ndst, nsrc, bytes, pattern;
+    uint8_t stall;                /* from the SASS listing (as_set_sass), else 0: stall = 1 */
 } as_ins;
 
 typedef struct as_seq {
@@ -107,8 +110,14 @@ struct as_reader {
     char *tok[MAX_TOKENS];
     int ntok;
 
+    /* the SASS listing that gives stall counts (borrowed; NULL: none) */
+    const sass *listing;
+    const char *listing_name;
+    int listing_fn;               /* the kernel's function in it; -1: not looked up yet */
+
     /* the kernel being built */
     char *kname;
+    uint64_t binary;              /* -binary version (90: sm_90) */
     uint64_t gdim[3], grid;
     uint32_t bdim[3], block, nwarps, regs, smem, version;
     int lineinfo;
@@ -357,7 +366,7 @@ static int ins_equal(const as_ins *a, const as_ins *b)
 {
     if (a->op != b->op || a->kind != b->kind || a->cls != b->cls || a->ndst != b->ndst ||
         a->nsrc != b->nsrc || a->bytes != b->bytes || a->pattern != b->pattern ||
-        a->stride != b->stride || a->arg != b->arg)
+        a->stride != b->stride || a->arg != b->arg || a->stall != b->stall)
         return 0;
     for (int i = 0; i < a->ndst; i++)
         if (a->dst[i] != b->dst[i])
@@ -386,7 +395,7 @@ static uint32_t ins_hash(const as_ins *a, uint32_t h)
     MIX(a->stride);
     MIX(a->arg);
     MIX((uint32_t)a->kind << 24 | (uint32_t)a->bytes << 16 | (uint32_t)a->pattern << 8 | a->ndst);
-    MIX(a->nsrc);
+    MIX((uint32_t)a->nsrc << 8 | a->stall);
     for (int j = 0; j < a->ndst; j++)
         MIX(a->dst[j]);
     for (int j = 0; j < a->nsrc; j++)
@@ -480,6 +489,38 @@ static void set_pattern(as_ins *a, const int64_t *delta, int n)
 /* One instruction line:
  *   [line_num] PC mask dest_num [dests] opcode src_num [srcs] mem_width
  *   [address_format addresses] [immediate]                                */
+/* The stall count of the instruction at `pc` of this kernel's function in
+ * the SASS listing.  The listing must be of the traced binary: the kernel's
+ * function for its architecture must be there, with this PC, and the same
+ * mnemonic base at it (modifiers may be spelled differently by NVBit and
+ * cuobjdump). */
+static int listing_stall(as_reader *r, const char *op, uint64_t pc, uint8_t *stall)
+{
+    if (r->listing_fn < 0) {
+        int fn = sass_function(r->listing, r->kname, (int)r->binary);
+        if (fn == -1)
+            fn = sass_function(r->listing, r->kname, 0);
+        if (fn == -2)
+            return FAIL(r, "kernel %s: %s lists it for several architectures and none is sm_%llu "
+                        "(-binary version): expected one", r->kname, r->listing_name,
+                        (unsigned long long)r->binary);
+        if (fn < 0)
+            return FAIL(r, "kernel %s: not in the SASS listing %s: expected cuobjdump -sass of the "
+                        "traced binary", r->kname, r->listing_name);
+        r->listing_fn = fn;
+    }
+    const sass_instr *in = pc <= UINT32_MAX ? sass_at(r->listing, r->listing_fn, (uint32_t)pc) : NULL;
+    if (!in)
+        return FAIL(r, "%s: PC %04llx: not an instruction of %s in %s: expected the listing of the "
+                    "traced binary", op, (unsigned long long)pc, r->kname, r->listing_name);
+    size_t base = strcspn(op, ".");
+    if (strcspn(in->op, ".") != base || strncmp(in->op, op, base) != 0)
+        return FAIL(r, "%s: PC %04llx: %s line %u has %s there: expected the listing of the traced "
+                    "binary", op, (unsigned long long)pc, r->listing_name, in->line, in->op);
+    *stall = in->stall;
+    return 0;
+}
+
 static int parse_ins(as_reader *r, as_seq *s)
 {
     char **tk = r->tok;
@@ -496,6 +537,7 @@ static int parse_ins(as_reader *r, as_seq *s)
     NEED("a PC");
     if (parse_hex(tk[i], 16, &v) < 0)
         return FAIL(r, "PC: %s: expected a hexadecimal PC", tk[i]);
+    uint64_t pc = v;
     i++;
     NEED("an active mask");
     uint64_t mask;
@@ -531,6 +573,8 @@ static int parse_ins(as_reader *r, as_seq *s)
     sk_error ce = {0};
     if (prog_classify(op, &a.kind, &a.cls, &ce) < 0)
         return FAIL(r, "%s: expected a SASS mnemonic of docs/trace-format.md's opcode table", ce.msg);
+    if (r->listing && listing_stall(r, op, pc, &a.stall) < 0)
+        return -1;
     NEED("src_num");
     uint64_t nsrc;
     if (parse_dec(tk[i], MAX_SRC_FIELDS, &nsrc) < 0)
@@ -762,6 +806,7 @@ static void build_program(as_reader *r, program *p, const as_seq *l, uint32_t in
             continue;
         }
         in->opcode = prog_opname(p, r->ops.opnames[a->op]);
+        in->stall = a->stall ? a->stall : 1;
         in->bytes = a->bytes;
         in->pattern = a->pattern;
         in->stride = a->stride;
@@ -822,6 +867,8 @@ static void forget_kernel(as_reader *r)
 {
     free(r->kname);
     r->kname = NULL;
+    r->binary = 0;
+    r->listing_fn = -1;
     prog_free(&r->ops);
     for (uint32_t i = 0; i < r->nforms; i++)
         seq_free(&r->forms[i].seq);
@@ -939,8 +986,12 @@ static int parse_header_line(as_reader *r, int seen[H_N])
             return FAIL(r, "-enable lineinfo: %s: expected 0 or 1", val);
         r->lineinfo = (int)v;
         break;
-    case H_ID:
     case H_BINARY:
+        if (parse_dec(val, UINT64_MAX, &v) < 0)
+            return FAIL(r, "-%s: %s: expected a decimal number", key, val);
+        r->binary = v;
+        break;
+    case H_ID:
     case H_STREAM:
         if (parse_dec(val, UINT64_MAX, &v) < 0)
             return FAIL(r, "-%s: %s: expected a decimal number", key, val);
@@ -1241,7 +1292,15 @@ as_reader *as_open(trace *src, int kind)
     as_reader *r = xcalloc(1, sizeof *r);
     r->src = src;
     r->kind = kind;
+    r->listing_fn = -1;
     return r;
+}
+
+void as_set_sass(as_reader *r, const sass *s, const char *name)
+{
+    r->listing = s;
+    r->listing_name = name;
+    r->listing_fn = -1;
 }
 
 void as_close(as_reader *r)

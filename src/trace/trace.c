@@ -1057,6 +1057,16 @@ void trace_close(trace *t)
     free(t);
 }
 
+int trace_set_sass(trace *t, const sass *s, const char *name, sk_error *e)
+{
+    if (!t->as)
+        return sk_errorf(e, SK_EUSAGE, "%s: a SASS listing (%s) gives stall counts to Accel-Sim traces only: "
+                         "expected a kernel-N.traceg, a kernelslist.g or their directory (a native trace "
+                         "has its own stall= keys)", t->name, name);
+    as_set_sass(t->as, s, name);
+    return 0;
+}
+
 int trace_next_kernel(trace *t, kernel *k, sk_error *e)
 {
     memset(k, 0, sizeof *k);

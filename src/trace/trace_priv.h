@@ -47,6 +47,8 @@ int as_sniff(const char *path, const char *first_line);
  * as_sniff() said.  Errors are reported by the first as_next_kernel(). */
 as_reader *as_open(trace *src, int kind);
 void as_close(as_reader *r);     /* NULL is a no-op */
+/* Take stall counts from this listing (trace_set_sass). */
+void as_set_sass(as_reader *r, const sass *s, const char *name);
 /* trace_next_kernel() and trace_next_cta() for an Accel-Sim input. */
 int as_next_kernel(as_reader *r, kernel *k, sk_error *e);
 int as_next_cta(as_reader *r, cta_desc *d, sk_error *e);
