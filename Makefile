@@ -112,7 +112,9 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
 
 # make valgrind: small runs under memcheck, a successful one and three that
 # fail (corrupt gzip, a bad CTA record, the sim.max_time_ns bound) with
-# their own exit status; any memory error or leak exits 99 and fails.
+# their own exit status, then an Accel-Sim run with its SASS listing, an
+# import, a bad Accel-Sim trace, a two-process sweep and a bad sweep spec;
+# any memory error or leak exits 99 and fails.
 VALGRIND ?= valgrind
 # Its report goes to fd 3, the make's stderr; skewsim's expected error line is dropped.
 VG = $(VALGRIND) --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all -q --log-fd=3
@@ -124,6 +126,15 @@ valgrind: deps $(BIN)
 	$(VG) $(BIN) run -c configs/h200.yaml -t tests/data/bad/cta_unknown_program.trace -o $(BUILD)/valgrind-out 3>&2 2>/dev/null; test $$? = 2
 	$(VG) $(BIN) run -c configs/h200.yaml -t tests/data/bad/huge_loop.trace -o $(BUILD)/valgrind-out \
 	    --set sim.max_time_ns=1000000 3>&2 2>/dev/null; test $$? = 4
+	@rm -rf $(BUILD)/valgrind-out
+	$(VG) $(BIN) run -c configs/h200.yaml -t tests/data/accelsim-sass/kernel-1.traceg \
+	    --sass tests/data/accelsim-sass/chain.sass -o $(BUILD)/valgrind-out 3>&2 >/dev/null
+	$(VG) $(BIN) import accelsim tests/data/accelsim -o $(BUILD)/valgrind-out/x.trace.gz 3>&2 >/dev/null
+	$(VG) $(BIN) run -c configs/h200.yaml -t tests/data/bad/as_cta_twice.traceg -o $(BUILD)/valgrind-out/y \
+	    3>&2 2>/dev/null; test $$? = 2
+	$(VG) $(BIN) sweep tests/data/sweep/tiny.yaml -o $(BUILD)/valgrind-out/sweep -j 2 3>&2 >/dev/null
+	$(VG) $(BIN) sweep tests/data/bad/sweep_axis_bad_value.yaml -o $(BUILD)/valgrind-out/bad \
+	    3>&2 2>/dev/null; test $$? = 2
 	@rm -rf $(BUILD)/valgrind-out
 	@echo "valgrind: clean"
 
