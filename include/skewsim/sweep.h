@@ -40,6 +40,8 @@ typedef struct sweep_trace {
     char *path;                   /* as written (path:), or NULL for gen: */
     char *resolved;               /* path: relative to the spec's directory; NULL for gen: */
     char *gen;                    /* the gen command line, or NULL */
+    char *sass;                   /* sass: the binary's SASS listing for an Accel-Sim path:, as written */
+    char *sass_resolved;          /* ... relative to the spec's directory; NULL: none */
     sweep_pos at;
 } sweep_trace;
 

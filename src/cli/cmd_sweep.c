@@ -57,6 +57,7 @@ typedef struct trace_info {
     char *shown;                /* path recorded in point.json (gen: relative to DIR) */
     uint64_t hash;              /* FNV-1a 64 of its bytes */
     uint64_t bytes;
+    uint64_t sass_hash, sass_bytes;   /* the same of its SASS listing (sass:), 0 without */
     int ready;                  /* hashed (gen: generated) */
 } trace_info;
 
@@ -231,6 +232,11 @@ static int load_base(sweep_ctx *x, sk_error *e)
             return sk_errorf(e, SK_EIO, "%s:%zu:%zu: traces.%s.path: %s: cannot open: %s", s->name,
                              t->at.line, t->at.col, t->name, t->resolved, strerror(errno));
         fclose(f);
+        if (t->sass && !(f = fopen(t->sass_resolved, "rb")))
+            return sk_errorf(e, SK_EIO, "%s:%zu:%zu: traces.%s.sass: %s: cannot open: %s", s->name,
+                             t->at.line, t->at.col, t->name, t->sass_resolved, strerror(errno));
+        if (t->sass)
+            fclose(f);
     }
     /* Every point against the real config, before anything runs. */
     for (size_t i = 0; i < s->npoints; i++) {
@@ -288,13 +294,16 @@ static int prepare_trace(sweep_ctx *x, size_t i, sk_error *e)
             return rc;
     }
     int rc = hash_file(ti->file, &ti->hash, &ti->bytes, e);
+    if (rc == 0 && t->sass)
+        rc = hash_file(t->sass_resolved, &ti->sass_hash, &ti->sass_bytes, e);
     if (rc)
         return rc;
     ti->ready = 1;
     return 0;
 }
 
-/* The point's key: its effective config and its trace's bytes. */
+/* The point's key: its effective config, its trace's bytes and its SASS
+ * listing's. */
 static uint64_t point_key(const sweep_ctx *x, const sweep_point *p, const cfg *c)
 {
     char *dump = NULL;
@@ -310,7 +319,11 @@ static uint64_t point_key(const sweep_ctx *x, const sweep_point *p, const cfg *c
     free(dump);
     const trace_info *ti = &x->traces[p->trace];
     h = fnv1a(h, &ti->hash, sizeof ti->hash);
-    return fnv1a(h, &ti->bytes, sizeof ti->bytes);
+    h = fnv1a(h, &ti->bytes, sizeof ti->bytes);
+    if (ti->sass_bytes == 0 && ti->sass_hash == 0)
+        return h;                   /* no listing: keys of earlier sweeps stay valid */
+    h = fnv1a(h, &ti->sass_hash, sizeof ti->sass_hash);
+    return fnv1a(h, &ti->sass_bytes, sizeof ti->sass_bytes);
 }
 
 static char *point_dir(const sweep_ctx *x, const sweep_point *p)
@@ -458,7 +471,7 @@ static void run_child(sweep_ctx *x, const sweep_point *p, const cfg *c, uint64_t
     signal(SIGTERM, SIG_DFL);
     free(jobs);
     sk_error e = {0};
-    int rc = cli_run_trace(c, x->traces[p->trace].file, NULL, pd, NULL, &e);
+    int rc = cli_run_trace(c, x->traces[p->trace].file, x->spec.traces[p->trace].sass_resolved, pd, NULL, &e);
     int status = rc ? sk_exit_status(rc) : 0;
     sk_error we = {0};
     if (write_point_json(x, p, key, c, status, rc ? e.msg : "", &we) != 0) {

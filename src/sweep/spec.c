@@ -50,10 +50,11 @@ static int read_seeds(reader *R, const yaml_event_t *v);
 static const spec_key spec_schema[] = {
     {"config", 1, read_config, "PATH",
      "the chip config (YAML, docs/config.md), relative to the spec's directory"},
-    {"traces", 1, read_traces, "{NAME: {path: PATH} | {gen: \"WORKLOAD OPTIONS\"}, ...}",
+    {"traces", 1, read_traces, "{NAME: {path: PATH [, sass: LISTING]} | {gen: \"WORKLOAD OPTIONS\"}, ...}",
      "the traces, in order; a name is [A-Za-z0-9._-]; path: relative to the spec's "
-     "directory; gen: a `skewsim gen` command line without -o, generated once into "
-     "DIR/traces/NAME.trace"},
+     "directory; sass: with an Accel-Sim path, the binary's cuobjdump -sass listing "
+     "that gives its stall counts (run --sass); gen: a `skewsim gen` command line "
+     "without -o, generated once into DIR/traces/NAME.trace"},
     {"set", 0, read_set, "{KEY: VALUE, ...}",
      "overrides applied to every point, as --set KEY=VALUE"},
     {"cases", 0, read_cases, "{NAME: {KEY: VALUE, ...}, ...}",
@@ -357,11 +358,36 @@ static int read_trace_body(reader *R, sweep_trace *t, const yaml_event_t *v)
             return rc;
         int is_path = strcmp((const char *)k.data.scalar.value, "path") == 0;
         int is_gen = strcmp((const char *)k.data.scalar.value, "gen") == 0;
-        if (!is_path && !is_gen) {
-            rc = yrd_err(&R->y, k.start_mark, SK_ECONFIG, "%s: %s: unknown key: expected path or gen",
+        int is_sass = strcmp((const char *)k.data.scalar.value, "sass") == 0;
+        if (!is_path && !is_gen && !is_sass) {
+            rc = yrd_err(&R->y, k.start_mark, SK_ECONFIG, "%s: %s: unknown key: expected path, sass or gen",
                          where, yrd_show_event(&k, buf, sizeof buf));
             yaml_event_delete(&k);
             return rc;
+        }
+        if (is_sass) {
+            if (t->sass) {
+                rc = yrd_err(&R->y, k.start_mark, SK_ECONFIG, "%s: sass: duplicate key", where);
+                yaml_event_delete(&k);
+                return rc;
+            }
+            yaml_event_delete(&k);
+            if ((rc = yrd_next(&R->y, &val)) != 0)
+                return rc;
+            char key[SWEEP_NAME_MAX + 24];
+            snprintf(key, sizeof key, "%s.sass", where);
+            rc = want_scalar(R, &val, key, "a path to a SASS listing");
+            if (!rc && val.data.scalar.length == 0)
+                rc = yrd_err(&R->y, val.start_mark, SK_ECONFIG, "%s: (empty): expected a path to a SASS listing",
+                             key);
+            if (!rc) {
+                t->sass = scalar_dup(&val);
+                t->sass_resolved = join_path(R->dir, t->sass);
+            }
+            yaml_event_delete(&val);
+            if (rc)
+                return rc;
+            continue;
         }
         if (t->path || t->gen) {
             rc = yrd_err(&R->y, k.start_mark, SK_ECONFIG, "%s: %s: expected only one of path or gen",
@@ -398,6 +424,9 @@ static int read_trace_body(reader *R, sweep_trace *t, const yaml_event_t *v)
     if (!t->path && !t->gen)
         return yrd_err(&R->y, first, SK_ECONFIG, "%s: {}: expected {path: PATH} or {gen: \"WORKLOAD OPTIONS\"}",
                        where);
+    if (t->sass && t->gen)
+        return yrd_err(&R->y, first, SK_ECONFIG, "%s: sass: expected it with path: (an Accel-Sim trace), "
+                       "not gen:", where);
     return 0;
 }
 
@@ -858,6 +887,8 @@ void sweep_spec_free(sweep_spec *s)
         free(s->traces[i].name);
         free(s->traces[i].path);
         free(s->traces[i].resolved);
+        free(s->traces[i].sass);
+        free(s->traces[i].sass_resolved);
         free(s->traces[i].gen);
     }
     free(s->traces);
