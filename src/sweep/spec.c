@@ -28,6 +28,7 @@ typedef struct reader {
     sweep_spec *s;
     const char *dir;            /* relative paths are resolved against it */
     cfg scratch;                /* what each override is tried on */
+    size_t trace_cap, case_cap; /* allocated entries of s->traces, s->cases */
 } reader;
 
 typedef int (*row_fn)(reader *R, const yaml_event_t *value);
@@ -430,50 +431,61 @@ static int read_trace_body(reader *R, sweep_trace *t, const yaml_event_t *v)
     return 0;
 }
 
-static int read_traces(reader *R, const yaml_event_t *v)
+/* A mapping of named entries (`section` traces or cases, one `noun`
+ * each): every name checked and unique, then `entry` reads its body; at
+ * least one entry. */
+static int read_named(reader *R, const yaml_event_t *v, const char *section, const char *noun, int slash,
+                      int (*entry)(reader *R, const yaml_event_t *key, const yaml_event_t *body))
 {
-    int rc = want_start(R, v, "traces", YAML_MAPPING_START_EVENT, "a mapping of trace names");
+    char what[64];
+    snprintf(what, sizeof what, "a mapping of %s names", noun);
+    int rc = want_start(R, v, section, YAML_MAPPING_START_EVENT, what);
     if (rc)
         return rc;
-    sweep_spec *s = R->s;
-    size_t cap = 0;
-    for (;;) {
+    size_t n = 0;
+    for (;; n++) {
         yaml_event_t k, val;
-        rc = next_key(R, &k, "traces");
+        rc = next_key(R, &k, section);
         if (rc == 1) {
             yaml_event_delete(&k);
             break;
         }
         if (rc)
             return rc;
-        if ((rc = check_name(R, &k, "traces", 0)) == 0)
-            rc = note(R, "traces", (const char *)k.data.scalar.value, k.start_mark);
-        if (rc) {
-            yaml_event_delete(&k);
-            return rc;
+        if ((rc = check_name(R, &k, section, slash)) == 0)
+            rc = note(R, section, (const char *)k.data.scalar.value, k.start_mark);
+        if (rc == 0 && (rc = yrd_next(&R->y, &val)) == 0) {
+            rc = entry(R, &k, &val);
+            yaml_event_delete(&val);
         }
-        if (s->ntraces == cap) {
-            cap = cap ? 2 * cap : 8;
-            s->traces = xrealloc(s->traces, cap * sizeof *s->traces);
-        }
-        sweep_trace *t = &s->traces[s->ntraces++];
-        memset(t, 0, sizeof *t);
-        t->name = scalar_dup(&k);
-        t->at = pos_of(k.start_mark);
         yaml_event_delete(&k);
-        if ((rc = yrd_next(&R->y, &val)) != 0)
-            return rc;
-        rc = read_trace_body(R, t, &val);
-        yaml_event_delete(&val);
         if (rc)
             return rc;
     }
-    if (s->ntraces == 0)
-        return yrd_err(&R->y, v->start_mark, SK_ECONFIG, "traces: {}: expected at least one trace");
+    if (n == 0)
+        return yrd_err(&R->y, v->start_mark, SK_ECONFIG, "%s: {}: expected at least one %s", section, noun);
     return 0;
 }
 
-/* A mapping KEY: VALUE of overrides, each tried on the scratch config. */
+static int trace_entry(reader *R, const yaml_event_t *k, const yaml_event_t *body)
+{
+    sweep_spec *s = R->s;
+    if (s->ntraces == R->trace_cap) {
+        R->trace_cap = R->trace_cap ? 2 * R->trace_cap : 8;
+        s->traces = xrealloc(s->traces, R->trace_cap * sizeof *s->traces);
+    }
+    sweep_trace *t = &s->traces[s->ntraces++];
+    memset(t, 0, sizeof *t);
+    t->name = scalar_dup(k);
+    t->at = pos_of(k->start_mark);
+    return read_trace_body(R, t, body);
+}
+
+static int read_traces(reader *R, const yaml_event_t *v)
+{
+    return read_named(R, v, "traces", "trace", 0, trace_entry);
+}
+
 static int read_kvs(reader *R, const yaml_event_t *v, const char *section, sweep_kv **out,
                     size_t *nout)
 {
@@ -534,49 +546,25 @@ static int read_set(reader *R, const yaml_event_t *v)
     return read_kvs(R, v, "set", &R->s->set, &R->s->nset);
 }
 
+static int case_entry(reader *R, const yaml_event_t *k, const yaml_event_t *body)
+{
+    sweep_spec *s = R->s;
+    if (s->ncases == R->case_cap) {
+        R->case_cap = R->case_cap ? 2 * R->case_cap : 8;
+        s->cases = xrealloc(s->cases, R->case_cap * sizeof *s->cases);
+    }
+    sweep_case *c = &s->cases[s->ncases++];
+    memset(c, 0, sizeof *c);
+    c->name = scalar_dup(k);
+    c->at = pos_of(k->start_mark);
+    char where[SWEEP_NAME_MAX + 8];
+    snprintf(where, sizeof where, "cases.%s", c->name);
+    return read_kvs(R, body, where, &c->kv, &c->nkv);
+}
+
 static int read_cases(reader *R, const yaml_event_t *v)
 {
-    int rc = want_start(R, v, "cases", YAML_MAPPING_START_EVENT, "a mapping of case names");
-    if (rc)
-        return rc;
-    sweep_spec *s = R->s;
-    size_t cap = 0;
-    for (;;) {
-        yaml_event_t k, val;
-        rc = next_key(R, &k, "cases");
-        if (rc == 1) {
-            yaml_event_delete(&k);
-            break;
-        }
-        if (rc)
-            return rc;
-        if ((rc = check_name(R, &k, "cases", 1)) == 0)
-            rc = note(R, "cases", (const char *)k.data.scalar.value, k.start_mark);
-        if (rc) {
-            yaml_event_delete(&k);
-            return rc;
-        }
-        if (s->ncases == cap) {
-            cap = cap ? 2 * cap : 8;
-            s->cases = xrealloc(s->cases, cap * sizeof *s->cases);
-        }
-        sweep_case *c = &s->cases[s->ncases++];
-        memset(c, 0, sizeof *c);
-        c->name = scalar_dup(&k);
-        c->at = pos_of(k.start_mark);
-        yaml_event_delete(&k);
-        if ((rc = yrd_next(&R->y, &val)) != 0)
-            return rc;
-        char where[SWEEP_NAME_MAX + 8];
-        snprintf(where, sizeof where, "cases.%s", c->name);
-        rc = read_kvs(R, &val, where, &c->kv, &c->nkv);
-        yaml_event_delete(&val);
-        if (rc)
-            return rc;
-    }
-    if (s->ncases == 0)
-        return yrd_err(&R->y, v->start_mark, SK_ECONFIG, "cases: {}: expected at least one case");
-    return 0;
+    return read_named(R, v, "cases", "case", 1, case_entry);
 }
 
 static int read_axes(reader *R, const yaml_event_t *v)
@@ -833,7 +821,7 @@ static int count_points(reader *R)
 int sweep_spec_parse(sweep_spec *s, const char *name, const char *dir, const unsigned char *buf,
                      size_t len, sk_error *e)
 {
-    reader R;
+    reader R = {0};
     memset(s, 0, sizeof *s);
     s->name = xstrdup(name);
     R.s = s;

@@ -226,29 +226,12 @@ static int tokenize(as_reader *r)
 
 /* --------------------------------------------------------------- numbers */
 
-static int parse_dec(const char *s, uint64_t max, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (!*s)
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        unsigned d = (unsigned)(*s - '0');
-        if (v > max / 10 || (v == max / 10 && d > max % 10))
-            return -1;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return 0;
-}
-
 /* Signed decimal that fits an int64. */
 static int parse_sdec(const char *s, int64_t *out)
 {
     int neg = *s == '-';
     uint64_t v;
-    if (parse_dec(s + neg, neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &v) < 0)
+    if (trace_parse_dec(s + neg, neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &v) < 0)
         return -1;
     *out = neg ? (int64_t)(0 - v) : (int64_t)v;
     return 0;
@@ -300,7 +283,7 @@ static int parse_dim3(const char *s, uint64_t min, const uint64_t max[3], uint64
             return -1;
         if (comma)
             *comma = '\0';
-        if (parse_dec(p, max[i], &out[i]) < 0 || out[i] < min)
+        if (trace_parse_dec(p, max[i], &out[i]) < 0 || out[i] < min)
             return -1;
         p = comma ? comma + 1 : p;
     }
@@ -447,7 +430,7 @@ static uint8_t width_of_opcode(const char *op)
             continue;
         memcpy(buf, d, n);
         buf[n] = '\0';
-        if (parse_dec(buf, 1024, &bits) == 0) {
+        if (trace_parse_dec(buf, 1024, &bits) == 0) {
             uint64_t b = bits / 8;
             return (uint8_t)((b == 1 || b == 2 || b == 8 || b == 16) ? b : 4);
         }
@@ -530,7 +513,7 @@ static int parse_ins(as_reader *r, as_seq *s)
 
     if (r->lineinfo) {
         NEED("a source line number (-enable lineinfo = 1)");
-        if (parse_dec(tk[i], UINT32_MAX, &v) < 0)
+        if (trace_parse_dec(tk[i], UINT32_MAX, &v) < 0)
             return FAIL(r, "line_num: %s: expected a decimal source line number", tk[i]);
         i++;
     }
@@ -546,7 +529,7 @@ static int parse_ins(as_reader *r, as_seq *s)
     i++;
     NEED("dest_num");
     uint64_t ndst;
-    if (parse_dec(tk[i], PROG_MAX_DST, &ndst) < 0)
+    if (trace_parse_dec(tk[i], PROG_MAX_DST, &ndst) < 0)
         return FAIL(r, "dest_num: %s: expected 0..%d destination registers", tk[i], PROG_MAX_DST);
     i++;
     as_ins a;
@@ -577,7 +560,7 @@ static int parse_ins(as_reader *r, as_seq *s)
         return -1;
     NEED("src_num");
     uint64_t nsrc;
-    if (parse_dec(tk[i], MAX_SRC_FIELDS, &nsrc) < 0)
+    if (trace_parse_dec(tk[i], MAX_SRC_FIELDS, &nsrc) < 0)
         return FAIL(r, "%s: src_num: %s: expected 0..%d source registers", op, tk[i], MAX_SRC_FIELDS);
     i++;
     for (uint64_t j = 0; j < nsrc; j++, i++) {
@@ -597,7 +580,7 @@ static int parse_ins(as_reader *r, as_seq *s)
     }
     NEED("mem_width");
     uint64_t width;
-    if (parse_dec(tk[i], 16, &width) < 0 || (width & (width - 1)))
+    if (trace_parse_dec(tk[i], 16, &width) < 0 || (width & (width - 1)))
         return FAIL(r, "%s: mem_width: %s: expected 0, 1, 2, 4, 8 or 16 bytes per thread", op, tk[i]);
     i++;
     if (width > 0 && is_tma(op)) {
@@ -607,7 +590,7 @@ static int parse_ins(as_reader *r, as_seq *s)
     } else if (width > 0) {
         NEED("an address format (0, 1 or 2)");
         uint64_t fmt;
-        if (parse_dec(tk[i], 2, &fmt) < 0)
+        if (trace_parse_dec(tk[i], 2, &fmt) < 0)
             return FAIL(r, "%s: address format: %s: expected 0 (list), 1 (base, stride) or 2 (base, "
                         "deltas)", op, tk[i]);
         i++;
@@ -967,33 +950,33 @@ static int parse_header_line(as_reader *r, int seen[H_N])
         break;
     }
     case H_SHMEM:
-        if (parse_dec(val, SMEM_MAX, &v) < 0)
+        if (trace_parse_dec(val, SMEM_MAX, &v) < 0)
             return FAIL(r, "-shmem: %s: expected 0..%u bytes of shared memory", val, SMEM_MAX);
         r->smem = (uint32_t)v;
         break;
     case H_NREGS:
-        if (parse_dec(val, REGS_MAX, &v) < 0 || v == 0)
+        if (trace_parse_dec(val, REGS_MAX, &v) < 0 || v == 0)
             return FAIL(r, "-nregs: %s: expected 1..%d registers per thread", val, REGS_MAX);
         r->regs = (uint32_t)v;
         break;
     case H_VERSION:
-        if (parse_dec(val, TRACER_MAX, &v) < 0 || v < TRACER_MIN)
+        if (trace_parse_dec(val, TRACER_MAX, &v) < 0 || v < TRACER_MIN)
             return FAIL(r, "-accelsim tracer version: %s: expected %d..%d", val, TRACER_MIN, TRACER_MAX);
         r->version = (uint32_t)v;
         break;
     case H_LINEINFO:
-        if (parse_dec(val, 1, &v) < 0)
+        if (trace_parse_dec(val, 1, &v) < 0)
             return FAIL(r, "-enable lineinfo: %s: expected 0 or 1", val);
         r->lineinfo = (int)v;
         break;
     case H_BINARY:
-        if (parse_dec(val, UINT64_MAX, &v) < 0)
+        if (trace_parse_dec(val, UINT64_MAX, &v) < 0)
             return FAIL(r, "-%s: %s: expected a decimal number", key, val);
         r->binary = v;
         break;
     case H_ID:
     case H_STREAM:
-        if (parse_dec(val, UINT64_MAX, &v) < 0)
+        if (trace_parse_dec(val, UINT64_MAX, &v) < 0)
             return FAIL(r, "-%s: %s: expected a decimal number", key, val);
         break;
     case H_SHMEM_BASE:
@@ -1143,7 +1126,7 @@ static int parse_kernel(as_reader *r, kernel *k)
                 return FAIL(r, "warp: expected 'insts = N' after 'warp = %d'", warp);
             if (close_warp(r, warp, announced, count, insts_line, tbname) < 0)
                 return r->err.code;
-            if (n != 3 || strcmp(tk[1], "=") != 0 || parse_dec(tk[2], r->nwarps - 1, &w) < 0)
+            if (n != 3 || strcmp(tk[1], "=") != 0 || trace_parse_dec(tk[2], r->nwarps - 1, &w) < 0)
                 return FAIL(r, "warp = %s: expected a warp index 0..%u (block of %u threads)",
                             n >= 3 ? tk[2] : "", r->nwarps - 1, r->block);
             if (warp_seen[w]++)
@@ -1157,7 +1140,7 @@ static int parse_kernel(as_reader *r, kernel *k)
         if (strcmp(tk[0], "insts") == 0) {
             if (warp < 0 || have_insts)
                 return FAIL(r, "insts: expected 'warp = N' first");
-            if (n != 3 || strcmp(tk[1], "=") != 0 || parse_dec(tk[2], MAX_INSTRS, &announced) < 0)
+            if (n != 3 || strcmp(tk[1], "=") != 0 || trace_parse_dec(tk[2], MAX_INSTRS, &announced) < 0)
                 return FAIL(r, "insts = %s: expected 0..%u instructions", n >= 3 ? tk[2] : "",
                             MAX_INSTRS);
             have_insts = 1;
@@ -1269,7 +1252,7 @@ static int memcpy_line(const char *s)
     buf[comma - a] = '\0';
     if (buf[0] != '0' || (buf[1] != 'x' && buf[1] != 'X') || parse_hex(buf, 16, &v) < 0)
         return 0;
-    return parse_dec(comma + 1, UINT64_MAX, &v) == 0;
+    return trace_parse_dec(comma + 1, UINT64_MAX, &v) == 0;
 }
 
 /* ------------------------------------------------------------ public API */

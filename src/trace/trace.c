@@ -286,8 +286,7 @@ static int expect_alone(trace *t)
 
 /* --------------------------------------------------------------- numbers */
 
-/* Plain unsigned decimal, at most max. */
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+int trace_parse_dec(const char *s, uint64_t max, uint64_t *out)
 {
     uint64_t v = 0;
     if (!*s)
@@ -319,7 +318,7 @@ static int parse_dims(const char *s, uint64_t max, uint64_t *total)
         if (comma)
             *comma = '\0';
         uint64_t v;
-        if (parse_u64(p, max, &v) < 0 || v == 0 || prod > max / v)
+        if (trace_parse_dec(p, max, &v) < 0 || v == 0 || prod > max / v)
             return -1;
         prod *= v;
         parts++;
@@ -479,14 +478,14 @@ static int parse_instr(trace *t, program *p)
             if (key_is(s, klen, "stall")) {
                 if (seen_stall++)
                     return fail_at(t, col, "%s: %s: expected each key once", op, s);
-                if (parse_u64(v, 15, &stall) < 0 || stall < 1)
+                if (trace_parse_dec(v, 15, &stall) < 0 || stall < 1)
                     return fail_at(t, col, "%s: %s: expected a stall count 1..15", op, s);
             } else if (key_is(s, klen, "bytes")) {
                 if (seen_bytes++)
                     return fail_at(t, col, "%s: %s: expected each key once", op, s);
                 if (!is_memory(kind))
                     return fail_at(t, col, "%s: %s: expected bytes= only on a memory instruction", op, s);
-                if (parse_u64(v, 16, &bytes) < 0 || bytes == 0 || (bytes & (bytes - 1)))
+                if (trace_parse_dec(v, 16, &bytes) < 0 || bytes == 0 || (bytes & (bytes - 1)))
                     return fail_at(t, col, "%s: %s: expected 1, 2, 4, 8 or 16 bytes per thread", op, s);
             } else if (key_is(s, klen, "pattern")) {
                 if (seen_pattern++)
@@ -499,7 +498,7 @@ static int parse_instr(trace *t, program *p)
                     pattern = MP_RANDOM;
                 else if (strcmp(v, "uniform") == 0)
                     pattern = MP_UNIFORM;
-                else if (strncmp(v, "strided:", 8) == 0 && parse_u64(v + 8, UINT32_MAX, &stride) == 0 &&
+                else if (strncmp(v, "strided:", 8) == 0 && trace_parse_dec(v + 8, UINT32_MAX, &stride) == 0 &&
                          stride > 0)
                     pattern = MP_STRIDED;
                 else
@@ -508,7 +507,7 @@ static int parse_instr(trace *t, program *p)
             } else if (key_is(s, klen, "ii")) {
                 if (seen_ii++)
                     return fail_at(t, col, "%s: %s: expected each key once", op, s);
-                if (parse_u64(v, 65535, &ii) < 0 || ii < 1)
+                if (trace_parse_dec(v, 65535, &ii) < 0 || ii < 1)
                     return fail_at(t, col, "%s: %s: expected an initiation interval of 1..65535 cycles", op, s);
             } else if (key_is(s, klen, "timer") || key_is(s, klen, "clock")) {
                 int timer = key_is(s, klen, "timer");
@@ -650,7 +649,7 @@ static int parse_program(trace *t, const kernel *k, program *p, unsigned long pl
                 return fail_at(t, t->eol_col, "%s: end of line: expected %s", w,
                                is_loop ? "a count 0..4294967295" : "a warp index");
             if (is_loop) {
-                if (parse_u64(tk[1].s, UINT32_MAX, &v) < 0)
+                if (trace_parse_dec(tk[1].s, UINT32_MAX, &v) < 0)
                     return fail_at(t, tk[1].col, "loop: %s: expected a count 0..4294967295", tk[1].s);
                 if (t->ntok > 2) {
                     if (strcmp(tk[2].s, "work") != 0)
@@ -665,7 +664,7 @@ static int parse_program(trace *t, const kernel *k, program *p, unsigned long pl
                                    loops + 1, PROG_MAX_LOOP_DEPTH);
             } else {
                 uint32_t warps = (k->block_threads + 31) / 32;
-                if (parse_u64(tk[1].s, warps - 1, &v) < 0)
+                if (trace_parse_dec(tk[1].s, warps - 1, &v) < 0)
                     return fail_at(t, tk[1].col, "ifwarp: %s: expected a warp index 0..%u (block of %u "
                                    "threads)", tk[1].s, warps - 1, k->block_threads);
                 if (t->ntok > 2)
@@ -748,15 +747,15 @@ static int parse_kernel_line(trace *t, kernel *k)
                                "block=X,Y,Z)", s);
             break;
         case 2:
-            if (parse_u64(v, REGS_MAX, &regs) < 0 || regs == 0)
+            if (trace_parse_dec(v, REGS_MAX, &regs) < 0 || regs == 0)
                 return fail_at(t, col, "kernel: %s: expected 1..255 registers per thread", s);
             break;
         case 3:
-            if (parse_u64(v, SMEM_MAX, &smem) < 0)
+            if (trace_parse_dec(v, SMEM_MAX, &smem) < 0)
                 return fail_at(t, col, "kernel: %s: expected 0..16777216 bytes of shared memory", s);
             break;
         default:
-            if (parse_u64(v, GAP_MAX_NS, &gap) < 0)
+            if (trace_parse_dec(v, GAP_MAX_NS, &gap) < 0)
                 return fail_at(t, col, "kernel: %s: expected an idle gap of 0..%llu ns before the launch", s,
                                (unsigned long long)GAP_MAX_NS);
             break;
@@ -887,7 +886,7 @@ static int read_cta_record(trace *t)
         if (t->ntok <= 1 + j)
             return fail_at(t, t->eol_col, "%s: end of line: expected a CTA id", w);
         const token *a = &tk[1 + j];
-        if (parse_u64(a->s, UINT64_MAX, &id[j]) < 0)
+        if (trace_parse_dec(a->s, UINT64_MAX, &id[j]) < 0)
             return fail_at(t, a->col, "%s: %s: expected a CTA id", w, a->s);
         if (j == 0 && t->have_prev && id[0] <= t->prev_b)
             return fail_at(t, a->col, "%s: %s: expected a CTA id above %llu (records in increasing "

@@ -30,6 +30,10 @@ int trace_lines_in_memory(const trace *t);
  * predicate), 0 for RZ/PT/URZ/UPT (no dependency), -1 for anything else. */
 int trace_parse_reg(const char *s, int *pred);
 
+/* A plain unsigned decimal (digits only, no sign or blanks) of at most
+ * `max`: 0, or -1 for anything else. */
+int trace_parse_dec(const char *s, uint64_t max, uint64_t *out);
+
 /* ---- accelsim.c ---- */
 
 typedef struct as_reader as_reader;
