@@ -195,7 +195,9 @@ END_TEST
  *   c32  W0 FFMA (oldest)             c33  W1 EXIT       c47  W0 EXIT: end 48
  *
  * barrier_cycles 5: both wait until 36: W0 FFMA 36, W1 EXIT 37, W0 EXIT 51:
- * end 52.  With a NOP in place of the barrier W0 does not wait: W0 NOP c0,
+ * end 52.  With sm.barrier_arrive_cycles 2 the barrier unit takes W0's
+ * arrival until 2 and W1's until 33, so release is 33 + 1: W0 FFMA 34, W1
+ * EXIT 35, W0 EXIT 49: end 50.  With a NOP in place of the barrier W0 does not wait: W0 NOP c0,
  * FFMA c1, W1 FFMA c2, W0 EXIT c16, W1 FFMA c17, NOP c32, EXIT c33: end 34.
  * (Oldest-first, because under GTO the order after a release depends on
  * whether the greedy warp survives cycles in which no warp can issue, which
@@ -210,6 +212,7 @@ static const struct {
 } barriers[] = {
     {"sm: {warp_policy: oldest, barrier_cycles: 1}", BAR_BODY("BAR.SYNC"), 48},
     {"sm: {warp_policy: oldest, barrier_cycles: 5}", BAR_BODY("BAR.SYNC"), 52},
+    {"sm: {warp_policy: oldest, barrier_cycles: 1, barrier_arrive_cycles: 2}", BAR_BODY("BAR.SYNC"), 50},
     {"sm: {warp_policy: oldest, barrier_cycles: 1}", BAR_BODY("NOP"), 34},
 };
 
@@ -221,6 +224,21 @@ START_TEST(test_barrier)
     ck_assert_msg(end_cycle(&run, 0) == barriers[_i].end, "row %d: ends at %ld, expected %ld", _i,
                   end_cycle(&run, 0), barriers[_i].end);
     ck_assert_uint_eq(results_kernel(run.r, 0)->warp_instructions, 3 + 4);   /* W0 3, W1 4 */
+    tu_run_free(&run);
+}
+END_TEST
+
+/* The barrier unit is the SM's, not the CTA's: two one-warp CTAs on one SM
+ * (one scheduler), barrier_arrive_cycles 10, barrier_cycles 1.  CTA 0's
+ * warp arrives c0, taken until 10, released 11: EXIT c11, end 12.  CTA 1's
+ * arrives c1 but waits for the unit: taken until 20, released 21: EXIT
+ * c21, end 22 (a unit per CTA would end it at 13). */
+START_TEST(test_barrier_unit_shared)
+{
+    tu_run run;
+    run_tiny(&run, "sm: {barrier_cycles: 1, barrier_arrive_cycles: 10}", "BAR.SYNC\nEXIT\n", 2, 32);
+    ck_assert_int_eq(end_cycle(&run, 0), 12);
+    ck_assert_int_eq(end_cycle(&run, 1), 22);
     tu_run_free(&run);
 }
 END_TEST
@@ -456,6 +474,7 @@ Suite *sm_suite(void)
     tc = tcase_create("control");
     tcase_add_loop_test(tc, test_barrier, 0, (int)SK_ARRAY_LEN(barriers));
     tcase_add_loop_test(tc, test_barrier_exited_warp, 0, (int)SK_ARRAY_LEN(exited));
+    tcase_add_test(tc, test_barrier_unit_shared);
     tcase_add_test(tc, test_barrier_all_warps);
     tcase_add_loop_test(tc, test_ifwarp, 0, (int)SK_ARRAY_LEN(ifwarps));
     tcase_add_loop_test(tc, test_work_scaled_loops, 0, (int)SK_ARRAY_LEN(works));

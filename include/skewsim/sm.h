@@ -52,6 +52,7 @@ typedef struct cta_slot {
     int used;
     uint64_t id;              /* CTA id in its kernel */
     int nwarps, exited, at_barrier;
+    uint64_t bar_done;        /* cycle the barrier unit has taken every arrival so far at the current barrier */
     uint16_t warp_slot[32];   /* warp slots it occupies (<= 1024 threads) */
     int threads, regs, smem;  /* resources it holds */
     ps_t arrive_ps;           /* handed to the SM by the dispatcher */
@@ -91,6 +92,7 @@ typedef struct sm {
     warp_sched *sched;        /* cfg.warp_schedulers of them */
     int nsched;
     uint64_t *unit_free;      /* [sched][class][count]: cycle each pipeline is free */
+    uint64_t bar_free;        /* cycle the barrier unit can take the next arrival (sm.barrier_arrive_cycles) */
     int unit_stride;          /* entries per scheduler in unit_free */
     int unit_off[FU_NCLASS];  /* where each class starts within a scheduler's entries */
     int unit_n[FU_NCLASS];    /* pipelines of each class (units.<class>.count) */

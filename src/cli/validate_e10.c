@@ -40,27 +40,33 @@ typedef struct e10_row {
     double per;               /* chain steps per instruction (ptxas merged two adds into one IADD3) */
     const char *fit_lat, *fit_tput;  /* config key set from this row, or NULL: judged */
     const char *addr;         /* pointer chases: the address op between two loads */
+    int block;                /* lat rows: threads of the CTA (0: one warp) */
 } e10_row;
 
 static const e10_row rows[] = {
-    {"ffma", "FFMA", "_Z5chainILi0ELi1EEvPmPjj", "_Z5chainILi0ELi8EEvPmPjj", 8, 1, NULL, NULL, NULL},
-    {"imad", "IMAD", "_Z5chainILi1ELi1EEvPmPjj", "_Z5chainILi1ELi8EEvPmPjj", 8, 1, NULL, NULL, NULL},
-    {"iadd3", "IADD3", "_Z5chainILi2ELi1EEvPmPjj", "_Z5chainILi2ELi8EEvPmPjj", 8, 2, NULL, NULL, NULL},
-    {"dfma", "DFMA", "_Z5chainILi3ELi1EEvPmPjj", "_Z5chainILi3ELi8EEvPmPjj", 8, 1, NULL, NULL, NULL},
-    {"hfma2", "HFMA2", "_Z5chainILi4ELi1EEvPmPjj", "_Z5chainILi4ELi8EEvPmPjj", 8, 1, NULL, "units.fp16.ii_cycles", NULL},
+    {"ffma", "FFMA", "_Z5chainILi0ELi1EEvPmPjj", "_Z5chainILi0ELi8EEvPmPjj", 8, 1, NULL, NULL, NULL, 0},
+    {"imad", "IMAD", "_Z5chainILi1ELi1EEvPmPjj", "_Z5chainILi1ELi8EEvPmPjj", 8, 1, NULL, NULL, NULL, 0},
+    {"iadd3", "IADD3", "_Z5chainILi2ELi1EEvPmPjj", "_Z5chainILi2ELi8EEvPmPjj", 8, 2, NULL, NULL, NULL, 0},
+    {"dfma", "DFMA", "_Z5chainILi3ELi1EEvPmPjj", "_Z5chainILi3ELi8EEvPmPjj", 8, 1, NULL, NULL, NULL, 0},
+    {"hfma2", "HFMA2", "_Z5chainILi4ELi1EEvPmPjj", "_Z5chainILi4ELi8EEvPmPjj", 8, 1, NULL, "units.fp16.ii_cycles", NULL, 0},
     {"mufu_ex2", "MUFU.EX2", "_Z5chainILi5ELi1EEvPmPjj", "_Z5chainILi5ELi8EEvPmPjj", 8, 1, "units.sfu.lat_cycles",
-     NULL, NULL},
+     NULL, NULL, 0},
     {"mufu_rsq", "MUFU.RSQ", "_Z5chainILi6ELi1EEvPmPjj", "_Z5chainILi6ELi8EEvPmPjj", 8, 1, "units.sfu.lat_cycles",
-     NULL, NULL},
+     NULL, NULL, 0},
     {"shfl", "SHFL.BFLY", "_Z5chainILi7ELi1EEvPmPjj", "_Z5chainILi7ELi8EEvPmPjj", 8, 1, "units.ldst.lat_cycles",
-     NULL, NULL},
+     NULL, NULL, 0},
     {"hmma", "HMMA.16816.F32.BF16", "_Z9mma_chainILi1EEvPmPjj", "_Z9mma_chainILi4EEvPmPjj", 4, 1, NULL,
-     "units.tensor.ii_cycles", NULL},
-    {"lds", "LDS", "_Z5chaseILi0EEvPKjjPmPj", NULL, 0, 1, "memory.smem_latency_cycles", NULL, "IMAD"},
-    {"ldg_l1", NULL, NULL, NULL, 0, 1, NULL, NULL, NULL},
-    {"ldg_l2", NULL, NULL, NULL, 0, 1, NULL, NULL, NULL},
+     "units.tensor.ii_cycles", NULL, 0},
+    {"bar_w1", "BAR.SYNC.DEFER_BLOCKING", "_Z9bar_chainPm", NULL, 1, 1, "sm.barrier_cycles", NULL, NULL, 32},
+    {"bar_w4", "BAR.SYNC.DEFER_BLOCKING", "_Z9bar_chainPm", NULL, 1, 1, NULL, NULL, NULL, 128},
+    {"bar_w8", "BAR.SYNC.DEFER_BLOCKING", "_Z9bar_chainPm", NULL, 1, 1, NULL, NULL, NULL, 256},
+    {"bar_w32", "BAR.SYNC.DEFER_BLOCKING", "_Z9bar_chainPm", NULL, 1, 1, "sm.barrier_arrive_cycles", NULL, NULL,
+     1024},
+    {"lds", "LDS", "_Z5chaseILi0EEvPKjjPmPj", NULL, 0, 1, "memory.smem_latency_cycles", NULL, "IMAD", 0},
+    {"ldg_l1", NULL, NULL, NULL, 0, 1, NULL, NULL, NULL, 0},
+    {"ldg_l2", NULL, NULL, NULL, 0, 1, NULL, NULL, NULL, 0},
     {"ldg_dram", "LDG.E.STRONG.GPU", "_Z5chaseILi2EEvPKjjPmPj", NULL, 0, 1, "memory.latency_ns", NULL,
-     "IMAD.WIDE.U32"},
+     "IMAD.WIDE.U32", 0},
 };
 
 /* The most common stall count of mnemonic mn in function fn (the chain's:
@@ -171,8 +177,8 @@ int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e)
             rc = simulate_chain(c, row->mn, stall, row->addr, astall, row->ways, 1024, 512, extra, 0, &cyc, e);
             got = 32.0 * row->ways * 512 / cyc * row->per;
         } else {
-            rc = simulate_chain(c, row->mn, stall, row->addr, astall, 1, 32, (int)(steps / row->per), extra, 1,
-                                &cyc, e);
+            rc = simulate_chain(c, row->mn, stall, row->addr, astall, 1, row->block ? row->block : 32,
+                                (int)(steps / row->per), extra, 1, &cyc, e);
             got = cyc / steps;
         }
         if (rc < 0)

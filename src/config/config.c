@@ -173,6 +173,10 @@ static const cfg_key cfg_schema[] = {
             "if it waited N cycles (0 = never)"),
     ROW_INT("sm.cta_launch_cycles", cta_launch_cycles, 0, 0, 1000000, "cycles",
             "CTA arrival at the SM to its first possible issue"),
+    ROW_INT("sm.barrier_arrive_cycles", barrier_arrive_cycles, 0, 0, 1000, "cycles",
+            "the SM's barrier unit takes warps' arrivals one at a time, this many cycles each "
+            "(all CTAs share it): a barrier of W warps releases W x this after its first arrival "
+            "at the soonest"),
     ROW_INT("sm.barrier_cycles", barrier_cycles, 1, 0, 1000000, "cycles",
             "last warp's arrival at a barrier to release"),
 

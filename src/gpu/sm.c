@@ -13,9 +13,12 @@
  *  - results become ready after units.<class>.lat_cycles, shared/constant
  *    loads after memory.smem_latency_cycles, global loads after the chip's
  *    memory model (sim.c);
- *  - BAR.SYNC holds a warp until every live warp of its CTA arrived; EXIT
- *    retires it; the last EXIT of a CTA frees its resources and tells the
- *    dispatcher.
+ *  - BAR.SYNC holds a warp until every live warp of its CTA arrived; the
+ *    SM's one barrier unit takes arrivals one at a time
+ *    (sm.barrier_arrive_cycles each, shared by all CTAs), and the warps go
+ *    on sm.barrier_cycles after it took the last one (E10: a barrier of W
+ *    warps costs 12 + 2 W cycles on the H200); EXIT retires a warp; the
+ *    last EXIT of a CTA frees its resources and tells the dispatcher.
  * Not modelled (yet): register-bank conflicts and operand collectors,
  * instruction fetch and i-cache, divergence inside a warp (a trace gives one
  * instruction stream per warp), L1/L2 caches.
@@ -252,13 +255,14 @@ static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
         warp *x = &m->warps[cs->warp_slot[i]];
         if (x->state == W_BARRIER) {
             x->state = W_ACTIVE;
-            x->ready = SK_MAX(x->ready, c + (uint64_t)s->c.barrier_cycles);
+            x->ready = SK_MAX(x->ready, SK_MAX(c, cs->bar_done) + (uint64_t)s->c.barrier_cycles);
             x->wake = x->ready;
             x->dep = SK_MAX(x->dep, x->ready);
             m->sched[x->sched].min_wake = SK_MIN(m->sched[x->sched].min_wake, x->wake);
         }
     }
     cs->at_barrier = 0;
+    cs->bar_done = 0;
 }
 
 static void remove_from_sched(warp_sched *ws, int slot)
@@ -391,6 +395,9 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     case IK_BAR:
         advance(w);
         w->state = W_BARRIER;
+        /* the barrier unit takes arrivals one at a time (E10: 2 cycles a warp) */
+        m->bar_free = SK_MAX(c, m->bar_free) + (uint64_t)cf->barrier_arrive_cycles;
+        cs->bar_done = SK_MAX(cs->bar_done, m->bar_free);
         if (++cs->at_barrier >= cs->nwarps - cs->exited)
             release_barrier(s, m, cs, c);
         return 0;

@@ -8,6 +8,8 @@
 // tput: 132 CTAs x 1024 threads (32 warps on every SM), each thread runs 8
 //       independent chains; instructions per cycle per SM from each CTA's
 //       own clock64() span (median over CTAs).
+// bar_wN: one CTA of N warps runs 1024 __syncthreads() back to back;
+// cycles per barrier.
 // Loads are pointer chases: idx = a[idx] over a ring in shared memory, in a
 // 4 KB global array (L1), a 16 MB one (L2) and a 2 GB one at a 4 KB + 64 B
 // stride (DRAM, past the 60 MB L2 and the TLB reach of small pages).
@@ -118,6 +120,23 @@ __global__ void mma_chain(uint64_t *cycles, uint32_t *sink, uint32_t magic)
         cycles[blockIdx.x] = c1 - c0;
 }
 
+// CTA barrier: thread 0 times CHAIN / 4 back-to-back __syncthreads() of a
+// CTA of blockDim.x threads (nothing between them): the cost of one
+// barrier as a function of the warps that meet at it.
+__global__ void bar_chain(uint64_t *cycles)
+{
+    __syncthreads();
+    uint64_t c0 = clock64();
+    for (int i = 0; i < CHAIN / 64; i++) {
+#pragma unroll
+        for (int u = 0; u < 16; u++)
+            asm volatile("bar.sync 0;" ::: "memory");
+    }
+    uint64_t c1 = clock64();
+    if (threadIdx.x == 0)
+        cycles[blockIdx.x] = c1 - c0;
+}
+
 // Pointer chase in shared memory (LDS) or global memory (LDG, .ca or .cg).
 template <int SPACE>   // 0 shared, 1 global via L1 (.ca), 2 global via L2 only (.cg)
 __global__ void chase(const uint32_t *a, uint32_t start, uint64_t *cycles, uint32_t *sink)
@@ -189,6 +208,19 @@ static void run_mma(FILE *out, uint64_t *d_cyc, uint32_t *d_sink, uint32_t magic
     std::fprintf(out, "hmma,tput,%.3f,warp-instr/cycle/SM\n", 32.0 * 4 * CHAIN / median(c));
 }
 
+static void run_bar(FILE *out, uint64_t *d_cyc)
+{
+    static const int blocks[] = {32, 128, 256, 1024};
+    for (int b : blocks) {
+        uint64_t c = 0;
+        for (int rep = 0; rep < 2; rep++)
+            bar_chain<<<1, b>>>(d_cyc);
+        CHECK(cudaGetLastError());
+        CHECK(cudaMemcpy(&c, d_cyc, sizeof c, cudaMemcpyDeviceToHost));
+        std::fprintf(out, "bar_w%d,lat,%.3f,cycles\n", b / 32, (double)c / (CHAIN / 4));
+    }
+}
+
 template <int SPACE>
 static void run_chase(FILE *out, const char *name, uint32_t n, uint32_t stride, uint64_t *d_cyc, uint32_t *d_sink)
 {
@@ -243,6 +275,7 @@ int main(int argc, char **argv)
     run_op<MUFU_RSQ>(out, d_cyc, d_sink, magic);
     run_op<SHFL>(out, d_cyc, d_sink, magic);
     run_mma(out, d_cyc, d_sink, magic);
+    run_bar(out, d_cyc);
     run_chase<0>(out, "lds", 4096, 33, d_cyc, d_usink);
     run_chase<1>(out, "ldg_l1", 1024, 33, d_cyc, d_usink);                // 4 KB
     run_chase<2>(out, "ldg_l2", 4u << 20, 1040, d_cyc, d_usink);          // 16 MB, 4 KB + 64 B apart
