@@ -662,6 +662,9 @@ static const struct {
     {"/*0030*/   ISETP.NE.AND", "/*0030*/   IADD3.NE.AND",
      "tests/data/accelsim-sass/kernel-1.traceg:25: ISETP.NE.AND: PC 0030: chain.sass line 11 has IADD3.NE.AND there: "
      "expected the listing of the traced binary"},
+    {"code for sm_90", "code for sm_80",
+     "tests/data/accelsim-sass/kernel-1.traceg:22: kernel _Z5chainPf: chain.sass has it for sm_80 only, the "
+     "trace is of sm_90 (-binary version): expected the listing of the traced binary"},
     {"Function : _Z5chainPf", "Function : _Z5otherPf",
      "tests/data/accelsim-sass/kernel-1.traceg:22: kernel _Z5chainPf: not in the SASS listing chain.sass: "
      "expected cuobjdump -sass of the traced binary"},

@@ -673,7 +673,7 @@ START_TEST(test_writer_synth_names)
     k.name = xstrdup("two words");
     e.code = 0;
     ck_assert_int_eq(trace_write_kernel(path, &k, 0, &e), SK_ETRACE);
-    ck_assert_str_eq(e.msg, "kernel name 'two words': expected a name without blanks, '#' or '='");
+    ck_assert_str_eq(e.msg, "kernel name 'two words': expected a name of at most 4096 bytes without blanks, '#' or '='");
     unlink(path);
     free(k.name);
     k.name = xstrdup("ok");

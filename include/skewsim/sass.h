@@ -43,6 +43,8 @@ void sass_free(sass *s);          /* NULL is a no-op */
 int sass_function(const sass *s, const char *name, int arch);
 size_t sass_nfunctions(const sass *s);
 const char *sass_function_name(const sass *s, int fn);
+/* Its architecture (90 for sm_90), 0 when the listing did not say. */
+int sass_function_arch(const sass *s, int fn);
 /* Instructions of function fn, in PC order. */
 const sass_instr *sass_code(const sass *s, int fn, size_t *n);
 /* The instruction of function fn at byte offset pc, or NULL. */

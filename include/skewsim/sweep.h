@@ -23,6 +23,7 @@
 
 #define SWEEP_MAX_POINTS 100000   /* a bigger study is several specs, or a mistake */
 #define SWEEP_MAX_AXES 16
+#define SWEEP_MAX_LIST 10000      /* traces, cases, seeds, values of one axis: each at most this */
 #define SWEEP_NAME_MAX 64         /* trace and case names */
 
 typedef struct sweep_pos {

@@ -35,6 +35,13 @@ void trace_close(trace *t);     /* NULL is a no-op */
  * trace, whose stall counts are in the trace itself. */
 int trace_set_sass(trace *t, const sass *s, const char *name, sk_error *e);
 
+/* The files a trace reads, in order: the file itself, or for an Accel-Sim
+ * kernelslist.g (or its directory) the list and every kernel file it names,
+ * resolved as the reader resolves them.  For keys that must change when
+ * any input changes (a sweep's resume).  *files and each entry are the
+ * caller's to free.  0, or a negative SK_E* code with *e filled. */
+int trace_input_files(const char *path, char ***files, size_t *nfiles, sk_error *e);
+
 /* Read the next kernel's header and programs into *k (caller frees with
  * kernel_free()).  Returns 1 when a kernel was read, 0 at the end of the
  * trace, or a negative SK_E* code ("file:line: record: problem"). */

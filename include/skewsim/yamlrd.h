@@ -27,6 +27,8 @@ typedef struct yrd {
     sk_error *e;
     yrd_seen *seen;             /* every key noted so far */
     size_t nseen, capseen;
+    size_t *slots;              /* open addressing over seen: index + 1, 0 empty */
+    size_t nslots;              /* a power of two, at least 2 * nseen */
 } yrd;
 
 /* Start reading buf[0..len) (not copied: it must outlive the yrd). */

@@ -115,6 +115,10 @@ static int simulate_chain(const cfg *c, const char *mn, int stall, const char *a
     if (!tr)
         return e->code;
     results *r = results_open(NULL, e);
+    if (!r) {
+        trace_close(tr);
+        return e->code;
+    }
     sim_observer obs = results_observer(r);
     sim *s = sim_create(c, &obs, e);
     int rc = s ? sim_run(s, tr, e) : e->code;
@@ -149,7 +153,7 @@ int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e)
         char op[32], mode[8];
         double meas;
         if (sscanf(line, "%31[^,],%7[^,],%lf", op, mode, &meas) != 3) {
-            rc = sk_errorf(e, SK_EIO, "%s/e10_latency.csv:%d: expected op,mode,value,unit", dir, lineno);
+            rc = sk_errorf(e, SK_ETRACE, "%s/e10_latency.csv:%d: expected op,mode,value,unit", dir, lineno);
             break;
         }
         const e10_row *row = NULL;
@@ -161,6 +165,11 @@ int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e)
             continue;
         }
         int tput = strcmp(mode, "tput") == 0;
+        if ((tput && !row->fn_tput) || (!tput && strcmp(mode, "lat") != 0)) {
+            rc = sk_errorf(e, SK_ETRACE, "%s/e10_latency.csv:%d: %s,%s: expected %s", dir, lineno, op, mode,
+                           row->fn_tput ? "mode lat or tput" : "mode lat (no issue-rate kernel for it)");
+            break;
+        }
         const char *fit = tput ? row->fit_tput : row->fit_lat;
         int load = strncmp(row->mn, "LD", 2) == 0;
         const char *fn = tput ? row->fn_tput : row->fn_lat;

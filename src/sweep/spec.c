@@ -452,7 +452,10 @@ static int read_named(reader *R, const yaml_event_t *v, const char *section, con
         }
         if (rc)
             return rc;
-        if ((rc = check_name(R, &k, section, slash)) == 0)
+        if (n == SWEEP_MAX_LIST)
+            rc = yrd_err(&R->y, k.start_mark, SK_ERANGE, "%s: more than %d %ss: expected at most %d", section,
+                         SWEEP_MAX_LIST, noun, SWEEP_MAX_LIST);
+        else if ((rc = check_name(R, &k, section, slash)) == 0)
             rc = note(R, section, (const char *)k.data.scalar.value, k.start_mark);
         if (rc == 0 && (rc = yrd_next(&R->y, &val)) == 0) {
             rc = entry(R, &k, &val);
@@ -618,6 +621,9 @@ static int read_axes(reader *R, const yaml_event_t *v)
             char iw[300];
             snprintf(iw, sizeof iw, "%s[%zu]", where, ax->nvalues);
             rc = want_scalar(R, &item, iw, "a value");
+            if (!rc && ax->nvalues == SWEEP_MAX_LIST)
+                rc = yrd_err(&R->y, item.start_mark, SK_ERANGE, "%s: more than %d values: expected at most %d",
+                             where, SWEEP_MAX_LIST, SWEEP_MAX_LIST);
             char *value = rc ? NULL : scalar_dup(&item);
             if (!rc)
                 rc = try_override(R, "axes", ax->key, value, item.start_mark);
@@ -665,6 +671,9 @@ static int read_seeds(reader *R, const yaml_event_t *v)
         char iw[32];
         snprintf(iw, sizeof iw, "seeds[%zu]", s->nseeds);
         rc = want_scalar(R, &item, iw, "an integer");
+        if (!rc && s->nseeds == SWEEP_MAX_LIST)
+            rc = yrd_err(&R->y, item.start_mark, SK_ERANGE, "seeds: more than %d seeds: expected at most %d",
+                         SWEEP_MAX_LIST, SWEEP_MAX_LIST);
         char *value = rc ? NULL : scalar_dup(&item);
         cfg tmp = R->scratch;
         if (!rc)

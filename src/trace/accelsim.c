@@ -48,6 +48,9 @@
 #define BLOCK_MAX 1024                /* threads per CTA (CUDA) */
 #define MAX_WARPS (BLOCK_MAX / WARP_THREADS)
 #define REGS_MAX 255
+/* What the native writer takes back (writer.c), so that import output reads back. */
+#define NAME_MAX_BYTES 4096
+#define OPNAME_MAX_BYTES 255
 #define SMEM_MAX (16u << 20)
 /* Instruction lines of tracer versions 1-2 start with the CTA and warp ids;
  * 3 (the first .traceg layout) through 5 (adds a trailing immediate) do not. */
@@ -480,7 +483,10 @@ static void set_pattern(as_ins *a, const int64_t *delta, int n)
 static int listing_stall(as_reader *r, const char *op, uint64_t pc, uint8_t *stall)
 {
     if (r->listing_fn < 0) {
-        int fn = sass_function(r->listing, r->kname, (int)r->binary);
+        /* the kernel's function for the traced architecture; a listing
+         * without "code for sm_NN" lines (arch 0) is taken at its word */
+        int arch = r->binary <= 100000 ? (int)r->binary : -1;
+        int fn = arch > 0 ? sass_function(r->listing, r->kname, arch) : -1;
         if (fn == -1)
             fn = sass_function(r->listing, r->kname, 0);
         if (fn == -2)
@@ -490,6 +496,11 @@ static int listing_stall(as_reader *r, const char *op, uint64_t pc, uint8_t *sta
         if (fn < 0)
             return FAIL(r, "kernel %s: not in the SASS listing %s: expected cuobjdump -sass of the "
                         "traced binary", r->kname, r->listing_name);
+        int got = sass_function_arch(r->listing, fn);
+        if (got != 0 && (uint64_t)got != r->binary)
+            return FAIL(r, "kernel %s: %s has it for sm_%d only, the trace is of sm_%llu (-binary "
+                        "version): expected the listing of the traced binary", r->kname, r->listing_name,
+                        got, (unsigned long long)r->binary);
         r->listing_fn = fn;
     }
     const sass_instr *in = pc <= UINT32_MAX ? sass_at(r->listing, r->listing_fn, (uint32_t)pc) : NULL;
@@ -553,6 +564,8 @@ static int parse_ins(as_reader *r, as_seq *s)
      * format, which `import` writes, reads '#' as a comment) */
     if (strspn(op, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") != strlen(op))
         return FAIL(r, "opcode: %.40s: expected a SASS mnemonic (letters, digits, '_' and '.')", op);
+    if (strlen(op) > OPNAME_MAX_BYTES)
+        return FAIL(r, "opcode: %.40s...: expected a mnemonic of at most %d bytes", op, OPNAME_MAX_BYTES);
     sk_error ce = {0};
     if (prog_classify(op, &a.kind, &a.cls, &ce) < 0)
         return FAIL(r, "%s: expected a SASS mnemonic of docs/trace-format.md's opcode table", ce.msg);
@@ -925,6 +938,8 @@ static int parse_header_line(as_reader *r, int seen[H_N])
     case H_NAME:
         if (!*val)
             return FAIL(r, "-kernel name: expected a kernel name");
+        if (strlen(val) > NAME_MAX_BYTES)
+            return FAIL(r, "-kernel name: %.40s...: expected at most %d bytes", val, NAME_MAX_BYTES);
         r->kname = xstrdup(val);
         /* one token in the native format (unmangled names hold blanks) */
         for (char *p = r->kname; *p; p++)
@@ -1256,6 +1271,43 @@ static int memcpy_line(const char *s)
 }
 
 /* ------------------------------------------------------------ public API */
+
+int as_list_files(const char *list, char ***files, size_t *nfiles, sk_error *e)
+{
+    trace *f = trace_lines_open(list, e);
+    if (!f)
+        return e->code;
+    size_t cap = 8, n = 0;
+    char **v = xmalloc(cap * sizeof *v);
+    v[n++] = xstrdup(list);
+    char *line;
+    unsigned long lineno;
+    int r;
+    while ((r = trace_lines_next(f, &line, &lineno, e)) > 0) {
+        while (is_blank(*line))
+            line++;
+        size_t len = strlen(line);
+        while (len > 0 && is_blank(line[len - 1]))
+            line[--len] = '\0';
+        if (len == 0 || strncmp(line, "Memcpy", 6) == 0 || strncmp(line, "kernel", 6) != 0)
+            continue;                 /* the reader reports bad lines itself */
+        if (n == cap) {
+            cap *= 2;
+            v = xrealloc(v, cap * sizeof *v);
+        }
+        v[n++] = kernel_path(list, line);
+    }
+    trace_close(f);
+    if (r < 0) {
+        for (size_t i = 0; i < n; i++)
+            free(v[i]);
+        free(v);
+        return r;
+    }
+    *files = v;
+    *nfiles = n;
+    return 0;
+}
 
 int as_sniff(const char *path, const char *first_line)
 {

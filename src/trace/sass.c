@@ -27,6 +27,7 @@
 
 #define SASS_MAX_BYTES (512u << 20)   /* a listing larger than this is not one */
 #define SASS_MAX_LINE 65536
+#define SASS_MAX_FUNCTIONS (1 << 20)    /* far beyond any one binary (cuBLAS: ~10^4 kernels) */
 
 typedef struct sass_fn {
     char *name;
@@ -38,6 +39,8 @@ typedef struct sass_fn {
 struct sass {
     sass_fn *fn;
     size_t nfn, cap;
+    uint32_t *slots;                  /* open addressing by name: function index + 1, 0 empty */
+    size_t nslots;                    /* a power of two, at least 2 * nfn */
 };
 
 /* One parse: where we are, for messages. */
@@ -58,7 +61,34 @@ void sass_free(sass *s)
         free(s->fn[i].code);
     }
     free(s->fn);
+    free(s->slots);
     free(s);
+}
+
+static size_t name_hash(const char *name, size_t len)
+{
+    uint64_t h = 1469598103934665603u;          /* FNV-1a 64 */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* Make room for one more function in the name index (rehash on growth). */
+static void index_grow(sass *s)
+{
+    if (2 * (s->nfn + 1) <= s->nslots)
+        return;
+    size_t n = s->nslots ? 2 * s->nslots : 64;
+    uint32_t *slots = xcalloc(n, sizeof *slots);
+    for (size_t i = 0; i < s->nfn; i++) {
+        size_t k = name_hash(s->fn[i].name, strlen(s->fn[i].name)) & (n - 1);
+        while (slots[k])
+            k = (k + 1) & (n - 1);
+        slots[k] = (uint32_t)(i + 1);
+    }
+    free(s->slots);
+    s->slots = slots;
+    s->nslots = n;
 }
 
 static const char *skip_blanks(const char *q, const char *end)
@@ -124,10 +154,18 @@ static int new_function(sass *s, sass_parse *p, const char *name, size_t len, in
 {
     if (len == 0 || len > 4096)
         return FAIL(p, "%s:%lu: function name of %zu bytes: expected 1 to 4096", p->name, p->line, len);
-    for (size_t i = 0; i < s->nfn; i++)
-        if (s->fn[i].arch == arch && strlen(s->fn[i].name) == len && memcmp(s->fn[i].name, name, len) == 0)
+    if (s->nfn >= SASS_MAX_FUNCTIONS)
+        return FAIL(p, "%s:%lu: more than %d functions: expected a listing of one binary", p->name, p->line,
+                    SASS_MAX_FUNCTIONS);
+    index_grow(s);
+    size_t k = name_hash(name, len) & (s->nslots - 1);
+    for (; s->slots[k]; k = (k + 1) & (s->nslots - 1)) {
+        const sass_fn *o = &s->fn[s->slots[k] - 1];
+        if (o->arch == arch && strlen(o->name) == len && memcmp(o->name, name, len) == 0)
             return FAIL(p, "%s:%lu: function %.*s: listed twice for sm_%d", p->name, p->line,
                         (int)SK_MIN(len, 200), name, arch);
+    }
+    s->slots[k] = (uint32_t)(s->nfn + 1);
     if (s->nfn == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 8;
         s->fn = xrealloc(s->fn, s->cap * sizeof *s->fn);
@@ -273,7 +311,7 @@ sass *sass_load_string(const char *name, const char *text, size_t len, sk_error 
             break;
         }
         if (f->n == f->cap) {
-            f->cap = f->cap ? 2 * f->cap : 64;
+            f->cap = f->cap ? 2 * f->cap : 8;
             f->code = xrealloc(f->code, f->cap * sizeof *f->code);
         }
         sass_instr *in = &f->code[f->n];
@@ -359,7 +397,11 @@ fail:
 int sass_function(const sass *s, const char *name, int arch)
 {
     int found = -1;
-    for (size_t i = 0; i < s->nfn; i++) {
+    if (s->nslots == 0)
+        return -1;
+    size_t k = name_hash(name, strlen(name)) & (s->nslots - 1);
+    for (; s->slots[k]; k = (k + 1) & (s->nslots - 1)) {
+        size_t i = s->slots[k] - 1;
         if (strcmp(s->fn[i].name, name) != 0 || (arch != 0 && s->fn[i].arch != arch))
             continue;
         if (found >= 0)
@@ -377,6 +419,11 @@ size_t sass_nfunctions(const sass *s)
 const char *sass_function_name(const sass *s, int fn)
 {
     return s->fn[fn].name;
+}
+
+int sass_function_arch(const sass *s, int fn)
+{
+    return s->fn[fn].arch;
 }
 
 const sass_instr *sass_code(const sass *s, int fn, size_t *n)

@@ -77,6 +77,7 @@ struct trace {
     sk_error err;                   /* first error, returned by every later call */
     int replay;                     /* read_line() hands out the current line again */
     as_reader *as;                  /* an Accel-Sim input (accelsim.c) reads through this */
+    int as_kind;                    /* what as_sniff() said it is */
 
     /* current kernel, as far as trace_next_cta() needs it */
     int have_kernel;
@@ -801,6 +802,7 @@ static int read_header(trace *t)
         }
         free(raw);
         t->as = as_open(t, kind);
+        t->as_kind = kind;
         t->state = ST_EOF;
         return 0;
     }
@@ -998,6 +1000,36 @@ trace *trace_open(const char *path, sk_error *e)
     trace *t = open_file(list ? list : path, e);
     free(list);
     return t ? open_common(t, e) : NULL;
+}
+
+int trace_input_files(const char *path, char ***files, size_t *nfiles, sk_error *e)
+{
+    *files = NULL;
+    *nfiles = 0;
+    trace *t = trace_open(path, e);
+    if (!t)
+        return e->code;
+    int rc = 0;
+    if (t->as && t->as_kind == AS_KERNELSLIST) {
+        trace_close(t);
+        t = NULL;
+        struct stat st;
+        char *list = NULL;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            size_t n = strlen(path);
+            list = xmalloc(n + sizeof "/kernelslist.g");
+            snprintf(list, n + sizeof "/kernelslist.g", "%s%skernelslist.g", path,
+                     n && path[n - 1] == '/' ? "" : "/");
+        }
+        rc = as_list_files(list ? list : path, files, nfiles, e);
+        free(list);
+    } else {
+        *files = xmalloc(sizeof **files);
+        (*files)[0] = xstrdup(t->name);
+        *nfiles = 1;
+    }
+    trace_close(t);
+    return rc;
 }
 
 trace *trace_lines_open(const char *path, sk_error *e)

@@ -51,6 +51,8 @@ int as_sniff(const char *path, const char *first_line);
  * as_sniff() said.  Errors are reported by the first as_next_kernel(). */
 as_reader *as_open(trace *src, int kind);
 void as_close(as_reader *r);     /* NULL is a no-op */
+/* The list and the kernel files of a kernelslist.g (trace_input_files). */
+int as_list_files(const char *list, char ***files, size_t *nfiles, sk_error *e);
 /* Take stall counts from this listing (trace_set_sass). */
 void as_set_sass(as_reader *r, const sass *s, const char *name);
 /* trace_next_kernel() and trace_next_cta() for an Accel-Sim input. */

@@ -35,10 +35,18 @@ static int synth_regname(uint32_t id, char *buf, size_t n)
     return -1;
 }
 
+/* Names and mnemonics the writer takes: the reader's lines hold at most
+ * 65536 bytes (docs/trace-format.md), and gzprintf() silently writes
+ * nothing for a line longer than its buffer (WRITE_BUFFER), so both bound
+ * what one written line can hold. */
+#define NAME_MAX_BYTES 4096
+#define OPNAME_MAX_BYTES 255
+#define WRITE_BUFFER (1u << 18)
+
 /* A name the reader takes back as one token. */
 static int writable_name(const char *s)
 {
-    if (!s || !*s || strchr(s, '='))
+    if (!s || !*s || strchr(s, '=') || strlen(s) > NAME_MAX_BYTES)
         return 0;
     for (; *s; s++)
         if ((unsigned char)*s <= ' ' || *s == '#' || *s == 0x7f)
@@ -49,15 +57,19 @@ static int writable_name(const char *s)
 static int check_kernel(const kernel *k, sk_error *e)
 {
     if (!writable_name(k->name))
-        return sk_errorf(e, SK_ETRACE, "kernel name '%s': expected a name without blanks, '#' or '='",
-                         k->name ? k->name : "");
+        return sk_errorf(e, SK_ETRACE, "kernel name '%.60s': expected a name of at most %d bytes without "
+                         "blanks, '#' or '='", k->name ? k->name : "", NAME_MAX_BYTES);
     if (k->nprogs == 0)
         return sk_errorf(e, SK_ETRACE, "kernel '%s': expected at least one program", k->name);
     for (uint32_t i = 0; i < k->nprogs; i++) {
         const program *p = &k->progs[i];
         if (!writable_name(p->name))
-            return sk_errorf(e, SK_ETRACE, "kernel '%s': program name '%s': expected a name without "
-                             "blanks, '#' or '='", k->name, p->name ? p->name : "");
+            return sk_errorf(e, SK_ETRACE, "kernel '%s': program name '%.60s': expected a name of at most %d "
+                             "bytes without blanks, '#' or '='", k->name, p->name ? p->name : "", NAME_MAX_BYTES);
+        for (uint32_t j = 0; j < p->nopnames; j++)
+            if (strlen(p->opnames[j]) > OPNAME_MAX_BYTES)
+                return sk_errorf(e, SK_ETRACE, "program '%s': opcode '%.60s...': expected at most %d bytes",
+                                 p->name, p->opnames[j], OPNAME_MAX_BYTES);
         for (uint32_t j = 0; j < p->n; j++) {
             const instr *in = &p->code[j];
             if (in->opcode >= p->nopnames)
@@ -154,6 +166,7 @@ trace_writer *trace_writer_open(const char *path, int gz, sk_error *e)
         sk_errorf(e, SK_EIO, "%s: cannot create: %s", path, err ? strerror(err) : "out of memory");
         return NULL;
     }
+    gzbuffer(f, WRITE_BUFFER);
     gzprintf(f, "# skewsim trace (docs/trace-format.md)\n");
     gzprintf(f, "skewsim-trace 1\n");
     trace_writer *w = xcalloc(1, sizeof *w);
