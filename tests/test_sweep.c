@@ -578,13 +578,15 @@ static void no_temporaries(const char *dir)
 
 START_TEST(test_sigterm_resume)
 {
-    /* two quick points, then slow ones: stop while a slow one runs */
+    /* two quick points, then slow ones (about a second each, optimised):
+     * stop while a slow one runs */
     write_spec("slow.yaml", "traces:\n"
                             "  quick: {gen: \"fma --iters 16 --block 64 --grid 4\"}\n"
-                            "  slow: {gen: \"fma --iters 2048 --block 256 --grid 264\"}\n"
+                            "  slow: {gen: \"fma --iters 4096 --block 256 --grid 264\"}\n"
                             "seeds: [1, 2]\n");
     char *spec = sub("slow.yaml"), *ref = sub("ref"), *out = sub("out");
     char *done1 = tu_strf("%s/points/0001-quick-s2/point.json", out);
+    char *done3 = tu_strf("%s/points/0003-slow-s2/point.json", out);
     const char *args[] = {"sweep", spec, "-o", out, "-j", "1", NULL};
     proc p;
     start(&p, scratch, args);
@@ -594,10 +596,25 @@ START_TEST(test_sigterm_resume)
     ck_assert_msg(tu_exists(done1), "point 1 never finished");
     kill(p.pid, SIGTERM);
     finish(&p);
-    ck_assert_msg(p.status == 143 || p.status == 0, "status %d: %s", p.status, p.err);
-    if (p.status == 143)
-        ck_assert_str_eq(p.err, "skewsim: sweep: stopped by signal 15: finished points kept; "
-                                "run it again to resume\n");
+    /* the signal landed before the last point was done (-j 1 runs them in
+     * order), and stopped the sweep: a sweep ignoring it would exit 0 */
+    ck_assert_msg(!tu_exists(done3), "every point finished before SIGTERM: make the slow points slower");
+    ck_assert_msg(p.status == 143, "status %d: %s", p.status, p.err);
+    ck_assert_str_eq(p.err, "skewsim: sweep: stopped by signal 15: finished points kept; "
+                            "run it again to resume\n");
+    char *line = count_line(p.out);
+    ck_assert_msg(strcmp(line, "sweep: 4 points: 2 run, 0 already done, 0 failed") == 0 ||
+                      strcmp(line, "sweep: 4 points: 3 run, 0 already done, 0 failed") == 0,
+                  "%s", line);
+    free(line);
+    /* sweep.csv was rewritten: the unfinished points are not done */
+    char *csv = tu_strf("%s/sweep.csv", out);
+    char *text = tu_slurp(csv, NULL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(strstr(text, "\n1,quick,,2,ok,"));
+    ck_assert_ptr_nonnull(strstr(text, "\n3,slow,,2,missing,"));
+    free(text);
+    free(csv);
     no_temporaries(out);
     proc_free(&p);
 
@@ -609,6 +626,7 @@ START_TEST(test_sigterm_resume)
     proc_free(&p);
     same_tree(ref, out);
     free(done1);
+    free(done3);
     free(spec);
     free(ref);
     free(out);
@@ -716,6 +734,188 @@ START_TEST(test_sass_point)
 }
 END_TEST
 
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The "name": "value" line of a point.json (the whole line, caller frees). */
+static char *json_line(const char *pj, const char *name)
+{
+    char *text = tu_slurp(pj, NULL);
+    ck_assert_msg(text != NULL, "%s: missing", pj);
+    char *pat = tu_strf("\"%s\": ", name);
+    char *at = strstr(text, pat);
+    ck_assert_msg(at != NULL, "%s: no %s", pj, name);
+    char *line = strndup(at, strcspn(at, "\n"));
+    free(pat);
+    free(text);
+    return line;
+}
+
+/* An Accel-Sim trace is its kernelslist.g and every kernel file it names:
+ * `path: app/` (the directory) and `path: app/kernelslist.g` work and key
+ * the same bytes, and editing one kernel file reruns exactly their points. */
+START_TEST(test_accelsim_kernel_files)
+{
+    char *app = sub("app");
+    ck_assert_int_eq(mkdir(app, 0777), 0);
+    static const char *const files[] = {"kernelslist.g", "kernel-1.traceg", "kernel-2.traceg"};
+    for (size_t i = 0; i < SK_ARRAY_LEN(files); i++) {
+        char *from = tu_strf(TEST_DATA "/accelsim/%s", files[i]), *to = tu_strf("%s/%s", app, files[i]);
+        char *text = tu_slurp(from, NULL);
+        ck_assert_ptr_nonnull(text);
+        put_file(to, text);
+        free(text);
+        free(from);
+        free(to);
+    }
+    write_spec("as.yaml", "traces:\n"
+                          "  dir: {path: app/}\n"
+                          "  list: {path: app/kernelslist.g}\n"
+                          "  gen: {gen: \"fma --iters 16 --block 64 --grid 4\"}\n"
+                          "seeds: [1, 2]\n");
+    char *spec = sub("as.yaml"), *out = sub("out");
+    proc p;
+    sweep(&p, scratch, spec, out, "-j", "2", NULL);
+    ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+    char *line = count_line(p.out);
+    ck_assert_str_eq(line, "sweep: 6 points: 6 run, 0 already done, 0 failed");
+    free(line);
+    proc_free(&p);
+    char *pj_dir = tu_strf("%s/points/0000-dir-s1/point.json", out);
+    char *pj_list = tu_strf("%s/points/0002-list-s1/point.json", out);
+    char *pj_gen = tu_strf("%s/points/0004-gen-s1/point.json", out);
+    char *h_dir = json_line(pj_dir, "trace_fnv1a64"), *h_list = json_line(pj_list, "trace_fnv1a64");
+    ck_assert_str_eq(h_dir, h_list);
+    char *b = json_line(pj_dir, "trace_bytes");
+    ck_assert_str_eq(b, "\"trace_bytes\": 7638,");      /* the list and both kernels */
+    free(b);
+    long long m_gen = mtime_ns(pj_gen), m_dir = mtime_ns(pj_dir);
+
+    /* one kernel file changes (a comment line): the Accel-Sim points run
+     * again, the gen ones do not */
+    char *k2 = tu_strf("%s/kernel-2.traceg", app);
+    char *text = tu_slurp(k2, NULL);
+    char *more = tu_strf("%s# edited\n", text);
+    put_file(k2, more);
+    free(more);
+    free(text);
+    sweep(&p, scratch, spec, out, NULL);
+    ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+    line = count_line(p.out);
+    ck_assert_str_eq(line, "sweep: 6 points: 4 run, 2 already done, 0 failed");
+    free(line);
+    proc_free(&p);
+    ck_assert(mtime_ns(pj_gen) == m_gen);
+    ck_assert(mtime_ns(pj_dir) != m_dir);
+    char *h2 = json_line(pj_dir, "trace_fnv1a64");
+    ck_assert_str_ne(h2, h_dir);
+    free(h2);
+    sweep(&p, scratch, spec, out, NULL);
+    ck_assert_int_eq(p.status, 0);
+    line = count_line(p.out);
+    ck_assert_str_eq(line, "sweep: 6 points: 0 run, 6 already done, 0 failed");
+    free(line);
+    proc_free(&p);
+    free(h_dir);
+    free(h_list);
+    free(k2);
+    free(pj_dir);
+    free(pj_list);
+    free(pj_gen);
+    free(spec);
+    free(out);
+    free(app);
+}
+END_TEST
+
+/* silicon.map_file is part of the key: editing the map reruns its points.
+ * And -o takes a directory whose name holds a blank (gen traces too). */
+START_TEST(test_map_file_and_blank_dir)
+{
+    char *map = sub("map.csv");
+    char *csv = calloc(1, 8192);
+    strcpy(csv, "sm,fmax_scale\n");
+    for (int i = 0; i < 132; i++)
+        sprintf(csv + strlen(csv), "%d,1.0\n", i);
+    put_file(map, csv);
+    char *body = tu_strf("traces:\n"
+                         "  one: {gen: \"fma --iters 16 --block 64 --grid 4\"}\n"
+                         "set: {silicon.preset: file, silicon.map_file: %s}\n"
+                         "seeds: [1, 2]\n",
+                         map);
+    write_spec("map.yaml", body);
+    free(body);
+    char *spec = sub("map.yaml"), *out = sub("out dir");
+    proc p;
+    sweep(&p, scratch, spec, out, "-j", "2", NULL);
+    ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+    char *line = count_line(p.out);
+    ck_assert_str_eq(line, "sweep: 2 points: 2 run, 0 already done, 0 failed");
+    free(line);
+    proc_free(&p);
+    char *tr = tu_strf("%s/traces/one.trace", out), *stray = sub("dir");
+    ck_assert(tu_exists(tr));
+    ck_assert(!tu_exists(stray));
+    no_temporaries(scratch);
+    sweep(&p, scratch, spec, out, NULL);
+    ck_assert_int_eq(p.status, 0);
+    line = count_line(p.out);
+    ck_assert_str_eq(line, "sweep: 2 points: 0 run, 2 already done, 0 failed");
+    free(line);
+    proc_free(&p);
+    /* SM 7 at 0.9: both points are stale and run again */
+    char *row = strstr(csv, "\n7,1.0\n");
+    ck_assert_ptr_nonnull(row);
+    memcpy(row, "\n7,0.9\n", 7);
+    put_file(map, csv);
+    sweep(&p, scratch, spec, out, NULL);
+    ck_assert_int_eq(p.status, 0);
+    line = count_line(p.out);
+    ck_assert_str_eq(line, "sweep: 2 points: 2 run, 0 already done, 0 failed");
+    free(line);
+    proc_free(&p);
+    free(tr);
+    free(stray);
+    free(csv);
+    free(map);
+    free(spec);
+    free(out);
+}
+END_TEST
+
+/* -j and --shard take digits only: strtol would skip a leading blank and
+ * read " -1" (a huge job table) or " -1/4" (a shard with no points). */
+START_TEST(test_blank_numbers)
+{
+    static const struct {
+        const char *opt, *val, *err;
+    } bad[] = {
+        {"-j", " -1", "skewsim: sweep: -j  -1: expected an integer in 0..1024 (0: one per online CPU)\n"},
+        {"-j", " 2", "skewsim: sweep: -j  2: expected an integer in 0..1024 (0: one per online CPU)\n"},
+        {"-j", "2 ", "skewsim: sweep: -j 2 : expected an integer in 0..1024 (0: one per online CPU)\n"},
+        {"--shard", " -1/4", "skewsim: sweep: --shard  -1/4: expected K/N with 0 <= K < N (N at most 1000000)\n"},
+        {"--shard", "1/ 4", "skewsim: sweep: --shard 1/ 4: expected K/N with 0 <= K < N (N at most 1000000)\n"},
+        {"--shard", "+1/4", "skewsim: sweep: --shard +1/4: expected K/N with 0 <= K < N (N at most 1000000)\n"},
+    };
+    char *out = sub("out");
+    for (size_t i = 0; i < SK_ARRAY_LEN(bad); i++) {
+        proc p;
+        sweep(&p, scratch, spec_path, out, bad[i].opt, bad[i].val, NULL);
+        ck_assert_msg(p.status == 1, "%s '%s': status %d", bad[i].opt, bad[i].val, p.status);
+        ck_assert_str_eq(p.err, bad[i].err);
+        ck_assert_str_eq(p.out, "");
+        proc_free(&p);
+    }
+    ck_assert(!tu_exists(out));
+    free(out);
+}
+END_TEST
+
 /* docs/sweeps.md mirrors `skewsim sweep --help` (the schema table), and
  * README.md documents the statuses a sweep adds. */
 START_TEST(test_docs_mirror)
@@ -774,6 +974,9 @@ Suite *sweep_suite(void)
     tcase_add_test(tc, test_sigterm_resume);
     tcase_add_test(tc, test_failing_point);
     tcase_add_test(tc, test_sass_point);
+    tcase_add_test(tc, test_accelsim_kernel_files);
+    tcase_add_test(tc, test_map_file_and_blank_dir);
+    tcase_add_test(tc, test_blank_numbers);
     tcase_add_test(tc, test_docs_mirror);
     suite_add_tcase(s, tc);
     return s;

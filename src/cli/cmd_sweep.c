@@ -12,27 +12,33 @@
  *   DIR/sweep.csv               one row per point, rebuilt from the above
  *
  * point.json holds the point's key: an FNV-1a 64 hash of the effective
- * config (cfg_dump: config file, overrides and seed) and of the trace's
- * bytes.  A point is done when its point.json says "ok" under the key the
- * spec gives it now; anything else (no point.json, another key, "failed")
- * runs again.  Before a point runs, its old files are removed, so a
- * directory never mixes two runs.  Every file is written under a
- * temporary name and renamed, and nothing written holds a time, a host or a
- * pid, so -j 1, -j 4 and any sharding give byte-identical trees.
+ * config (cfg_dump: config file, overrides and seed), of the trace's bytes
+ * (every file it reads: an Accel-Sim list and its kernel files), of its
+ * SASS listing's and of its silicon.map_file's.  A point is done when its
+ * point.json says "ok" under the key the spec gives it now; anything else
+ * (no point.json, another key, "failed") runs again.  Before a point runs,
+ * its old files are removed, so a directory never mixes two runs.  Every
+ * file is written under a mkstemp(3) temporary in its own directory and
+ * renamed, and nothing written holds a time, a host or a pid, so -j 1,
+ * -j 4 and any sharding give byte-identical trees.
  *
  * Signals: SIGINT and SIGTERM (what Slurm sends at the time limit) stop new
  * points, are forwarded to the running children, and once they are reaped
  * their temporaries are removed; finished points stay, sweep.csv is
- * rewritten, and the exit status is 128 + the signal (130, 143).  The flag
+ * rewritten (without reading traces not hashed yet), and the exit status
+ * is 128 + the signal (130, 143).  Both are blocked across fork(), so a
+ * child starts with them pending rather than lost.  The flag
  * the handler sets is this file's one mutable static: a handler has
  * nowhere else to write.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,6 +49,8 @@
 #define SWEEP_EXIT_FAILED 6        /* README.md, "Exit status" */
 #define MAX_JOBS 1024
 #define TABLE_MAX_ROWS 500
+#define FORK_RETRIES 100             /* fork() at EAGAIN with no point running: */
+#define FORK_RETRY_NS 100000000L     /* ... up to 100 tries 0.1 s apart */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -55,11 +63,18 @@ static void on_signal(int sig)
 typedef struct trace_info {
     char *file;                 /* path to open */
     char *shown;                /* path recorded in point.json (gen: relative to DIR) */
-    uint64_t hash;              /* FNV-1a 64 of its bytes */
+    uint64_t hash;              /* FNV-1a 64 of its bytes (of its files: hash_trace) */
     uint64_t bytes;
     uint64_t sass_hash, sass_bytes;   /* the same of its SASS listing (sass:), 0 without */
     int ready;                  /* hashed (gen: generated) */
 } trace_info;
+
+/* A file a config points to (silicon.map_file), hashed once per sweep. */
+typedef struct side_file {
+    char *path;
+    uint64_t hash, bytes;
+    int missing;
+} side_file;
 
 typedef struct sweep_ctx {
     sweep_spec spec;
@@ -67,7 +82,9 @@ typedef struct sweep_ctx {
     const char *dir;
     int jobs, shard_k, shard_n, force, collect, list;
     trace_info *traces;
-    size_t run, skipped, failed;
+    side_file *side;
+    size_t nside;
+    size_t run, skipped, failed, started;
 } sweep_ctx;
 
 /* ---- small helpers --------------------------------------------------- */
@@ -119,6 +136,58 @@ static int hash_file(const char *path, uint64_t *hash, uint64_t *bytes, sk_error
     return 0;
 }
 
+/* The trace at `path` (a file, or an Accel-Sim kernelslist.g or its
+ * directory) as the key sees it: a single file, its bytes exactly as
+ * hash_file() (the keys of earlier sweeps stay valid); several files
+ * (trace_input_files: the list, then each kernel file it names), for each
+ * in order its name relative to the list's directory, its FNV-1a 64 and
+ * its size, so that editing, adding, dropping or renaming any of them
+ * changes the hash.  *bytes is their total size.  A kernel file that
+ * cannot be read counts as absent (its point runs and fails, saying why). */
+static int hash_trace(const char *path, uint64_t *hash, uint64_t *bytes, sk_error *e)
+{
+    char **files = NULL;
+    size_t n = 0;
+    sk_error ignore = {0};
+    if (trace_input_files(path, &files, &n, &ignore) != 0 || n == 0) {
+        /* a file the reader refuses: its point fails and says why */
+        free(files);
+        return hash_file(path, hash, bytes, e);
+    }
+    int rc = 0;
+    if (n == 1) {
+        rc = hash_file(files[0], hash, bytes, e);
+    } else {
+        const char *slash = strrchr(files[0], '/');
+        size_t dlen = slash ? (size_t)(slash - files[0]) + 1 : 0;
+        uint64_t h = FNV_INIT, total = 0;
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            const char *name = files[i];
+            if (dlen && strncmp(name, files[0], dlen) == 0)
+                name += dlen;
+            h = fnv1a(h, name, strlen(name) + 1);
+            uint64_t fh = 0, fb = UINT64_MAX;     /* absent */
+            sk_error inner = {0};
+            if (hash_file(files[i], &fh, &fb, &inner) != 0) {
+                if (i == 0)
+                    rc = sk_errorf(e, inner.code, "%s", inner.msg);
+                fh = 0;
+                fb = UINT64_MAX;
+            } else {
+                total += fb;
+            }
+            h = fnv1a(h, &fh, sizeof fh);
+            h = fnv1a(h, &fb, sizeof fb);
+        }
+        *hash = h;
+        *bytes = total;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+    return rc;
+}
+
 /* Whole file, NUL-terminated, or NULL. */
 static char *slurp(const char *path, size_t *len)
 {
@@ -147,13 +216,39 @@ static int make_dir(const char *path, sk_error *e)
     return 0;
 }
 
+/* A new temporary `PREFIX.tmp.XXXXXX` (mkstemp(3): unique across the
+ * processes and hosts sharing the directory, which a pid is not), with
+ * the mode a plain fopen would have given it, since it is renamed into
+ * place.  Returns its descriptor, *tmp its name (caller frees); -1 with *e
+ * filled. */
+static int make_temp(const char *prefix, char **tmp, sk_error *e)
+{
+    *tmp = strf("%s.tmp.XXXXXX", prefix);
+    int fd = mkstemp(*tmp);
+    if (fd < 0) {
+        sk_errorf(e, SK_EIO, "%s: cannot create a temporary file: %s", *tmp, strerror(errno));
+        free(*tmp);
+        *tmp = NULL;
+        return -1;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    return fd;
+}
+
 /* Write `text` to `path` through a temporary and rename(2). */
 static int write_atomic(const char *path, const char *text, size_t len, sk_error *e)
 {
-    char *tmp = strf("%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
+    char *tmp;
+    int fd = make_temp(path, &tmp, e);
+    if (fd < 0)
+        return e->code;
+    FILE *f = fdopen(fd, "wb");
     if (!f) {
         int rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", tmp, strerror(errno));
+        close(fd);
+        remove(tmp);
         free(tmp);
         return rc;
     }
@@ -227,16 +322,33 @@ static int load_base(sweep_ctx *x, sk_error *e)
         sweep_trace *t = &s->traces[i];
         if (t->gen)
             continue;
-        FILE *f = fopen(t->resolved, "rb");
-        if (!f)
-            return sk_errorf(e, SK_EIO, "%s:%zu:%zu: traces.%s.path: %s: cannot open: %s", s->name,
-                             t->at.line, t->at.col, t->name, t->resolved, strerror(errno));
-        fclose(f);
-        if (t->sass && !(f = fopen(t->sass_resolved, "rb")))
+        /* The trace opens as `run` opens it (a file, or an Accel-Sim
+         * kernelslist.g or its directory).  A regular file that opens but
+         * that the reader refuses is left to its points, which fail and
+         * say why, as `run` would. */
+        char **files = NULL;
+        size_t n = 0;
+        struct stat st;
+        sk_error te = {0};
+        rc = trace_input_files(t->resolved, &files, &n, &te);
+        for (size_t k = 0; k < n; k++)
+            free(files[k]);
+        free(files);
+        if (rc != 0 && (rc == SK_EIO || stat(t->resolved, &st) != 0 || !S_ISREG(st.st_mode)))
+            return sk_errorf(e, rc, "%s:%zu:%zu: traces.%s.path: %s", s->name, t->at.line, t->at.col, t->name,
+                             te.msg);
+        if (!t->sass)
+            continue;
+        /* the listing: a regular file that opens */
+        FILE *f = NULL;
+        if (stat(t->sass_resolved, &st) == 0 && !S_ISREG(st.st_mode))
+            return sk_errorf(e, SK_EIO, "%s:%zu:%zu: traces.%s.sass: %s: not a regular file: expected a "
+                             "cuobjdump -sass listing", s->name, t->at.line, t->at.col, t->name,
+                             t->sass_resolved);
+        if (!(f = fopen(t->sass_resolved, "rb")))
             return sk_errorf(e, SK_EIO, "%s:%zu:%zu: traces.%s.sass: %s: cannot open: %s", s->name,
                              t->at.line, t->at.col, t->name, t->sass_resolved, strerror(errno));
-        if (t->sass)
-            fclose(f);
+        fclose(f);
     }
     /* Every point against the real config, before anything runs. */
     for (size_t i = 0; i < s->npoints; i++) {
@@ -264,12 +376,24 @@ static int prepare_trace(sweep_ctx *x, size_t i, sk_error *e)
             return rc;
         /* `skewsim gen`'s own code writes it; the file is replaced only
          * when its bytes change, so a resume leaves it (and its mtime) be. */
-        char *tmp = strf("%s/traces/.%s.trace.tmp.%ld", x->dir, t->name, (long)getpid());
-        char *cmd = strf("gen %s -o %s", t->gen, tmp);
-        char **argv = xcalloc(strlen(cmd) / 2 + 2, sizeof *argv);
+        char *prefix = strf("%s/traces/.%s.trace", x->dir, t->name), *tmp;
+        int fd = make_temp(prefix, &tmp, e);
+        free(prefix);
+        if (fd < 0)
+            return e->code;
+        close(fd);
+        /* argv: "gen", the gen line's words, then -o and the temporary as
+         * two more elements (the output path is never split: it may hold
+         * blanks) */
+        char *cmd = xstrdup(t->gen);
+        char **argv = xcalloc(strlen(cmd) / 2 + 5, sizeof *argv);
+        char gen_word[] = "gen", out_word[] = "-o";
         int argc = 0;
+        argv[argc++] = gen_word;
         for (char *tok = strtok(cmd, " \t\n\r"); tok; tok = strtok(NULL, " \t\n\r"))
             argv[argc++] = tok;
+        argv[argc++] = out_word;
+        argv[argc++] = tmp;
         fflush(stdout);
         rc = cmd_gen(argc, argv);
         free(argv);
@@ -285,15 +409,17 @@ static int prepare_trace(sweep_ctx *x, size_t i, sk_error *e)
         char *a = slurp(tmp, &na), *b = slurp(ti->file, &nb);
         if (b && a && na == nb && memcmp(a, b, na) == 0)
             remove(tmp);
-        else if (rename(tmp, ti->file) != 0)
+        else if (rename(tmp, ti->file) != 0) {
             rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", ti->file, strerror(errno));
+            remove(tmp);
+        }
         free(a);
         free(b);
         free(tmp);
         if (rc)
             return rc;
     }
-    int rc = hash_file(ti->file, &ti->hash, &ti->bytes, e);
+    int rc = t->gen ? hash_file(ti->file, &ti->hash, &ti->bytes, e) : hash_trace(ti->file, &ti->hash, &ti->bytes, e);
     if (rc == 0 && t->sass)
         rc = hash_file(t->sass_resolved, &ti->sass_hash, &ti->sass_bytes, e);
     if (rc)
@@ -302,9 +428,25 @@ static int prepare_trace(sweep_ctx *x, size_t i, sk_error *e)
     return 0;
 }
 
-/* The point's key: its effective config, its trace's bytes and its SASS
- * listing's. */
-static uint64_t point_key(const sweep_ctx *x, const sweep_point *p, const cfg *c)
+/* The hash of a file the config names (silicon.map_file), read once per
+ * sweep: `run` opens it as written, relative to the working directory. */
+static const side_file *side_hash(sweep_ctx *x, const char *path)
+{
+    for (size_t i = 0; i < x->nside; i++)
+        if (strcmp(x->side[i].path, path) == 0)
+            return &x->side[i];
+    x->side = xrealloc(x->side, (x->nside + 1) * sizeof *x->side);
+    side_file *sf = &x->side[x->nside++];
+    memset(sf, 0, sizeof *sf);
+    sf->path = xstrdup(path);
+    sk_error ignore = {0};
+    sf->missing = hash_file(path, &sf->hash, &sf->bytes, &ignore) != 0;   /* its points fail */
+    return sf;
+}
+
+/* The point's key: its effective config, its trace's bytes, its SASS
+ * listing's, and those of the silicon.map_file its config names. */
+static uint64_t point_key(sweep_ctx *x, const sweep_point *p, const cfg *c)
 {
     char *dump = NULL;
     size_t len = 0;
@@ -320,10 +462,23 @@ static uint64_t point_key(const sweep_ctx *x, const sweep_point *p, const cfg *c
     const trace_info *ti = &x->traces[p->trace];
     h = fnv1a(h, &ti->hash, sizeof ti->hash);
     h = fnv1a(h, &ti->bytes, sizeof ti->bytes);
-    if (ti->sass_bytes == 0 && ti->sass_hash == 0)
-        return h;                   /* no listing: keys of earlier sweeps stay valid */
-    h = fnv1a(h, &ti->sass_hash, sizeof ti->sass_hash);
-    return fnv1a(h, &ti->sass_bytes, sizeof ti->sass_bytes);
+    if (ti->sass_bytes != 0 || ti->sass_hash != 0) {
+        /* without a listing (or a map file) the keys of earlier sweeps stay valid */
+        h = fnv1a(h, &ti->sass_hash, sizeof ti->sass_hash);
+        h = fnv1a(h, &ti->sass_bytes, sizeof ti->sass_bytes);
+    }
+    if (c->si_map_file[0]) {
+        const side_file *sf = side_hash(x, c->si_map_file);
+        static const char tag[] = "silicon.map_file";
+        h = fnv1a(h, tag, sizeof tag);
+        if (sf->missing) {
+            h = fnv1a(h, "", 1);
+        } else {
+            h = fnv1a(h, &sf->hash, sizeof sf->hash);
+            h = fnv1a(h, &sf->bytes, sizeof sf->bytes);
+        }
+    }
+    return h;
 }
 
 static char *point_dir(const sweep_ctx *x, const sweep_point *p)
@@ -424,15 +579,27 @@ static int write_point_json(const sweep_ctx *x, const sweep_point *p, uint64_t k
     return rc;
 }
 
-/* Remove a point's files (before it runs, or temporaries after a kill). */
+/* Remove a point's files (before it runs, or temporaries after a kill):
+ * every temporary, whoever wrote it (`run`'s .NAME.tmp, point.json.tmp.*
+ * of any process on any host), then with `finals` the results. */
 static void clear_point(const char *pd, int finals)
 {
-    static const char *const temps[] = {".ctas.csv.tmp", ".epochs.csv.tmp", ".summary.json.tmp"};
     static const char *const files[] = {"point.json", "summary.json", "ctas.csv", "epochs.csv"};
-    for (size_t i = 0; i < SK_ARRAY_LEN(temps); i++) {
-        char *p = strf("%s/%s", pd, temps[i]);
-        remove(p);
-        free(p);
+    DIR *d = opendir(pd);
+    if (d) {
+        char **names = NULL;
+        size_t n = 0;
+        for (struct dirent *de; (de = readdir(d)) != NULL;)
+            if (strstr(de->d_name, ".tmp")) {
+                names = xrealloc(names, (n + 1) * sizeof *names);
+                names[n++] = strf("%s/%s", pd, de->d_name);
+            }
+        closedir(d);
+        for (size_t i = 0; i < n; i++) {
+            remove(names[i]);
+            free(names[i]);
+        }
+        free(names);
     }
     for (size_t i = 0; finals && i < SK_ARRAY_LEN(files); i++) {
         char *p = strf("%s/%s", pd, files[i]);
@@ -457,6 +624,11 @@ static void ctx_free(sweep_ctx *x)
         }
     free(x->traces);
     x->traces = NULL;
+    for (size_t i = 0; i < x->nside; i++)
+        free(x->side[i].path);
+    free(x->side);
+    x->side = NULL;
+    x->nside = 0;
     sweep_spec_free(&x->spec);
 }
 
@@ -465,10 +637,14 @@ static void ctx_free(sweep_ctx *x)
  * point's path), so that a leak checker following the children (valgrind
  * does) sees each one end clean. */
 static void run_child(sweep_ctx *x, const sweep_point *p, const cfg *c, uint64_t key, char *pd,
-                      job *jobs)
+                      job *jobs, const sigset_t *mask)
 {
+    /* SIGINT and SIGTERM are blocked since before fork(): one sent to
+     * this child meanwhile (the parent forwarding, or Slurm) is pending,
+     * and now kills it as it should. */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    sigprocmask(SIG_SETMASK, mask, NULL);
     free(jobs);
     sk_error e = {0};
     int rc = cli_run_trace(c, x->traces[p->trace].file, x->spec.traces[p->trace].sass_resolved, pd, NULL, &e);
@@ -569,15 +745,43 @@ static int run_points(sweep_ctx *x, sk_error *e)
         }
         clear_point(pd, 1);
         fflush(NULL);
-        pid_t pid = fork();
+        /* SIGINT and SIGTERM blocked across fork(), so that none lands
+         * between fork() and the child's SIG_DFL (where it would only set
+         * the child's copy of stop_signal).  Out of processes (EAGAIN, at a
+         * high -j or a low ulimit -u): wait for a running point to end, or
+         * a moment when none runs, and try again. */
+        sigset_t block, old;
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        sigaddset(&block, SIGTERM);
+        pid_t pid;
+        int err = 0;
+        for (int waits = 0;;) {
+            sigprocmask(SIG_BLOCK, &block, &old);
+            pid = fork();
+            err = errno;
+            if (pid == 0)
+                run_child(x, &p, &c, key, pd, jobs, &old);
+            sigprocmask(SIG_SETMASK, &old, NULL);
+            if (pid > 0 || err != EAGAIN || stop_signal)
+                break;
+            if (njobs > 0) {
+                reap(x, jobs, &njobs, 0);
+            } else if (++waits > FORK_RETRIES) {
+                break;
+            } else {
+                struct timespec nap = {0, FORK_RETRY_NS};
+                nanosleep(&nap, NULL);
+            }
+        }
         if (pid < 0) {
-            rc = sk_errorf(e, SK_EIO, "sweep: cannot fork: %s", strerror(errno));
+            if (!stop_signal)
+                rc = sk_errorf(e, SK_EIO, "sweep: cannot fork: %s", strerror(err));
             free(pd);
             break;
         }
-        if (pid == 0)
-            run_child(x, &p, &c, key, pd, jobs);
         free(pd);
+        x->started++;
         jobs[njobs].pid = pid;
         jobs[njobs++].index = i;
     }
@@ -692,9 +896,12 @@ enum { ST_OK, ST_FAILED, ST_STALE, ST_MISSING };
 static const char *const status_names[] = {"ok", "failed", "stale", "missing"};
 
 /* Write DIR/sweep.csv from the tree and print the table.  *missing gets
- * the points not done (stale or missing), *failed those that failed. */
-static int collect(sweep_ctx *x, int print, size_t *missing, size_t *failed, char *mlist, size_t mcap,
-                   sk_error *e)
+ * the points not done (stale or missing), *failed those that failed.
+ * Without `hash_new` (a sweep stopping on a signal or an error) a trace
+ * not hashed yet is not read (a path: trace may be GiBs): its points count
+ * as missing, and the next run looks again. */
+static int collect(sweep_ctx *x, int print, int hash_new, size_t *missing, size_t *failed, char *mlist,
+                   size_t mcap, sk_error *e)
 {
     const sweep_spec *s = &x->spec;
     char *text = NULL;
@@ -747,10 +954,12 @@ static int collect(sweep_ctx *x, int print, size_t *missing, size_t *failed, cha
         int st = ST_MISSING;
         point_state ps = {0};
         trace_info *ti = &x->traces[p.trace];
-        if (!ti->ready && !s->traces[p.trace].gen) {
+        if (ti->ready || !hash_new) {
+            /* hashed already, or not to be read now */
+        } else if (!s->traces[p.trace].gen) {
             if ((rc = prepare_trace(x, p.trace, e)) != 0)
                 break;
-        } else if (!ti->ready) {
+        } else {
             /* a gen trace that is there is hashed; one that is not means
              * none of its points can have run */
             sk_error ignore = {0};
@@ -866,9 +1075,11 @@ static void list_points(const sweep_ctx *x)
 
 #define SWEEP_USAGE "expected SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]"
 
+/* Decimal digits only: no sign, no blank (strtol would skip leading ones
+ * and take " -1"). */
 static int parse_uint(const char *s, long max, long *out)
 {
-    if (!s || !*s || *s == '-' || *s == '+')
+    if (!s || !*s || strspn(s, "0123456789") != strlen(s))
         return -1;
     char *end;
     errno = 0;
@@ -987,12 +1198,19 @@ int cmd_sweep(int argc, char **argv)
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         rc = run_points(&x, &e);
-        if (rc)
+        if (rc) {
+            /* points ran before the error: sweep.csv still says what is done */
+            size_t missing, failed;
+            char mlist[128];
+            sk_error ignore = {0};
+            if (x.started)
+                collect(&x, 0, 0, &missing, &failed, mlist, sizeof mlist, &ignore);
             goto fail;
+        }
     }
     size_t missing, failed;
     char mlist[128];
-    if (collect(&x, 1, &missing, &failed, mlist, sizeof mlist, &e) != 0)
+    if (collect(&x, 1, !stop_signal, &missing, &failed, mlist, sizeof mlist, &e) != 0)
         goto fail;
     if (x.collect) {
         printf("sweep: %zu points: %zu done, %zu failed, %zu not done\n", x.spec.npoints,
