@@ -89,6 +89,18 @@ typedef struct sweep_ctx {
 
 /* ---- small helpers --------------------------------------------------- */
 
+/* An in-memory stream (open_memstream), or abort: out of memory. */
+static FILE *mem_open(char **buf, size_t *len)
+{
+    FILE *f = open_memstream(buf, len);
+    if (!f) {
+        fprintf(stderr, "skewsim: out of memory\n");
+        abort();
+    }
+    return f;
+}
+
+
 static char *strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *strf(const char *fmt, ...)
 {
@@ -450,11 +462,7 @@ static uint64_t point_key(sweep_ctx *x, const sweep_point *p, const cfg *c)
 {
     char *dump = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&dump, &len);
-    if (!f) {
-        fprintf(stderr, "skewsim: out of memory\n");
-        abort();
-    }
+    FILE *f = mem_open(&dump, &len);
     cfg_dump(c, f, 0);
     fclose(f);
     uint64_t h = fnv1a(FNV_INIT, dump, len);
@@ -526,11 +534,7 @@ static int write_point_json(const sweep_ctx *x, const sweep_point *p, uint64_t k
     char slug[160];
     char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) {
-        fprintf(stderr, "skewsim: out of memory\n");
-        abort();
-    }
+    FILE *f = mem_open(&text, &len);
     fprintf(f, "{\n  \"index\": %zu,\n  \"dir\": \"", p->index);
     json_str(f, sweep_point_slug(s, p, slug, sizeof slug));
     fprintf(f, "\",\n  \"key\": \"%016" PRIx64 "\",\n  \"trace\": \"", key);
@@ -906,11 +910,7 @@ static int collect(sweep_ctx *x, int print, int hash_new, size_t *missing, size_
     const sweep_spec *s = &x->spec;
     char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) {
-        fprintf(stderr, "skewsim: out of memory\n");
-        abort();
-    }
+    FILE *f = mem_open(&text, &len);
     /* header */
     csv_field(f, "index", 0);
     csv_field(f, "trace", 0);
