@@ -100,7 +100,6 @@ static FILE *mem_open(char **buf, size_t *len)
     return f;
 }
 
-
 static char *strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *strf(const char *fmt, ...)
 {
