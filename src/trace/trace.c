@@ -986,17 +986,22 @@ static trace *open_file(const char *path, sk_error *e)
     return t;
 }
 
+/* A directory is an Accel-Sim trace directory: its kernelslist.g (NULL
+ * for anything else; the caller frees it). */
+static char *dir_list_path(const char *path)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return NULL;
+    size_t n = strlen(path);
+    char *list = xmalloc(n + sizeof "/kernelslist.g");
+    snprintf(list, n + sizeof "/kernelslist.g", "%s%skernelslist.g", path, n && path[n - 1] == '/' ? "" : "/");
+    return list;
+}
+
 trace *trace_open(const char *path, sk_error *e)
 {
-    /* A directory is an Accel-Sim trace directory: its kernelslist.g. */
-    struct stat st;
-    char *list = NULL;
-    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        size_t n = strlen(path);
-        list = xmalloc(n + sizeof "/kernelslist.g");
-        snprintf(list, n + sizeof "/kernelslist.g", "%s%skernelslist.g", path,
-                 n && path[n - 1] == '/' ? "" : "/");
-    }
+    char *list = dir_list_path(path);
     trace *t = open_file(list ? list : path, e);
     free(list);
     return t ? open_common(t, e) : NULL;
@@ -1013,14 +1018,7 @@ int trace_input_files(const char *path, char ***files, size_t *nfiles, sk_error 
     if (t->as && t->as_kind == AS_KERNELSLIST) {
         trace_close(t);
         t = NULL;
-        struct stat st;
-        char *list = NULL;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-            size_t n = strlen(path);
-            list = xmalloc(n + sizeof "/kernelslist.g");
-            snprintf(list, n + sizeof "/kernelslist.g", "%s%skernelslist.g", path,
-                     n && path[n - 1] == '/' ? "" : "/");
-        }
+        char *list = dir_list_path(path);
         rc = as_list_files(list ? list : path, files, nfiles, e);
         free(list);
     } else {
