@@ -40,6 +40,22 @@ trace *cli_open_trace(const char *tpath, const char *sass_path, sass **listing, 
     return tr;
 }
 
+results *cli_simulate(const cfg *c, trace *tr, sk_error *e)
+{
+    results *r = results_open(NULL, e);
+    if (!r)
+        return NULL;
+    sim_observer obs = results_observer(r);
+    sim *s = sim_create(c, &obs, e);
+    int rc = s ? sim_run(s, tr, e) : e->code;
+    sim_destroy(s);
+    if (rc < 0) {
+        results_free(r);
+        return NULL;
+    }
+    return r;
+}
+
 int cli_run_trace(const cfg *c, const char *tpath, const char *sass_path, const char *odir, FILE *out,
                   sk_error *e)
 {

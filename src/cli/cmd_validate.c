@@ -176,11 +176,9 @@ static int simulate(const cfg *c, grid_data *g, sk_error *e)
         remove(path);
         return e->code ? e->code : SK_EIO;
     }
-    results *r = results_open(NULL, e);
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(c, &obs, e);
-    rc = s ? sim_run(s, tr, e) : e->code;
-    if (rc == 0 && results_nkernels(r) == 1) {
+    results *r = cli_simulate(c, tr, e);
+    rc = r ? 0 : e->code;
+    if (r && results_nkernels(r) == 1) {
         const kernel_stats *ks = results_kernel(r, 0);
         g->sim_time_us = (double)(ks->done_ps - ks->launch_ps) / 1e6;
         g->sim_span_us = (double)(ks->last_record_end_ps - ks->first_start_ps) / 1e6;
@@ -191,7 +189,6 @@ static int simulate(const cfg *c, grid_data *g, sk_error *e)
                 g->sim[x->cta] = *x;
         }
     }
-    sim_destroy(s);
     results_free(r);
     trace_close(tr);
     remove(path);

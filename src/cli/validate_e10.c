@@ -114,20 +114,13 @@ static int simulate_chain(const cfg *c, const char *mn, int stall, const char *a
     trace *tr = trace_open_string("e10", text, e);
     if (!tr)
         return e->code;
-    results *r = results_open(NULL, e);
-    if (!r) {
-        trace_close(tr);
-        return e->code;
-    }
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(c, &obs, e);
-    int rc = s ? sim_run(s, tr, e) : e->code;
-    if (rc == 0)
-        *cycles = results_nctas(r) == 1 ? (double)results_cta(r, 0)->cycles : NAN;
-    sim_destroy(s);
-    results_free(r);
+    results *r = cli_simulate(c, tr, e);
     trace_close(tr);
-    return rc;
+    if (!r)
+        return e->code;
+    *cycles = results_nctas(r) == 1 ? (double)results_cta(r, 0)->cycles : NAN;
+    results_free(r);
+    return 0;
 }
 
 int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e)
