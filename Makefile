@@ -10,7 +10,7 @@
 #
 PKG_CONFIG ?= pkg-config
 CC ?= cc
-PKGS := yaml-0.1 gsl zlib
+PKGS := yaml-0.1 gsl zlib jansson
 
 BUILD := build$(if $(SANITIZE),-san)
 WARN := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion \
@@ -28,7 +28,7 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/config/*.c src/trace/*.c src/gpu/*.c src/out/*.c src/silicon/*.c src/sweep/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/config/*.c src/trace/*.c src/gpu/*.c src/out/*.c src/silicon/*.c src/sweep/*.c src/plot/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 
@@ -40,7 +40,7 @@ BIN := $(BUILD)/skewsim
 LIB := $(BUILD)/libskewsim.a
 TESTBIN := $(BUILD)/check_skewsim
 
-.PHONY: all deps demo check test validate docs clean help fuzz valgrind bench
+.PHONY: all deps test-deps demo check test validate docs clean help fuzz valgrind bench
 
 all: deps $(BIN)
 
@@ -72,7 +72,11 @@ $(TESTBIN): $(TEST_OBJ) $(LIB)
 demo: deps $(BIN)
 	@sh scripts/demo.sh $(BIN)
 
-check test: deps $(BIN) $(TESTBIN)
+# Programs the tests run (rsvg-convert), installed like the libraries.
+test-deps:
+	@sh scripts/test-deps.sh
+
+check test: deps test-deps $(BIN) $(TESTBIN)
 	SKEWSIM_BIN=$(BIN) $(TESTBIN)
 
 validate: deps $(BIN)
