@@ -166,12 +166,13 @@ static double jnum(json_t *o, const char *key)
 static int load_summary(plot_run *r, const char *path, sk_error *e)
 {
     json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root) {
-        if (je.line < 0 || strstr(je.text, "unable to open"))
-            return sk_errorf(e, SK_EIO, "%s: cannot read: %s", path, je.text);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot read: %s", path, strerror(errno));
+    json_t *root = json_loadf(f, 0, &je);
+    fclose(f);
+    if (!root)
         return sk_errorf(e, SK_ETRACE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-    }
     int rc = 0;
     json_t *sms = json_object_get(root, "sms"), *ks = json_object_get(root, "kernels");
     if (!json_is_object(root) || !json_is_array(sms) || !json_is_array(ks) ||

@@ -81,7 +81,7 @@ int plot_write_file(const char *path, const char *text, size_t len, sk_error *e)
     FILE *f = fopen(tmp, "w");
     int rc = 0;
     if (!f) {
-        rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", tmp, strerror(errno));
+        rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", path, strerror(errno));
     } else {
         int bad = fwrite(text, 1, len, f) != len;
         bad |= fclose(f) != 0;

@@ -72,7 +72,7 @@ svg *plot_draw_die(const plot_kind *k, const plot_input *in, sk_error *e)
         return NULL;
     }
     if (fp.nsms != r->nsms) {
-        sk_errorf(e, SK_EUSAGE, "plot %s: the config has %d SMs but the run in %s has %d: "
+        sk_errorf(e, SK_ECONFIG, "plot %s: the config has %d SMs but the run in %s has %d: "
                   "give the config the run used (-c)", k->name, fp.nsms, r->dir, r->nsms);
         si_floorplan_free(&fp);
         topo_free(&t);

@@ -83,6 +83,9 @@ static void panel(svg *s, const plot_run *r, const steps *st, const plot_frame *
         else
             lo = SK_MIN(lo, mn[k]), hi = SK_MAX(hi, mx[k]);
     }
+    /* Pad by 4 % so a line at the extreme does not hide in the frame. */
+    double pad = (hi - lo) * 0.04;
+    lo -= pad, hi += pad;
     plot_nice_range(&lo, &hi, 5);
     plot_scale sy = {lo, hi, fr->y1, fr->y0};
     plot_scale ax = {sx->d0 / tdiv, sx->d1 / tdiv, sx->r0, sx->r1};
@@ -104,12 +107,20 @@ static void panel(svg *s, const plot_run *r, const steps *st, const plot_frame *
                     ys[np++] = plot_map(&sy, per[k * nsms + m]);
                 }
             const char *c = plot_category(m);
-            svg_polyline(s, xs, ys, np, c, 2);
-            if (marks)
+            /* Lower SM ids are drawn wider, so SMs with equal values show
+             * as stripes of one line rather than hiding each other. */
+            double wpx = 2 + 1.5 * (nsms - 1 - m);
+            svg_polyline(s, xs, ys, np, c, wpx);
+            if (np <= 3)   /* a point or two: a line alone would hardly show */
                 for (size_t k = 0; k < np; k++)
-                    svg_circle(s, xs[k], ys[k], 3.2, c, "#ffffff");
-            char b[32];
-            snprintf(b, sizeof b, "SM %d", m);
+                    svg_circle(s, xs[k], ys[k], wpx / 2 + 1.5, c, NULL);
+            double avg = 0;
+            size_t cnt = 0;
+            for (size_t k = 0; k < T; k++)
+                if (isfinite(per[k * nsms + m]))
+                    avg += per[k * nsms + m], cnt++;
+            char b[64];
+            snprintf(b, sizeof b, "SM %d, mean %.4g", m, cnt ? avg / (double)cnt : NAN);
             plot_legend_item(s, lx, ly + 18 * m, c, 1, b);
         }
     } else {
