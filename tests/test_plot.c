@@ -14,6 +14,7 @@
  *    of the viridis scale on a heatmap, the first category colour on a
  *    chart), so a figure that lost its data but kept its axes fails.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -391,6 +392,88 @@ START_TEST(test_figures_render)
 }
 END_TEST
 
+/* The HTML report of a run, loaded in headless Chromium (Debian's
+ * chromium; `make check` installs it as root, and its absence FAILS the
+ * test): the page's own script counts the figures the browser laid out,
+ * and --dump-dom reads that count back; a screenshot must not be blank and
+ * is kept next to the binary (report-screenshot.png) for a person to look
+ * at. */
+static char *chromium(const char *flags, const char *page)
+{
+    char *prof = tu_strf("%s/chromium-profile", tmpdir), *out = tu_strf("%s/chromium.out", tmpdir);
+    char *cmd = tu_strf("chromium --headless --no-sandbox --disable-gpu --disable-background-networking "
+                        "--no-first-run --user-data-dir='%s' %s 'file://%s' >'%s' 2>/dev/null",
+                        prof, flags, page, out);
+    ck_assert_msg(sh(cmd) == 0, "%s failed", cmd);
+    char *text = tu_slurp(out, NULL);
+    remove(out);
+    free(cmd);
+    free(prof);
+    free(out);
+    return text;
+}
+
+START_TEST(test_report_in_browser)
+{
+    ck_assert_msg(sh("command -v chromium >/dev/null 2>&1") == 0,
+                  "chromium not found: install Debian's chromium (make check does, as root)");
+    char abs[4096];
+    ck_assert_ptr_nonnull(realpath(tmpdir, abs));
+    char *cmd = tu_strf("'%s' run -c " TINY4 " -t traces/teach/waves.trace -o '%s/run' >/dev/null && "
+                        "'%s' report '%s/run' -c " TINY4 " -o '%s/report.html' >/dev/null",
+                        bin(), abs, bin(), abs, abs);
+    ck_assert_msg(sh(cmd) == 0, "%s failed", cmd);
+    free(cmd);
+    char *page = tu_strf("%s/report.html", abs);
+    char *html = tu_slurp(page, NULL);
+    /* Self-contained: nothing to fetch (the SVG namespace URI is a name,
+     * never loaded). */
+    ck_assert_ptr_null(strstr(html, "href=\"http"));
+    ck_assert_ptr_null(strstr(html, " src="));
+    ck_assert_ptr_null(strstr(html, "url("));
+    ck_assert_ptr_null(strstr(html, "@import"));
+    ck_assert_ptr_nonnull(strstr(html, "<h2 id=\"config\">Effective configuration</h2>"));
+    ck_assert_ptr_nonnull(strstr(html, "chip:\n  name: &quot;tiny4&quot;"));
+    ck_assert_ptr_nonnull(strstr(html, "skewsim report"));
+    int figs = 0;
+    for (const char *q = html; (q = strstr(q, "<figure class=\"fig\"")) != NULL; q++)
+        figs++;
+    ck_assert_int_eq(figs, 8);
+    free(html);
+
+    char *dom = chromium("--dump-dom", page);
+    char *want = tu_strf("data-figures=\"%d\" data-figures-rendered=\"%d\"", figs, figs);
+    ck_assert_msg(strstr(dom, want), "Chromium did not render every figure: %.200s",
+                  strstr(dom, "<body") ? strstr(dom, "<body") : dom);
+    free(want);
+    free(dom);
+
+    char *shot = tu_strf("%s/report.png", abs);
+    char *flags = tu_strf("--window-size=1200,2400 --screenshot='%s'", shot);
+    free(chromium(flags, page));
+    png img;
+    png_read(&img, shot);
+    size_t np = (size_t)img.w * img.h, ink = 0, bar = 0;
+    for (size_t i = 0; i < np; i++) {
+        ink += img.px[i] != 0xffffff && img.px[i] != 0xfafafa;
+        bar += img.px[i] == 0x0072b2;      /* the Gantt's CTA bars */
+    }
+    ck_assert_msg(ink * 100 >= np * 10, "report screenshot nearly blank: %zu of %zu pixels", ink, np);
+    ck_assert_msg(bar >= 200, "report screenshot: %zu pixels of the Gantt's bars", bar);
+    free(img.px);
+    const char *b = getenv("SKEWSIM_BIN");
+    char *keep = tu_strf("cp '%s' \"$(dirname '%s')/report-screenshot.png\"", shot, b && *b ? b : "build/skewsim");
+    sh(keep);
+    free(keep);
+    free(flags);
+    free(shot);
+    free(page);
+    cmd = tu_strf("rm -rf '%s/run' '%s/chromium-profile' '%s/report.png' '%s/report.html'", abs, abs, abs, abs);
+    sh(cmd);
+    free(cmd);
+}
+END_TEST
+
 Suite *plot_suite(void)
 {
     Suite *s = suite_create("plot");
@@ -409,6 +492,7 @@ Suite *plot_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_figures_render);
+    tcase_add_test(tc, test_report_in_browser);
     suite_add_tcase(s, tc);
     return s;
 }

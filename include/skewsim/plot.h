@@ -182,6 +182,17 @@ typedef struct plot_sweep {
 int plot_sweep_load(plot_sweep *sw, const char *dir, sk_error *e);
 void plot_sweep_free(plot_sweep *sw);
 
+/* A CSV file as strings: the header's names and each row's fields
+ * (RFC 4180 quoting undone).  0, SK_EIO or SK_ETRACE ("file:line: ..."). */
+typedef struct plot_table {
+    int ncols, nrows;
+    char **header;              /* ncols names */
+    char **cells;               /* nrows x ncols, row-major */
+} plot_table;
+
+int plot_table_load(plot_table *t, const char *path, sk_error *e);
+void plot_table_free(plot_table *t);
+
 /* ==================================================================== */
 /* Figure kinds                                                          */
 /* ==================================================================== */

@@ -56,6 +56,8 @@ int main(int argc, char **argv)
         return cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "plot"))
         return cmd_plot(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report"))
+        return cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("skewsim %s\n", SKEWSIM_VERSION);
         return 0;

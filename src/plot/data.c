@@ -420,3 +420,47 @@ void plot_sweep_free(plot_sweep *sw)
     free(sw->pts);
     memset(sw, 0, sizeof *sw);
 }
+
+/* ---- any CSV, as strings (the report's tables) ----------------------- */
+
+int plot_table_load(plot_table *t, const char *path, sk_error *e)
+{
+    memset(t, 0, sizeof *t);
+    csv c;
+    int rc = csv_open(&c, path, e);
+    if (rc)
+        return rc;
+    t->ncols = c.nh;
+    t->header = xcalloc((size_t)c.nh, sizeof *t->header);
+    for (int i = 0; i < c.nh; i++)
+        t->header[i] = xstrdup(c.hdr[i]);
+    int cap = 0;
+    while ((rc = csv_next(&c, e)) > 0) {
+        if (t->nrows == cap) {
+            cap = cap ? cap * 2 : 64;
+            t->cells = xrealloc(t->cells, (size_t)cap * (size_t)t->ncols * sizeof *t->cells);
+        }
+        for (int i = 0; i < t->ncols; i++)
+            t->cells[(size_t)t->nrows * (size_t)t->ncols + (size_t)i] = xstrdup(c.field[i]);
+        t->nrows++;
+    }
+    csv_close(&c);
+    if (rc < 0) {
+        plot_table_free(t);
+        return rc;
+    }
+    return 0;
+}
+
+void plot_table_free(plot_table *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < t->ncols; i++)
+        free(t->header[i]);
+    for (size_t i = 0; i < (size_t)t->nrows * (size_t)t->ncols; i++)
+        free(t->cells[i]);
+    free(t->header);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}

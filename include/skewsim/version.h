@@ -1,0 +1,11 @@
+/* version.h -- skewsim's version, for what prints or records it (`skewsim
+ * version`, the HTML report).  src/cli/main.c defines the same string
+ * today; it should include this header instead (one place). */
+#ifndef SKEWSIM_VERSION_H
+#define SKEWSIM_VERSION_H
+
+#ifndef SKEWSIM_VERSION
+#define SKEWSIM_VERSION "0.1.0"
+#endif
+
+#endif
