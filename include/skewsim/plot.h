@@ -32,6 +32,8 @@ typedef struct svg svg;
  * its <title>.  Caller owns it: svg_finish() or svg_destroy(). */
 svg *svg_create(double w_px, double h_px, const char *title);
 void svg_destroy(svg *s);                     /* NULL is a no-op */
+double svg_width(const svg *s);               /* as created, px */
+double svg_height(const svg *s);
 /* Close the document; returns its text (NUL-terminated, caller frees) and
  * its length in *len (may be NULL), and frees s. */
 char *svg_finish(svg *s, size_t *len);
@@ -182,6 +184,13 @@ typedef struct plot_sweep {
 int plot_sweep_load(plot_sweep *sw, const char *dir, sk_error *e);
 void plot_sweep_free(plot_sweep *sw);
 
+/* A sweep point's directory holds point.json (docs/sweeps.md): apply its
+ * overrides, in order, and its seed to *c, the sweep's base config, which
+ * gives that point's effective config.  1 when applied, 0 when DIR has no
+ * point.json, or a negative code (SK_ETRACE for a malformed file, the
+ * config's code for an override it refuses). */
+int plot_point_apply(const char *dir, cfg *c, sk_error *e);
+
 /* A CSV file as strings: the header's names and each row's fields
  * (RFC 4180 quoting undone).  0, SK_EIO or SK_ETRACE ("file:line: ..."). */
 typedef struct plot_table {
@@ -208,7 +217,7 @@ typedef struct plot_input {
     const plot_run *run;
     const plot_sweep *sweep;
     const cfg *cfg;
-    const char *label;          /* shown in the subtitle (the directory), may be NULL */
+    const char *label;          /* the source (the directory), in the bottom-right corner; may be NULL */
 } plot_input;
 
 typedef struct plot_kind {

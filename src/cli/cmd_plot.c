@@ -11,6 +11,9 @@
 
 #define USAGE "skewsim plot KIND DIR -o FILE.svg [-c CONFIG] [--set key=value ...] | plot --list"
 
+/* -c CONFIG is the config the run used; for a sweep point (DIR/point.json)
+ * the sweep's config, to which the point's overrides and seed are applied. */
+
 static void list_kinds(FILE *f)
 {
     size_t n;
@@ -89,6 +92,9 @@ int cmd_plot(int argc, char **argv)
      * that a script passing -c to every kind hears about a bad one. */
     if (cpath || nsets) {
         if (cli_load_config(&c, cpath, sets, nsets, &e) < 0)
+            goto fail;
+        /* A sweep point: -c is the sweep's config, point.json the rest. */
+        if (plot_point_apply(dir, &c, &e) < 0)
             goto fail;
         in.cfg = &c;
     }

@@ -464,3 +464,47 @@ void plot_table_free(plot_table *t)
     free(t->cells);
     memset(t, 0, sizeof *t);
 }
+
+/* ---- a sweep point's config ------------------------------------------ */
+
+int plot_point_apply(const char *dir, cfg *c, sk_error *e)
+{
+    char *path = join(dir, "point.json");
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        free(path);
+        return 0;
+    }
+    json_error_t je;
+    json_t *root = json_loadf(f, 0, &je);
+    fclose(f);
+    int rc = 1;
+    if (!root) {
+        rc = sk_errorf(e, SK_ETRACE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+        goto out;
+    }
+    json_t *ov = json_object_get(root, "overrides");
+    for (size_t i = 0; i < json_array_size(ov); i++) {
+        json_t *kv = json_array_get(ov, i);
+        const char *k = json_string_value(json_array_get(kv, 0)), *v = json_string_value(json_array_get(kv, 1));
+        if (!k || !v) {
+            rc = sk_errorf(e, SK_ETRACE, "%s: overrides[%zu]: expected [\"key\", \"value\"]", path, i);
+            goto out;
+        }
+        int r = cfg_set_value(c, k, v, e);
+        if (r < 0) {
+            rc = r;
+            goto out;
+        }
+    }
+    json_t *seed = json_object_get(root, "seed");
+    if (json_is_integer(seed))
+        c->seed = (uint64_t)json_integer_value(seed);
+    int r = cfg_validate(c, e);
+    if (r < 0)
+        rc = r;
+out:
+    json_decref(root);
+    free(path);
+    return rc;
+}

@@ -68,7 +68,15 @@ char *plot_render(const char *name, const plot_input *in, size_t *len, sk_error 
         return NULL;
     }
     svg *s = k->draw(k, in, e);
-    return s ? svg_finish(s, len) : NULL;
+    if (!s)
+        return NULL;
+    if (in->label) {
+        /* Where the figure came from, small, out of the data's way. */
+        char src[320];
+        snprintf(src, sizeof src, "source: %s", in->label);
+        svg_text(s, svg_width(s) - 8, svg_height(s) - 5, 9, "end", 0, 0, "#777777", src);
+    }
+    return svg_finish(s, len);
 }
 
 int plot_write_file(const char *path, const char *text, size_t len, sk_error *e)

@@ -95,19 +95,17 @@ svg *plot_draw_die(const plot_kind *k, const plot_input *in, sk_error *e)
     char title[160], sub[320];
     snprintf(title, sizeof title, "Per-SM %s (%s) on the die", dm->what, dm->unit);
     if (n == 0) {
-        snprintf(sub, sizeof sub, "%s: no SM has a value (no epochs.csv rows?)", in->label ? in->label : "");
+        snprintf(sub, sizeof sub, "no SM has a value (no epochs.csv rows?)");
         lo = 0, hi = 1;
     } else if (hi == lo) {
-        snprintf(sub, sizeof sub, "%s%s%d SMs, all %.*f %s", in->label ? in->label : "", in->label ? ": " : "",
-                 r->nsms, dm->decimals, lo, dm->unit);
+        snprintf(sub, sizeof sub, "%d SMs, all %.*f %s", r->nsms, dm->decimals, lo, dm->unit);
         double m = SK_MAX(fabs(lo) * 0.01, 0.5);
         lo -= m, hi += m;
     } else {
         int d = dm->decimals;
-        snprintf(sub, sizeof sub, "%s%s%d SMs: min %.*f (SM %d), mean %.*f, max %.*f (SM %d) %s; "
+        snprintf(sub, sizeof sub, "%d SMs: min %.*f (SM %d), mean %.*f, max %.*f (SM %d) %s; "
                  "colours span min to max",
-                 in->label ? in->label : "", in->label ? ": " : "", r->nsms, d, lo, argmin, d + 1, sum / n, d,
-                 hi, argmax, dm->unit);
+                 r->nsms, d, lo, argmin, d + 1, sum / n, d, hi, argmax, dm->unit);
     }
 
     svg *s = svg_create(W, H, title);

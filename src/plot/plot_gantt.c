@@ -106,13 +106,11 @@ svg *plot_draw_gantt(const plot_kind *k, const plot_input *in, sk_error *e)
     char title[128], sub[320];
     snprintf(title, sizeof title, "CTAs on each SM over time (%zu CTAs, %d SMs)", n, r->nsms);
     if (multi)
-        snprintf(sub, sizeof sub, "%s%s%d kernels, each drawn from its launch time; a bar is one CTA, "
-                 "stacked bars are CTAs resident together", in->label ? in->label : "",
-                 in->label ? ": " : "", r->nkernels);
+        snprintf(sub, sizeof sub, "%d kernels, each drawn from its launch time; a bar is one CTA, "
+                 "stacked bars are CTAs resident together", r->nkernels);
     else
-        snprintf(sub, sizeof sub, "%s%skernel %s: a bar is one CTA (label: its id), stacked bars are CTAs "
-                 "resident together; last CTA ends at %.6g %s",
-                 in->label ? in->label : "", in->label ? ": " : "", r->kernels[0].name, tmax / div, unit);
+        snprintf(sub, sizeof sub, "kernel %s: a bar is one CTA (label: its id), stacked bars are CTAs "
+                 "resident together; last CTA ends at %.6g %s", r->kernels[0].name, tmax / div, unit);
     svg *s = svg_create(W, H, title);
     plot_title(s, W, title, sub);
 

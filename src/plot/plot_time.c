@@ -175,8 +175,8 @@ svg *plot_draw_time(const plot_kind *k, const plot_input *in, sk_error *e)
     char title[128], sub[320];
     snprintf(title, sizeof title, clock ? "SM clocks and supply voltages over time"
                                         : "SM power and temperature over time");
-    int n = snprintf(sub, sizeof sub, "%s%s%zu step%s of the silicon model (each DVFS epoch and kernel end)",
-                     in->label ? in->label : "", in->label ? ": " : "", st.n, st.n == 1 ? "" : "s");
+    int n = snprintf(sub, sizeof sub, "%zu step%s of the silicon model (each DVFS epoch and kernel end)", st.n,
+                     st.n == 1 ? "" : "s");
     if (!clock && isfinite(r->mean_power_w) && n > 0 && (size_t)n < sizeof sub)
         snprintf(sub + n, sizeof sub - (size_t)n, "; board power (SMs, uncore, HBM): mean %.1f W, max %.1f W",
                  r->mean_power_w, r->max_power_w);

@@ -16,6 +16,7 @@
 struct svg {
     char *buf;
     size_t len, cap;
+    double w, h;
 };
 
 static void grow(svg *s, size_t more)
@@ -80,6 +81,8 @@ void svg_escaped(svg *s, const char *text)
 svg *svg_create(double w_px, double h_px, const char *title)
 {
     svg *s = xcalloc(1, sizeof *s);
+    s->w = w_px;
+    s->h = h_px;
     svg_raw(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
             "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
             w_px, h_px, w_px, h_px);
@@ -90,6 +93,16 @@ svg *svg_create(double w_px, double h_px, const char *title)
     }
     svg_raw(s, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", w_px, h_px);
     return s;
+}
+
+double svg_width(const svg *s)
+{
+    return s->w;
+}
+
+double svg_height(const svg *s)
+{
+    return s->h;
 }
 
 void svg_destroy(svg *s)

@@ -222,25 +222,15 @@ static void table_csv(sb *s, const plot_table *t, int maxrows)
 
 /* ---- a run ------------------------------------------------------------ */
 
-/* A sweep point's point.json: its overrides and seed applied to *c, and
- * the `run` command line that reproduces it into *cmd.  0 when there is no
- * point.json; negative on a bad one. */
-static int apply_point(const char *dir, cfg *c, int have_cfg, const char *cfg_label, sb *cmd, sk_error *e)
+/* A sweep point's `run` command line, rebuilt from its point.json into
+ * *cmd (nothing when DIR has none). */
+static void point_cmdline(const char *dir, const char *cfg_label, sb *cmd)
 {
     char *path = join(dir, "point.json");
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        free(path);
-        return 0;
-    }
-    json_error_t je;
-    json_t *root = json_loadf(f, 0, &je);
-    fclose(f);
-    int rc = 0;
-    if (!root) {
-        rc = sk_errorf(e, SK_ETRACE, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-        goto out;
-    }
+    json_t *root = json_load_file(path, 0, NULL);
+    free(path);
+    if (!root)
+        return;
     const char *tf = json_string_value(json_object_get(root, "trace_file"));
     const char *cf = json_string_value(json_object_get(root, "config"));
     sb_puts(cmd, "skewsim run -c ");
@@ -252,27 +242,13 @@ static int apply_point(const char *dir, cfg *c, int have_cfg, const char *cfg_la
     for (size_t i = 0; i < json_array_size(ov); i++) {
         json_t *kv = json_array_get(ov, i);
         const char *k = json_string_value(json_array_get(kv, 0)), *v = json_string_value(json_array_get(kv, 1));
-        if (!k || !v) {
-            rc = sk_errorf(e, SK_ETRACE, "%s: overrides[%zu]: expected [\"key\", \"value\"]", path, i);
-            goto out;
-        }
-        sb_printf(cmd, " --set %s=%s", k, v);
-        if (have_cfg && (rc = cfg_set_value(c, k, v, e)) < 0)
-            goto out;
+        if (k && v)
+            sb_printf(cmd, " --set %s=%s", k, v);
     }
     json_t *seed = json_object_get(root, "seed");
-    if (json_is_integer(seed)) {
+    if (json_is_integer(seed))
         sb_printf(cmd, " --seed %lld", (long long)json_integer_value(seed));
-        if (have_cfg)
-            c->seed = (uint64_t)json_integer_value(seed);
-    }
-    rc = have_cfg ? cfg_validate(c, e) : 0;
-    if (rc == 0)
-        rc = 1;
-out:
     json_decref(root);
-    free(path);
-    return rc;
 }
 
 static void run_summary(sb *s, const plot_run *r)
@@ -348,13 +324,11 @@ static int render_run(sb *s, const report_opts *o, sk_error *e)
         have = 1;
         label = "DIR/config.yaml";
     }
-    sb cmd = {0};
-    rc = apply_point(o->dir, &c, have, label, &cmd, e);
-    if (rc < 0) {
-        free(cmd.b);
+    if (have && (rc = plot_point_apply(o->dir, &c, e)) < 0)
         goto out;
-    }
     rc = 0;
+    sb cmd = {0};
+    point_cmdline(o->dir, label, &cmd);
 
     char what[160];
     snprintf(what, sizeof what, "a run of %d kernel%s on %s", r.nkernels, r.nkernels == 1 ? "" : "s", r.chip);
