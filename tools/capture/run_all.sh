@@ -20,7 +20,8 @@ if [ $ok = 0 ]; then log "building"; make -B -j16 >"$D/build.log" 2>&1 || { cat 
 log "built"
 
 { echo "key,value"; echo "date_utc,$(date -u +%FT%T)"; echo "tz,$(date +%Z)"; echo "uname,$(uname -r)";
-  echo "driver,$(nvidia-smi --query-gpu=driver_version --format=csv,noheader)"; echo "batch,$BATCH"; } > "$D/run_$BATCH.csv"
+  echo "driver,$(nvidia-smi --query-gpu=driver_version --format=csv,noheader)"; echo "batch,$BATCH";
+  echo "modes,$(nvidia-smi --query-gpu=compute_mode,persistence_mode,power.limit,clocks.max.sm --format=csv,noheader | tr , ';')"; } > "$D/run_$BATCH.csv"
 nvidia-smi -q -d CLOCK,PERFORMANCE,POWER,TEMPERATURE > "$D/smi_before_$BATCH.txt" 2>&1
 
 # the fields this driver knows, in this order (an unknown one fails the whole query)
@@ -28,9 +29,9 @@ F=timestamp
 for q in clocks.sm clocks.mem power.draw power.draw.instant power.draw.average temperature.gpu temperature.memory \
          clocks_event_reasons.active clocks_throttle_reasons.active clocks_event_reasons.sw_power_cap \
          clocks_throttle_reasons.sw_power_cap utilization.gpu pstate; do
-  nvidia-smi --query-gpu=$F,$q --format=csv,noheader,nounits -c 1 >/dev/null 2>&1 && F=$F,$q
+  nvidia-smi --query-gpu=$F,$q --format=csv,noheader,nounits >/dev/null 2>&1 && F=$F,$q
 done
-echo "$F" > "$D/smi_raw_$BATCH.csv"
+echo "$F" > "$D/smi_raw_$BATCH.csv"; log "smi fields: $F"
 nvidia-smi --query-gpu=$F --format=csv,noheader,nounits -lms 20 >> "$D/smi_raw_$BATCH.csv" 2>&1 &
 SMI=$!
 sleep 1
@@ -44,7 +45,6 @@ if [ "$BATCH" = main ]; then
   step 120 ./cap_coop "$D" sweep
   step 60 ./cap_green "$D"
   step 30 ./cap_hetero "$D"
-  make sass >/dev/null 2>&1 && mkdir -p "$D/sass" && for f in sass/*.sass; do gzip -c "$f" > "$D/sass/$(basename $f).gz"; done
 elif [ "$BATCH" = power ]; then
   sleep 2
   step 60 ./cap_mem "$D" l2map,hbm
@@ -55,6 +55,7 @@ else
   step 200 "${@:2}"
 fi
 kill $SMI; wait $SMI 2>/dev/null
+make sass >/dev/null 2>&1 && mkdir -p "$D/sass" && for f in sass/*.sass; do gzip -c "$f" > "$D/sass/$(basename $f).gz"; done
 nvidia-smi -q -d CLOCK,PERFORMANCE,POWER,TEMPERATURE > "$D/smi_after_$BATCH.txt" 2>&1
 python3 smi2csv.py "$D/smi_raw_$BATCH.csv" "$D/smi_$BATCH.csv" || log "smi2csv failed"
 log "packing"
