@@ -28,7 +28,7 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/config/*.c src/trace/*.c src/gpu/*.c src/out/*.c src/silicon/*.c src/sweep/*.c src/plot/*.c src/report/*.c))
+LIB_SRC := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 
@@ -72,7 +72,7 @@ $(TESTBIN): $(TEST_OBJ) $(LIB)
 demo: deps $(BIN)
 	@sh scripts/demo.sh $(BIN)
 
-# Programs the tests run (rsvg-convert), installed like the libraries.
+# Programs the tests run (rsvg-convert, chromium), installed like the libraries.
 test-deps:
 	@sh scripts/test-deps.sh
 
