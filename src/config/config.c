@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "skewsim/config.h"
 #include "skewsim/yamlrd.h"
 
@@ -697,9 +698,24 @@ int cfg_num_sms(const cfg *c)
 
 /* ---- YAML ------------------------------------------------------------ */
 
+/* `include: FILE` (the first key of a document) loads FILE first, so the
+ * including file's own settings override the base's.  FILE is relative to
+ * the including file's directory.  The files being read form a chain,
+ * innermost first, each by its resolved path (realpath), so that a cycle
+ * is caught however it is spelled; at most CFG_INCLUDE_DEPTH deep. */
+#define CFG_INCLUDE_DEPTH 8
+
+typedef struct incl {
+    char *real;                 /* realpath of the file, NULL when it has none (a string) */
+    const struct incl *up;      /* the file that included it */
+} incl;
+
 typedef struct loader {
     yrd y;                      /* the parser, the name, the keys seen */
     cfg *c;                     /* scratch copy, committed only on success */
+    const incl *chain;          /* this file and those including it */
+    int depth;                  /* includes above this file */
+    int top_keys;               /* top-level keys read so far (include: must come first) */
 } loader;
 
 /* A scalar for key k (entry `index` of a list when index >= 0). */
@@ -782,6 +798,95 @@ static int load_list(loader *L, const cfg_key *k, const yaml_event_t *start)
 }
 
 static int load_mapping(loader *L, const char *prefix);
+static int load_document(loader *L);
+
+/* FILE of `include: FILE` in the file L reads, resolved against that
+ * file's directory.  Caller frees. */
+static char *include_path(const char *from, const char *file, size_t n)
+{
+    const char *slash = strrchr(from, '/');
+    size_t dl = file[0] == '/' || !slash ? 0 : (size_t)(slash - from + 1);
+    char *p = xmalloc(dl + n + 1);
+    memcpy(p, from, dl);
+    memcpy(p + dl, file, n);
+    p[dl + n] = '\0';
+    return p;
+}
+
+/* `include: FILE`, whose key sat at `km`: FILE's settings into L->c. */
+static int load_include(loader *L, yaml_mark_t km)
+{
+    char buf[80], shown[80];
+    int rc;
+    if (L->top_keys > 1)
+        return yrd_err(&L->y, km, SK_ECONFIG, "include: after other settings: expected it first, so that "
+                       "this file's settings override the included file's");
+    if ((rc = yrd_note_key(&L->y, "include", km)) != 0)
+        return rc;
+    yaml_event_t ev;
+    if ((rc = yrd_next(&L->y, &ev)) != 0)
+        return rc;
+    if ((rc = yrd_check_plain(&L->y, &ev, "include")) != 0)
+        goto out;
+    if (ev.type != YAML_SCALAR_EVENT || yrd_is_null(&ev) || memchr(ev.data.scalar.value, '\0',
+                                                                   ev.data.scalar.length)) {
+        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: expected the file name of a config",
+                     ev.type == YAML_SCALAR_EVENT && yrd_is_null(&ev) ? "(empty)"
+                                                                     : yrd_show_event(&ev, buf, sizeof buf));
+        goto out;
+    }
+    const char *file = (const char *)ev.data.scalar.value;
+    size_t n = ev.data.scalar.length;
+    yrd_show(shown, sizeof shown, file, n);
+    if (L->depth + 1 > CFG_INCLUDE_DEPTH) {
+        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: expected at most %d nested includes",
+                     shown, CFG_INCLUDE_DEPTH);
+        goto out;
+    }
+    char *path = include_path(L->y.name, file, n);
+    char *real = realpath(path, NULL);
+    if (!real) {
+        rc = yrd_err(&L->y, ev.start_mark, SK_EIO, "include: %s: cannot open %s: %s", shown, path,
+                     strerror(errno));
+        free(path);
+        goto out;
+    }
+    /* Only a regular file: `include: /dev/stdin` must not block a loader
+     * (nor a fuzzer feeding it). */
+    struct stat st;
+    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rc = yrd_err(&L->y, ev.start_mark, SK_EIO, "include: %s: %s is not a regular file", shown, path);
+        free(real);
+        free(path);
+        goto out;
+    }
+    for (const incl *q = L->chain; q; q = q->up)
+        if (q->real && !strcmp(q->real, real)) {
+            rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: an include cycle: %s is already "
+                         "being read", shown, path);
+            free(real);
+            free(path);
+            goto out;
+        }
+    unsigned char *text;
+    size_t len;
+    sk_error fe = {0};
+    if (yrd_read_file(path, &text, &len, &fe) != 0) {
+        rc = yrd_err(&L->y, ev.start_mark, fe.code, "include: %s", fe.msg);
+    } else {
+        incl me = {real, L->chain};
+        loader sub = {.c = L->c, .chain = &me, .depth = L->depth + 1};
+        yrd_init(&sub.y, path, text, len, L->y.e);
+        rc = load_document(&sub);
+        yrd_free(&sub.y);
+        free(text);
+    }
+    free(real);
+    free(path);
+out:
+    yaml_event_delete(&ev);
+    return rc;
+}
 
 /* The value of key or section `full`, whose key sat at `km`. */
 static int load_value(loader *L, const char *full, yaml_mark_t km)
@@ -860,7 +965,9 @@ static int load_mapping(loader *L, const char *prefix)
             full[np] = '\x01';
         yaml_mark_t km = ev.start_mark;
         yaml_event_delete(&ev);
-        rc = load_value(L, full, km);
+        if (!*prefix)
+            L->top_keys++;
+        rc = !*prefix && !strcmp(full, "include") ? load_include(L, km) : load_value(L, full, km);
         free(full);
         if (rc)
             return rc;
@@ -918,12 +1025,13 @@ static int load_document(loader *L)
 static int load_buffer(cfg *c, const char *name, const unsigned char *buf, size_t len,
                        sk_error *e)
 {
-    loader L;
     cfg scratch = *c;
+    incl me = {realpath(name, NULL), NULL};
+    loader L = {.c = &scratch, .chain = &me};
     yrd_init(&L.y, name, buf, len, e);
-    L.c = &scratch;
 
     int rc = load_document(&L);
+    free(me.real);
     if (rc == 0)
         *c = scratch;
     yrd_free(&L.y);
