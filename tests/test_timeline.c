@@ -1,0 +1,129 @@
+/* test_timeline.c -- the Chrome trace-event writer (src/timeline): the file
+ * parses as JSON (jansson), every event carries the fields its phase needs
+ * (the Trace Event Format: name, ph, pid, tid, ts in microseconds, dur for
+ * complete events, s for instants, args), times are exact from picoseconds,
+ * strings are escaped, and the event bound drops events, never metadata,
+ * and says how many. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "tests.h"
+#include "testutil.h"
+#include "skewsim/timeline.h"
+
+static char tmpdir[128];
+
+static void setup(void)
+{
+    tu_mkdtemp(tmpdir, sizeof tmpdir, "timeline");
+}
+
+static void teardown(void)
+{
+    tu_rmdir(tmpdir);
+}
+
+/* Write a small timeline with bound `max`; returns the parsed document. */
+static json_t *small(uint64_t max)
+{
+    char *p = tu_strf("%s/t.json", tmpdir);
+    sk_error e = {0};
+    tl_writer *w = tl_open(p, max, &e);
+    ck_assert_ptr_nonnull(w);
+    tl_process(w, 1, "GPC 0", 1);
+    tl_thread(w, 1, 3, "SM 3", 3);
+    tl_arg a[] = {TL_I("cta", 7), TL_S("kernel", "k\"1\\\n"), TL_D("ipc", 1.5)};
+    tl_slice(w, 1, 3, "CTA 7", "cta", 1500000, 2750001, a, 3);
+    tl_counter(w, 1, "SM 3 clock", 1000, "MHz", 1980);
+    tl_instant(w, 0, 0, 'g', "kernel launch", "kernel", 0, NULL, 0);
+    tl_instant(w, 1, 3, 'x', "odd scope", "test", 5, NULL, 0);
+    if (max == 2) {
+        ck_assert_int_eq((int)tl_written(w), 2);
+        ck_assert_int_eq((int)tl_dropped(w), 2);
+    }
+    ck_assert_int_eq(tl_close(w, &e), 0);
+    json_error_t je;
+    json_t *root = json_load_file(p, 0, &je);
+    ck_assert_msg(root, "%s:%d: %s", p, je.line, je.text);
+    remove(p);
+    free(p);
+    return root;
+}
+
+START_TEST(test_fields)
+{
+    json_t *root = small(0);
+    json_t *ev = json_object_get(root, "traceEvents");
+    ck_assert(json_is_array(ev));
+    ck_assert_int_eq((int)json_array_size(ev), 8);   /* 4 metadata + 4 events */
+    ck_assert_str_eq(json_string_value(json_object_get(root, "displayTimeUnit")), "ns");
+    int seen_x = 0;
+    for (size_t i = 0; i < json_array_size(ev); i++) {
+        json_t *o = json_array_get(ev, i);
+        const char *ph = json_string_value(json_object_get(o, "ph"));
+        ck_assert_ptr_nonnull(ph);
+        ck_assert(json_is_string(json_object_get(o, "name")));
+        ck_assert(json_is_integer(json_object_get(o, "pid")));
+        ck_assert(json_is_integer(json_object_get(o, "tid")));
+        if (!strcmp(ph, "M")) {
+            ck_assert(json_is_object(json_object_get(o, "args")));
+            continue;
+        }
+        ck_assert(json_is_number(json_object_get(o, "ts")));
+        if (!strcmp(ph, "X")) {
+            seen_x = 1;
+            ck_assert(json_number_value(json_object_get(o, "ts")) == 1.5);        /* 1500000 ps */
+            ck_assert(json_number_value(json_object_get(o, "dur")) == 1.250001);  /* exact */
+            json_t *a = json_object_get(o, "args");
+            ck_assert_int_eq((int)json_integer_value(json_object_get(a, "cta")), 7);
+            ck_assert_str_eq(json_string_value(json_object_get(a, "kernel")), "k\"1\\\n");
+            ck_assert(json_number_value(json_object_get(a, "ipc")) == 1.5);
+        } else if (!strcmp(ph, "i")) {
+            const char *sc = json_string_value(json_object_get(o, "s"));
+            ck_assert(sc && strchr("gpt", sc[0]));
+        } else {
+            ck_assert_str_eq(ph, "C");
+            ck_assert(json_number_value(json_object_get(json_object_get(o, "args"), "MHz")) == 1980);
+        }
+    }
+    ck_assert(seen_x);
+    json_t *od = json_object_get(root, "otherData");
+    ck_assert_int_eq((int)json_integer_value(json_object_get(od, "dropped_events")), 0);
+    json_decref(root);
+}
+END_TEST
+
+START_TEST(test_bound)
+{
+    json_t *root = small(2);
+    json_t *ev = json_object_get(root, "traceEvents");
+    ck_assert_int_eq((int)json_array_size(ev), 4 + 2);   /* metadata is never dropped */
+    json_t *od = json_object_get(root, "otherData");
+    ck_assert_int_eq((int)json_integer_value(json_object_get(od, "events")), 2);
+    ck_assert_int_eq((int)json_integer_value(json_object_get(od, "max_events")), 2);
+    ck_assert_int_eq((int)json_integer_value(json_object_get(od, "dropped_events")), 2);
+    json_decref(root);
+}
+END_TEST
+
+START_TEST(test_unwritable)
+{
+    sk_error e = {0};
+    ck_assert_ptr_null(tl_open("/nonexistent-dir/t.json", 0, &e));
+    ck_assert_int_eq(e.code, SK_EIO);
+    ck_assert_str_eq(e.msg, "/nonexistent-dir/t.json: cannot write: No such file or directory");
+}
+END_TEST
+
+Suite *timeline_suite(void)
+{
+    Suite *s = suite_create("timeline");
+    TCase *tc = tcase_create("writer");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_fields);
+    tcase_add_test(tc, test_bound);
+    tcase_add_test(tc, test_unwritable);
+    suite_add_tcase(s, tc);
+    return s;
+}
