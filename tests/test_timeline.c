@@ -10,7 +10,9 @@
 #include <jansson.h>
 #include "tests.h"
 #include "testutil.h"
+#include "skewsim/sim.h"
 #include "skewsim/timeline.h"
+#include "skewsim/trace.h"
 
 static char tmpdir[128];
 
@@ -116,6 +118,115 @@ START_TEST(test_unwritable)
 }
 END_TEST
 
+/* ---- a simulation's timeline ----------------------------------------- */
+
+typedef struct both {
+    sim *s;
+    tlsim *t;
+} both;
+
+static int on_cta(void *ud, const cta_record *r)
+{
+    both *b = ud;
+    tlsim_cta(b->t, r, b->s->need.warps);
+    return 0;
+}
+
+static int on_kernel(void *ud, const kernel_stats *k)
+{
+    tlsim_kernel(((both *)ud)->t, k);
+    return 0;
+}
+
+static int on_epoch(void *ud, const sim *s, ps_t t)
+{
+    tlsim_epoch(((both *)ud)->t, s, t);
+    return 0;
+}
+
+/* The waves kernel on the four-SM teaching chip with skewed silicon and a
+ * power manager that steps every microsecond: every process, thread, CTA
+ * slice and counter the timeline promises is there, with its fields. */
+START_TEST(test_sim_timeline)
+{
+    cfg c;
+    tu_cfg(&c, "configs/teach/tiny4.yaml",
+           "silicon: {preset: file, map_file: configs/teach/slow_sm3.csv}\n"
+           "dvfs: {policy: power_cap, cap_w: 2, epoch_ns: 1000, latency_ns: 0}\n", NULL);
+    /* 40 CTAs (4 us), so that the 1 us power manager decides within it. */
+    char *orig = tu_slurp("traces/teach/issue.trace", NULL);
+    char *g = strstr(orig, "grid=8 ");
+    ck_assert_ptr_nonnull(g);
+    *g = '\0';
+    char *text = tu_strf("%sgrid=40 %s", orig, g + 7);
+    free(orig);
+    char *p = tu_strf("%s/run.json", tmpdir);
+    sk_error e = {0};
+    trace *tr = trace_open_string("issue.trace", text, &e);
+    ck_assert_ptr_nonnull(tr);
+    both b = {0};
+    sim_observer obs = {.ud = &b, .cta_done = on_cta, .kernel_done = on_kernel, .epoch = on_epoch};
+    b.s = sim_create(&c, &obs, &e);
+    ck_assert_ptr_nonnull(b.s);
+    b.t = tlsim_open(p, 0, b.s, &e);
+    ck_assert_ptr_nonnull(b.t);
+    ck_assert_int_eq(sim_run(b.s, tr, &e), 0);
+    ck_assert_int_eq(tlsim_close(b.t, &e), 0);
+    sim_destroy(b.s);
+    trace_close(tr);
+    free(text);
+
+    json_error_t je;
+    json_t *root = json_load_file(p, 0, &je);
+    ck_assert_msg(root, "%s:%d: %s", p, je.line, je.text);
+    json_t *ev = json_object_get(root, "traceEvents");
+    int procs = 0, threads = 0, ctas = 0, clock = 0, supply = 0, power = 0, launch = 0, kslice = 0, dvfs = 0;
+    for (size_t i = 0; i < json_array_size(ev); i++) {
+        json_t *o = json_array_get(ev, i);
+        const char *ph = json_string_value(json_object_get(o, "ph"));
+        const char *name = json_string_value(json_object_get(o, "name"));
+        const char *cat = json_string_value(json_object_get(o, "cat"));
+        json_t *a = json_object_get(o, "args");
+        int pid = (int)json_integer_value(json_object_get(o, "pid"));
+        int tid = (int)json_integer_value(json_object_get(o, "tid"));
+        if (!strcmp(ph, "M")) {
+            procs += !strcmp(name, "process_name");
+            threads += !strcmp(name, "thread_name") && pid > 0;
+        } else if (!strcmp(ph, "X") && !strcmp(cat, "cta")) {
+            ctas++;
+            /* SM tid under its GPC's pid: tiny4 is GPC 0 = SMs 0, 1; GPC 1 = SMs 2, 3. */
+            ck_assert_int_eq(pid, tid / 2 + 1);
+            ck_assert_str_eq(json_string_value(json_object_get(a, "kernel")), "issue_bound");
+            ck_assert_int_eq((int)json_integer_value(json_object_get(a, "warps")), 8);
+            ck_assert_int_eq((int)json_integer_value(json_object_get(a, "sm")), tid);
+            ck_assert(json_integer_value(json_object_get(a, "cycles")) > 300);
+            ck_assert(json_number_value(json_object_get(o, "dur")) > 0.3);
+        } else if (!strcmp(ph, "X") && !strcmp(cat, "kernel")) {
+            kslice++;
+        } else if (!strcmp(ph, "C")) {
+            clock += strstr(name, " clock") != NULL && json_is_number(json_object_get(a, "MHz"));
+            supply += strstr(name, " supply") != NULL && json_is_number(json_object_get(a, "mV"));
+            power += !strcmp(name, "chip power") && pid == 0;
+        } else if (!strcmp(ph, "i")) {
+            launch += !strcmp(name, "kernel launch");
+            dvfs += !strcmp(cat, "dvfs");
+        }
+    }
+    ck_assert_int_eq(procs, 3);          /* the chip and 2 GPCs */
+    ck_assert_int_eq(threads, 4);        /* one per SM */
+    ck_assert_int_eq(ctas, 40);
+    ck_assert_int_eq(kslice, 1);
+    ck_assert_int_eq(launch, 1);
+    ck_assert_int_ge(clock, 4);          /* every SM at the first step */
+    ck_assert_int_ge(supply, 4);
+    ck_assert_int_ge(power, 1);
+    ck_assert_int_ge(dvfs, 1);           /* the 2 W cap steps the clock down */
+    json_decref(root);
+    remove(p);
+    free(p);
+}
+END_TEST
+
 Suite *timeline_suite(void)
 {
     Suite *s = suite_create("timeline");
@@ -124,6 +235,10 @@ Suite *timeline_suite(void)
     tcase_add_test(tc, test_fields);
     tcase_add_test(tc, test_bound);
     tcase_add_test(tc, test_unwritable);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sim");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_sim_timeline);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,169 @@
+/* tlsim.c -- a simulation's timeline (timeline.h, second part): which
+ * process, thread, slice, counter and instant each engine event becomes.
+ *
+ * Layout (docs/figures.md, "Timelines"): pid 0 is the chip, pid g + 1 is
+ * GPC g, tid = SM id within it, so Perfetto groups SMs under their GPC and
+ * orders them by id.  CTA slices are named "CTA <id>" in category "cta",
+ * with args kernel, kernel_index, cta, sm, cycles and warps.  Counters are
+ * written only when they change (a 132-SM chip at every DVFS epoch would
+ * otherwise write 264 lines per step for flat lines), always at the first
+ * step.  A DVFS decision is an instant where a clock changed: on the chip
+ * track when the domain target moved, on the SM's thread when its own
+ * clock moved.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skewsim/silicon.h"
+#include "skewsim/sim.h"
+#include "skewsim/timeline.h"
+
+struct tlsim {
+    tl_writer *w;
+    const sim *s;               /* the run: its kernel's name for CTA slices */
+    int nsms;
+    int *gpc;                   /* SM -> GPC */
+    int *mhz;                   /* last written clock per SM, -1 none */
+    double *vdd;                /* last written voltage per SM, NaN none */
+    int target;                 /* last chip DVFS target, -1 none */
+    double power_w, temp_c;     /* last chip counters written */
+};
+
+#define CHIP 0
+
+tlsim *tlsim_open(const char *path, uint64_t max_events, const sim *s, sk_error *e)
+{
+    tl_writer *w = tl_open(path, max_events, e);
+    if (!w)
+        return NULL;
+    tlsim *t = xcalloc(1, sizeof *t);
+    t->w = w;
+    t->s = s;
+    t->nsms = s->nsms;
+    t->gpc = xcalloc((size_t)s->nsms + 1, sizeof *t->gpc);
+    t->mhz = xcalloc((size_t)s->nsms + 1, sizeof *t->mhz);
+    t->vdd = xcalloc((size_t)s->nsms + 1, sizeof *t->vdd);
+    t->target = -1;
+    t->power_w = t->temp_c = NAN;
+    char name[96];
+    snprintf(name, sizeof name, "chip %s", s->c.name);
+    tl_process(w, CHIP, name, 0);
+    tl_thread(w, CHIP, 0, "kernels", 0);
+    for (int g = 0; g < s->topo.ngpcs; g++) {
+        snprintf(name, sizeof name, "GPC %d", g);
+        tl_process(w, g + 1, name, g + 1);
+    }
+    for (int i = 0; i < s->nsms; i++) {
+        const topo_sm *m = &s->topo.sm[i];
+        t->gpc[i] = m->gpc;
+        t->mhz[i] = -1;
+        t->vdd[i] = NAN;
+        snprintf(name, sizeof name, "SM %d (TPC %d)", i, m->tpc_global);
+        tl_thread(w, m->gpc + 1, i, name, i);
+    }
+    return t;
+}
+
+void tlsim_cta(tlsim *t, const cta_record *r, int warps)
+{
+    char name[48];
+    snprintf(name, sizeof name, "CTA %llu", (unsigned long long)r->cta);
+    /* A CTA finishes while its kernel runs: s->ks names that kernel. */
+    tl_arg a[] = {TL_S("kernel", t->s->ks.name), TL_I("kernel_index", r->kernel), TL_I("cta", r->cta),
+                  TL_I("sm", r->sm), TL_I("cycles", r->cycles), TL_I("warps", warps)};
+    int id = r->sm >= 0 && r->sm < t->nsms ? r->sm : 0;
+    tl_slice(t->w, t->gpc[id] + 1, r->sm, name, "cta", r->start_ps, r->end_ps, a, (int)SK_ARRAY_LEN(a));
+}
+
+void tlsim_kernel(tlsim *t, const kernel_stats *k)
+{
+    tl_arg a[] = {TL_S("kernel", k->name), TL_I("kernel_index", k->index), TL_I("ctas", k->ctas),
+                  TL_I("warp_instructions", k->warp_instructions)};
+    tl_instant(t->w, CHIP, 0, 'g', "kernel launch", "kernel", k->launch_ps, a, 3);
+    tl_slice(t->w, CHIP, 0, k->name, "kernel", k->launch_ps, k->done_ps, a, (int)SK_ARRAY_LEN(a));
+}
+
+void tlsim_epoch(tlsim *t, const sim *s, ps_t at)
+{
+    if (!s->si)
+        return;
+    const si_chip_state *cs = silicon_chip(s->si);
+    if (cs->target_mhz != t->target) {
+        if (t->target >= 0) {
+            tl_arg a[] = {TL_I("from_mhz", t->target), TL_I("to_mhz", cs->target_mhz),
+                          TL_D("window_power_w", cs->window_power_w), TL_I("thermal_limited", cs->thermal_limited)};
+            tl_instant(t->w, CHIP, 0, 'g', "DVFS target", "dvfs", at, a, (int)SK_ARRAY_LEN(a));
+        }
+        t->target = cs->target_mhz;
+        tl_counter(t->w, CHIP, "DVFS target", at, "MHz", cs->target_mhz);
+    }
+    if (cs->power_w != t->power_w) {
+        t->power_w = cs->power_w;
+        tl_counter(t->w, CHIP, "chip power", at, "W", cs->power_w);
+    }
+    if (cs->temp_max_c != t->temp_c) {
+        t->temp_c = cs->temp_max_c;
+        tl_counter(t->w, CHIP, "hottest SM", at, "C", cs->temp_max_c);
+    }
+    char name[48];
+    for (int i = 0; i < t->nsms && i < silicon_num_sms(s->si); i++) {
+        const si_sm_state *m = silicon_sm(s->si, i);
+        int pid = t->gpc[i] + 1;
+        if (m->mhz != t->mhz[i]) {
+            if (t->mhz[i] >= 0) {
+                tl_arg a[] = {TL_I("from_mhz", t->mhz[i]), TL_I("to_mhz", m->mhz), TL_D("power_w", m->power_w)};
+                tl_instant(t->w, pid, i, 't', "clock change", "dvfs", at, a, (int)SK_ARRAY_LEN(a));
+            }
+            t->mhz[i] = m->mhz;
+            snprintf(name, sizeof name, "SM %d clock", i);
+            tl_counter(t->w, pid, name, at, "MHz", m->mhz);
+        }
+        /* The supply moves by tenths of a millivolt with every load change:
+         * a step of 0.5 mV or more is news, less is noise. */
+        if (!(fabs(m->vdd_mv - t->vdd[i]) < 0.5)) {
+            t->vdd[i] = m->vdd_mv;
+            snprintf(name, sizeof name, "SM %d supply", i);
+            tl_counter(t->w, pid, name, at, "mV", m->vdd_mv);
+        }
+    }
+}
+
+void tlsim_grid_release(tlsim *t, ps_t at, uint64_t arrived)
+{
+    tl_arg a[] = {TL_I("warps", arrived)};
+    tl_instant(t->w, CHIP, 0, 'g', "grid barrier release", "sync", at, a, 1);
+}
+
+uint64_t tlsim_dropped(const tlsim *t)
+{
+    return tl_dropped(t->w);
+}
+
+uint64_t tlsim_max_events(const tlsim *t)
+{
+    return tl_max_events(t->w);
+}
+
+static void release(tlsim *t)
+{
+    free(t->gpc);
+    free(t->mhz);
+    free(t->vdd);
+    free(t);
+}
+
+int tlsim_close(tlsim *t, sk_error *e)
+{
+    int rc = tl_close(t->w, e);
+    release(t);
+    return rc;
+}
+
+void tlsim_abort(tlsim *t)
+{
+    if (!t)
+        return;
+    tl_abort(t->w);
+    release(t);
+}
