@@ -20,7 +20,7 @@
 #include <zlib.h>
 #include "skewsim/lineread.h"
 
-#define READ_CHUNK 65536              /* bytes per gzread(): also where a corrupt gzip stream is found */
+#define READ_CHUNK 65536              /* bytes per gzread(); a corrupt stream is found a chunk ahead */
 #define GZ_BUFFER (128 * 1024)        /* zlib's own input buffer (gzbuffer) */
 
 struct lineread {
