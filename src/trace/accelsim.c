@@ -772,7 +772,7 @@ static void build_layout(as_reader *r, unsigned long tb_line)
     *seq_push(l, s0->line[s0->n - 1]) = s0->v[s0->n - 1];
 }
 
-/* A program from a layout: what trace.c would build from the same text
+/* A program from a layout: what native.c would build from the same text
  * (registers numbered sources first, marker names "ifwarp"/"endif"). */
 static void build_program(as_reader *r, program *p, const as_seq *l, uint32_t index)
 {
