@@ -178,7 +178,7 @@ START_TEST(test_fits_count)
     sm_cta_need(&c, &k, &n);
     ck_assert(sm_fits_empty(&c, &n));
     sk_error e = {0};
-    sim *s = sim_create(&c, NULL, &e);
+    sim *s = sim_create(&c, NULL, 0, &e);
     ck_assert_msg(s != NULL, "%s", e.msg);
     sm *m = &s->sms[0];
     /* Take the resources a launch takes (sm_launch_cta) until one more

@@ -197,8 +197,8 @@ static sim *run_to_dir(const cfg *c, const char *trace_path, const char *dir, co
     ck_assert_msg(tr != NULL, "%s", e.msg);
     results *r = results_open(dir, &e);
     ck_assert_msg(r != NULL, "%s", e.msg);
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(c, &obs, &e);
+    sim_sink obs = results_sink(r);
+    sim *s = sim_create(c, &obs, 1, &e);
     ck_assert_msg(s != NULL, "%s", e.msg);
     ck_assert_msg(sim_run(s, tr, &e) == 0, "%s", e.msg);
     ck_assert_msg(results_finish(r, s, NULL, &e) == 0, "%s", e.msg);
@@ -446,15 +446,17 @@ START_TEST(test_max_time_h200)
 }
 END_TEST
 
-static int fail_cta(void *ud, const cta_record *r)
+static int fail_cta(void *ud, const sim *s, const cta_record *r)
 {
     (void)ud;
+    (void)s;
     return r->cta == 1;
 }
 
-static int fail_kernel(void *ud, const kernel_stats *k)
+static int fail_kernel(void *ud, const sim *s, const kernel_stats *k)
 {
     (void)ud;
+    (void)s;
     return k->index == 1;
 }
 
@@ -464,8 +466,10 @@ START_TEST(test_observer_failure)
     cfg c;
     tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
     sk_error e = {0};
-    sim_observer obs = {.ud = NULL, .cta_done = _i == 0 ? fail_cta : NULL, .kernel_done = _i == 1 ? fail_kernel : NULL};
-    sim *s = sim_create(&c, &obs, &e);
+    const sink_ops ops = {.name = "failing", .cta_finish = _i == 0 ? fail_cta : NULL,
+                          .kernel_end = _i == 1 ? fail_kernel : NULL};
+    sim_sink obs = {.ops = &ops, .ud = NULL};
+    sim *s = sim_create(&c, &obs, 1, &e);
     ck_assert_ptr_nonnull(s);
     trace *tr = trace_open_string("b2b.trace", BACK_TO_BACK, &e);
     ck_assert_ptr_nonnull(tr);
@@ -485,7 +489,7 @@ START_TEST(test_create_bad_config)
     tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
     c.warp_schedulers = 3;               /* 64 warps do not split over 3 schedulers */
     sk_error e = {0};
-    ck_assert_ptr_null(sim_create(&c, NULL, &e));
+    ck_assert_ptr_null(sim_create(&c, NULL, 0, &e));
     ck_assert_int_eq(e.code, SK_ECONFIG);
     ck_assert_str_eq(e.msg, "config: sm.max_warps: 64: expected a multiple of sm.warp_schedulers (3)");
     sim_destroy(NULL);
@@ -527,8 +531,8 @@ START_TEST(test_h200_calibration)
     trace *tr = trace_open(path, &e);
     ck_assert_msg(tr != NULL, "%s", e.msg);
     results *r = results_open(NULL, &e);
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(&c, &obs, &e);
+    sim_sink obs = results_sink(r);
+    sim *s = sim_create(&c, &obs, 1, &e);
     ck_assert_ptr_nonnull(s);
     ck_assert_msg(sim_run(s, tr, &e) == 0, "%s", e.msg);
     ck_assert_uint_eq(results_nctas(r), 132);
