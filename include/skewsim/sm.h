@@ -212,8 +212,29 @@ static inline int sm_warp_ready(const sm *m, warp *w, uint64_t c)
     return 1;
 }
 
-/* The warp the scheduler's policy issues from at cycle c, or -1 (warpsched.c). */
-int warpsched_pick(struct sim *s, sm *m, warp_sched *ws, uint64_t c);
+/* The starvation guard's scan (warpsched.c): the ready warp that has not
+ * issued for at least lim cycles and waited longest, or -1; it moves
+ * ws->starve_at to the next cycle at which one could be due. */
+int warpsched_starved(sm *m, warp_sched *ws, uint64_t c, uint64_t lim);
+
+/* The warp scheduler ws issues from at cycle c, or -1: the starvation guard
+ * first (sm.starvation_cycles = lim, 0 = off), then the policy.  Inline so
+ * that the SM's loop makes one call per pick, the policy's. */
+static inline int warpsched_pick(sm *m, warp_sched *ws, uint64_t c, uint64_t lim)
+{
+    if (lim != 0 && c >= ws->starve_at) {
+        int slot = warpsched_starved(m, ws, c, lim);
+        if (slot >= 0)
+            return slot;
+    }
+    /* Nothing can be ready before min_wake (a lower bound, see above): the
+     * policy would only confirm it, warp by warp.  The guard above still
+     * ran, for its bookkeeping.  Exact: every warp it would have looked at
+     * has wake > c, so sm_warp_ready() would have returned 0 untouched. */
+    if (c < ws->min_wake)
+        return -1;
+    return m->wops->pick(m, ws, c);
+}
 
 /* Clock domain helpers. */
 ps_t sm_cycle_time(const sm *m, uint64_t cycle);

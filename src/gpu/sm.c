@@ -568,13 +568,14 @@ static void sm_fire(sim *s, event *ev)
     sm *m = &s->sms[ev->tag];
     const int nsched = s->c.warp_schedulers, width = s->c.issue_width;
     const unsigned want_stall = s->sink_want & SINK_W_STALL;
+    const uint64_t starve_lim = (uint64_t)s->c.starvation_cycles;
     uint64_t c = m->cycle;
     for (;;) {
         int finished = 0, issued = 0;
         for (int sc = 0; sc < nsched; sc++) {
             warp_sched *ws = &m->sched[sc];
             for (int k = 0; k < width && ws->n > 0; k++) {
-                int slot = warpsched_pick(s, m, ws, c);
+                int slot = warpsched_pick(m, ws, c, starve_lim);
                 if (slot < 0) {
                     if (want_stall && k == 0) {
                         sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->min_wake};

@@ -1,6 +1,7 @@
 /* warpsched.c -- what every warp scheduler does whatever its policy: the
- * starvation guard, skipping a scheduler none of whose warps can be ready,
- * and the registry of policies.  Which ready warp issues is the policy's
+ * starvation guard (its fast test and the skip of a scheduler none of whose
+ * warps can be ready are warpsched_pick() in sm.h, inline in the SM's
+ * loop), and the registry of policies.  Which ready warp issues is the policy's
  * choice: one warp_ops table per policy, one file each (warp_gto.c,
  * warp_lrr.c, warp_oldest.c), listed once in WARP_POLICY_MAP (policies.h).
  * Each scheduler keeps its warps oldest first (launch order), so "oldest"
@@ -31,11 +32,8 @@ const warp_ops *warp_lookup(int policy)
  * README point 5: young CTAs read their start time 10-33 us late, yet
  * before any CTA ends, and their clock read four instructions later comes
  * microseconds after that). */
-static int starved(sim *s, sm *m, warp_sched *ws, uint64_t c)
+int warpsched_starved(sm *m, warp_sched *ws, uint64_t c, uint64_t lim)
 {
-    uint64_t lim = (uint64_t)s->c.starvation_cycles;
-    if (lim == 0 || c < ws->starve_at)
-        return -1;
     uint64_t least = UINT64_MAX, best_last = UINT64_MAX;
     int pick = -1;
     for (int i = 0; i < ws->n; i++) {
@@ -53,18 +51,4 @@ static int starved(sim *s, sm *m, warp_sched *ws, uint64_t c)
     else
         ws->starve_at = least == UINT64_MAX ? c + 1 : SK_MAX(least + lim, c + 1);
     return pick;
-}
-
-int warpsched_pick(sim *s, sm *m, warp_sched *ws, uint64_t c)
-{
-    int slot = starved(s, m, ws, c);
-    if (slot >= 0)
-        return slot;
-    /* Nothing can be ready before min_wake (a lower bound, see sm.h): the
-     * policy would only confirm it, warp by warp.  starved() above still
-     * ran, for its bookkeeping.  Exact: every warp it would have looked at
-     * has wake > c, so sm_warp_ready() would have returned 0 untouched. */
-    if (c < ws->min_wake)
-        return -1;
-    return m->wops->pick(m, ws, c);
 }
