@@ -357,6 +357,9 @@ int sim_run(sim *s, trace *tr, sk_error *e)
             before += s->sms[i].issued;
         if (s->disp.ops->kernel_start)
             s->disp.ops->kernel_start(s->disp.st, s);
+        for (mem_level *l = s->mem; l; l = l->next)
+            if (l->ops->kernel_start)
+                l->ops->kernel_start(l);
         if ((s->sink_want & SINK_W_KERNEL_LAUNCH) && sim_sink_kernel_launch(s) < 0) {
             *e = s->err;
             return e->code;

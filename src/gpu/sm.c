@@ -3,7 +3,8 @@
  * What is modelled, per cycle of the SM's own clock:
  *  - warp slots; slot i is served by scheduler i mod N (sm.warp_schedulers);
  *  - each scheduler issues up to sm.issue_width instructions per cycle from
- *    the warp its policy picks (GTO, LRR, oldest-first: warpsched.c);
+ *    the warp its policy picks (GTO, LRR, oldest-first: warp_<name>.c,
+ *    behind warp_ops; the starvation guard in warpsched.c);
  *  - a warp may issue when (a) the compiler's stall count of its previous
  *    instruction has elapsed (Volta and later encode fixed-latency
  *    scheduling in each instruction's control word: the `stall` field of the
@@ -11,8 +12,10 @@
  *    scoreboard, and (c) a pipeline of the instruction's unit class is free
  *    (initiation interval units.<class>.ii_cycles);
  *  - results become ready after units.<class>.lat_cycles, shared/constant
- *    loads after memory.smem_latency_cycles, global loads after the chip's
- *    memory model (sim.c);
+ *    loads after memory.smem_latency_cycles, global loads and stores go to
+ *    the SM's first memory level (m->mem, mem.h; today every SM shares the
+ *    one flat bandwidth server of src/mem/flat.c) and a load's registers
+ *    are ready in the first cycle at or after the time it returns;
  *  - BAR.SYNC holds a warp until every live warp of its CTA arrived; the
  *    SM's one barrier unit takes arrivals one at a time
  *    (sm.barrier_arrive_cycles each, shared by all CTAs), and the warps go
@@ -21,7 +24,7 @@
  *    last EXIT of a CTA frees its resources and tells the dispatcher.
  * Not modelled (yet): register-bank conflicts and operand collectors,
  * instruction fetch and i-cache, divergence inside a warp (a trace gives one
- * instruction stream per warp), L1/L2 caches.
+ * instruction stream per warp), L1/L2 caches (levels behind mem.h, to come).
  */
 #include <math.h>
 #include <stdlib.h>
