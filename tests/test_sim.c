@@ -3,6 +3,7 @@
  * marks, kernels back to back, ctas.csv and summary.json, determinism,
  * sim.max_time_ns, sink failures, every event of the sinks (sink.h), the
  * flat memory level (src/mem/flat.c), and the H200 calibration point. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -462,7 +463,7 @@ static int fail_kernel(void *ud, const sim *s, const kernel_stats *k)
 }
 
 /* A sink whose kernel_end or cta_finish fails stops the run with SK_EIO. */
-START_TEST(test_observer_failure)
+START_TEST(test_sink_end_failure)
 {
     cfg c;
     tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
@@ -839,6 +840,109 @@ START_TEST(test_mem_flat)
 }
 END_TEST
 
+/* --------------------------------------------------------------- layout */
+
+/* No include circle between folders (docs/design.md, "Folders"): each
+ * header of include/skewsim belongs to one folder; a file of src/F that
+ * includes a header of folder G, or a header of F that includes one of G,
+ * is an edge F -> G, and the graph must have no cycle.  A header missing
+ * from the table is not counted (so adding one does not fail here) until
+ * it is added. */
+static const char *const layout_folders[] = {"core", "config", "trace", "mem", "silicon",
+                                             "gpu", "out", "sweep", "cli"};
+#define NFOLD ((int)SK_ARRAY_LEN(layout_folders))
+static const struct {
+    const char *header;
+    int folder;                          /* index in layout_folders */
+} layout_headers[] = {
+    {"common", 0}, {"event", 0}, {"config", 1}, {"yamlrd", 1}, {"topo", 1}, {"policies", 1},
+    {"trace", 2}, {"program", 2}, {"sass", 2}, {"gen", 2}, {"mem", 3}, {"silicon", 4},
+    {"sim", 5}, {"sm", 5}, {"dispatch", 5}, {"sink", 5}, {"results", 6}, {"sweep", 7},
+};
+
+static int header_folder(const char *name, size_t n)
+{
+    for (size_t i = 0; i < SK_ARRAY_LEN(layout_headers); i++)
+        if (strlen(layout_headers[i].header) == n && memcmp(layout_headers[i].header, name, n) == 0)
+            return layout_headers[i].folder;
+    return -1;
+}
+
+/* Add an edge from folder `from` for every skewsim header the file includes. */
+static void scan_includes(const char *path, int from, int edge[NFOLD][NFOLD])
+{
+    char *text = tu_slurp(path, NULL);
+    static const char key[] = "#include \"skewsim/";
+    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+        const char *name = p + sizeof key - 1, *dot = strstr(name, ".h\"");
+        int to = dot ? header_folder(name, (size_t)(dot - name)) : -1;
+        if (to >= 0 && to != from)
+            edge[from][to] = 1;
+    }
+    free(text);
+}
+
+static void scan_dir(const char *dir, int folder, int edge[NFOLD][NFOLD])
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t n = strlen(de->d_name);
+        if (n < 3 || de->d_name[0] == '.' || de->d_name[n - 2] != '.' ||
+            (de->d_name[n - 1] != 'c' && de->d_name[n - 1] != 'h'))
+            continue;
+        char *path = tu_strf("%s/%s", dir, de->d_name);
+        int from = folder;
+        if (from < 0) {                  /* include/skewsim: the header's own folder */
+            from = header_folder(de->d_name, n - 2);
+            if (from < 0) {
+                free(path);
+                continue;
+            }
+        }
+        scan_includes(path, from, edge);
+        free(path);
+    }
+    closedir(d);
+}
+
+/* Depth-first search; returns 1 and fills path with the cycle found. */
+static int find_cycle(int edge[NFOLD][NFOLD], int v, int *state, char *path, size_t cap)
+{
+    state[v] = 1;
+    for (int w = 0; w < NFOLD; w++) {
+        if (!edge[v][w])
+            continue;
+        if (state[w] == 1 || (state[w] == 0 && find_cycle(edge, w, state, path, cap))) {
+            size_t len = strlen(path);
+            snprintf(path + len, cap - len, " %s<-%s", layout_folders[w], layout_folders[v]);
+            return 1;
+        }
+    }
+    state[v] = 2;
+    return 0;
+}
+
+START_TEST(test_layout_no_folder_circle)
+{
+    int edge[NFOLD][NFOLD] = {{0}};
+    for (int f = 0; f < NFOLD; f++) {
+        char *dir = tu_strf("src/%s", layout_folders[f]);
+        scan_dir(dir, f, edge);
+        free(dir);
+    }
+    scan_dir("include/skewsim", -1, edge);
+    ck_assert_int_eq(edge[5][4], 1);     /* the scan sees gpu -> silicon ... */
+    ck_assert_int_eq(edge[6][5], 1);     /* ... and out -> gpu */
+    int state[NFOLD] = {0};
+    char path[512] = "";
+    for (int v = 0; v < NFOLD; v++)
+        ck_assert_msg(state[v] != 0 || !find_cycle(edge, v, state, path, sizeof path),
+                      "include circle between folders:%s", path);
+}
+END_TEST
+
 /* ---------------------------------------------------------- calibration */
 
 /* The H200 calibration point: fma_kernel, 4096 iterations, 256 threads,
@@ -1006,7 +1110,7 @@ Suite *sim_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_max_time, 0, (int)SK_ARRAY_LEN(too_long));
     tcase_add_test(tc, test_max_time_h200);
-    tcase_add_loop_test(tc, test_observer_failure, 0, 2);
+    tcase_add_loop_test(tc, test_sink_end_failure, 0, 2);
     tcase_add_test(tc, test_create_bad_config);
     tcase_add_test(tc, test_trace_error_mid_run);
     tcase_add_loop_test(tc, test_sink_failure, 0, (int)SK_ARRAY_LEN(sink_fails));
@@ -1019,6 +1123,10 @@ Suite *sim_suite(void)
     tcase_add_test(tc, test_sinks_grid_barrier);
     tcase_add_test(tc, test_sink_wants);
     tcase_add_test(tc, test_mem_flat);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("layout");
+    tcase_add_test(tc, test_layout_no_folder_circle);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("silicon");
