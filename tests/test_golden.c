@@ -117,8 +117,8 @@ START_TEST(test_golden)
     snprintf(path, sizeof path, "%s/out", dir);
     results *r = results_open(path, &e);
     ck_assert_msg(r != NULL, "%s", e.msg);
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(&c, &obs, &e);
+    sim_sink obs = results_sink(r);
+    sim *s = sim_create(&c, &obs, 1, &e);
     ck_assert_msg(s != NULL, "%s", e.msg);
     ck_assert_msg(sim_run(s, tr, &e) == 0, "%s: %s", g->name, e.msg);
     ck_assert_msg(results_finish(r, s, NULL, &e) == 0, "%s", e.msg);

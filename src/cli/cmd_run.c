@@ -45,8 +45,8 @@ results *cli_simulate(const cfg *c, trace *tr, sk_error *e)
     results *r = results_open(NULL, e);
     if (!r)
         return NULL;
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(c, &obs, e);
+    sim_sink obs = results_sink(r);
+    sim *s = sim_create(c, &obs, 1, e);
     int rc = s ? sim_run(s, tr, e) : e->code;
     sim_destroy(s);
     if (rc < 0) {
@@ -69,8 +69,8 @@ int cli_run_trace(const cfg *c, const char *tpath, const char *sass_path, const 
         sass_free(listing);
         return e->code;
     }
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(c, &obs, e);
+    sim_sink obs = results_sink(r);
+    sim *s = sim_create(c, &obs, 1, e);
     int rc = s ? sim_run(s, tr, e) : e->code;
     if (rc == 0)
         rc = results_finish(r, s, out, e);

@@ -92,8 +92,9 @@ void results_free(results *r)
     free(r);
 }
 
-static int on_cta(void *ud, const cta_record *c)
+static int on_cta(void *ud, const sim *s, const cta_record *c)
 {
+    (void)s;
     results *r = ud;
     if (!r->ctas) {
         if (r->nr == r->rcap) {
@@ -110,8 +111,9 @@ static int on_cta(void *ud, const cta_record *c)
                    (unsigned long long)c->cta, c->sm, s0, s1, (unsigned long long)c->cycles) < 0;
 }
 
-static int on_kernel(void *ud, const kernel_stats *k)
+static int on_kernel(void *ud, const sim *s, const kernel_stats *k)
 {
+    (void)s;
     results *r = ud;
     if (r->nk == r->kcap) {
         r->kcap = r->kcap ? 2 * r->kcap : 16;
@@ -140,10 +142,17 @@ static int on_epoch(void *ud, const sim *s, ps_t t)
     return 0;
 }
 
-sim_observer results_observer(results *r)
+static const sink_ops results_ops = {
+    .name = "results",
+    .kernel_end = on_kernel,
+    .cta_finish = on_cta,
+    .dvfs_step = on_epoch,
+};
+
+sim_sink results_sink(results *r)
 {
-    sim_observer o = {.ud = r, .cta_done = on_cta, .kernel_done = on_kernel, .epoch = on_epoch};
-    return o;
+    sim_sink k = {.ops = &results_ops, .ud = r};
+    return k;
 }
 
 size_t results_nkernels(const results *r) { return r->nk; }
