@@ -1,5 +1,5 @@
 /* test_gen.c -- the fma_kernel generator (src/trace/gen_fma.c) against the
- * SASS in /work/shared/h200/fma_kernel.sass (validation/h200). */
+ * SASS in validation/h200/fma_kernel.sass. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

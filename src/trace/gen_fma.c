@@ -1,7 +1,8 @@
 /* gen_fma.c -- the instruction stream of the H200 calibration kernel.
  *
- * fma_kernel (/work/shared/h200/capture.cu, SASS in fma_kernel.sass, built
- * with nvcc -O3 -arch=sm_90) runs four independent FFMA chains per thread
+ * fma_kernel (capture.cu, whose source stays with the measurements as
+ * validation/h200/README.md says; its SASS is validation/h200/fma_kernel.sass,
+ * built with nvcc -O3 -arch=sm_90) runs four independent FFMA chains per thread
  * for `iters` iterations, unrolled 8 times.  This file writes down the
  * dynamic path that SASS takes for a given `iters`, as trace text, and parses
  * it with the ordinary reader, so the generated kernel is by construction a
