@@ -120,30 +120,6 @@ END_TEST
 
 /* ---- a simulation's timeline ----------------------------------------- */
 
-typedef struct both {
-    sim *s;
-    tlsim *t;
-} both;
-
-static int on_cta(void *ud, const cta_record *r)
-{
-    both *b = ud;
-    tlsim_cta(b->t, r, b->s->need.warps);
-    return 0;
-}
-
-static int on_kernel(void *ud, const kernel_stats *k)
-{
-    tlsim_kernel(((both *)ud)->t, k);
-    return 0;
-}
-
-static int on_epoch(void *ud, const sim *s, ps_t t)
-{
-    tlsim_epoch(((both *)ud)->t, s, t);
-    return 0;
-}
-
 /* The waves kernel on the four-SM teaching chip with skewed silicon and a
  * power manager that steps every microsecond: every process, thread, CTA
  * slice and counter the timeline promises is there, with its fields. */
@@ -164,15 +140,14 @@ START_TEST(test_sim_timeline)
     sk_error e = {0};
     trace *tr = trace_open_string("issue.trace", text, &e);
     ck_assert_ptr_nonnull(tr);
-    both b = {0};
-    sim_observer obs = {.ud = &b, .cta_done = on_cta, .kernel_done = on_kernel, .epoch = on_epoch};
-    b.s = sim_create(&c, &obs, &e);
-    ck_assert_ptr_nonnull(b.s);
-    b.t = tlsim_open(p, 0, b.s, &e);
-    ck_assert_ptr_nonnull(b.t);
-    ck_assert_int_eq(sim_run(b.s, tr, &e), 0);
-    ck_assert_int_eq(tlsim_close(b.t, &e), 0);
-    sim_destroy(b.s);
+    tlsim *t = tlsim_open(p, 0, &e);
+    ck_assert_ptr_nonnull(t);
+    sim_sink k = tlsim_sink(t);
+    sim *run = sim_create(&c, &k, 1, &e);
+    ck_assert_ptr_nonnull(run);
+    ck_assert_int_eq(sim_run(run, tr, &e), 0);
+    ck_assert_int_eq(tlsim_close(t, &e), 0);
+    sim_destroy(run);
     trace_close(tr);
     free(text);
 
@@ -227,6 +202,43 @@ START_TEST(test_sim_timeline)
 }
 END_TEST
 
+/* A cooperative kernel: one grid-barrier release instant per round. */
+START_TEST(test_sim_grid)
+{
+    cfg c;
+    tu_cfg(&c, "configs/teach/tiny4.yaml", NULL);
+    char *text = tu_slurp("traces/teach/gridsync.trace", NULL);
+    char *p = tu_strf("%s/grid.json", tmpdir);
+    sk_error e = {0};
+    trace *tr = trace_open_string("gridsync.trace", text, &e);
+    ck_assert_ptr_nonnull(tr);
+    tlsim *t = tlsim_open(p, 0, &e);
+    sim_sink k = tlsim_sink(t);
+    sim *run = sim_create(&c, &k, 1, &e);
+    ck_assert_int_eq(sim_run(run, tr, &e), 0);
+    ck_assert_int_eq(tlsim_close(t, &e), 0);
+    sim_destroy(run);
+    trace_close(tr);
+    free(text);
+    json_t *root = json_load_file(p, 0, NULL);
+    ck_assert_ptr_nonnull(root);
+    json_t *ev = json_object_get(root, "traceEvents");
+    int rel = 0;
+    for (size_t i = 0; i < json_array_size(ev); i++) {
+        json_t *o = json_array_get(ev, i);
+        if (!strcmp(json_string_value(json_object_get(o, "name")), "grid barrier release")) {
+            rel++;
+            /* every warp of the grid: 8 CTAs x 8 warps */
+            ck_assert_int_eq((int)json_integer_value(json_object_get(json_object_get(o, "args"), "warps")), 64);
+        }
+    }
+    ck_assert_int_eq(rel, 10);
+    json_decref(root);
+    remove(p);
+    free(p);
+}
+END_TEST
+
 Suite *timeline_suite(void)
 {
     Suite *s = suite_create("timeline");
@@ -239,6 +251,7 @@ Suite *timeline_suite(void)
     tc = tcase_create("sim");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_sim_timeline);
+    tcase_add_test(tc, test_sim_grid);
     suite_add_tcase(s, tc);
     return s;
 }

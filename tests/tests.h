@@ -23,6 +23,7 @@ Suite *stats_suite(void);
 Suite *plot_suite(void);
 Suite *tutorial_suite(void);
 Suite *timeline_suite(void);
+Suite *explain_suite(void);
 
 /* Directory holding test inputs (tests/data), relative to the repository root
  * where `make check` runs. */

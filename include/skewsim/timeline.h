@@ -62,7 +62,6 @@ int tl_close(tl_writer *w, sk_error *e);
 /* Remove the temporary and free w (a failed run); NULL is a no-op. */
 void tl_abort(tl_writer *w);
 
-#endif
 
 /* ==================================================================== */
 /* The timeline of a simulation                                          */
@@ -73,28 +72,23 @@ void tl_abort(tl_writer *w);
  * power and temperature counters); process g + 1 is GPC g, with one thread
  * per SM (CTA slices: kernel, CTA id, SM cycles, warps) and that SM's clock
  * and voltage counters.  Counters are written when their value changes.
- * The engine calls the tlsim_* hooks; whichever way it delivers its
- * events (an observer, a sink), these do the writing. */
-struct sim;
-struct cta_record;
-struct kernel_stats;
+ * A sink (sink.h): hand tlsim_sink(t) to sim_create() with the others. */
+#include "skewsim/sink.h"
 
 typedef struct tlsim tlsim;
 
-/* Open `path` and name the processes and threads of s's topology.  NULL
- * with *e filled (SK_EIO).  Caller owns it: tlsim_close() or tlsim_abort(). */
-tlsim *tlsim_open(const char *path, uint64_t max_events, const struct sim *s, sk_error *e);
-/* A CTA finished (its record as results.h gets it), of a CTA of `warps` warps. */
-void tlsim_cta(tlsim *t, const struct cta_record *r, int warps);
-/* A kernel completed: its slice and its launch instant. */
-void tlsim_kernel(tlsim *t, const struct kernel_stats *k);
-/* The silicon model stepped to time `at`: counters and DVFS decisions. */
-void tlsim_epoch(tlsim *t, const struct sim *s, ps_t at);
-/* A grid barrier released at `at`, `arrived` warps waiting. */
-void tlsim_grid_release(tlsim *t, ps_t at, uint64_t arrived);
+/* Open `path` (max_events 0: no bound).  The processes and threads are
+ * named from the topology at the first event.  NULL with *e filled
+ * (SK_EIO).  Caller owns it: tlsim_close() after the run, or tlsim_abort(). */
+tlsim *tlsim_open(const char *path, uint64_t max_events, sk_error *e);
+/* The sink that feeds it; t must outlive the sim. */
+sim_sink tlsim_sink(tlsim *t);
 
+uint64_t tlsim_written(const tlsim *t);
 uint64_t tlsim_dropped(const tlsim *t);
 uint64_t tlsim_max_events(const tlsim *t);
 /* Finish and rename into place; frees t.  0 or SK_EIO. */
 int tlsim_close(tlsim *t, sk_error *e);
 void tlsim_abort(tlsim *t);     /* NULL is a no-op */
+
+#endif

@@ -9,7 +9,8 @@
  * otherwise write 264 lines per step for flat lines), always at the first
  * step.  A DVFS decision is an instant where a clock changed: on the chip
  * track when the domain target moved, on the SM's thread when its own
- * clock moved.
+ * clock moved.  The processes and threads are named at the first event,
+ * from the sim's topology (a sink is created before the sim it watches).
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@
 
 struct tlsim {
     tl_writer *w;
-    const sim *s;               /* the run: its kernel's name for CTA slices */
+    int named;                  /* processes and threads written */
     int nsms;
     int *gpc;                   /* SM -> GPC */
     int *mhz;                   /* last written clock per SM, -1 none */
@@ -32,27 +33,35 @@ struct tlsim {
 
 #define CHIP 0
 
-tlsim *tlsim_open(const char *path, uint64_t max_events, const sim *s, sk_error *e)
+tlsim *tlsim_open(const char *path, uint64_t max_events, sk_error *e)
 {
     tl_writer *w = tl_open(path, max_events, e);
     if (!w)
         return NULL;
     tlsim *t = xcalloc(1, sizeof *t);
     t->w = w;
-    t->s = s;
+    t->target = -1;
+    t->power_w = t->temp_c = NAN;
+    return t;
+}
+
+/* The processes and threads of s's topology, once. */
+static void name_all(tlsim *t, const sim *s)
+{
+    if (t->named)
+        return;
+    t->named = 1;
     t->nsms = s->nsms;
     t->gpc = xcalloc((size_t)s->nsms + 1, sizeof *t->gpc);
     t->mhz = xcalloc((size_t)s->nsms + 1, sizeof *t->mhz);
     t->vdd = xcalloc((size_t)s->nsms + 1, sizeof *t->vdd);
-    t->target = -1;
-    t->power_w = t->temp_c = NAN;
     char name[96];
     snprintf(name, sizeof name, "chip %s", s->c.name);
-    tl_process(w, CHIP, name, 0);
-    tl_thread(w, CHIP, 0, "kernels", 0);
+    tl_process(t->w, CHIP, name, 0);
+    tl_thread(t->w, CHIP, 0, "kernels", 0);
     for (int g = 0; g < s->topo.ngpcs; g++) {
         snprintf(name, sizeof name, "GPC %d", g);
-        tl_process(w, g + 1, name, g + 1);
+        tl_process(t->w, g + 1, name, g + 1);
     }
     for (int i = 0; i < s->nsms; i++) {
         const topo_sm *m = &s->topo.sm[i];
@@ -60,34 +69,50 @@ tlsim *tlsim_open(const char *path, uint64_t max_events, const sim *s, sk_error 
         t->mhz[i] = -1;
         t->vdd[i] = NAN;
         snprintf(name, sizeof name, "SM %d (TPC %d)", i, m->tpc_global);
-        tl_thread(w, m->gpc + 1, i, name, i);
+        tl_thread(t->w, m->gpc + 1, i, name, i);
     }
-    return t;
 }
 
-void tlsim_cta(tlsim *t, const cta_record *r, int warps)
+static int on_cta(void *ud, const sim *s, const cta_record *r)
 {
+    tlsim *t = ud;
+    name_all(t, s);
     char name[48];
     snprintf(name, sizeof name, "CTA %llu", (unsigned long long)r->cta);
-    /* A CTA finishes while its kernel runs: s->ks names that kernel. */
-    tl_arg a[] = {TL_S("kernel", t->s->ks.name), TL_I("kernel_index", r->kernel), TL_I("cta", r->cta),
-                  TL_I("sm", r->sm), TL_I("cycles", r->cycles), TL_I("warps", warps)};
+    /* A CTA finishes while its kernel runs: s->ks names that kernel and
+     * s->need gives its CTAs' warps. */
+    tl_arg a[] = {TL_S("kernel", s->ks.name), TL_I("kernel_index", r->kernel), TL_I("cta", r->cta),
+                  TL_I("sm", r->sm), TL_I("cycles", r->cycles), TL_I("warps", s->need.warps)};
     int id = r->sm >= 0 && r->sm < t->nsms ? r->sm : 0;
     tl_slice(t->w, t->gpc[id] + 1, r->sm, name, "cta", r->start_ps, r->end_ps, a, (int)SK_ARRAY_LEN(a));
+    return 0;
 }
 
-void tlsim_kernel(tlsim *t, const kernel_stats *k)
+static int on_launch(void *ud, const sim *s, const kernel_stats *k)
 {
+    tlsim *t = ud;
+    name_all(t, s);
+    tl_arg a[] = {TL_S("kernel", k->name), TL_I("kernel_index", k->index), TL_I("ctas", k->ctas)};
+    tl_instant(t->w, CHIP, 0, 'g', "kernel launch", "kernel", k->launch_ps, a, (int)SK_ARRAY_LEN(a));
+    return 0;
+}
+
+static int on_end(void *ud, const sim *s, const kernel_stats *k)
+{
+    tlsim *t = ud;
+    name_all(t, s);
     tl_arg a[] = {TL_S("kernel", k->name), TL_I("kernel_index", k->index), TL_I("ctas", k->ctas),
                   TL_I("warp_instructions", k->warp_instructions)};
-    tl_instant(t->w, CHIP, 0, 'g', "kernel launch", "kernel", k->launch_ps, a, 3);
     tl_slice(t->w, CHIP, 0, k->name, "kernel", k->launch_ps, k->done_ps, a, (int)SK_ARRAY_LEN(a));
+    return 0;
 }
 
-void tlsim_epoch(tlsim *t, const sim *s, ps_t at)
+static int on_dvfs(void *ud, const sim *s, ps_t at)
 {
+    tlsim *t = ud;
+    name_all(t, s);
     if (!s->si)
-        return;
+        return 0;
     const si_chip_state *cs = silicon_chip(s->si);
     if (cs->target_mhz != t->target) {
         if (t->target >= 0) {
@@ -127,12 +152,38 @@ void tlsim_epoch(tlsim *t, const sim *s, ps_t at)
             tl_counter(t->w, pid, name, at, "mV", m->vdd_mv);
         }
     }
+    return 0;
 }
 
-void tlsim_grid_release(tlsim *t, ps_t at, uint64_t arrived)
+static int on_release(void *ud, const sim *s, const sink_barrier *b)
 {
-    tl_arg a[] = {TL_I("warps", arrived)};
-    tl_instant(t->w, CHIP, 0, 'g', "grid barrier release", "sync", at, a, 1);
+    tlsim *t = ud;
+    if (b->kind != SINK_BAR_GRID)
+        return 0;          /* CTA barriers: far too many for a timeline */
+    name_all(t, s);
+    tl_arg a[] = {TL_I("warps", b->warps), TL_S("kernel", s->ks.name)};
+    tl_instant(t->w, CHIP, 0, 'g', "grid barrier release", "sync", b->t, a, (int)SK_ARRAY_LEN(a));
+    return 0;
+}
+
+static const sink_ops TLSIM_OPS = {
+    .name = "timeline",
+    .kernel_launch = on_launch,
+    .kernel_end = on_end,
+    .cta_finish = on_cta,
+    .barrier_release = on_release,
+    .dvfs_step = on_dvfs,
+};
+
+sim_sink tlsim_sink(tlsim *t)
+{
+    sim_sink k = {&TLSIM_OPS, t};
+    return k;
+}
+
+uint64_t tlsim_written(const tlsim *t)
+{
+    return tl_written(t->w);
 }
 
 uint64_t tlsim_dropped(const tlsim *t)
