@@ -239,6 +239,51 @@ START_TEST(test_sim_grid)
 }
 END_TEST
 
+/* From the command line: `run --timeline` with a bound small enough to
+ * hit says so on stderr and in the file; `sweep --timeline` writes one
+ * timeline per point beside its results. */
+START_TEST(test_cli_timeline)
+{
+    const char *b = getenv("SKEWSIM_BIN");
+    const char *bin = b && *b ? b : "build/skewsim";
+    char *cmd = tu_strf("'%s' run -c configs/teach/tiny2.yaml -t traces/teach/waves.trace -o '%s/run' "
+                        "--timeline '%s/run.json' --timeline-max-events 4 >/dev/null 2>'%s/err'",
+                        bin, tmpdir, tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    char *ep = tu_strf("%s/err", tmpdir), *err = tu_slurp(ep, NULL);
+    char *want = tu_strf("skewsim: run: timeline %s/run.json: stopped at --timeline-max-events 4; ", tmpdir);
+    ck_assert_msg(!strncmp(err, want, strlen(want)), "stderr: %s", err);
+    ck_assert_ptr_nonnull(strstr(err, " later events left out (raise the bound or run less)\n"));
+    free(want);
+    free(err);
+    free(ep);
+    char *jp = tu_strf("%s/run.json", tmpdir);
+    json_t *root = json_load_file(jp, 0, NULL);
+    ck_assert_ptr_nonnull(root);
+    ck_assert_int_eq((int)json_integer_value(json_object_get(json_object_get(root, "otherData"), "events")), 4);
+    json_decref(root);
+    free(jp);
+
+    cmd = tu_strf("'%s' sweep tests/data/sweep/tiny.yaml -o '%s/sw' -j 2 --timeline >/dev/null", bin, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    jp = tu_strf("%s/sw/points/0000-fma-gto/timeline.json", tmpdir);
+    root = json_load_file(jp, 0, NULL);
+    ck_assert_msg(root, "%s: no timeline", jp);
+    json_t *ev = json_object_get(root, "traceEvents");
+    int ctas = 0;
+    for (size_t i = 0; i < json_array_size(ev); i++)
+        ctas += !strcmp(json_string_value(json_object_get(json_array_get(ev, i), "name")), "CTA 3");
+    ck_assert_int_eq(ctas, 1);        /* tiny.yaml's fma trace: 4 CTAs */
+    json_decref(root);
+    free(jp);
+    cmd = tu_strf("rm -rf '%s/run' '%s/sw' '%s/run.json'", tmpdir, tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+}
+END_TEST
+
 Suite *timeline_suite(void)
 {
     Suite *s = suite_create("timeline");
@@ -252,6 +297,7 @@ Suite *timeline_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_sim_timeline);
     tcase_add_test(tc, test_sim_grid);
+    tcase_add_test(tc, test_cli_timeline);
     suite_add_tcase(s, tc);
     return s;
 }

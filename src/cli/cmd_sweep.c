@@ -13,7 +13,8 @@
 
 #define SWEEP_EXIT_FAILED 6        /* README.md, "Exit status" */
 
-#define SWEEP_USAGE "expected SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]"
+#define SWEEP_USAGE "expected SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list] " \
+                    "[--timeline [--timeline-max-events N]]"
 
 /* Decimal digits only: no sign, no blank (strtol would skip leading ones
  * and take " -1"). */
@@ -59,6 +60,7 @@ static void on_signal(int sig)
 int cmd_sweep(int argc, char **argv)
 {
     sweep_opts o;
+    int timeline_max_given = 0;
     memset(&o, 0, sizeof o);
     o.jobs = 1;
     o.shard_n = 1;
@@ -70,7 +72,8 @@ int cmd_sweep(int argc, char **argv)
         const char *a = argv[i];
         int has = i + 1 < argc;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            printf("usage: skewsim sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]\n\n"
+            printf("usage: skewsim sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]\n"
+                   "                     [--timeline [--timeline-max-events N]]   (each point: timeline.json)\n\n"
                    "SPEC keys (docs/sweeps.md):\n");
             sweep_spec_help(stdout);
             return 0;
@@ -97,8 +100,25 @@ int cmd_sweep(int argc, char **argv)
             o.collect = 1;
         } else if (!strcmp(a, "--list")) {
             o.list = 1;
+        } else if (!strcmp(a, "--timeline")) {
+            o.timeline = 1;
+            if (!o.timeline_max_events)
+                o.timeline_max_events = 1000000;   /* as run --timeline */
+        } else if (!strcmp(a, "--timeline-max-events") && has) {
+            const char *v = argv[++i];
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (!*v || *v == '-' || *end || errno || n == 0) {
+                sk_errorf(&e, SK_EUSAGE, "sweep: --timeline-max-events %s: expected an integer in "
+                          "1..18446744073709551615", v);
+                return cli_fail(&e);
+            }
+            o.timeline_max_events = n;
+            timeline_max_given = 1;
         } else if (a[0] == '-' && a[1]) {
-            int takes = !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--shard");
+            int takes = !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--shard") ||
+                        !strcmp(a, "--timeline-max-events");
             sk_errorf(&e, SK_EUSAGE, "sweep: %s: %s: " SWEEP_USAGE, a, takes ? "missing value" : "unknown option");
             return cli_fail(&e);
         } else if (o.spec) {
@@ -110,6 +130,10 @@ int cmd_sweep(int argc, char **argv)
     }
     if (!o.spec || (!o.dir && !o.list)) {
         sk_errorf(&e, SK_EUSAGE, "sweep: missing %s: " SWEEP_USAGE, !o.spec ? "SPEC" : "-o DIR");
+        return cli_fail(&e);
+    }
+    if (timeline_max_given && !o.timeline) {
+        sk_errorf(&e, SK_EUSAGE, "sweep: --timeline-max-events: expected --timeline with it");
         return cli_fail(&e);
     }
     if (o.collect && (o.force || o.list)) {

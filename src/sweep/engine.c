@@ -50,6 +50,7 @@
 #include "skewsim/results.h"
 #include "skewsim/run.h"
 #include "skewsim/sweep.h"
+#include "skewsim/timeline.h"
 
 #define TABLE_MAX_ROWS 500
 #define FORK_RETRIES 100             /* fork() at EAGAIN with no point running: */
@@ -78,6 +79,8 @@ typedef struct sweep_ctx {
     cfg base;
     const char *dir;
     int jobs, shard_k, shard_n, force, collect, list;
+    int timeline;                        /* sweep_opts: each point writes timeline.json */
+    uint64_t timeline_max_events;
     const volatile sig_atomic_t *stop;   /* the caller's signal flag (sweep_opts) */
     FILE *out;
     trace_info *traces;
@@ -561,7 +564,7 @@ static int write_point_json(const sweep_ctx *x, const sweep_point *p, uint64_t k
  * of any process on any host), then with `finals` the results. */
 static void clear_point(const char *pd, int finals)
 {
-    static const char *const files[] = {"point.json", "summary.json", "ctas.csv", "epochs.csv"};
+    static const char *const files[] = {"point.json", "summary.json", "ctas.csv", "epochs.csv", "timeline.json"};
     DIR *d = opendir(pd);
     if (d) {
         char **names = NULL;
@@ -624,7 +627,25 @@ static void run_child(sweep_ctx *x, const sweep_point *p, const cfg *c, uint64_t
     sigprocmask(SIG_SETMASK, mask, NULL);
     free(jobs);
     sk_error e = {0};
-    int rc = run_trace(c, x->traces[p->trace].file, x->spec.traces[p->trace].sass_resolved, pd, NULL, &e);
+    int rc;
+    if (x->timeline) {
+        /* As `run --timeline`: the point's timeline beside its results. */
+        char *tp = strf("%s/timeline.json", pd);
+        tlsim *tl = tlsim_open(tp, x->timeline_max_events, &e);
+        rc = tl ? 0 : e.code;
+        if (tl) {
+            sim_sink k = tlsim_sink(tl);
+            rc = run_trace_with(c, x->traces[p->trace].file, x->spec.traces[p->trace].sass_resolved, pd, NULL,
+                                &k, 1, &e);
+            if (rc == 0)
+                rc = tlsim_close(tl, &e);
+            else
+                tlsim_abort(tl);
+        }
+        free(tp);
+    } else {
+        rc = run_trace(c, x->traces[p->trace].file, x->spec.traces[p->trace].sass_resolved, pd, NULL, &e);
+    }
     int status = rc ? sk_exit_status(rc) : 0;
     sk_error we = {0};
     if (write_point_json(x, p, key, c, status, rc ? e.msg : "", &we) != 0) {
@@ -1041,6 +1062,8 @@ int sweep_run(const sweep_opts *o, sweep_outcome *out, sk_error *e)
     x.shard_k = o->shard_k;
     x.shard_n = o->shard_n < 1 ? 1 : o->shard_n;
     x.force = o->force;
+    x.timeline = o->timeline;
+    x.timeline_max_events = o->timeline_max_events;
     x.collect = o->collect;
     x.list = o->list;
     x.stop = o->stop;
