@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "skewsim/run.h"
 #include "skewsim/explain.h"
@@ -120,6 +121,9 @@ int cmd_run(int argc, char **argv)
         extra[nextra++] = explain_sink(ex);
     }
     if (tl_path) {
+        /* The timeline may go into DIR itself (-o DIR --timeline DIR/t.json):
+         * make DIR now, as the results would a moment later. */
+        mkdir(odir, 0777);
         if (!(tl = tlsim_open(tl_path, max_events, &e)))
             goto fail;
         extra[nextra++] = tlsim_sink(tl);

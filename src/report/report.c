@@ -358,6 +358,9 @@ static int render_run(sb *s, const report_opts *o, sk_error *e)
         sb_esc(s, cmd.b);
         sb_puts(s, "</code></td></tr>\n");
     }
+    if (exists(o->dir, "timeline.json"))
+        sb_puts(s, "<tr><th class=\"l\">timeline</th><td class=\"l\"><a href=\"timeline.json\">timeline.json</a> "
+                   "(Chrome trace-event JSON: open it in ui.perfetto.dev or chrome://tracing)</td></tr>\n");
     sb_puts(s, "<tr><th class=\"l\">this report</th><td class=\"l\"><code>");
     sb_esc(s, o->cmdline ? o->cmdline : "");
     sb_puts(s, "</code></td></tr>\n<tr><th class=\"l\">skewsim version</th><td class=\"l\">");
