@@ -101,8 +101,8 @@ static const char STYLE[] =
     "main{padding:8px 28px 40px;max-width:1100px}h2{border-bottom:2px solid #0b3c5d;padding-bottom:4px;"
     "margin-top:32px}table{border-collapse:collapse;font-size:13px;margin:8px 0}"
     "th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#eef2f5}"
-    "td.l,th.l{text-align:left}figure{margin:18px 0;background:#fff;border:1px solid #ddd;padding:8px}"
-    "figure svg{max-width:100%;height:auto;display:block}figcaption{font-size:13px;color:#444;"
+    "td.l,th.l{text-align:left}figure{margin:18px 0;background:#fff;border:1px solid #ddd;padding:8px;"
+    "overflow-x:auto}figure svg{display:block}.wide{overflow-x:auto}figcaption{font-size:13px;color:#444;"
     "margin-top:6px}pre{background:#fff;border:1px solid #ddd;padding:10px;font-size:12px;overflow:auto;"
     "max-height:480px}code{font-size:12px}.note{color:#8a4b00}";
 
@@ -194,9 +194,11 @@ static void config_section(sb *s, const cfg *c, const char *label)
     free(text);
 }
 
-static void table_csv(sb *s, const plot_table *t, int maxrows)
+/* `link_dir`: the directory the table's "dir" column is relative to; a
+ * row whose directory holds report.html links to it. */
+static void table_csv(sb *s, const plot_table *t, int maxrows, const char *link_dir)
 {
-    sb_puts(s, "<table>\n<tr>");
+    sb_puts(s, "<div class=\"wide\"><table>\n<tr>");
     for (int c = 0; c < t->ncols; c++) {
         sb_puts(s, "<th>");
         sb_esc(s, t->header[c]);
@@ -210,12 +212,25 @@ static void table_csv(sb *s, const plot_table *t, int maxrows)
             char *end;
             strtod(v, &end);
             sb_puts(s, *v && !*end ? "<td>" : "<td class=\"l\">");
+            char *rep = NULL;
+            if (link_dir && !strcmp(t->header[c], "dir") && *v) {
+                char *d = join(link_dir, v);
+                if (exists(d, "report.html"))
+                    rep = join(v, "report.html");
+                free(d);
+            }
+            if (rep) {
+                sb_puts(s, "<a href=\"");
+                sb_esc(s, rep);
+                sb_puts(s, "\">");
+            }
             sb_esc(s, v);
-            sb_puts(s, "</td>");
+            sb_puts(s, rep ? "</a></td>" : "</td>");
+            free(rep);
         }
         sb_puts(s, "</tr>\n");
     }
-    sb_puts(s, "</table>\n");
+    sb_puts(s, "</table></div>\n");
     if (t->nrows > maxrows)
         sb_printf(s, "<p class=\"note\">%d more rows in the file.</p>\n", t->nrows - maxrows);
 }
@@ -405,7 +420,7 @@ static int render_sweep(sb *s, const report_opts *o, sk_error *e)
     plot_input in = {.sweep = &sw, .label = o->dir};
     figure(s, "kernel-times", &in, "Kernel time by case across seeds.");
     sb_puts(s, "<h2 id=\"points\">Points (sweep.csv)</h2>\n");
-    table_csv(s, &t, 2000);
+    table_csv(s, &t, 2000, o->dir);
     config_section(s, o->cfg, o->cfg_label);
     sb_puts(s, "<h2 id=\"provenance\">Provenance</h2>\n<table>\n<tr><th class=\"l\">this report</th>"
                "<td class=\"l\"><code>");
