@@ -1,6 +1,5 @@
 /* version.h -- skewsim's version, for what prints or records it (`skewsim
- * version`, the HTML report).  src/cli/main.c defines the same string
- * today; it should include this header instead (one place). */
+ * version`, the HTML report): the one place it is written. */
 #ifndef SKEWSIM_VERSION_H
 #define SKEWSIM_VERSION_H
 

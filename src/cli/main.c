@@ -3,8 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-
-#define SKEWSIM_VERSION "0.1.0"
+#include "skewsim/version.h"
 
 int cli_fail(const sk_error *e)
 {
@@ -18,7 +17,9 @@ static void usage(FILE *f)
           "\n"
           "commands:\n"
           "  run -c CONFIG -t TRACE -o DIR [--seed N] [--set key=value ...] [--sass LISTING]\n"
-          "                      simulate a trace; writes DIR/summary.json, ctas.csv and epochs.csv\n"
+          "      [--timeline FILE.json [--timeline-max-events N]] [--explain[=dispatch,issue] [--explain-window A:B]]\n"
+          "                      simulate a trace; writes DIR/summary.json, ctas.csv and epochs.csv; a\n"
+          "                      Perfetto timeline; every scheduling decision with its reason\n"
           "  gen fma|stream|gemm|coop [options] -o FILE\n"
           "                      write a synthetic kernel as a trace (.gz: gzip'd; 'skewsim gen --help')\n"
           "  import accelsim PATH -o FILE [--sass LISTING]\n"
@@ -26,8 +27,12 @@ static void usage(FILE *f)
           "                      to the native format (.gz: gzip'd; docs/accelsim.md)\n"
           "  config [-c CONFIG] [--set key=value ...] (--dump | --help-config)\n"
           "                      print the effective configuration, or every key\n"
-          "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]\n"
+          "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list] [--timeline]\n"
           "                      run every point of a parameter sweep (docs/sweeps.md)\n"
+          "  plot KIND DIR -o FILE.svg [-c CONFIG] | plot --list\n"
+          "                      a figure of a run or sweep directory (docs/figures.md)\n"
+          "  report DIR [-o FILE.html] [-c CONFIG]\n"
+          "                      one self-contained HTML page for a run or sweep directory\n"
           "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
           "                      simulate the H200 measurements in DIR and compare\n"
           "  version             print the version\n",
@@ -37,7 +42,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep or version "
+        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep, plot, report or version "
               "('skewsim help' lists them)\n", stderr);
         return 1;
     }
@@ -66,6 +71,6 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep or version\n", cmd);
+    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep, plot, report or version\n", cmd);
     return 1;
 }
