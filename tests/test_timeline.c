@@ -156,6 +156,8 @@ START_TEST(test_sim_timeline)
     ck_assert_msg(root, "%s:%d: %s", p, je.line, je.text);
     json_t *ev = json_object_get(root, "traceEvents");
     int procs = 0, threads = 0, ctas = 0, clock = 0, supply = 0, power = 0, launch = 0, kslice = 0, dvfs = 0;
+    static double lane_end[4096];
+    memset(lane_end, 0, sizeof lane_end);
     for (size_t i = 0; i < json_array_size(ev); i++) {
         json_t *o = json_array_get(ev, i);
         const char *ph = json_string_value(json_object_get(o, "ph"));
@@ -169,11 +171,20 @@ START_TEST(test_sim_timeline)
             threads += !strcmp(name, "thread_name") && pid > 0;
         } else if (!strcmp(ph, "X") && !strcmp(cat, "cta")) {
             ctas++;
-            /* SM tid under its GPC's pid: tiny4 is GPC 0 = SMs 0, 1; GPC 1 = SMs 2, 3. */
-            ck_assert_int_eq(pid, tid / 2 + 1);
+            /* A lane of its SM (tid = SM * 1024 + lane) under its GPC's pid:
+             * tiny4 is GPC 0 = SMs 0, 1; GPC 1 = SMs 2, 3; two CTAs at once. */
+            int smid = tid / 1024, lanek = tid % 1024;
+            ck_assert_int_eq(pid, smid / 2 + 1);
+            ck_assert_int_le(lanek, 1);
             ck_assert_str_eq(json_string_value(json_object_get(a, "kernel")), "issue_bound");
             ck_assert_int_eq((int)json_integer_value(json_object_get(a, "warps")), 8);
-            ck_assert_int_eq((int)json_integer_value(json_object_get(a, "sm")), tid);
+            ck_assert_int_eq((int)json_integer_value(json_object_get(a, "sm")), smid);
+            /* Slices of one thread must not overlap (trace viewers nest them). */
+            double ts = json_number_value(json_object_get(o, "ts"));
+            double dur = json_number_value(json_object_get(o, "dur"));
+            ck_assert_int_lt(tid, 4096);
+            ck_assert_msg(ts >= lane_end[tid], "CTA slices overlap on thread %d", tid);
+            lane_end[tid] = ts + dur;
             ck_assert(json_integer_value(json_object_get(a, "cycles")) > 300);
             ck_assert(json_number_value(json_object_get(o, "dur")) > 0.3);
         } else if (!strcmp(ph, "X") && !strcmp(cat, "kernel")) {
@@ -188,7 +199,7 @@ START_TEST(test_sim_timeline)
         }
     }
     ck_assert_int_eq(procs, 3);          /* the chip and 2 GPCs */
-    ck_assert_int_eq(threads, 4);        /* one per SM */
+    ck_assert_int_eq(threads, 8);        /* two lanes per SM: two CTAs resident at once */
     ck_assert_int_eq(ctas, 40);
     ck_assert_int_eq(kslice, 1);
     ck_assert_int_eq(launch, 1);

@@ -4,7 +4,7 @@
  *
  * This is the writer only: processes, threads, slices ("X" complete events),
  * counters ("C"), instants ("i") and their metadata ("M").  What a
- * simulation puts into it (one process per GPC, one thread per SM, CTA
+ * simulation puts into it (one process per GPC, a thread per CTA slot of an SM, CTA
  * slices, clock and power counters) is the timeline sink's business.
  *
  * Times are integer picoseconds, written as microseconds with six decimals
@@ -70,8 +70,9 @@ void tl_abort(tl_writer *w);
 /* What a run looks like in Perfetto: process 0 is the chip (a slice per
  * kernel, kernel-launch and grid-barrier instants, DVFS decisions, chip
  * power and temperature counters); process g + 1 is GPC g, with one thread
- * per SM (CTA slices: kernel, CTA id, SM cycles, warps) and that SM's clock
- * and voltage counters.  Counters are written when their value changes.
+ * per CTA slot of each of its SMs (CTA slices: kernel, CTA id, SM cycles,
+ * warps; slices of a thread never overlap) and each SM's clock and
+ * voltage counters.  Counters are written when their value changes.
  * A sink (sink.h): hand tlsim_sink(t) to sim_create() with the others. */
 #include "skewsim/sink.h"
 

@@ -2,8 +2,12 @@
  * process, thread, slice, counter and instant each engine event becomes.
  *
  * Layout (docs/figures.md, "Timelines"): pid 0 is the chip, pid g + 1 is
- * GPC g, tid = SM id within it, so Perfetto groups SMs under their GPC and
- * orders them by id.  CTA slices are named "CTA <id>" in category "cta",
+ * GPC g.  An SM runs several CTAs at once, and a trace viewer draws the
+ * slices of one thread as a stack that must nest, so each SM has one
+ * thread per CTA slot in use: tid = SM id * SLOTS + lane, "SM i slot k",
+ * where a CTA takes the lowest lane free when it is dispatched (as the
+ * Gantt figure stacks them).  Perfetto groups the lanes under their GPC in
+ * SM order.  CTA slices are named "CTA <id>" in category "cta",
  * with args kernel, kernel_index, cta, sm, cycles and warps.  Counters are
  * written only when they change (a 132-SM chip at every DVFS epoch would
  * otherwise write 264 lines per step for flat lines), always at the first
@@ -20,6 +24,14 @@
 #include "skewsim/sim.h"
 #include "skewsim/timeline.h"
 
+#define CHIP 0
+#define SLOTS 1024              /* tid stride per SM: sm.max_ctas is at most 1024 */
+
+typedef struct lane {
+    uint64_t kernel, cta;
+    int used;
+} lane;
+
 struct tlsim {
     tl_writer *w;
     int named;                  /* processes and threads written */
@@ -29,9 +41,16 @@ struct tlsim {
     double *vdd;                /* last written voltage per SM, NaN none */
     int target;                 /* last chip DVFS target, -1 none */
     double power_w, temp_c;     /* last chip counters written */
+    lane *lanes;                /* [sm * max_ctas + k]: the CTA in lane k */
+    int max_ctas;
+    unsigned char *named_lane;  /* [sm * max_ctas + k]: its thread is named */
 };
 
-#define CHIP 0
+static int tid_of(int sm_id, int k)
+{
+    return sm_id * SLOTS + k;
+}
+
 
 tlsim *tlsim_open(const char *path, uint64_t max_events, sk_error *e)
 {
@@ -44,6 +63,8 @@ tlsim *tlsim_open(const char *path, uint64_t max_events, sk_error *e)
     t->power_w = t->temp_c = NAN;
     return t;
 }
+
+static void name_lane(tlsim *t, const sim *s, int i, int k);
 
 /* The processes and threads of s's topology, once. */
 static void name_all(tlsim *t, const sim *s)
@@ -68,9 +89,43 @@ static void name_all(tlsim *t, const sim *s)
         t->gpc[i] = m->gpc;
         t->mhz[i] = -1;
         t->vdd[i] = NAN;
-        snprintf(name, sizeof name, "SM %d (TPC %d)", i, m->tpc_global);
-        tl_thread(t->w, m->gpc + 1, i, name, i);
     }
+    t->max_ctas = s->c.max_ctas;
+    t->lanes = xcalloc((size_t)s->nsms * (size_t)t->max_ctas + 1, sizeof *t->lanes);
+    t->named_lane = xcalloc((size_t)s->nsms * (size_t)t->max_ctas + 1, 1);
+    for (int i = 0; i < s->nsms; i++)
+        name_lane(t, s, i, 0);
+}
+
+/* Name lane k of SM i the first time it is used (lane 0 at once, so that
+ * every SM has a track even before it runs a CTA). */
+static void name_lane(tlsim *t, const sim *s, int i, int k)
+{
+    unsigned char *f = &t->named_lane[(size_t)i * (size_t)t->max_ctas + (size_t)k];
+    if (*f)
+        return;
+    *f = 1;
+    char name[96];
+    snprintf(name, sizeof name, "SM %d slot %d (TPC %d)", i, k, s->topo.sm[i].tpc_global);
+    tl_thread(t->w, t->gpc[i] + 1, tid_of(i, k), name, tid_of(i, k));
+}
+
+static int on_dispatch(void *ud, const sim *s, const sink_cta *c)
+{
+    tlsim *t = ud;
+    name_all(t, s);
+    if (c->sm < 0 || c->sm >= t->nsms)
+        return 0;
+    lane *l = &t->lanes[(size_t)c->sm * (size_t)t->max_ctas];
+    for (int k = 0; k < t->max_ctas; k++)
+        if (!l[k].used) {
+            l[k].used = 1;
+            l[k].kernel = c->kernel;
+            l[k].cta = c->cta;
+            name_lane(t, s, c->sm, k);
+            return 0;
+        }
+    return 0;
 }
 
 static int on_cta(void *ud, const sim *s, const cta_record *r)
@@ -83,8 +138,16 @@ static int on_cta(void *ud, const sim *s, const cta_record *r)
      * s->need gives its CTAs' warps. */
     tl_arg a[] = {TL_S("kernel", s->ks.name), TL_I("kernel_index", r->kernel), TL_I("cta", r->cta),
                   TL_I("sm", r->sm), TL_I("cycles", r->cycles), TL_I("warps", s->need.warps)};
-    int id = r->sm >= 0 && r->sm < t->nsms ? r->sm : 0;
-    tl_slice(t->w, t->gpc[id] + 1, r->sm, name, "cta", r->start_ps, r->end_ps, a, (int)SK_ARRAY_LEN(a));
+    int id = r->sm >= 0 && r->sm < t->nsms ? r->sm : 0, k = 0;
+    lane *l = &t->lanes[(size_t)id * (size_t)t->max_ctas];
+    for (int j = 0; j < t->max_ctas; j++)
+        if (l[j].used && l[j].cta == r->cta && l[j].kernel == r->kernel) {
+            l[j].used = 0;
+            k = j;
+            break;
+        }
+    name_lane(t, s, id, k);
+    tl_slice(t->w, t->gpc[id] + 1, tid_of(id, k), name, "cta", r->start_ps, r->end_ps, a, (int)SK_ARRAY_LEN(a));
     return 0;
 }
 
@@ -138,7 +201,7 @@ static int on_dvfs(void *ud, const sim *s, ps_t at)
         if (m->mhz != t->mhz[i]) {
             if (t->mhz[i] >= 0) {
                 tl_arg a[] = {TL_I("from_mhz", t->mhz[i]), TL_I("to_mhz", m->mhz), TL_D("power_w", m->power_w)};
-                tl_instant(t->w, pid, i, 't', "clock change", "dvfs", at, a, (int)SK_ARRAY_LEN(a));
+                tl_instant(t->w, pid, tid_of(i, 0), 't', "clock change", "dvfs", at, a, (int)SK_ARRAY_LEN(a));
             }
             t->mhz[i] = m->mhz;
             snprintf(name, sizeof name, "SM %d clock", i);
@@ -170,6 +233,7 @@ static const sink_ops TLSIM_OPS = {
     .name = "timeline",
     .kernel_launch = on_launch,
     .kernel_end = on_end,
+    .cta_dispatch = on_dispatch,
     .cta_finish = on_cta,
     .barrier_release = on_release,
     .dvfs_step = on_dvfs,
@@ -198,6 +262,8 @@ uint64_t tlsim_max_events(const tlsim *t)
 
 static void release(tlsim *t)
 {
+    free(t->lanes);
+    free(t->named_lane);
     free(t->gpc);
     free(t->mhz);
     free(t->vdd);
