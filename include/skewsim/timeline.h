@@ -4,8 +4,9 @@
  *
  * This is the writer only: processes, threads, slices ("X" complete events),
  * counters ("C"), instants ("i") and their metadata ("M").  What a
- * simulation puts into it (one process per GPC, a thread per CTA slot of an SM, CTA
- * slices, clock and power counters) is the timeline sink's business.
+ * simulation puts into it (one process per GPC, a thread per CTA slot of
+ * an SM, CTA slices, clock and power counters) is the timeline sink's
+ * business.
  *
  * Times are integer picoseconds, written as microseconds with six decimals
  * (exact: 1 ps = 1e-6 us), so the same run gives the same bytes.  The
