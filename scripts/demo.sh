@@ -24,7 +24,7 @@ printf ' case = dispatch/warps/silicon\n\n'
 CH="$OUT/.clock_changes.txt"
 : > "$CH"
 for d in "$OUT"/points/*/; do
-    n=$(sed -n 's/.*"clock_changes": \([0-9]*\).*/\1/p' "$d/summary.json" 2>/dev/null | head -n 1)
+    n=$(tr -d ' \t\n\r' < "$d/summary.json" 2>/dev/null | sed -n 's/.*"clock_changes":\([0-9]*\).*/\1/p')
     echo "points/$(basename "$d") ${n:-?}" >> "$CH"
 done
 
@@ -36,14 +36,18 @@ gzip -dc validation/h200/e1_kernels.csv.gz | awk -F, 'NR > 1 { print $1, $3 }' |
                printf "%s %.3f\n", g, (m % 2) ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2 } }' > "$MEAS"
 
 # Each point's placement: how many CTAs every SM ran (summary.json sms[]),
-# as one word, so that two dispatchers can be compared SM by SM.
+# as one word, so that two dispatchers can be compared SM by SM, and how
+# many ran on its slower half of SMs (mean clock below the median).  The
+# JSON is read with its blanks removed, so its layout does not matter.
 RES="$OUT/.placement.txt"
 : > "$RES"
 for d in "$OUT"/points/*/; do
-    p=$(sed -n 's/.*{"id": [0-9]*, "gpc": [0-9]*, "tpc": [0-9]*, "ctas": \([0-9]*\),.*/\1/p' "$d/summary.json" 2>/dev/null |
-        tr '\n' '.')
-    # ... and how many CTAs ran on its slower half of SMs (mean clock below the median).
-    slow=$(sed -n 's/.*"ctas": \([0-9]*\),.*"mean_mhz": \([0-9.]*\),.*/\2 \1/p' "$d/summary.json" 2>/dev/null | sort -n |
+    sms=$(tr -d ' \t\n\r' < "$d/summary.json" 2>/dev/null | sed -n 's/.*"sms":\[//p' |
+        awk -v RS='}' 'match($0, /"ctas":[0-9]+/) { c = substr($0, RSTART + 7, RLENGTH - 7)
+                                                    m = match($0, /"mean_mhz":[0-9.]+/) ? substr($0, RSTART + 11, RLENGTH - 11) : 0
+                                                    print m, c }')
+    p=$(printf '%s\n' "$sms" | awk 'NF == 2 { printf "%s.", $2 }')
+    slow=$(printf '%s\n' "$sms" | awk 'NF == 2' | sort -n |
         awk '{ c[NR] = $2 } END { for (i = 1; i <= int(NR / 2); i++) s += c[i]; print s + 0 }')
     echo "points/$(basename "$d") ${p:-?} ${slow:-?}" >> "$RES"
 done
