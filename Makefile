@@ -7,6 +7,7 @@
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each
 #   make valgrind   a small run under valgrind memcheck
 #   make bench      simulation speed on fixed workloads (docs/performance.md)
+#   make check-slurm  a sweep through a real one-node Slurm (installs it, as root)
 #
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -40,7 +41,7 @@ BIN := $(BUILD)/skewsim
 LIB := $(BUILD)/libskewsim.a
 TESTBIN := $(BUILD)/check_skewsim
 
-.PHONY: all deps demo check test validate docs clean help fuzz valgrind bench
+.PHONY: all deps demo check test validate docs clean help fuzz valgrind bench check-slurm
 
 all: deps $(BIN)
 
@@ -74,6 +75,14 @@ demo: deps $(BIN)
 
 check test: deps $(BIN) $(TESTBIN)
 	SKEWSIM_BIN=$(BIN) $(TESTBIN)
+
+# make check-slurm: a one-node Slurm on localhost brought up in a temporary
+# directory (slurmctld and slurmd installed with apt-get when missing, as
+# root), a sweep submitted as an array job through the project's own
+# submission path, and its collected results compared byte for byte with the
+# same sweep run locally; tests/slurm/check-slurm.sh says more.
+check-slurm: deps $(BIN)
+	sh tests/slurm/check-slurm.sh $(BIN)
 
 validate: deps $(BIN)
 	$(BIN) validate -c configs/h200.yaml -d validation/h200
@@ -154,6 +163,6 @@ clean:
 	rm -rf build build-san build-fuzz
 
 help:
-	@sed -n '1,11p' Makefile
+	@sed -n '1,12p' Makefile
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)
