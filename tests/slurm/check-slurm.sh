@@ -43,6 +43,39 @@ say() { echo "check-slurm: $*"; }
 fail() { echo "check-slurm: FAIL: $*" >&2; exit 1; }
 [ -x "$BIN" ] || fail "$BIN: not built"
 
+# --- 0: sweep.sbatch's arithmetic, without Slurm ------------------------------------
+# A stub binary prints its arguments; the environment is what sbatch sets.
+STUBDIR=$(mktemp -d /tmp/skewsim-sbatch.XXXXXX)
+printf '#!/bin/sh\necho "$@"\n' >"$STUBDIR/skewsim"
+chmod +x "$STUBDIR/skewsim"
+# sb "ENV..." ARGS...: run the script with that environment; prints its output.
+sb() {
+    e=$1
+    shift
+    env -i PATH="$PATH" SLURM_SUBMIT_DIR="$STUBDIR" SKEWSIM_BIN=skewsim SLURM_CPUS_PER_TASK=2 $e \
+        sh scripts/slurm/sweep.sbatch "$@" 2>&1
+}
+expect() {
+    [ "$1" = "$2" ] || { rm -rf "$STUBDIR"; fail "sweep.sbatch: expected '$2', got '$1'"; }
+}
+A="SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=16 SLURM_ARRAY_TASK_COUNT=16 SLURM_ARRAY_TASK_STEP=1"
+expect "$(sb "SLURM_ARRAY_TASK_ID=5 $A" s.yaml out)" "sweep $STUBDIR/s.yaml -o $STUBDIR/out --shard 4/16 -j 2"
+A="SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=30 SLURM_ARRAY_TASK_COUNT=16 SLURM_ARRAY_TASK_STEP=2"
+expect "$(sb "SLURM_ARRAY_TASK_ID=30 $A" /abs/s.yaml /abs/out)" "sweep /abs/s.yaml -o /abs/out --shard 15/16 -j 2"
+A="SLURM_ARRAY_TASK_MIN=3 SLURM_ARRAY_TASK_MAX=9 SLURM_ARRAY_TASK_COUNT=3 SLURM_ARRAY_TASK_STEP=1"
+expect "$(sb "SLURM_ARRAY_TASK_ID=7 $A" s.yaml out)" \
+    "sweep.sbatch: array 3..9 of 3 tasks is not a range: give SHARDS (usage: sbatch --array=0-15 scripts/slurm/sweep.sbatch SPEC OUTDIR [SHARDS])"
+expect "$(sb "SLURM_ARRAY_TASK_ID=7 $A" s.yaml out 16)" "sweep $STUBDIR/s.yaml -o $STUBDIR/out --shard 7/16 -j 2"
+expect "$(sb "SLURM_ARRAY_TASK_ID=16 $A" s.yaml out 16)" "sweep.sbatch: array index 16: expected 0..15 with SHARDS 16"
+expect "$(sb "" s.yaml out)" "sweep.sbatch: not an array job: usage: sbatch --array=0-15 scripts/slurm/sweep.sbatch SPEC OUTDIR [SHARDS]"
+expect "$(sb "SKEWSIM_BIN=nope SLURM_ARRAY_TASK_ID=1 $A" s.yaml out)" \
+    "sweep.sbatch: $STUBDIR/nope: not an executable (set SKEWSIM_BIN, or submit from the repository root after make)"
+rm -rf "$STUBDIR"
+say "ok: sweep.sbatch maps array offsets, steps and SHARDS onto --shard K/N"
+# docs/hpc.md's study is the size it says.
+n=$("$BIN" sweep configs/sweeps/hpc-10k.yaml --list | wc -l)
+[ "$n" = 10000 ] || fail "configs/sweeps/hpc-10k.yaml: expected 10000 points (docs/hpc.md), got $n"
+
 # --- Slurm itself -----------------------------------------------------------
 PKGS="slurmctld slurmd slurm-client"
 if ! command -v slurmctld >/dev/null 2>&1 || ! command -v slurmd >/dev/null 2>&1 ||
