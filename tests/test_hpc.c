@@ -1,0 +1,425 @@
+/* test_hpc.c -- a sweep on a cluster (src/sweep/hpc.c): a trace's cost
+ * against what the simulator counts, Slurm time limits, shard sizing
+ * against a brute-force search, the scripts, submission through a stub
+ * sbatch, the directory lock's conflicts, and the progress report under a
+ * fake clock.  The real Slurm is `make check-slurm`'s. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tests.h"
+#include "testutil.h"
+#include "skewsim/gen.h"
+#include "skewsim/program.h"
+#include "skewsim/sweep_hpc.h"
+#include "skewsim/trace.h"
+
+/* ---------------------------------------------------------------- cost */
+
+START_TEST(cost_counts_what_the_simulator_issues)
+{
+    /* gen fma --iters 16 --block 64 --grid 4: summary.json's
+     * warp_instructions for this trace is what the walk must find. */
+    char dir[256];
+    tu_mkdtemp(dir, sizeof dir, "hpc");
+    char *path = tu_strf("%s/fma.trace", dir);
+    kernel k;
+    sk_error e = {0};
+    ck_assert_int_eq(gen_fma(&k, 16, 64, 4, &e), 0);
+    ck_assert_int_eq(trace_write_kernel(path, &k, 0, &e), 0);
+    /* warp 0 also runs the kernel's timer bookkeeping (ifwarp 0) */
+    uint64_t per_cta = prog_warp_count(&k.progs[0], 1.0, 0) + prog_warp_count(&k.progs[0], 1.0, 1);
+    ck_assert_uint_gt(prog_warp_count(&k.progs[0], 1.0, 0), prog_warp_count(&k.progs[0], 1.0, 1));
+    kernel_free(&k);
+    sweep_trace_cost c;
+    ck_assert_int_eq(sweep_trace_cost_read(path, NULL, NULL, &c, &e), 0);
+    ck_assert_uint_eq(c.kernels, 1);
+    ck_assert_uint_eq(c.ctas, 4);
+    ck_assert_uint_eq(c.warps, 8);
+    ck_assert_uint_eq(c.warp_instr, 4 * per_cta);
+    ck_assert(sweep_point_seconds(&c) > 0);
+    free(path);
+    tu_rmdir(dir);
+
+    /* An Accel-Sim trace: 4 CTAs of 1 warp, 24 instructions, 8 of them
+     * global loads and stores (tests/data/accelsim/kernel-1.traceg). */
+    ck_assert_int_eq(sweep_trace_cost_read(TEST_DATA "/accelsim/kernel-1.traceg", NULL, NULL, &c, &e), 0);
+    ck_assert_uint_eq(c.ctas, 4);
+    ck_assert_uint_eq(c.warp_instr, 96);
+    ck_assert_uint_eq(c.mem_instr, 32);
+}
+END_TEST
+
+START_TEST(cost_finds_a_bad_record_anywhere)
+{
+    /* The error is in a CTA record, after a header that opens fine: the
+     * up-front read must reach it. */
+    sweep_trace_cost c;
+    sk_error e = {0};
+    ck_assert_int_lt(sweep_trace_cost_read(TEST_DATA "/bad/cta_unknown_program.trace", NULL, NULL, &c, &e), 0);
+    ck_assert_str_eq(e.msg, TEST_DATA "/bad/cta_unknown_program.trace:7:9: cta: program=nope: expected the "
+                            "name of a program of kernel 'k'");
+    e.code = 0;
+    ck_assert_int_lt(sweep_trace_cost_read(TEST_DATA "/no/such.trace", NULL, NULL, &c, &e), 0);
+}
+END_TEST
+
+START_TEST(cost_model_orders_workloads)
+{
+    /* More instructions cost more; a memory op costs more than an ALU op. */
+    sweep_trace_cost a = {.kernels = 1, .ctas = 100, .warps = 800, .warp_instr = 1000000, .mem_instr = 0};
+    sweep_trace_cost b = a, m = a;
+    b.warp_instr *= 2;
+    m.mem_instr = 500000;
+    ck_assert(sweep_point_seconds(&b) > sweep_point_seconds(&a));
+    ck_assert(sweep_point_seconds(&m) > sweep_point_seconds(&a));
+}
+END_TEST
+
+/* ---------------------------------------------------------------- time */
+
+START_TEST(slurm_times)
+{
+    static const struct {
+        const char *s;
+        long v;
+    } good[] = {
+        {"30", 1800},          {"90", 5400},          {"5:30", 330},          {"1:00:00", 3600},
+        {"02:00:00", 7200},    {"1-0", 86400},        {"1-12", 129600},       {"0-00:30", 1800},
+        {"2-03:04:05", 183845}, {"0:0:1", 1},
+    };
+    static const char *const bad[] = {"", "0", "0:00", "-1", "1h", "1:60", "1:00:60", "1-2:60", "1-",
+                                      "a", "1::2", "1:2:3:4", "UNLIMITED", " 30", "30 ", "1234567890"};
+    for (size_t i = 0; i < SK_ARRAY_LEN(good); i++) {
+        long v = -1;
+        ck_assert_msg(sweep_slurm_parse_time(good[i].s, &v) == 0, "%s refused", good[i].s);
+        ck_assert_int_eq(v, good[i].v);
+    }
+    for (size_t i = 0; i < SK_ARRAY_LEN(bad); i++) {
+        long v = 0;
+        ck_assert_msg(sweep_slurm_parse_time(bad[i], &v) == -1, "'%s' taken as %ld", bad[i], v);
+    }
+    char b[32];
+    ck_assert_str_eq(sweep_slurm_fmt_time(183845, b, sizeof b), "2-03:04:05");
+    ck_assert_str_eq(sweep_slurm_fmt_time(1800, b, sizeof b), "0-00:30:00");
+    ck_assert_str_eq(sweep_slurm_fmt_time(0, b, sizeof b), "0-00:00:01");
+    long back;
+    ck_assert_int_eq(sweep_slurm_parse_time("2-03:04:05", &back), 0);
+    ck_assert_int_eq(back, 183845);
+}
+END_TEST
+
+/* -------------------------------------------------------------- sizing */
+
+/* Brute force: the least n in 1..max whose every shard's schedule fits. */
+static int naive_shards(const double *cost, size_t np, const sweep_sizing *z)
+{
+    double budget = z->fill * (double)(z->time_s - z->grace_s);
+    size_t nrun = 0;
+    for (size_t i = 0; i < np; i++)
+        nrun += cost[i] >= 0;
+    if (!nrun)
+        return 1;
+    for (int n = 1; n <= z->array_max && (size_t)n <= nrun; n++) {
+        int fits = 1;
+        for (int k = 0; k < n && fits; k++) {
+            /* the engine: in index order, each point on the slot free first */
+            double slot[64] = {0};
+            for (size_t i = (size_t)k; i < np; i += (size_t)n) {
+                if (cost[i] < 0)
+                    continue;
+                int b = 0;
+                for (int c = 1; c < z->cpus; c++)
+                    if (slot[c] < slot[b])
+                        b = c;
+                slot[b] += cost[i];
+            }
+            for (int c = 0; c < z->cpus; c++)
+                fits &= slot[c] <= budget;
+        }
+        if (fits)
+            return n;
+    }
+    return -1;
+}
+
+START_TEST(sizing_is_the_fewest_shards_that_fit)
+{
+    unsigned seed = 14;
+    for (int trial = 0; trial < 200; trial++) {
+        size_t np = 1 + (size_t)(rand_r(&seed) % 300);
+        double *cost = xcalloc(np, sizeof *cost);
+        for (size_t i = 0; i < np; i++) {
+            int r = rand_r(&seed) % 100;
+            /* a few done points, mostly short ones, some long tails */
+            cost[i] = r < 10 ? -1 : r < 90 ? 1 + rand_r(&seed) % 20 : 50 + rand_r(&seed) % 150;
+        }
+        sweep_sizing z = {.time_s = 600 + rand_r(&seed) % 3000, .grace_s = 60,
+                          .cpus = 1 + rand_r(&seed) % 8, .array_max = 1 + rand_r(&seed) % 64, .fill = 0.7};
+        int want = naive_shards(cost, np, &z);
+        int n = 0;
+        double worst = 0;
+        sk_error e = {0};
+        int rc = sweep_slurm_shards(cost, np, &z, &n, &worst, &e);
+        if (want < 0) {
+            ck_assert_int_eq(rc, SK_ERANGE);
+            ck_assert_ptr_nonnull(strstr(e.msg, "sweep: "));
+        } else {
+            ck_assert_msg(rc == 0, "trial %d: %s", trial, e.msg);
+            ck_assert_int_eq(n, want);
+            ck_assert(worst <= z.fill * (double)(z.time_s - z.grace_s));
+        }
+        free(cost);
+    }
+}
+END_TEST
+
+START_TEST(sizing_refuses_what_cannot_fit)
+{
+    double cost[] = {10, 10, 5000, 10};
+    sweep_sizing z = {.time_s = 3600, .grace_s = 60, .cpus = 4, .array_max = 100, .fill = 0.8};
+    int n;
+    double worst;
+    sk_error e = {0};
+    ck_assert_int_eq(sweep_slurm_shards(cost, 4, &z, &n, &worst, &e), SK_ERANGE);
+    ck_assert_str_eq(e.msg, "sweep: point 0002 alone is estimated at 5000 s, more than --time 0-01:00:00 "
+                            "allows (2832 s: 80% of the limit less the 60 s grace): raise --time");
+    /* done points cost nothing: with 0002 done, one task does the rest */
+    cost[2] = -1;
+    e.code = 0;
+    ck_assert_int_eq(sweep_slurm_shards(cost, 4, &z, &n, &worst, &e), 0);
+    ck_assert_int_eq(n, 1);
+    ck_assert(worst == 10);
+    /* all done: one (empty) task */
+    double done[] = {-1, -1};
+    ck_assert_int_eq(sweep_slurm_shards(done, 2, &z, &n, &worst, &e), 0);
+    ck_assert_int_eq(n, 1);
+    /* 1000 points of 100 s on 1 CPU, --time 1000 s: 0.8 * (1000 - 60) = 752 s
+     * hold 7 points, so 143 tasks; at most 100: refused */
+    double *many = xcalloc(1000, sizeof *many);
+    for (int i = 0; i < 1000; i++)
+        many[i] = 100;
+    sweep_sizing y = {.time_s = 1000, .grace_s = 60, .cpus = 1, .array_max = 100, .fill = 0.8};
+    ck_assert_int_eq(sweep_slurm_shards(many, 1000, &y, &n, &worst, &e), SK_ERANGE);
+    ck_assert_str_eq(e.msg, "sweep: 1000 points estimated at 100000 CPU-s do not fit 100 tasks of --time "
+                            "0-00:16:40 on --cpus 1: raise --time, --cpus or --array-max");
+    y.array_max = 1000;
+    ck_assert_int_eq(sweep_slurm_shards(many, 1000, &y, &n, &worst, &e), 0);
+    ck_assert_int_eq(n, 143);
+    ck_assert(worst == 700);
+    free(many);
+    /* a grace period that eats the limit */
+    sweep_sizing g = {.time_s = 60, .grace_s = 60, .cpus = 1, .array_max = 10, .fill = 0.8};
+    ck_assert_int_eq(sweep_slurm_shards(cost, 4, &g, &n, &worst, &e), SK_ERANGE);
+}
+END_TEST
+
+/* ------------------------------------------------------------- scripts */
+
+static char *script(int collect, const sweep_slurm_job *j)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (collect)
+        sweep_slurm_collect_script(f, j);
+    else
+        sweep_slurm_array_script(f, j);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(scripts_are_what_sbatch_runs)
+{
+    sweep_slurm_job j = {.bin = "/opt/skewsim/build/skewsim", .spec = "/home/u/study.yaml",
+                         .dir = "/scratch/u/out", .partition = "compute", .mem = "4G", .time_s = 1800,
+                         .grace_s = 60, .cpus = 8, .shards = 40, .sweep_flags = "--reuse-across-versions",
+                         .npoints = 10000, .nrun = 9990, .worst_s = 1234.4};
+    char *a = script(0, &j);
+    ck_assert_str_eq(a,
+        "#!/bin/sh\n"
+        "# Written by `skewsim sweep --slurm` (docs/hpc.md): 9990 of the spec's 10000 points\n"
+        "# in 40 shards; task K runs the points whose index % 40 == K, 8 at once.\n"
+        "# Estimated longest shard: 1234 s of the 1800 s limit.  The task index is\n"
+        "# the shard: `sbatch --array=3,7 THIS` reruns shards 3 and 7; done points\n"
+        "# are skipped.  SIGTERM 60 s before the limit (--signal=B:TERM) reaches\n"
+        "# the sweep through exec: it keeps its finished points and exits 143.\n"
+        "#SBATCH --job-name=skewsim-sweep\n"
+        "#SBATCH --array=0-39\n"
+        "#SBATCH --cpus-per-task=8\n"
+        "#SBATCH --time=0-00:30:00\n"
+        "#SBATCH --signal=B:TERM@60\n"
+        "#SBATCH --partition=compute\n"
+        "#SBATCH --mem=4G\n"
+        "#SBATCH --output=/scratch/u/out/slurm/sweep-%A_%a.out\n"
+        "set -eu\n"
+        "K=${SLURM_ARRAY_TASK_ID:?not an array task: submit with sbatch}\n"
+        "[ \"$K\" -lt 40 ] || { echo \"sweep.sbatch: task $K: expected 0..39\" >&2; exit 1; }\n"
+        "exec /opt/skewsim/build/skewsim sweep /home/u/study.yaml -o /scratch/u/out --shard \"$K/40\" -j 8 "
+        "--reuse-across-versions\n");
+    free(a);
+    j.partition = j.mem = NULL;
+    j.sweep_flags = NULL;
+    char *c = script(1, &j);
+    ck_assert_str_eq(c,
+        "#!/bin/sh\n"
+        "# Written by `skewsim sweep --slurm` (docs/hpc.md): once every task of the\n"
+        "# array exited 0 (afterok), DIR/sweep.csv and the collected tables.\n"
+        "#SBATCH --job-name=skewsim-collect\n"
+        "#SBATCH --cpus-per-task=1\n"
+        "#SBATCH --time=0-00:30:00\n"
+        "#SBATCH --output=/scratch/u/out/slurm/collect-%j.out\n"
+        "set -eu\n"
+        "exec /opt/skewsim/build/skewsim sweep /home/u/study.yaml -o /scratch/u/out --collect\n");
+    free(c);
+    ck_assert_int_eq(sweep_slurm_path_ok("/scratch/u/out"), 0);
+    static const char *const badp[] = {"/a b", "/a'b", "/a%b", "/a$b", "/a\\b", "/a\"b", "/a`b", "/a\tb", ""};
+    for (size_t i = 0; i < SK_ARRAY_LEN(badp); i++)
+        ck_assert_int_eq(sweep_slurm_path_ok(badp[i]), -1);
+}
+END_TEST
+
+START_TEST(submit_through_a_stub_sbatch)
+{
+    char dir[256];
+    tu_mkdtemp(dir, sizeof dir, "hpc");
+    char *stub = tu_strf("%s/sbatch", dir), *log = tu_strf("%s/args", dir);
+    FILE *f = fopen(stub, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "#!/bin/sh\necho \"$@\" >> %s\ncase \"$*\" in *fail*) exit 2;; esac\n"
+               "echo '4242;cluster'\n", log);
+    fclose(f);
+    chmod(stub, 0755);
+    setenv("SKEWSIM_SBATCH", stub, 1);
+    char id[32];
+    sk_error e = {0};
+    ck_assert_int_eq(sweep_slurm_submit("/x/sweep.sbatch", NULL, id, sizeof id, &e), 0);
+    ck_assert_str_eq(id, "4242");
+    ck_assert_int_eq(sweep_slurm_submit("/x/collect.sbatch", "4242", id, sizeof id, &e), 0);
+    ck_assert_int_eq(sweep_slurm_submit("/x/fail.sbatch", NULL, id, sizeof id, &e), SK_EIO);
+    ck_assert_ptr_nonnull(strstr(e.msg, "failed (exit 2)"));
+    char *args = tu_slurp(log, NULL);
+    ck_assert_str_eq(args, "--parsable /x/sweep.sbatch\n"
+                           "--parsable --dependency=afterok:4242 --kill-on-invalid-dep=yes /x/collect.sbatch\n"
+                           "--parsable /x/fail.sbatch\n");
+    free(args);
+    unsetenv("SKEWSIM_SBATCH");
+    free(stub);
+    free(log);
+    tu_rmdir(dir);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- lock */
+
+START_TEST(lock_lets_shards_share_and_nothing_else)
+{
+    char dir[256];
+    tu_mkdtemp(dir, sizeof dir, "hpc");
+    sweep_lock a, b, c;
+    sk_error e = {0};
+    /* two unsharded sweeps */
+    ck_assert_int_eq(sweep_lock_take(&a, dir, 0, 1, &e), 0);
+    ck_assert_int_eq(sweep_lock_take(&b, dir, 0, 1, &e), SK_EIO);
+    char *want = tu_strf("sweep: %s: another sweep is writing this directory (%s/.lock is locked); wait for "
+                         "it to end, or use another -o DIR", dir, dir);
+    ck_assert_str_eq(e.msg, want);
+    free(want);
+    /* a shard while an unsharded sweep runs */
+    ck_assert_int_eq(sweep_lock_take(&b, dir, 3, 16, &e), SK_EIO);
+    sweep_lock_drop(&a);
+    ck_assert_int_eq(a.fd, -1);
+    sweep_lock_drop(&a);          /* twice: a no-op */
+    /* shards of one array share; the same shard twice does not */
+    ck_assert_int_eq(sweep_lock_take(&a, dir, 3, 16, &e), 0);
+    ck_assert_int_eq(sweep_lock_take(&b, dir, 4, 16, &e), 0);
+    ck_assert_int_eq(sweep_lock_take(&c, dir, 3, 16, &e), SK_EIO);
+    ck_assert_int_eq(sweep_lock_take(&c, dir, 0, 1, &e), SK_EIO);
+    sweep_lock_drop(&a);
+    sweep_lock_drop(&b);
+    ck_assert_int_eq(sweep_lock_take(&c, dir, 0, 1, &e), 0);
+    sweep_lock_drop(&c);
+    /* the file holds nothing */
+    char *p = tu_strf("%s/.lock", dir);
+    struct stat st;
+    ck_assert_int_eq(stat(p, &st), 0);
+    ck_assert_int_eq(st.st_size, 0);
+    free(p);
+    tu_rmdir(dir);
+    e.code = 0;
+    ck_assert_int_eq(sweep_lock_take(&a, "/nonexistent/dir", 0, 1, &e), SK_EIO);
+}
+END_TEST
+
+/* ------------------------------------------------------------ progress */
+
+static double fake_now_s;
+static double fake_now(void)
+{
+    return fake_now_s;
+}
+
+static char *progress_run(int tty, int quiet)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    sweep_progress p;
+    fake_now_s = 100;
+    sweep_progress_init(&p, f, tty, quiet, 3, 30, fake_now);
+    sweep_progress_started(&p);
+    sweep_progress_started(&p);
+    fake_now_s = 110;
+    sweep_progress_ended(&p, "0000-a", 1, 10, 10);  /* a third of the work in 10 s: 20 s left */
+    sweep_progress_started(&p);
+    fake_now_s = 112;
+    sweep_progress_ended(&p, "0001-b", 0, 12, 10);
+    fake_now_s = 130.5;
+    sweep_progress_ended(&p, "0002-c", 1, 20.5, 10);
+    sweep_progress_pause(&p);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(progress_lines)
+{
+    char *s = progress_run(0, 0);
+    ck_assert_str_eq(s, "sweep: 0000-a ok in 10.0s (1/3 done, 0 failed, ETA 20.0s)\n"
+                        "sweep: 0001-b FAILED in 12.0s (1/3 done, 1 failed, ETA 6.0s)\n"
+                        "sweep: 0002-c ok in 20.5s (2/3 done, 1 failed, ETA 0.0s)\n");
+    free(s);
+    s = progress_run(1, 0);
+    ck_assert_str_eq(s, "\rsweep: 0/3 done, 0 failed, 1 running, ETA ?\033[K"
+                        "\rsweep: 0/3 done, 0 failed, 2 running, ETA ?\033[K"
+                        "\rsweep: 1/3 done, 0 failed, 1 running, ETA 20.0s\033[K"
+                        "\rsweep: 1/3 done, 0 failed, 2 running, ETA 20.0s\033[K"
+                        "\rsweep: 1/3 done, 1 failed, 1 running, ETA 6.0s\033[K"
+                        "\rsweep: 2/3 done, 1 failed, 0 running, ETA 0.0s\033[K\n");
+    free(s);
+    s = progress_run(1, 1);
+    ck_assert_str_eq(s, "");
+    free(s);
+    s = progress_run(0, 1);
+    ck_assert_str_eq(s, "");
+    free(s);
+}
+END_TEST
+
+Suite *hpc_suite(void)
+{
+    Suite *s = suite_create("hpc");
+    TCase *tc = tcase_create("hpc");
+    tcase_add_test(tc, cost_counts_what_the_simulator_issues);
+    tcase_add_test(tc, cost_finds_a_bad_record_anywhere);
+    tcase_add_test(tc, cost_model_orders_workloads);
+    tcase_add_test(tc, slurm_times);
+    tcase_add_test(tc, sizing_is_the_fewest_shards_that_fit);
+    tcase_add_test(tc, sizing_refuses_what_cannot_fit);
+    tcase_add_test(tc, scripts_are_what_sbatch_runs);
+    tcase_add_test(tc, submit_through_a_stub_sbatch);
+    tcase_add_test(tc, lock_lets_shards_share_and_nothing_else);
+    tcase_add_test(tc, progress_lines);
+    suite_add_tcase(s, tc);
+    return s;
+}
