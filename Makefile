@@ -41,7 +41,7 @@ BIN := $(BUILD)/skewsim
 LIB := $(BUILD)/libskewsim.a
 TESTBIN := $(BUILD)/check_skewsim
 
-.PHONY: all deps demo check test validate docs clean help fuzz valgrind bench check-slurm
+.PHONY: all deps demo check test validate docs clean help fuzz valgrind bench check-slurm FORCE
 
 all: deps $(BIN)
 
@@ -57,6 +57,19 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -c $< -o $@
+
+# The source commit baked into the binary (src/core/version.c): rewritten on
+# every make, replaced only when it changes, so version.o (and nothing else)
+# rebuilds after a commit or an edit.  Outside a git checkout: "unknown".
+COMMIT_H := $(BUILD)/gen/commit.h
+$(COMMIT_H): FORCE
+	@mkdir -p $(dir $@)
+	@c=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	 printf '#define SKEWSIM_COMMIT "%s"\n' "$$c" > $@.tmp; \
+	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/src/core/version.o: $(COMMIT_H)
+$(BUILD)/src/core/version.o: CFLAGS_ALL += -I$(BUILD)/gen
+FORCE:
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -3,8 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-
-#define SKEWSIM_VERSION "0.1.0"
+#include "skewsim/version.h"
 
 int cli_fail(const sk_error *e)
 {
@@ -55,7 +54,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "sweep"))
         return cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-        printf("skewsim %s\n", SKEWSIM_VERSION);
+        printf("skewsim %s (%s)\n", sk_version(), sk_commit());
         return 0;
     }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
