@@ -11,7 +11,7 @@
 #
 PKG_CONFIG ?= pkg-config
 CC ?= cc
-PKGS := yaml-0.1 gsl zlib
+PKGS := yaml-0.1 gsl zlib jansson
 
 BUILD := build$(if $(SANITIZE),-san)
 WARN := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion \

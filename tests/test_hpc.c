@@ -3,10 +3,17 @@
  * against a brute-force search, the scripts, submission through a stub
  * sbatch, the directory lock's conflicts, and the progress report under a
  * fake clock.  The real Slurm is `make check-slurm`'s. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "tests.h"
 #include "testutil.h"
@@ -406,6 +413,157 @@ START_TEST(progress_lines)
 }
 END_TEST
 
+
+static const char *sk_bin(void)
+{
+    const char *b = getenv("SKEWSIM_BIN");
+    return b && *b ? b : "build/skewsim";
+}
+
+static void rm_rf(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d) {
+        remove(path);
+        return;
+    }
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        char *sub = tu_strf("%s/%s", path, de->d_name);
+        rm_rf(sub);
+        free(sub);
+    }
+    closedir(d);
+    rmdir(path);
+}
+
+/* ------------------------------------------------------------- collect */
+
+static int run_bin(const char *a1, const char *a2, const char *a3, const char *a4)
+{
+    pid_t p = fork();
+    ck_assert_int_ge(p, 0);
+    if (p == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+            _exit(126);
+        alarm(120);
+        execl(sk_bin(), sk_bin(), a1, a2, a3, a4, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(p, &st, 0), p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Field `col` (0-based) of CSV line `line` (no quoted commas). */
+static char *field(const char *line, int col)
+{
+    const char *p = line;
+    for (int i = 0; i < col; i++) {
+        p = strchr(p, ',');
+        ck_assert_ptr_nonnull(p);
+        p++;
+    }
+    size_t n = strcspn(p, ",\n");
+    return strndup(p, n);
+}
+
+START_TEST(collect_is_one_row_per_point_and_kernel)
+{
+    char dir[256];
+    tu_mkdtemp(dir, sizeof dir, "tidy");
+    char *cwd = getcwd(NULL, 0);
+    char *spec = tu_strf("%s/t.yaml", dir), *out = tu_strf("%s/out", dir);
+    FILE *f = fopen(spec, "w");
+    fprintf(f, "config: %s/configs/h200.yaml\n"
+               "traces:\n  a: {gen: \"fma --iters 8 --block 64 --grid 2\"}\n"
+               "  b: {gen: \"gemm --m 128 --n 256 --k 64 --repeat 2\"}\n"
+               "set: {dvfs.policy: fixed}\n"
+               "cases:\n  rr: {dispatch.policy: round_robin}\n"
+               "  slow: {dispatch.policy: gigathread, sim.max_time_ns: 1}\n"
+               "axes:\n  sm.warp_policy: [gto, lrr]\n", cwd);
+    fclose(f);
+    free(cwd);
+    ck_assert_int_eq(run_bin("sweep", spec, "-o", out), 6);     /* the slow case fails */
+    ck_assert_int_eq(run_bin("collect", out, NULL, NULL), 0);
+    char *csvp = tu_strf("%s/results.csv", out);
+    char *csv = tu_slurp(csvp, NULL);
+    const char *header =
+        "index,dir,status,trace,trace_file,case,gen,gen.iters,gen.block,gen.grid,gen.m,gen.n,gen.k,"
+        "gen.repeat,dvfs.policy,dispatch.policy,sim.max_time_ns,sm.warp_policy,seed,kernel,kernel_name,ctas,"
+        "launch_ns,span_ns,time_ns,warp_instructions,total_ns,mean_power_w,energy_j,skewsim_version,"
+        "skewsim_commit,key,message\n";
+    ck_assert_int_eq(strncmp(csv, header, strlen(header)), 0);
+    /* rows: fma 2 ok x 1 kernel + 2 failed; gemm 2 ok x 2 kernels + 2 failed */
+    const char *want[][6] = {
+        /* index, status, case, gen.iters|gen.m, sim.max_time_ns, kernel */
+        {"0", "ok", "rr", "8", "", "0"},           {"1", "ok", "rr", "8", "", "0"},
+        {"2", "failed", "slow", "8", "1", ""},     {"3", "failed", "slow", "8", "1", ""},
+        {"4", "ok", "rr", "128", "", "0"},         {"4", "ok", "rr", "128", "", "1"},
+        {"5", "ok", "rr", "128", "", "0"},         {"5", "ok", "rr", "128", "", "1"},
+        {"6", "failed", "slow", "128", "1", ""},   {"7", "failed", "slow", "128", "1", ""},
+    };
+    const char *line = csv + strlen(header);
+    for (size_t r = 0; r < SK_ARRAY_LEN(want); r++) {
+        ck_assert_msg(*line, "row %zu missing", r);
+        char *c[] = {field(line, 0), field(line, 2), field(line, 5), field(line, r < 4 ? 7 : 10), field(line, 16),
+                     field(line, 19), field(line, 14), field(line, 17), field(line, 18)};
+        ck_assert_str_eq(c[0], want[r][0]);
+        ck_assert_str_eq(c[1], want[r][1]);
+        ck_assert_str_eq(c[2], want[r][2]);
+        ck_assert_str_eq(c[3], want[r][3]);
+        ck_assert_str_eq(c[4], want[r][4]);
+        ck_assert_str_eq(c[5], want[r][5]);
+        ck_assert_str_eq(c[6], "fixed");                        /* set: on every point */
+        static const char *const policy[] = {"gto", "lrr", "gto", "lrr", "gto", "gto", "lrr", "lrr", "gto", "lrr"};
+        ck_assert_str_eq(c[7], policy[r]);                      /* the axis */
+        ck_assert_str_eq(c[8], "1");                            /* the config's seed */
+        for (size_t i = 0; i < SK_ARRAY_LEN(c); i++)
+            free(c[i]);
+        char *tn = field(line, 24), *msg = field(line, 32);
+        if (!strcmp(want[r][1], "ok")) {
+            ck_assert_str_ne(tn, "");                           /* the kernel's time_ns */
+            ck_assert_str_eq(msg, "");
+        } else {
+            ck_assert_str_eq(tn, "");
+            ck_assert_ptr_nonnull(strstr(msg, "sim.max_time_ns=1"));
+        }
+        free(tn);
+        free(msg);
+        line = strchr(line, '\n') + 1;
+    }
+    ck_assert_str_eq(line, "");
+    /* the JSON is the same rows; a key a point does not set is absent */
+    char *jsonp = tu_strf("%s/results.json", out);
+    char *json = tu_slurp(jsonp, NULL);
+    ck_assert(json[0] == '[');
+    ck_assert_ptr_nonnull(strstr(json, "\"gen.repeat\": 2"));
+    ck_assert_ptr_nonnull(strstr(json, "\"sim.max_time_ns\": 1,"));
+    size_t nidx = 0;
+    for (const char *p = json; (p = strstr(p, "\"index\": ")) != NULL; p++)
+        nidx++;
+    ck_assert_uint_eq(nidx, 10);
+    /* and a second collect writes the same bytes */
+    ck_assert_int_eq(run_bin("collect", out, NULL, NULL), 0);
+    char *csv2 = tu_slurp(csvp, NULL), *json2 = tu_slurp(jsonp, NULL);
+    ck_assert_str_eq(csv, csv2);
+    ck_assert_str_eq(json, json2);
+    free(csv2);
+    free(json2);
+    free(csv);
+    free(json);
+    free(csvp);
+    free(jsonp);
+    /* not a results directory */
+    ck_assert_int_eq(run_bin("collect", dir, NULL, NULL), 3);
+    free(spec);
+    free(out);
+    rm_rf(dir);
+}
+END_TEST
+
 Suite *hpc_suite(void)
 {
     Suite *s = suite_create("hpc");
@@ -420,6 +578,7 @@ Suite *hpc_suite(void)
     tcase_add_test(tc, submit_through_a_stub_sbatch);
     tcase_add_test(tc, lock_lets_shards_share_and_nothing_else);
     tcase_add_test(tc, progress_lines);
+    tcase_add_test(tc, collect_is_one_row_per_point_and_kernel);
     suite_add_tcase(s, tc);
     return s;
 }

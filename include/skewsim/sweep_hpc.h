@@ -117,6 +117,16 @@ int sweep_lock_take(sweep_lock *l, const char *dir, int shard_k, int shard_n, sk
  * the tree calls it too, so a child outliving the sweep cannot keep it. */
 void sweep_lock_drop(sweep_lock *l);
 
+/* ---- collect ---------------------------------------------------------------------- */
+
+/* DIR/results.csv and DIR/results.json from every point directory of DIR
+ * that holds a point.json (src/sweep/tidy.c says how): one row per point
+ * and kernel (one row for a failed point), every override key, gen option
+ * and the seed in a column of its own.  *npoints, *nrows: what was
+ * written.  0, or SK_EIO (an unreadable DIR/points, a point.json or
+ * summary.json that does not parse: "file:line:col: ..."). */
+int sweep_tidy_write(const char *dir, size_t *npoints, size_t *nrows, sk_error *e);
+
 /* ---- progress ------------------------------------------------------------------ */
 
 /* On a terminal, one line rewritten in place ("sweep: 12/100 done, 1

@@ -27,6 +27,7 @@ static void usage(FILE *f)
           "                      print the effective configuration, or every key\n"
           "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]\n"
           "                      run every point of a parameter sweep (docs/sweeps.md)\n"
+          "  collect DIR         a sweep's results as one tidy table: DIR/results.csv, results.json\n"
           "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
           "                      simulate the H200 measurements in DIR and compare\n"
           "  version             print the version\n",
@@ -53,6 +54,8 @@ int main(int argc, char **argv)
         return cmd_import(argc - 1, argv + 1);
     if (!strcmp(cmd, "sweep"))
         return cmd_sweep(argc - 1, argv + 1);
+    if (!strcmp(cmd, "collect"))
+        return cmd_collect(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("skewsim %s (%s)\n", sk_version(), sk_commit());
         return 0;
