@@ -128,7 +128,7 @@ static int naive_shards(const double *cost, size_t np, const sweep_sizing *z)
         nrun += cost[i] >= 0;
     if (!nrun)
         return 1;
-    for (int n = 1; n <= z->array_max && (size_t)n <= nrun; n++) {
+    for (int n = 1; n <= z->array_max && (size_t)n <= np; n++) {
         int fits = 1;
         for (int k = 0; k < n && fits; k++) {
             /* the engine: in index order, each point on the slot free first */
@@ -564,6 +564,186 @@ START_TEST(collect_is_one_row_per_point_and_kernel)
 }
 END_TEST
 
+/* ---------------------------------------------------- --slurm options */
+
+START_TEST(slurm_options)
+{
+    sweep_slurm_opts o;
+    sweep_slurm_opts_init(&o);
+    ck_assert_int_eq(o.time_s, 7200);
+    ck_assert_int_eq(o.cpus, 8);
+    ck_assert_int_eq(o.array_max, 1000);
+    char *good[] = {"x", "--slurm", "--partition", "compute,debug", "--time", "1-00:00", "--array-max", "50",
+                    "--cpus", "16", "--mem", "4G", "--dry-run", "-j"};
+    sk_error e = {0};
+    int argc = (int)SK_ARRAY_LEN(good), i;
+    for (i = 1; i < argc - 1; i++)
+        ck_assert_int_eq(sweep_slurm_opt(&o, argc, good, &i, &e), 1);
+    ck_assert_int_eq(sweep_slurm_opt(&o, argc, good, &i, &e), 0);      /* -j: not ours */
+    ck_assert(o.on && o.dry_run);
+    ck_assert_str_eq(o.partition, "compute,debug");
+    ck_assert_int_eq(o.time_s, 86400);
+    ck_assert_int_eq(o.array_max, 50);
+    ck_assert_int_eq(o.cpus, 16);
+    ck_assert_str_eq(o.mem, "4G");
+    static const struct {
+        const char *opt, *val, *msg;
+    } bad[] = {
+        {"--time", "2h", "sweep: --time 2h: expected a Slurm time limit: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or "
+                         "D-HH:MM:SS, more than 0"},
+        {"--cpus", "0", "sweep: --cpus 0: expected an integer in 1..1024"},
+        {"--cpus", "-4", "sweep: --cpus -4: expected an integer in 1..1024"},
+        {"--array-max", "1e3", "sweep: --array-max 1e3: expected an integer in 1..1000000"},
+        {"--mem", "4GB", "sweep: --mem 4GB: expected a Slurm memory size: digits and K, M, G or T (4G)"},
+        {"--partition", "a b", "sweep: --partition a b: expected a partition name ([A-Za-z0-9_.-], or several "
+                               "joined by ,)"},
+    };
+    for (size_t k = 0; k < SK_ARRAY_LEN(bad); k++) {
+        char *argv[] = {"x", (char *)bad[k].opt, (char *)bad[k].val};
+        i = 1;
+        e.code = 0;
+        ck_assert_int_eq(sweep_slurm_opt(&o, 3, argv, &i, &e), SK_EUSAGE);
+        ck_assert_str_eq(e.msg, bad[k].msg);
+    }
+    char *miss[] = {"x", "--time"};
+    i = 1;
+    e.code = 0;
+    ck_assert_int_eq(sweep_slurm_opt(&o, 2, miss, &i, &e), SK_EUSAGE);
+    ck_assert_str_eq(e.msg, "sweep: --time: missing value");
+}
+END_TEST
+
+START_TEST(slurm_launch_dry_run_and_submit)
+{
+    char dir[256];
+    tu_mkdtemp(dir, sizeof dir, "launch");
+    char *spec = tu_strf("%s/s.yaml", dir), *out = tu_strf("%s/out", dir), *stub = tu_strf("%s/sbatch", dir);
+    FILE *f = fopen(spec, "w");
+    fputs("# a spec\n", f);
+    fclose(f);
+    ck_assert_int_eq(mkdir(out, 0777), 0);
+    f = fopen(stub, "w");
+    fprintf(f, "#!/bin/sh\necho \"$@\" >> %s/args\necho 77\n", dir);
+    fclose(f);
+    chmod(stub, 0755);
+    double cost[] = {100, -1, 100, 100};
+    sweep_slurm_opts o;
+    sweep_slurm_opts_init(&o);
+    o.on = o.dry_run = 1;
+    o.time_s = 300;               /* 0.7 * 240 = 168 s: one 100-s point per task and CPU */
+    o.cpus = 1;
+    sk_error e = {0};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    ck_assert_int_eq(sweep_slurm_launch(&o, "/bin/sh", spec, out, cost, 4, NULL, m, &e), 0);
+    fclose(m);
+    /* shards are index classes: with point 1 done, 3 tasks would give shard
+     * 0 points 0 and 3 (200 s); 4 tasks it is, one empty */
+    ck_assert_ptr_nonnull(strstr(buf, "#SBATCH --array=0-3\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "# --dry-run: 3 of 4 points to run in 4 tasks; nothing written or submitted\n"));
+    char *sh = realpath("/bin/sh", NULL);     /* the binary as the script names it: absolute, resolved */
+    char *exe = tu_strf("exec %s sweep %s -o %s --shard \"$K/4\" -j 1\n", sh, spec, out);
+    ck_assert_msg(strstr(buf, exe) != NULL, "no '%s' in:\n%s", exe, buf);
+    free(exe);
+    free(sh);
+    char *sa = tu_strf("%s/slurm/sweep.sbatch", out);
+    ck_assert(!tu_exists(sa));     /* dry run: nothing written */
+    free(buf);
+    /* for real, through the stub */
+    setenv("SKEWSIM_SBATCH", stub, 1);
+    o.dry_run = 0;
+    buf = NULL;
+    m = open_memstream(&buf, &len);
+    ck_assert_int_eq(sweep_slurm_launch(&o, "/bin/sh", spec, out, cost, 4, "--reuse-across-versions", m, &e), 0);
+    fclose(m);
+    unsetenv("SKEWSIM_SBATCH");
+    ck_assert_str_eq(buf, "sweep: submitted array job 77: 3 points in 4 tasks of 0-00:05:00 on 1 CPUs (longest "
+                          "shard estimated at 100 s); collect job 77 runs after it (afterok)\n");
+    free(buf);
+    ck_assert(tu_exists(sa));
+    char *argsp = tu_strf("%s/args", dir), *args = tu_slurp(argsp, NULL);
+    char *want = tu_strf("--parsable %s/slurm/sweep.sbatch\n--parsable --dependency=afterok:77 "
+                         "--kill-on-invalid-dep=yes %s/slurm/collect.sbatch\n", out, out);
+    ck_assert_str_eq(args, want);
+    char *script = tu_slurp(sa, NULL);
+    ck_assert_ptr_nonnull(strstr(script, " -j 1 --reuse-across-versions\n"));
+    free(script);
+    free(want);
+    free(args);
+    free(argsp);
+    /* a point that cannot fit: nothing submitted */
+    cost[0] = 1000;
+    e.code = 0;
+    m = open_memstream(&buf, &len);
+    ck_assert_int_eq(sweep_slurm_launch(&o, "/bin/sh", spec, out, cost, 4, NULL, m, &e), SK_ERANGE);
+    fclose(m);
+    ck_assert_str_eq(buf, "");
+    free(buf);
+    free(sa);
+    free(spec);
+    free(out);
+    free(stub);
+    rm_rf(dir);
+}
+END_TEST
+
+START_TEST(child_dies_with_its_sweep)
+{
+    /* A (the "sweep") forks B (a "point") which binds to A and sleeps; A is
+     * SIGKILLed; B must die by SIGKILL at once, reparented to us. */
+    ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t a = fork();
+    ck_assert_int_ge(a, 0);
+    if (a == 0) {
+        pid_t me = getpid();
+        pid_t b = fork();
+        if (b == 0) {
+            sweep_child_bind(me);
+            if (write(fds[1], "x", 1) != 1)
+                _exit(3);
+            sleep(30);
+            _exit(0);
+        }
+        pause();
+        _exit(0);
+    }
+    char c;
+    ck_assert_int_eq(read(fds[0], &c, 1), 1);
+    kill(a, SIGKILL);
+    int st;
+    ck_assert_int_eq(waitpid(a, &st, 0), a);
+    pid_t b = waitpid(-1, &st, 0);       /* B, reparented to this subreaper */
+    ck_assert_int_gt(b, 0);
+    ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    close(fds[0]);
+    close(fds[1]);
+}
+END_TEST
+
+START_TEST(axis_values_by_meaning)
+{
+    uint64_t a, b, c;
+    sk_error e = {0};
+    /* "01" is refused by the config itself (no leading zeros); "-0" is
+     * another spelling of 0 that it takes */
+    ck_assert_int_eq(sweep_value_fingerprint("sim.max_time_ns", "0", &a, &e), 0);
+    ck_assert_int_eq(sweep_value_fingerprint("sim.max_time_ns", "-0", &b, &e), 0);
+    ck_assert_int_eq(sweep_value_fingerprint("sim.max_time_ns", "2", &c, &e), 0);
+    ck_assert(a == b);
+    ck_assert(a != c);
+    ck_assert_int_ne(sweep_value_fingerprint("memory.latency_ns", "01", &c, &e), 0);
+    e.code = 0;
+    ck_assert_int_eq(sweep_value_fingerprint("sm.warp_policy", "gto", &a, &e), 0);
+    ck_assert_int_eq(sweep_value_fingerprint("sm.warp_policy", "lrr", &b, &e), 0);
+    ck_assert(a != b);
+    ck_assert_int_ne(sweep_value_fingerprint("sm.warp_policy", "bogus", &a, &e), 0);
+    ck_assert_ptr_nonnull(strstr(e.msg, "sm.warp_policy: bogus: expected one of"));
+}
+END_TEST
+
 Suite *hpc_suite(void)
 {
     Suite *s = suite_create("hpc");
@@ -579,6 +759,10 @@ Suite *hpc_suite(void)
     tcase_add_test(tc, lock_lets_shards_share_and_nothing_else);
     tcase_add_test(tc, progress_lines);
     tcase_add_test(tc, collect_is_one_row_per_point_and_kernel);
+    tcase_add_test(tc, slurm_options);
+    tcase_add_test(tc, slurm_launch_dry_run_and_submit);
+    tcase_add_test(tc, child_dies_with_its_sweep);
+    tcase_add_test(tc, axis_values_by_meaning);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -11,6 +11,7 @@
 #define SKEWSIM_SWEEP_HPC_H
 
 #include <stdio.h>
+#include <sys/types.h>
 #include "skewsim/common.h"
 #include "skewsim/sass.h"
 
@@ -97,6 +98,35 @@ int sweep_slurm_path_ok(const char *path);
  * 0, or SK_EIO with a message (sbatch's own error went to stderr). */
 int sweep_slurm_submit(const char *script, const char *after, char *jobid, size_t cap, sk_error *e);
 
+/* The command-line options of `sweep --slurm` (docs/hpc.md). */
+typedef struct sweep_slurm_opts {
+    int on;                       /* --slurm */
+    int dry_run;                  /* --dry-run: print the scripts, submit nothing */
+    const char *partition, *mem;  /* --partition P, --mem M (NULL: the cluster's default) */
+    long time_s;                  /* --time T (default 2 h) */
+    int cpus;                     /* --cpus C (default 8) */
+    int array_max;                /* --array-max K (default 1000) */
+} sweep_slurm_opts;
+
+void sweep_slurm_opts_init(sweep_slurm_opts *o);
+/* If argv[*i] is one of the --slurm options, take it (and its value:
+ * *i advances) and return 1; 0 when it is not one; SK_EUSAGE with a
+ * message for a bad value. */
+int sweep_slurm_opt(sweep_slurm_opts *o, int argc, char **argv, int *i, sk_error *e);
+/* The usage text of those options, for `sweep --help`. */
+#define SWEEP_SLURM_USAGE "[--slurm [--partition P] [--time T] [--array-max K] [--cpus C] [--mem M] [--dry-run]]"
+
+/* Everything `sweep --slurm` does once the spec is loaded and every point's
+ * cost is known (cost[i] < 0: done): size the shards, write
+ * DIR/slurm/sweep.sbatch and DIR/slurm/collect.sbatch (atomically), then
+ * with dry_run print both to `out`, else submit the array and the collect
+ * job after it and print their ids.  bin: NULL for this executable
+ * (/proc/self/exe); spec and dir are made absolute here.  sweep_flags:
+ * options every task repeats (NULL: none). */
+int sweep_slurm_launch(const sweep_slurm_opts *o, const char *bin, const char *spec, const char *dir,
+                       const double *cost, size_t npoints, const char *sweep_flags, FILE *out,
+                       sk_error *e);
+
 /* ---- the results directory's lock ------------------------------------------ */
 
 /* DIR/.lock, locked with fcntl open-file-description locks: an unsharded
@@ -126,6 +156,19 @@ void sweep_lock_drop(sweep_lock *l);
  * written.  0, or SK_EIO (an unreadable DIR/points, a point.json or
  * summary.json that does not parse: "file:line:col: ..."). */
 int sweep_tidy_write(const char *dir, size_t *npoints, size_t *nrows, sk_error *e);
+
+/* ---- point processes --------------------------------------------------------- */
+
+/* In a forked point process: die with the sweep (PR_SET_PDEATHSIG: SIGKILL),
+ * so a SIGKILLed sweep leaves no point running on its own, and exit at once
+ * if the sweep `parent` is already gone. */
+void sweep_child_bind(pid_t parent);
+
+/* A fingerprint of what `value` means for config key `key` (the effective
+ * config it gives, dumped and hashed): `1` and `01` of an int key, `0.5`
+ * and `.50` of a real one, share it.  0, or the message cfg_set_value()
+ * gives. */
+int sweep_value_fingerprint(const char *key, const char *value, uint64_t *fp, sk_error *e);
 
 /* ---- progress ------------------------------------------------------------------ */
 

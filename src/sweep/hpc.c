@@ -19,9 +19,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <signal.h>
 #include <time.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "skewsim/config.h"
 #include "skewsim/program.h"
 #include "skewsim/sweep_hpc.h"
 #include "skewsim/trace.h"
@@ -286,13 +291,14 @@ int sweep_slurm_shards(const double *cost, size_t npoints, const sweep_sizing *z
                          "(%.0f s: %.0f%% of the limit less the %ld s grace): raise --time",
                          big, cost[big], tb, budget, z->fill * 100, z->grace_s);
     int cpus = z->cpus < 1 ? 1 : z->cpus;
-    size_t maxn = SK_MIN(nrun, (size_t)(z->array_max < 1 ? 1 : z->array_max));
+    /* Shards are index classes, so with done points among them more shards
+     * than points to run can be needed to spread the rest: up to npoints. */
+    size_t maxn = SK_MIN(npoints, (size_t)(z->array_max < 1 ? 1 : z->array_max));
     /* No fewer than the total work over the task's capacity needs. */
     size_t n = (size_t)ceil(total / (budget * cpus));
     if (n < 1)
         n = 1;
-    /* Shards are index classes: with done points skipped, n shards may
-     * hold fewer than n points to run; that is fine, empty ones end at once. */
+    /* An empty shard ends at once: that costs a queue slot, nothing more. */
     for (; n <= maxn; n++) {
         double worst = 0;
         for (size_t k = 0; k < n && worst <= budget; k++) {
@@ -428,6 +434,254 @@ int sweep_slurm_submit(const char *script, const char *after, char *jobid, size_
         return sk_errorf(e, SK_EIO, "sweep: %s --parsable %s printed no job id: '%.40s'", sbatch, script, buf);
     memcpy(jobid, buf, len);
     jobid[len] = '\0';
+    return 0;
+}
+
+
+/* ---- Slurm: the options and the launch --------------------------------- */
+
+#define SLURM_DEFAULT_TIME_S 7200     /* 2 h: most partitions allow it */
+#define SLURM_DEFAULT_CPUS 8
+#define SLURM_DEFAULT_ARRAY_MAX 1000  /* Slurm's default MaxArraySize is 1001 (indices 0..1000) */
+#define SLURM_GRACE_S 60              /* --signal lead: a point of this study rarely runs longer */
+#define SLURM_FILL 0.7                /* the cost model is an estimate: keep 30 % spare */
+
+void sweep_slurm_opts_init(sweep_slurm_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->time_s = SLURM_DEFAULT_TIME_S;
+    o->cpus = SLURM_DEFAULT_CPUS;
+    o->array_max = SLURM_DEFAULT_ARRAY_MAX;
+}
+
+/* Decimal digits only, 1..max. */
+static int pos_int(const char *s, long max, long *out)
+{
+    if (!s || !*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 9)
+        return -1;
+    long v = strtol(s, NULL, 10);
+    if (v < 1 || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Slurm's --mem: digits and an optional K, M, G or T. */
+static int mem_ok(const char *s)
+{
+    size_t n = strspn(s, "0123456789");
+    return n > 0 && n <= 12 && (s[n] == '\0' || (strchr("KMGTkmgt", s[n]) && s[n + 1] == '\0'));
+}
+
+/* Slurm's --partition: a name (or a comma-separated list of names). */
+static int name_ok(const char *s)
+{
+    return *s && strlen(s) < 256 &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,-") == strlen(s);
+}
+
+int sweep_slurm_opt(sweep_slurm_opts *o, int argc, char **argv, int *i, sk_error *e)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--slurm")) {
+        o->on = 1;
+        return 1;
+    }
+    if (!strcmp(a, "--dry-run")) {
+        o->dry_run = 1;
+        return 1;
+    }
+    static const char *const valued[] = {"--partition", "--time", "--array-max", "--cpus", "--mem"};
+    size_t w = SK_ARRAY_LEN(valued);
+    for (size_t k = 0; k < SK_ARRAY_LEN(valued); k++)
+        if (!strcmp(a, valued[k]))
+            w = k;
+    if (w == SK_ARRAY_LEN(valued))
+        return 0;
+    if (*i + 1 >= argc)
+        return sk_errorf(e, SK_EUSAGE, "sweep: %s: missing value", a);
+    const char *v = argv[++*i];
+    long n;
+    switch (w) {
+    case 0:
+        if (!name_ok(v))
+            return sk_errorf(e, SK_EUSAGE, "sweep: --partition %s: expected a partition name ([A-Za-z0-9_.-], "
+                             "or several joined by ,)", v);
+        o->partition = v;
+        break;
+    case 1:
+        if (sweep_slurm_parse_time(v, &o->time_s) != 0)
+            return sk_errorf(e, SK_EUSAGE, "sweep: --time %s: expected a Slurm time limit: MM, MM:SS, HH:MM:SS, "
+                             "D-HH, D-HH:MM or D-HH:MM:SS, more than 0", v);
+        break;
+    case 2:
+        if (pos_int(v, 1000000, &n) != 0)
+            return sk_errorf(e, SK_EUSAGE, "sweep: --array-max %s: expected an integer in 1..1000000", v);
+        o->array_max = (int)n;
+        break;
+    case 3:
+        if (pos_int(v, 1024, &n) != 0)
+            return sk_errorf(e, SK_EUSAGE, "sweep: --cpus %s: expected an integer in 1..1024", v);
+        o->cpus = (int)n;
+        break;
+    default:
+        if (!mem_ok(v))
+            return sk_errorf(e, SK_EUSAGE, "sweep: --mem %s: expected a Slurm memory size: digits and K, M, G "
+                             "or T (4G)", v);
+        o->mem = v;
+        break;
+    }
+    return 1;
+}
+
+/* An absolute path for `p` (which must exist): realpath(3). */
+static char *abs_path(const char *p, sk_error *e)
+{
+    char *r = realpath(p, NULL);
+    if (!r)
+        sk_errorf(e, SK_EIO, "%s: cannot resolve: %s", p, strerror(errno));
+    return r;
+}
+
+static int write_text(const char *path, const char *text, size_t len, int mode, sk_error *e)
+{
+    size_t n = strlen(path) + sizeof ".tmp.XXXXXX";
+    char *tmp = xmalloc(n);
+    snprintf(tmp, n, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int rc = sk_errorf(e, SK_EIO, "%s: cannot create a temporary file: %s", tmp, strerror(errno));
+        free(tmp);
+        return rc;
+    }
+    fchmod(fd, (mode_t)mode);
+    int bad = write(fd, text, len) != (ssize_t)len;
+    bad |= close(fd) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        int rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return rc;
+    }
+    free(tmp);
+    return 0;
+}
+
+int sweep_slurm_launch(const sweep_slurm_opts *o, const char *bin, const char *spec, const char *dir,
+                       const double *cost, size_t npoints, const char *sweep_flags, FILE *out, sk_error *e)
+{
+    sweep_slurm_job j;
+    memset(&j, 0, sizeof j);
+    sweep_sizing z = {.time_s = o->time_s, .grace_s = SLURM_GRACE_S, .cpus = o->cpus,
+                      .array_max = o->array_max, .fill = SLURM_FILL};
+    int rc = sweep_slurm_shards(cost, npoints, &z, &j.shards, &j.worst_s, e);
+    if (rc)
+        return rc;
+    char *ab = abs_path(bin ? bin : "/proc/self/exe", e), *as = ab ? abs_path(spec, e) : NULL,
+         *ad = as ? abs_path(dir, e) : NULL;
+    if (!ad) {
+        free(ab);
+        free(as);
+        return e->code;
+    }
+    const char *const paths[] = {ab, as, ad};
+    for (size_t i = 0; i < 3 && rc == 0; i++)
+        if (sweep_slurm_path_ok(paths[i]) != 0)
+            rc = sk_errorf(e, SK_EUSAGE, "sweep: --slurm: %s: a path with a blank, quote, backslash, %%, $ or "
+                           "backquote, which #SBATCH lines and sh would split or expand: move or link it",
+                           paths[i]);
+    j.bin = ab;
+    j.spec = as;
+    j.dir = ad;
+    j.partition = o->partition;
+    j.mem = o->mem;
+    j.time_s = o->time_s;
+    j.grace_s = SLURM_GRACE_S;
+    j.cpus = o->cpus;
+    j.sweep_flags = sweep_flags;
+    j.npoints = npoints;
+    for (size_t i = 0; i < npoints; i++)
+        j.nrun += cost[i] >= 0;
+    char *a = NULL, *c = NULL;
+    size_t al = 0, cl = 0;
+    FILE *f = open_memstream(&a, &al);
+    sweep_slurm_array_script(f, &j);
+    fclose(f);
+    f = open_memstream(&c, &cl);
+    sweep_slurm_collect_script(f, &j);
+    fclose(f);
+    size_t n = strlen(ad) + 32;
+    char *sd = xmalloc(n), *sa = xmalloc(n), *sc = xmalloc(n);
+    snprintf(sd, n, "%s/slurm", ad);
+    snprintf(sa, n, "%s/slurm/sweep.sbatch", ad);
+    snprintf(sc, n, "%s/slurm/collect.sbatch", ad);
+    if (rc == 0 && o->dry_run) {
+        fprintf(out, "# %s\n%s\n# %s\n%s", sa, a, sc, c);
+        fprintf(out, "# --dry-run: %zu of %zu points to run in %d tasks; nothing written or submitted\n", j.nrun,
+                npoints, j.shards);
+    } else if (rc == 0) {
+        if (mkdir(sd, 0777) != 0 && errno != EEXIST)
+            rc = sk_errorf(e, SK_EIO, "%s: cannot create directory: %s", sd, strerror(errno));
+        if (rc == 0)
+            rc = write_text(sa, a, al, 0755, e);
+        if (rc == 0)
+            rc = write_text(sc, c, cl, 0755, e);
+        char ja[64], jc[64];
+        if (rc == 0 && j.nrun == 0) {
+            /* nothing to run: collect now, no array */
+            fprintf(out, "sweep: all %zu points are done; nothing submitted (collect: %s)\n", npoints, sc);
+        } else if (rc == 0 && (rc = sweep_slurm_submit(sa, NULL, ja, sizeof ja, e)) == 0) {
+            if ((rc = sweep_slurm_submit(sc, ja, jc, sizeof jc, e)) != 0) {
+                fprintf(out, "sweep: submitted array job %s (%d tasks) but not its collect job\n", ja, j.shards);
+            } else {
+                char tb[32];
+                fprintf(out, "sweep: submitted array job %s: %zu points in %d tasks of %s on %d CPUs "
+                             "(longest shard estimated at %.0f s); collect job %s runs after it (afterok)\n",
+                        ja, j.nrun, j.shards, sweep_slurm_fmt_time(j.time_s, tb, sizeof tb), j.cpus, j.worst_s, jc);
+            }
+        }
+    }
+    free(a);
+    free(c);
+    free(sd);
+    free(sa);
+    free(sc);
+    free(ab);
+    free(as);
+    free(ad);
+    return rc;
+}
+
+/* ---- point processes --------------------------------------------------- */
+
+void sweep_child_bind(pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    /* the sweep may have died between fork() and prctl(): then no signal
+     * will come, and the child was reparented already */
+    if (getppid() != parent)
+        _exit(128 + SIGKILL);
+}
+
+int sweep_value_fingerprint(const char *key, const char *value, uint64_t *fp, sk_error *e)
+{
+    cfg c;
+    cfg_defaults(&c);
+    int rc = cfg_set_value(&c, key, value, e);
+    if (rc)
+        return rc;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cfg_dump(&c, f, 0);
+    fclose(f);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)buf[i];
+        h *= 0x100000001b3ULL;
+    }
+    free(buf);
+    *fp = h;
     return 0;
 }
 
