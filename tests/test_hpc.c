@@ -740,6 +740,11 @@ START_TEST(axis_values_by_meaning)
     ck_assert_int_eq(sweep_value_fingerprint("sm.warp_policy", "lrr", &b, &e), 0);
     ck_assert(a != b);
     ck_assert_int_ne(sweep_value_fingerprint("sm.warp_policy", "bogus", &a, &e), 0);
+    /* the resume key covers the build: never the input key itself, and
+     * two inputs stay two */
+    ck_assert(sweep_key_with_build(1) != 1);
+    ck_assert(sweep_key_with_build(1) != sweep_key_with_build(2));
+    ck_assert(sweep_key_with_build(7) == sweep_key_with_build(7));
     ck_assert_ptr_nonnull(strstr(e.msg, "sm.warp_policy: bogus: expected one of"));
 }
 END_TEST

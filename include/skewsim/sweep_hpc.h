@@ -170,6 +170,14 @@ void sweep_child_bind(pid_t parent);
  * gives. */
 int sweep_value_fingerprint(const char *key, const char *value, uint64_t *fp, sk_error *e);
 
+/* ---- provenance ------------------------------------------------------------------ */
+
+/* The resume key of a point: the key of its inputs (config, trace, listing,
+ * map file) and the simulator that ran it (sk_version(), sk_commit()), so
+ * a rebuilt skewsim does not take an older build's results as its own.
+ * `--reuse-across-versions` compares input keys only. */
+uint64_t sweep_key_with_build(uint64_t input_key);
+
 /* ---- progress ------------------------------------------------------------------ */
 
 /* On a terminal, one line rewritten in place ("sweep: 12/100 done, 1

@@ -30,6 +30,7 @@
 #include "skewsim/program.h"
 #include "skewsim/sweep_hpc.h"
 #include "skewsim/trace.h"
+#include "skewsim/version.h"
 
 /* ---- a trace's cost ---------------------------------------------------- */
 
@@ -683,6 +684,27 @@ int sweep_value_fingerprint(const char *key, const char *value, uint64_t *fp, sk
     free(buf);
     *fp = h;
     return 0;
+}
+
+/* ---- provenance -------------------------------------------------------- */
+
+uint64_t sweep_key_with_build(uint64_t input_key)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    const unsigned char *b = (const unsigned char *)&input_key;
+    for (size_t i = 0; i < sizeof input_key; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ULL;
+    }
+    const char *parts[] = {"skewsim", sk_version(), sk_commit()};
+    for (size_t k = 0; k < SK_ARRAY_LEN(parts); k++)
+        for (const char *p = parts[k];; p++) {      /* each with its NUL: "a","bc" is not "ab","c" */
+            h ^= (unsigned char)*p;
+            h *= 0x100000001b3ULL;
+            if (!*p)
+                break;
+        }
+    return h;
 }
 
 /* ---- the lock ---------------------------------------------------------- */
