@@ -21,6 +21,7 @@
 #include "skewsim/program.h"
 #include "skewsim/sweep_hpc.h"
 #include "skewsim/trace.h"
+#include "skewsim/version.h"
 
 /* ---------------------------------------------------------------- cost */
 
@@ -438,6 +439,251 @@ static void rm_rf(const char *path)
     rmdir(path);
 }
 
+/* ---------------------------------------------- SIGKILL of the sweep */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ORPHAN_GRACE_S 0.6        /* points run about 3x slower under ASan */
+#else
+#define ORPHAN_GRACE_S 0.15       /* a point of this spec takes about 0.3 s */
+#endif
+#define KILLS 24
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static pid_t spawn_sweep(const char *spec, const char *dir)
+{
+    pid_t p = fork();
+    ck_assert_int_ge(p, 0);
+    if (p == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+            _exit(126);
+        alarm(120);
+        execl(sk_bin(), sk_bin(), "sweep", spec, "-o", dir, "-j", "2", (char *)NULL);
+        _exit(127);
+    }
+    return p;
+}
+
+/* Our children's pids (orphans reparented to this subreaper), from /proc. */
+static size_t children(pid_t *out, size_t cap)
+{
+    size_t n = 0;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL && n < cap;) {
+        char *path = tu_strf("/proc/%s/stat", de->d_name);
+        FILE *f = fopen(path, "r");
+        free(path);
+        if (!f)
+            continue;
+        int pid, ppid;
+        char comm[256], state;
+        if (fscanf(f, "%d %255s %c %d", &pid, comm, &state, &ppid) == 4 && ppid == getpid())
+            out[n++] = pid;
+        fclose(f);
+    }
+    closedir(d);
+    return n;
+}
+
+/* After the sweep was SIGKILLed and reaped: every point process it left
+ * must be gone within ORPHAN_GRACE_S (PR_SET_PDEATHSIG), far less than a
+ * point takes.  1 if so; else they are killed and 0. */
+static int orphans_die(void)
+{
+    double t0 = mono();
+    for (;;) {
+        int st;
+        pid_t p = waitpid(-1, &st, WNOHANG);
+        if (p < 0 && errno == ECHILD)
+            return 1;
+        if (p > 0)
+            continue;
+        if (mono() - t0 > ORPHAN_GRACE_S)
+            break;
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+    pid_t left[64];
+    size_t n = children(left, 64);
+    for (size_t i = 0; i < n; i++)
+        kill(left[i], SIGKILL);
+    while (waitpid(-1, NULL, 0) > 0)
+        ;
+    return 0;
+}
+
+/* The whole file, or NULL when it is not there. */
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fclose(f);
+    return tu_slurp(path, len);
+}
+
+/* Every point.json of dir is whole, and an "ok" one has its results.
+ * Appends "NAME\n" of each done point to *done (caller frees). */
+static void check_points(const char *dir, char **done)
+{
+    char *pd = tu_strf("%s/points", dir);
+    DIR *d = opendir(pd);
+    *done = calloc(1, 1);
+    if (!d) {
+        free(pd);
+        return;
+    }
+    size_t len = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *pj = tu_strf("%s/%s/point.json", pd, de->d_name);
+        size_t n;
+        char *text = read_all(pj, &n);
+        if (text) {
+            ck_assert_msg(n > 2 && text[0] == '{' && !strcmp(text + n - 2, "}\n"), "%s: not whole", pj);
+            if (strstr(text, "\"status\": \"ok\"")) {
+                static const char *const res[] = {"summary.json", "ctas.csv", "epochs.csv"};
+                for (size_t i = 0; i < SK_ARRAY_LEN(res); i++) {
+                    char *rp = tu_strf("%s/%s/%s", pd, de->d_name, res[i]);
+                    size_t rn;
+                    char *r = read_all(rp, &rn);
+                    ck_assert_msg(r && rn > 0 && r[rn - 1] == '\n', "%s: missing or cut short", rp);
+                    free(r);
+                    free(rp);
+                }
+                *done = realloc(*done, len + strlen(de->d_name) + 2);
+                len += (size_t)sprintf(*done + len, "%s\n", de->d_name);
+            }
+            free(text);
+        }
+        free(pj);
+    }
+    closedir(d);
+    free(pd);
+}
+
+/* Each line of `a` is a line of `b`. */
+static int lines_kept(const char *a, const char *b)
+{
+    for (const char *p = a; *p;) {
+        const char *nl = strchr(p, '\n');
+        char *line = strndup(p, (size_t)(nl - p + 1));
+        int found = 0;
+        for (const char *q = b; (q = strstr(q, line)) != NULL; q++)
+            if (q == b || q[-1] == '\n') {
+                found = 1;
+                break;
+            }
+        free(line);
+        if (!found)
+            return 0;
+        p = nl + 1;
+    }
+    return 1;
+}
+
+/* `diff -r`, by hand: the same files with the same bytes. */
+static void same_files(const char *a, const char *b, const char *rel)
+{
+    char *pa = *rel ? tu_strf("%s/%s", a, rel) : tu_strf("%s", a);
+    char *pb = *rel ? tu_strf("%s/%s", b, rel) : tu_strf("%s", b);
+    struct stat sa, sb;
+    ck_assert_msg(stat(pa, &sa) == 0 && stat(pb, &sb) == 0, "%s: only on one side", rel);
+    if (S_ISDIR(sa.st_mode)) {
+        ck_assert_msg(S_ISDIR(sb.st_mode), "%s: a directory on one side only", rel);
+        size_t na = 0, nb = 0;
+        for (int side = 0; side < 2; side++) {
+            DIR *d = opendir(side ? pb : pa);
+            for (struct dirent *de; (de = readdir(d)) != NULL;) {
+                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+                    continue;
+                ck_assert_msg(!strstr(de->d_name, ".tmp"), "%s/%s: a temporary left", rel, de->d_name);
+                if (side) {
+                    nb++;
+                    continue;
+                }
+                na++;
+                char *r = *rel ? tu_strf("%s/%s", rel, de->d_name) : tu_strf("%s", de->d_name);
+                same_files(a, b, r);
+                free(r);
+            }
+            closedir(d);
+        }
+        ck_assert_msg(na == nb, "%s: %zu entries against %zu", rel, na, nb);
+    } else {
+        size_t la, lb;
+        char *ca = tu_slurp(pa, &la), *cb = tu_slurp(pb, &lb);
+        ck_assert_msg(ca && cb && la == lb && memcmp(ca, cb, la) == 0, "%s differs", rel);
+        free(ca);
+        free(cb);
+    }
+    free(pa);
+    free(pb);
+}
+
+
+START_TEST(sweep_survives_sigkill)
+{
+    /* 12 points of about 0.3 s, 2 at once; the sweep is SIGKILLed at
+     * KILLS random moments, resumed after each. */
+    ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+    char dir[256];
+    tu_mkdtemp(dir, sizeof dir, "kill");
+    char *cwd = getcwd(NULL, 0);
+    char *spec = tu_strf("%s/k.yaml", dir), *out = tu_strf("%s/out", dir), *fresh = tu_strf("%s/fresh", dir);
+    FILE *f = fopen(spec, "w");
+    fprintf(f, "config: %s/configs/h200.yaml\n"
+               "traces:\n  fma: {gen: \"fma --iters 600 --block 256 --grid 132\"}\n"
+               "axes:\n  sm.warp_policy: [gto, lrr, oldest]\nseeds: [1, 2, 3, 4]\n", cwd);
+    fclose(f);
+    free(cwd);
+    unsigned seed = 20261201;
+    char *done = calloc(1, 1);
+    int stuck = 0;
+    for (int i = 0; i < KILLS; i++) {
+        pid_t p = spawn_sweep(spec, out);
+        long us = rand_r(&seed) % 700000;
+        struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+        nanosleep(&ts, NULL);
+        kill(p, SIGKILL);
+        int st;
+        ck_assert_int_eq(waitpid(p, &st, 0), p);
+        stuck += !orphans_die();
+        char *now;
+        check_points(out, &now);
+        ck_assert_msg(lines_kept(done, now), "kill %d (after %ld us) lost finished points:\n%s---\n%s", i, us,
+                      done, now);
+        free(done);
+        done = now;
+    }
+    ck_assert_msg(stuck == 0, "after %d of %d kills a point's process outlived the sweep by more than %.2f s",
+                  stuck, KILLS, ORPHAN_GRACE_S);
+    /* resumed to the end, it is the fresh sweep, byte for byte */
+    pid_t p = spawn_sweep(spec, out);
+    int st;
+    ck_assert_int_eq(waitpid(p, &st, 0), p);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the resumed sweep failed");
+    p = spawn_sweep(spec, fresh);
+    ck_assert_int_eq(waitpid(p, &st, 0), p);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the fresh sweep failed");
+    same_files(out, fresh, "");
+    free(done);
+    free(spec);
+    free(out);
+    free(fresh);
+    rm_rf(dir);
+}
+END_TEST
+
 /* ------------------------------------------------------------- collect */
 
 static int run_bin(const char *a1, const char *a2, const char *a3, const char *a4)
@@ -558,6 +804,24 @@ START_TEST(collect_is_one_row_per_point_and_kernel)
     free(jsonp);
     /* not a results directory */
     ck_assert_int_eq(run_bin("collect", dir, NULL, NULL), 3);
+    /* a seed above INT64_MAX, which jansson's integers cannot hold, exact */
+    char *cwd2 = getcwd(NULL, 0), *spec2 = tu_strf("%s/big.yaml", dir), *out2 = tu_strf("%s/big", dir);
+    f = fopen(spec2, "w");
+    fprintf(f, "config: %s/configs/h200.yaml\ntraces:\n  a: {gen: \"fma --iters 8 --block 64 --grid 2\"}\n"
+               "seeds: [18446744073709551615]\n", cwd2);
+    fclose(f);
+    free(cwd2);
+    ck_assert_int_eq(run_bin("sweep", spec2, "-o", out2), 0);
+    char *bc = tu_strf("%s/results.csv", out2), *bj = tu_strf("%s/results.json", out2);
+    char *bt = tu_slurp(bc, NULL), *bjt = tu_slurp(bj, NULL);
+    ck_assert_ptr_nonnull(strstr(bt, ",18446744073709551615,0,fma_kernel,"));
+    ck_assert_ptr_nonnull(strstr(bjt, "\"seed\": \"18446744073709551615\""));
+    free(bt);
+    free(bjt);
+    free(bc);
+    free(bj);
+    free(spec2);
+    free(out2);
     free(spec);
     free(out);
     rm_rf(dir);
@@ -749,6 +1013,221 @@ START_TEST(axis_values_by_meaning)
 }
 END_TEST
 
+/* ----------------------------------------------- the command, end to end */
+
+/* Run skewsim with argv (NULL-terminated, without the binary) from `cwd`
+ * (NULL: here); stdout and stderr into *out and *err (caller frees). */
+static int run_cap(const char *cwd, const char *const *args, char **out, char **err)
+{
+    char tmpl_o[] = "/tmp/skewsim-hpc-out.XXXXXX", tmpl_e[] = "/tmp/skewsim-hpc-err.XXXXXX";
+    int fo = mkstemp(tmpl_o), fe = mkstemp(tmpl_e);
+    ck_assert(fo >= 0 && fe >= 0);
+    const char *argv[40];
+    int n = 0;
+    char *b = realpath(sk_bin(), NULL);
+    ck_assert_ptr_nonnull(b);
+    argv[n++] = b;
+    for (; args[n - 1] && n < 39; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    pid_t p = fork();
+    ck_assert_int_ge(p, 0);
+    if (p == 0) {
+        if ((cwd && chdir(cwd) != 0) || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
+            _exit(126);
+        alarm(120);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(p, &st, 0), p);
+    close(fo);
+    close(fe);
+    *out = tu_slurp(tmpl_o, NULL);
+    *err = tu_slurp(tmpl_e, NULL);
+    remove(tmpl_o);
+    remove(tmpl_e);
+    free(b);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Rewrite every point.json's "key" (not "input_key") under dir: what a
+ * point done by another build of skewsim looks like. */
+static void other_build(const char *dir)
+{
+    char *pd = tu_strf("%s/points", dir);
+    DIR *d = opendir(pd);
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *pj = tu_strf("%s/%s/point.json", pd, de->d_name);
+        size_t n;
+        char *t = tu_slurp(pj, &n);
+        char *k = strstr(t, "\"key\": \"");
+        ck_assert_ptr_nonnull(k);
+        memcpy(k + 8, "0123456789abcdef", 16);
+        FILE *f = fopen(pj, "w");
+        fwrite(t, 1, n, f);
+        fclose(f);
+        free(t);
+        free(pj);
+    }
+    closedir(d);
+    free(pd);
+}
+
+START_TEST(sweep_provenance_lock_reuse_and_slurm_dry_run)
+{
+    char dir[256];
+    tu_mkdtemp(dir, sizeof dir, "prov");
+    char *cwd = getcwd(NULL, 0);
+    char *spec = tu_strf("%s/p.yaml", dir), *out = tu_strf("%s/out", dir);
+    FILE *f = fopen(spec, "w");
+    fprintf(f, "config: %s/configs/h200.yaml\n"
+               "traces:\n  fma: {gen: \"fma --iters 16 --block 64 --grid 4\"}\n"
+               "  as: {path: %s/" TEST_DATA "/accelsim-sass/kernel-1.traceg, sass: %s/" TEST_DATA
+               "/accelsim-sass/chain.sass}\n"
+               "set: {dvfs.policy: fixed}\naxes:\n  sm.warp_policy: [gto, lrr]\n", cwd, cwd, cwd);
+    fclose(f);
+    char *o, *e;
+    const char *sw[] = {"sweep", spec, "-o", out, "--quiet", NULL};
+    ck_assert_int_eq(run_cap(NULL, sw, &o, &e), 0);
+    ck_assert_str_eq(e, "");                     /* --quiet: no progress */
+    free(o);
+    free(e);
+
+    /* provenance: the build, and a command that gives the point's files */
+    char *pj = tu_strf("%s/points/0003-as-lrr/point.json", out);
+    char *t = tu_slurp(pj, NULL);
+    char *want = tu_strf("\"skewsim_version\": \"%s\"", sk_version());
+    ck_assert_ptr_nonnull(strstr(t, want));
+    free(want);
+    want = tu_strf("\"skewsim_commit\": \"%s\"", sk_commit());
+    ck_assert_ptr_nonnull(strstr(t, want));
+    free(want);
+    ck_assert_ptr_nonnull(strstr(t, "\"config_fnv1a64\": \""));
+    ck_assert_ptr_nonnull(strstr(t, "\"sass_fnv1a64\": \""));
+    ck_assert_ptr_nonnull(strstr(t, "\"input_key\": \""));
+    /* the command, run from DIR with another -o, writes the same summary.json */
+    const char *c = strstr(t, "\"command\": [");
+    ck_assert_ptr_nonnull(c);
+    const char *args[40];
+    char *words[40];
+    int n = 0;
+    for (const char *q = strchr(c, '[') + 1; (q = strchr(q, '"')) != NULL && n < 39;) {
+        const char *end = strchr(q + 1, '"');
+        if (end > strchr(c, ']'))
+            break;
+        words[n] = strndup(q + 1, (size_t)(end - q - 1));
+        args[n] = words[n];
+        n++;
+        q = end + 1;
+    }
+    ck_assert_int_ge(n, 10);
+    ck_assert_str_eq(args[0], "skewsim");
+    ck_assert_str_eq(args[n - 1], "points/0003-as-lrr");
+    args[n - 1] = "again";
+    args[n] = NULL;
+    ck_assert_int_eq(run_cap(out, args + 1, &o, &e), 0);
+    free(o);
+    free(e);
+    for (int i = 0; i < n; i++)
+        free(words[i]);
+    char *a1 = tu_strf("%s/points/0003-as-lrr/summary.json", out), *a2 = tu_strf("%s/again/summary.json", out);
+    char *s1 = tu_slurp(a1, NULL), *s2 = tu_slurp(a2, NULL);
+    ck_assert_str_eq(s1, s2);
+    free(s1);
+    free(s2);
+    free(a1);
+    free(a2);
+    free(t);
+    free(pj);
+    char *again = tu_strf("%s/again", out);
+    rm_rf(again);
+    free(again);
+    /* the Accel-Sim trace ran from one native conversion in DIR/cache/
+     * (and gave the bytes its own `run --sass` gives, just above) */
+    char *cd = tu_strf("%s/cache", out);
+    DIR *cdir = opendir(cd);
+    ck_assert_ptr_nonnull(cdir);
+    int ncache = 0;
+    for (struct dirent *de; (de = readdir(cdir)) != NULL;)
+        if (de->d_name[0] != '.') {
+            char *cp = tu_strf("%s/%s", cd, de->d_name);
+            ck_assert_int_eq(sweep_trace_is_native(cp), 1);
+            free(cp);
+            ncache++;
+        }
+    closedir(cdir);
+    free(cd);
+    ck_assert_int_eq(ncache, 1);
+    ck_assert_int_eq(sweep_trace_is_native(TEST_DATA "/accelsim-sass/kernel-1.traceg"), 0);
+    ck_assert_int_eq(sweep_trace_is_native(TEST_DATA "/accelsim"), 0);
+
+    /* a point done by another build is not done; --reuse-across-versions
+     * says it is */
+    other_build(out);
+    const char *re[] = {"sweep", spec, "-o", out, "--quiet", "--reuse-across-versions", NULL};
+    ck_assert_int_eq(run_cap(NULL, re, &o, &e), 0);
+    ck_assert_ptr_nonnull(strstr(o, "sweep: 4 points: 0 run, 4 already done, 0 failed\n"));
+    free(o);
+    free(e);
+    ck_assert_int_eq(run_cap(NULL, sw, &o, &e), 0);
+    ck_assert_ptr_nonnull(strstr(o, "sweep: 4 points: 4 run, 0 already done, 0 failed\n"));
+    free(o);
+    free(e);
+
+    /* the lock: a second sweep into DIR while one holds it */
+    sweep_lock l;
+    sk_error se = {0};
+    ck_assert_int_eq(sweep_lock_take(&l, out, 0, 1, &se), 0);
+    ck_assert_int_eq(run_cap(NULL, sw, &o, &e), 3);
+    want = tu_strf("skewsim: sweep: %s: another sweep is writing this directory (%s/.lock is locked); wait for "
+                   "it to end, or use another -o DIR\n", out, out);
+    ck_assert_str_eq(e, want);
+    free(want);
+    free(o);
+    free(e);
+    /* --collect only reads: it goes ahead */
+    const char *co[] = {"sweep", spec, "-o", out, "--collect", NULL};
+    ck_assert_int_eq(run_cap(NULL, co, &o, &e), 0);
+    free(o);
+    free(e);
+    sweep_lock_drop(&l);
+
+    /* --slurm --dry-run: the scripts, nothing written or submitted */
+    const char *dr[] = {"sweep", spec, "-o", out, "--slurm", "--dry-run", "--time", "10", "--cpus", "2",
+                        "--force", NULL};
+    ck_assert_int_eq(run_cap(NULL, dr, &o, &e), 1);
+    ck_assert_ptr_nonnull(strstr(e, "sweep: --slurm: expected no --force with it"));
+    free(o);
+    free(e);
+    dr[10] = NULL;
+    other_build(out);             /* all 4 to run again */
+    ck_assert_int_eq(run_cap(NULL, dr, &o, &e), 0);
+    ck_assert_ptr_nonnull(strstr(o, "#SBATCH --array=0-0\n"));
+    ck_assert_ptr_nonnull(strstr(o, "#SBATCH --cpus-per-task=2\n#SBATCH --time=0-00:10:00\n"));
+    ck_assert_ptr_nonnull(strstr(o, "# --dry-run: 4 of 4 points to run in 1 tasks; nothing written or submitted\n"));
+    ck_assert_ptr_nonnull(strstr(o, "exec "));
+    free(o);
+    free(e);
+    char *sd = tu_strf("%s/slurm", out);
+    ck_assert(!tu_exists(sd));
+    free(sd);
+    const char *bad[] = {"sweep", spec, "-o", out, "--dry-run", NULL};
+    ck_assert_int_eq(run_cap(NULL, bad, &o, &e), 1);
+    ck_assert_str_eq(e, "skewsim: sweep: --dry-run, --partition, --time, --array-max, --cpus and --mem go with "
+                        "--slurm\n");
+    free(o);
+    free(e);
+    free(cwd);
+    free(spec);
+    free(out);
+    rm_rf(dir);
+}
+END_TEST
+
 Suite *hpc_suite(void)
 {
     Suite *s = suite_create("hpc");
@@ -768,6 +1247,11 @@ Suite *hpc_suite(void)
     tcase_add_test(tc, slurm_launch_dry_run_and_submit);
     tcase_add_test(tc, child_dies_with_its_sweep);
     tcase_add_test(tc, axis_values_by_meaning);
+    tcase_add_test(tc, sweep_provenance_lock_reuse_and_slurm_dry_run);
     suite_add_tcase(s, tc);
+    TCase *tk = tcase_create("sigkill");
+    tcase_set_timeout(tk, 240);
+    tcase_add_test(tk, sweep_survives_sigkill);
+    suite_add_tcase(s, tk);
     return s;
 }

@@ -33,6 +33,20 @@ typedef struct sweep_trace_cost {
 int sweep_trace_cost_read(const char *path, const sass *listing, const char *listing_name,
                           sweep_trace_cost *out, sk_error *e);
 
+/* 1 when `path` is a native skewsim trace (gzip'd, or text whose first
+ * line that is not blank or a # comment is the "skewsim-trace" header),
+ * 0 for anything else (an Accel-Sim directory, list or kernel file). */
+int sweep_trace_is_native(const char *path);
+
+/* sweep_trace_cost_read() that also writes what it reads, in the native
+ * format, to `out` (through a temporary in its directory, then rename):
+ * an Accel-Sim trace converted once, with its listing's stall counts, so
+ * that every point of a sweep reads the compact form (docs/sweeps.md,
+ * "Accel-Sim traces").  A trace and its conversion simulate to the same
+ * bytes (tests/test_accelsim.c, import). */
+int sweep_trace_convert(const char *path, const sass *listing, const char *listing_name, const char *out,
+                        sweep_trace_cost *cost, sk_error *e);
+
 /* Estimated wall seconds of one point that simulates a trace of cost *c on
  * one core: a model in docs/hpc.md ("Sizing"), for sizing shards only. */
 double sweep_point_seconds(const sweep_trace_cost *c);

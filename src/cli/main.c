@@ -25,7 +25,7 @@ static void usage(FILE *f)
           "                      to the native format (.gz: gzip'd; docs/accelsim.md)\n"
           "  config [-c CONFIG] [--set key=value ...] (--dump | --help-config)\n"
           "                      print the effective configuration, or every key\n"
-          "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]\n"
+          "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list] [--slurm ...]\n"
           "                      run every point of a parameter sweep (docs/sweeps.md)\n"
           "  collect DIR         a sweep's results as one tidy table: DIR/results.csv, results.json\n"
           "  validate -c CONFIG -d DIR [--grids G,G,...]\n"

@@ -140,6 +140,124 @@ int sweep_trace_cost_read(const char *path, const sass *listing, const char *lis
     return rc < 0 ? rc : 0;
 }
 
+
+int sweep_trace_is_native(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char line[256];
+    int native = 0, c0 = fgetc(f), c1 = fgetc(f);
+    if (c0 == 0x1f && c1 == 0x8b) {
+        native = 1;               /* gzip: the Accel-Sim reader takes plain text only */
+    } else {
+        rewind(f);
+        while (fgets(line, sizeof line, f)) {
+            const char *p = line + strspn(line, " \t\r\n");
+            if (!*p || *p == '#')
+                continue;
+            native = strncmp(p, "skewsim-trace", 13) == 0;
+            break;
+        }
+    }
+    fclose(f);
+    return native;
+}
+
+/* The writer's CTA source: the reader's next CTA, counted on the way. */
+typedef struct conv_ctx {
+    trace *t;
+    const kernel *k;
+    sweep_trace_cost *c;
+    uint32_t last_prog;
+    double last_work;
+    uint64_t cta_all, cta_mem;
+} conv_ctx;
+
+static int conv_next(void *ctx, cta_desc *d, sk_error *e)
+{
+    conv_ctx *v = ctx;
+    int rc = trace_next_cta(v->t, d, e);
+    if (rc != 1)
+        return rc;
+    uint32_t warps = (v->k->block_threads + 31) / 32;
+    if (d->prog != v->last_prog || d->work != v->last_work) {
+        v->cta_all = v->cta_mem = 0;
+        if (d->prog < v->k->nprogs)
+            for (uint32_t w = 0; w < warps; w++) {
+                uint64_t a, m;
+                warp_walk(&v->k->progs[d->prog], d->work, w, &a, &m);
+                v->cta_all = add_sat(v->cta_all, a);
+                v->cta_mem = add_sat(v->cta_mem, m);
+            }
+        v->last_prog = d->prog;
+        v->last_work = d->work;
+    }
+    v->c->ctas++;
+    v->c->warps += warps;
+    v->c->warp_instr = add_sat(v->c->warp_instr, v->cta_all);
+    v->c->mem_instr = add_sat(v->c->mem_instr, v->cta_mem);
+    return 1;
+}
+
+int sweep_trace_convert(const char *path, const sass *listing, const char *listing_name, const char *out,
+                        sweep_trace_cost *cost, sk_error *e)
+{
+    memset(cost, 0, sizeof *cost);
+    trace *t = trace_open(path, e);
+    if (!t)
+        return e->code ? e->code : SK_EIO;
+    int rc = 0;
+    if (listing && (rc = trace_set_sass(t, listing, listing_name, e)) != 0) {
+        trace_close(t);
+        return rc;
+    }
+    size_t n = strlen(out) + sizeof ".tmp.XXXXXX";
+    char *tmp = xmalloc(n);
+    snprintf(tmp, n, "%s.tmp.XXXXXX", out);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        rc = sk_errorf(e, SK_EIO, "%s: cannot create a temporary file: %s", tmp, strerror(errno));
+        free(tmp);
+        trace_close(t);
+        return rc;
+    }
+    close(fd);
+    trace_writer *w = trace_writer_open(tmp, 0, e);
+    if (!w) {
+        remove(tmp);
+        free(tmp);
+        trace_close(t);
+        return e->code ? e->code : SK_EIO;
+    }
+    kernel k;
+    memset(&k, 0, sizeof k);
+    while ((rc = trace_next_kernel(t, &k, e)) == 1) {
+        cost->kernels++;
+        conv_ctx v = {.t = t, .k = &k, .c = cost, .last_prog = UINT32_MAX};
+        rc = trace_writer_kernel(w, &k, conv_next, &v, e);
+        kernel_free(&k);
+        if (rc < 0)
+            break;
+        rc = 0;
+    }
+    kernel_free(&k);
+    sk_error ce = {0};
+    int crc = trace_writer_close(w, &ce);
+    if (rc == 0 && crc != 0)
+        rc = sk_errorf(e, crc, "%s", ce.msg);
+    trace_close(t);
+    if (rc == 0) {
+        chmod(tmp, 0644);
+        if (rename(tmp, out) != 0)
+            rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", out, strerror(errno));
+    }
+    if (rc)
+        remove(tmp);
+    free(tmp);
+    return rc;
+}
+
 /* The model: a point costs a fixed start (fork, config, silicon model,
  * writing three files), a time per warp-instruction, more per global
  * memory op (it is a memory-model request and a completion event as well

@@ -162,6 +162,8 @@ static json_t *text_json(const char *s)
     long long i = strtoll(s, &end, 10);
     if (!*end && !errno && s[0] != '+' && !(s[0] == '0' && s[1]) && !(s[0] == '-' && s[1] == '0'))
         return json_integer(i);
+    if (!*end && errno == ERANGE)
+        return json_string(s);    /* a uint64 seed jansson cannot hold: exact, as text */
     double d = strtod(s, &end);
     if (!*end && end != s && strspn(s, "0123456789.-+eE") == strlen(s))
         return json_real(d);
@@ -245,6 +247,10 @@ int sweep_tidy_write(const char *dir, size_t *npoints, size_t *nrows, sk_error *
         char *pd = path2(pdir, de->d_name), *pjp = path2(pd, "point.json");
         json_error_t je;
         json_t *pj = access(pjp, F_OK) == 0 ? json_load_file(pjp, 0, &je) : NULL;
+        /* a seed above INT64_MAX is more than jansson's integers hold: read
+         * numbers as reals then (the seed column comes from the command) */
+        if (!pj && access(pjp, F_OK) == 0)
+            pj = json_load_file(pjp, JSON_DECODE_INT_AS_REAL, &je);
         if (access(pjp, F_OK) == 0 && !pj)
             rc = sk_errorf(e, SK_EIO, "%s:%d:%d: %s", pjp, je.line, je.column, je.text);
         free(pjp);
@@ -263,6 +269,8 @@ int sweep_tidy_write(const char *dir, size_t *npoints, size_t *nrows, sk_error *
         if (st && !strcmp(st, "ok")) {
             char *sp = path2(pd, "summary.json");
             p.sj = json_load_file(sp, 0, &je);
+            if (!p.sj)         /* a seed above INT64_MAX (see point.json above) */
+                p.sj = json_load_file(sp, JSON_DECODE_INT_AS_REAL, &je);
             if (!p.sj)
                 rc = sk_errorf(e, SK_EIO, "%s:%d:%d: %s", sp, je.line, je.column, je.text);
             free(sp);
@@ -335,7 +343,19 @@ int sweep_tidy_write(const char *dir, size_t *npoints, size_t *nrows, sk_error *
                 }
         }
         free(pv[pc.n - 1]);
-        pv[pc.n - 1] = val_text(json_object_get(p->pj, "seed"));
+        pv[pc.n - 1] = NULL;
+        /* the seed exactly as the point's command sets it (a uint64 that a
+         * JSON real would round), else as point.json has it */
+        json_t *cmd = json_object_get(p->pj, "command");
+        for (size_t k = 0; k < json_array_size(cmd); k++) {
+            const char *w = json_string_value(json_array_get(cmd, k));
+            if (w && !strncmp(w, "sim.seed=", 9)) {
+                free(pv[pc.n - 1]);
+                pv[pc.n - 1] = xstrdup(w + 9);
+            }
+        }
+        if (!pv[pc.n - 1])
+            pv[pc.n - 1] = val_text(json_object_get(p->pj, "seed"));
         json_t *kernels = p->sj ? json_object_get(p->sj, "kernels") : NULL;
         size_t nk = json_array_size(kernels);
         for (size_t r = 0; r < (nk ? nk : 1); r++) {

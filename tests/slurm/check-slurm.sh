@@ -25,6 +25,11 @@
 #     then `sweep --collect`; then the same spec run locally into another
 #     directory; then sweep.csv, every point's files and the generated
 #     traces compared with cmp.
+#  3. `skewsim sweep --slurm` itself: --dry-run prints the array script
+#     and submits nothing; then tests/slurm/slurm.yaml (24 points of 0.3 s)
+#     with --time 1:10 --cpus 1 is sized to a 2-task array and submitted
+#     with its afterok collect job; once that is COMPLETED, sweep.csv,
+#     results.csv and every point's files equal a local sweep's.
 #  2. tests/slurm/slow.yaml (6 points of about 2 s) as a 2-task array, sent
 #     SIGTERM on its batch shells once a point is done (what
 #     --signal=B:TERM@60 sends near the time limit): a task must end with
@@ -121,7 +126,7 @@ cleanup() {
         wait "$p" 2>/dev/null || :
     done
     if [ "$rc" != 0 ]; then
-        for f in "$TMP"/slurmctld.log "$TMP"/slurmd.log "$TMP"/task-*.out; do
+        for f in "$TMP"/slurmctld.log "$TMP"/slurmd.log "$TMP"/task-*.out "$TMP"/sl/slurm/*.out; do
             [ -f "$f" ] || continue
             echo "---- $f (last 30 lines)" >&2
             tail -n 30 "$f" >&2
@@ -264,7 +269,7 @@ say "tasks after $(elapsed): $(echo "$ST" | tr '\n' ';')"
 [ "$(echo "$ST" | grep -c ' COMPLETED 0:0$')" = 3 ] || fail "expected 3 tasks COMPLETED with exit 0:0, got: $ST"
 "$BIN" sweep "$SPEC" -o "$TMP/cluster" --collect >"$TMP/collect.out" ||
     fail "sweep --collect: exit $? ($(tail -n 1 "$TMP/collect.out"))"
-"$BIN" sweep "$SPEC" -o "$TMP/local" -j 2 >/dev/null || fail "local sweep: exit $?"
+"$BIN" sweep "$SPEC" -o "$TMP/local" -j 2 --quiet >/dev/null || fail "local sweep: exit $?"
 n=$(same "$TMP/local" "$TMP/cluster")
 [ "$n" = 4 ] || fail "expected 4 points' summary.json, found $n"
 say "ok: sweep.csv and the files of all $n points identical to the local sweep"
@@ -299,7 +304,34 @@ for d in $KEPT; do stat -c '%n %Y %s' "$TMP/slow/$d/summary.json"; done >"$TMP/k
 cmp -s "$TMP/kept.before" "$TMP/kept.after" || fail "points done before the signal were run again"
 "$BIN" sweep "$SLOW" -o "$TMP/slow" --collect >"$TMP/collect.out" ||
     fail "sweep --collect: exit $? ($(tail -n 1 "$TMP/collect.out"))"
-"$BIN" sweep "$SLOW" -o "$TMP/slow-local" -j 2 >/dev/null || fail "local sweep: exit $?"
+"$BIN" sweep "$SLOW" -o "$TMP/slow-local" -j 2 --quiet >/dev/null || fail "local sweep: exit $?"
 n=$(same "$TMP/slow-local" "$TMP/slow")
 [ "$n" = 6 ] || fail "expected 6 points' summary.json, found $n"
 say "ok: stopped with $nkept of 6 points done, resumed, identical to a fresh local sweep"
+
+# --- 3: skewsim sweep --slurm: sized array, afterok collect job ----------------------
+SL=tests/slurm/slurm.yaml
+T_START=$(date +%s)
+DRY=$("$BIN" sweep "$SL" -o "$TMP/sl" --slurm --time 1:10 --cpus 1 --dry-run) || fail "sweep --slurm --dry-run: exit $?"
+echo "$DRY" | grep -q '^#SBATCH --array=0-1$' || fail "--dry-run: expected a 2-task array: $(echo "$DRY" | grep array)"
+[ ! -e "$TMP/sl/slurm" ] || fail "--dry-run wrote $TMP/sl/slurm"
+[ -z "$(squeue -h -t PD,R 2>/dev/null)" ] || fail "--dry-run submitted a job"
+SUB=$("$BIN" sweep "$SL" -o "$TMP/sl" --slurm --time 1:10 --cpus 1) || fail "sweep --slurm: exit $?"
+say "$SUB"
+A=$(echo "$SUB" | sed -n 's/^sweep: submitted array job \([0-9]*\): .* in \([0-9]*\) tasks .*collect job \([0-9]*\) .*/\1/p')
+NT=$(echo "$SUB" | sed -n 's/^sweep: submitted array job \([0-9]*\): .* in \([0-9]*\) tasks .*collect job \([0-9]*\) .*/\2/p')
+C=$(echo "$SUB" | sed -n 's/^sweep: submitted array job \([0-9]*\): .* in \([0-9]*\) tasks .*collect job \([0-9]*\) .*/\3/p')
+[ -n "$A" ] && [ -n "$C" ] || fail "sweep --slurm printed no job ids: $SUB"
+JOBIDS="$JOBIDS $A $C"
+[ "$NT" = 2 ] || fail "expected --time 1:10 --cpus 1 to size 24 points of 0.31 s to 2 tasks, got $NT"
+wait_for "$TIMEOUT" "collect job $C" array_done "$C"
+ST=$(states "$A")
+CS=$(scontrol -o show job "$C" | sed -n 's/.*JobState=\([^ ]*\) .* ExitCode=\([^ ]*\) .*/\1 \2/p')
+say "array $A and collect $C after $(elapsed): $(echo "$ST" | tr '\n' ';') collect: $CS"
+[ "$(echo "$ST" | grep -c ' COMPLETED 0:0$')" = 2 ] || fail "expected 2 tasks COMPLETED with exit 0:0, got: $ST"
+[ "$CS" = "COMPLETED 0:0" ] || fail "collect job $C: $CS"
+"$BIN" sweep "$SL" -o "$TMP/sl-local" -j 2 --quiet >/dev/null || fail "local sweep: exit $?"
+n=$(same "$TMP/sl-local" "$TMP/sl")
+cmp "$TMP/sl-local/results.csv" "$TMP/sl/results.csv" || fail "results.csv differs"
+[ "$n" = 24 ] || fail "expected 24 points' summary.json, found $n"
+say "ok: sweep --slurm sized 2 tasks, its collect job ran after them, all identical to a local sweep"
