@@ -226,15 +226,20 @@ static int tokenize(as_reader *r)
      * (NUL, blank, tab and CR are all <= ' '; a field byte is above it,
      * and the rare control byte below it is checked on the slow path) */
     unsigned char *s = (unsigned char *)r->line;
+    int nt = 0;
     r->ntok = 0;
     for (;;) {
         while (is_blank((char)*s))
             s++;
-        if (!*s)
+        if (!*s) {
+            r->ntok = nt;
             return 0;
-        if (r->ntok == MAX_TOKENS)
+        }
+        if (nt == MAX_TOKENS) {
+            r->ntok = nt;
             return FAIL(r, "%.40s: expected at most %d fields on a line", (char *)s, MAX_TOKENS);
-        r->tok[r->ntok++] = (char *)s;
+        }
+        r->tok[nt++] = (char *)s;
         for (;;) {
             while (*s > ' ')
                 s++;
@@ -483,11 +488,21 @@ static uint8_t width_of_opcode(const char *op)
 }
 
 /* Pattern of n active addresses given by their n-1 successive deltas. */
+static void set_pattern_same(as_ins *a, int64_t delta, int n, int same);
+
 static void set_pattern(as_ins *a, const int64_t *delta, int n)
 {
     int same = 1;
     for (int i = 1; i < n - 1; i++)
         same &= delta[i] == delta[0];
+    set_pattern_same(a, n > 1 ? delta[0] : 0, n, same);
+}
+
+/* set_pattern() once it knows whether the n-1 deltas are all `delta`
+ * (what a base-stride address line says without a list to compare). */
+static void set_pattern_same(as_ins *a, int64_t delta0, int n, int same)
+{
+    const int64_t *delta = &delta0;
     if (n <= 1 || (same && delta[0] == 0)) {
         a->pattern = MP_UNIFORM;
         return;
@@ -670,7 +685,8 @@ static int parse_ins(as_reader *r, as_seq *s)
                         "deltas)", op, tk[i]);
         i++;
         int active = __builtin_popcount((unsigned)mask);
-        int64_t delta[WARP_THREADS];
+        int64_t delta[WARP_THREADS], stride_v = 0;
+        int strided = 0;
         int nd = active > 0 ? active - 1 : 0;
         a.bytes = (uint8_t)width;
         if (fmt == AF_LIST_ALL) {
@@ -694,8 +710,9 @@ static int parse_ins(as_reader *r, as_seq *s)
                 if (parse_sdec(tk[i], &stride) < 0 || stride < INT32_MIN || stride > INT32_MAX)
                     return FAIL(r, "%s: stride: %s: expected a decimal stride in bytes", op, tk[i]);
                 i++;
-                for (int j = 0; j < nd; j++)
-                    delta[j] = stride;
+                (void)nd;
+                strided = 1;
+                stride_v = stride;
             } else {
                 for (int j = 0; j < nd; j++, i++) {
                     NEED("a delta per active thread after the first");
@@ -704,7 +721,10 @@ static int parse_ins(as_reader *r, as_seq *s)
                 }
             }
         }
-        set_pattern(&a, delta, active);
+        if (strided)
+            set_pattern_same(&a, stride_v, active, 1);   /* every delta is the stride */
+        else
+            set_pattern(&a, delta, active);
     }
     /* tracer version 5 ends the line with the immediate */
     if (i < n) {
