@@ -768,6 +768,30 @@ static int plan(sweep_ctx *x, double *cost, size_t *nrun, double *est, sk_error 
     return 0;
 }
 
+/* Remove the temporaries (NAME.tmp.XXXXXX, .NAME.trace.tmp.XXXXXX) that a
+ * killed sweep left in dir itself (not below it).  Only a sweep holding
+ * the whole directory's lock may: a shard's neighbours may be writing
+ * theirs right now. */
+static void clear_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char **names = NULL;
+    size_t n = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;)
+        if (strstr(de->d_name, ".tmp.")) {
+            names = xrealloc(names, (n + 1) * sizeof *names);
+            names[n++] = strf("%s/%s", dir, de->d_name);
+        }
+    closedir(d);
+    for (size_t i = 0; i < n; i++) {
+        remove(names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
 /* ---- running --------------------------------------------------------- */
 
 typedef struct job {
@@ -1299,6 +1323,16 @@ int sweep_run(const sweep_opts *o, sweep_outcome *out, sk_error *e)
         /* one sweep writes DIR (or one shard of it) at a time */
         if ((rc = sweep_lock_take(&x.lock, x.dir, x.shard_k, x.shard_n, e)) != 0)
             goto done;
+        if (x.shard_n == 1) {
+            /* what a SIGKILLed sweep left half-written outside the points
+             * (a point's own are cleared before it runs) */
+            static const char *const sub[] = {"", "/traces", "/cache"};
+            for (size_t i = 0; i < SK_ARRAY_LEN(sub); i++) {
+                char *d = strf("%s%s", x.dir, sub[i]);
+                clear_temps(d);
+                free(d);
+            }
+        }
         size_t nrun;
         double est;
         if ((rc = parse_shard_traces(&x, e)) != 0 || (rc = plan(&x, NULL, &nrun, &est, e)) != 0)
