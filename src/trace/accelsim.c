@@ -268,24 +268,25 @@ static int parse_sdec(const char *s, int64_t *out)
 /* Hexadecimal of at most `digits` digits, "0x" optional. */
 static int parse_hex(const char *s, int digits, uint64_t *out)
 {
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        s += 2;
-    if (!*s)
+    /* each byte's digit value plus one, 0 for anything that is not a hex
+     * digit: one load and one test per byte (a PC, a mask and addresses
+     * are most of an instruction line) */
+    static const unsigned char hexval[256] = {
+        ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9,
+        ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11,
+        ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+    };
+    const unsigned char *p = (const unsigned char *)s;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    if (!*p)
         return -1;
     uint64_t v = 0;
-    for (int n = 0; *s; s++) {
-        if (++n > digits)
+    for (int n = 0; *p; p++) {
+        unsigned d = hexval[*p];
+        if (!d || ++n > digits)
             return -1;
-        unsigned d;
-        if (*s >= '0' && *s <= '9')
-            d = (unsigned)(*s - '0');
-        else if (*s >= 'a' && *s <= 'f')
-            d = (unsigned)(*s - 'a' + 10);
-        else if (*s >= 'A' && *s <= 'F')
-            d = (unsigned)(*s - 'A' + 10);
-        else
-            return -1;
-        v = v << 4 | d;
+        v = v << 4 | (d - 1);
     }
     *out = v;
     return 0;
