@@ -28,7 +28,7 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/config/*.c src/trace/*.c src/gpu/*.c src/out/*.c src/silicon/*.c src/sweep/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/config/*.c src/trace/*.c src/gpu/*.c src/out/*.c src/silicon/*.c src/sweep/*.c src/mem/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 
