@@ -720,6 +720,48 @@ START_TEST(test_determinism)
 }
 END_TEST
 
+/* ---- energy ---------------------------------------------------------------- */
+
+START_TEST(test_energy)
+{
+    cfg c;
+    topo t;
+    sk_error e = { 0 };
+    cfg_with(&c, &t, "memory.model=hierarchy", NULL);
+    si_power p;
+    si_power_init(&p, &c);
+    ck_assert_double_eq_tol(si_power_mem_sm_nom_j(&p, 1, 0), c.l1_sector_pj * 1e-12, 1e-18);
+    ck_assert_double_eq_tol(si_power_mem_sm_nom_j(&p, 0, 2), 2 * c.smem_wavefront_pj * 1e-12,
+                            1e-18);
+    /* a sector over 1 mm of wire: 256 bits x 0.2 pJ/bit/mm = 51.2 pJ */
+    ck_assert_double_eq_tol(si_power_mem_chip_j(&p, 0, 1000), 51.2e-12, 1e-15);
+    ck_assert_double_eq_tol(si_power_mem_chip_j(&p, 3, 0), 3 * c.l2_sector_pj * 1e-12, 1e-18);
+
+    /* the chip draws more with the same DRAM bytes when its L2 and wires work too */
+    double w[2];
+    for (int k = 0; k < 2; k++) {
+        silicon *si = silicon_create(&c, &t, &e);
+        ck_assert_msg(si != NULL, "%s", e.msg);
+        si_activity *act = calloc((size_t)t.nsms, sizeof *act);
+        for (int i = 0; i < t.nsms; i++) {
+            act[i].mem_bytes = 1000000;
+            if (k) {
+                act[i].l1_sectors = act[i].l2_sectors = 1000000 / 32;
+                act[i].noc_sector_um = 1000000 / 32 * 8000;
+            }
+        }
+        ck_assert_int_eq(silicon_advance(si, 1000000, act, &e), 0);   /* 1 us */
+        w[k] = silicon_chip(si)->power_w;
+        free(act);
+        silicon_destroy(si);
+    }
+    /* 128 SMs x 31250 sectors in 1 us: L1 51 pJ + L2 72 pJ + 8 mm x 51.2 pJ each */
+    double extra = 128 * 31250 * (51 + 72 + 8 * 51.2) * 1e-12 / 1e-6;
+    ck_assert_double_eq_tol(w[1] - w[0], extra, 0.05 * extra);
+    topo_free(&t);
+}
+END_TEST
+
 /* ---- bad cache configs ------------------------------------------------------ */
 
 static const struct bad_mem {
@@ -789,6 +831,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_hbm_channel_saturates);
     tcase_add_test(tc, test_hbm_level_saturates);
     tcase_add_test(tc, test_determinism);
+    tcase_add_test(tc, test_energy);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
