@@ -20,10 +20,12 @@
  * earlier in simulation order merges with it, which is as causal as the
  * run-ahead window lets anything be.
  *
- * Replacement is LRU by a per-cache access stamp.  A victim is an invalid
- * way if there is one, else the least recently used way with no fill in
- * flight; when every way is still filling, the request waits until the
- * first of those fills lands (a reservation failure on real hardware).
+ * Replacement is LRU, kept as a list per set (most recent first, invalid
+ * ways at the end), so a touch and the usual victim cost O(1) whatever the
+ * associativity (the L1 has 64 ways with no carve-out).  A victim is an
+ * invalid way if there is one, else the least recently used way with no
+ * fill in flight; when every way is still filling, the request waits until
+ * the first of those fills lands (a reservation failure on real hardware).
  *
  * Left out: per-MSHR merge limits, partial-sector (byte-masked) writes,
  * and tag/data-bank conflicts inside the array (the levels charge port
@@ -40,10 +42,11 @@ struct mem_cache {
     uint64_t set_mask;
     size_t nlines;
     uint64_t *tag;              /* line index + 1; 0 = invalid */
-    uint64_t *stamp;            /* LRU: last use */
+    uint32_t *prev, *next;      /* LRU list links, way indices within the set */
+    uint32_t *head, *tail;      /* per set: most and least recently used way */
     uint8_t *valid, *dirty, *flags;
     ps_t *ready;                /* nlines * spl fill times */
-    uint64_t clock;
+    ps_t *busy;                 /* per line: the latest fill time of its sectors */
     ps_t *mshr;                 /* min-heap of MSHR free times */
 };
 
@@ -81,6 +84,65 @@ const char *mem_cache_geom_check(const mem_cache_geom *g)
     return "";
 }
 
+/* ---- LRU lists ----------------------------------------------------------- */
+
+#define NIL UINT32_MAX
+
+static void lru_reset(mem_cache *c)
+{
+    uint32_t ways = c->g.ways;
+    for (uint32_t set = 0; set < c->g.sets; set++) {
+        size_t base = (size_t)set * ways;
+        for (uint32_t w = 0; w < ways; w++) {
+            c->prev[base + w] = w ? w - 1 : NIL;
+            c->next[base + w] = w + 1 < ways ? w + 1 : NIL;
+        }
+        c->head[set] = 0;
+        c->tail[set] = ways - 1;
+    }
+}
+
+static void lru_unlink(mem_cache *c, size_t set, size_t base, uint32_t w)
+{
+    uint32_t p = c->prev[base + w], n = c->next[base + w];
+    if (p != NIL)
+        c->next[base + p] = n;
+    else
+        c->head[set] = n;
+    if (n != NIL)
+        c->prev[base + n] = p;
+    else
+        c->tail[set] = p;
+}
+
+/* Make way w (global index) the most recently used of its set. */
+static void lru_touch(mem_cache *c, size_t gw)
+{
+    size_t set = gw / c->g.ways, base = set * c->g.ways;
+    uint32_t w = (uint32_t)(gw - base);
+    if (c->head[set] == w)
+        return;
+    lru_unlink(c, set, base, w);
+    c->prev[base + w] = NIL;
+    c->next[base + w] = c->head[set];
+    c->prev[base + c->head[set]] = w;
+    c->head[set] = w;
+}
+
+/* Make way w the least recently used (an invalidated line). */
+static void lru_bottom(mem_cache *c, size_t gw)
+{
+    size_t set = gw / c->g.ways, base = set * c->g.ways;
+    uint32_t w = (uint32_t)(gw - base);
+    if (c->tail[set] == w)
+        return;
+    lru_unlink(c, set, base, w);
+    c->next[base + w] = NIL;
+    c->prev[base + w] = c->tail[set];
+    c->next[base + c->tail[set]] = w;
+    c->tail[set] = w;
+}
+
 mem_cache *mem_cache_create(const mem_cache_geom *g)
 {
     mem_cache *c = xcalloc(1, sizeof *c);
@@ -91,11 +153,16 @@ mem_cache *mem_cache_create(const mem_cache_geom *g)
     c->set_mask = g->sets - 1;
     c->nlines = (size_t)g->sets * g->ways;
     c->tag = xcalloc(c->nlines, sizeof *c->tag);
-    c->stamp = xcalloc(c->nlines, sizeof *c->stamp);
+    c->prev = xcalloc(c->nlines, sizeof *c->prev);
+    c->next = xcalloc(c->nlines, sizeof *c->next);
+    c->head = xcalloc(g->sets, sizeof *c->head);
+    c->tail = xcalloc(g->sets, sizeof *c->tail);
+    lru_reset(c);
     c->valid = xcalloc(c->nlines, 1);
     c->dirty = xcalloc(c->nlines, 1);
     c->flags = xcalloc(c->nlines, 1);
     c->ready = xcalloc(c->nlines * c->spl, sizeof *c->ready);
+    c->busy = xcalloc(c->nlines, sizeof *c->busy);
     c->mshr = xcalloc(g->mshrs, sizeof *c->mshr);
     return c;
 }
@@ -105,11 +172,15 @@ void mem_cache_destroy(mem_cache *c)
     if (!c)
         return;
     free(c->tag);
-    free(c->stamp);
+    free(c->prev);
+    free(c->next);
+    free(c->head);
+    free(c->tail);
     free(c->valid);
     free(c->dirty);
     free(c->flags);
     free(c->ready);
+    free(c->busy);
     free(c->mshr);
     free(c);
 }
@@ -153,39 +224,24 @@ static size_t find(const mem_cache *c, uint64_t li)
     return SIZE_MAX;
 }
 
-/* Latest fill time of the valid sectors of line w. */
-static ps_t line_busy(const mem_cache *c, size_t w)
-{
-    ps_t b = PS_MAX;
-    if (!c->tag[w])
-        return b;
-    b = 0;
-    for (unsigned s = 0; s < c->spl; s++)
-        if ((c->valid[w] >> s & 1) && c->ready[w * c->spl + s] > b)
-            b = c->ready[w * c->spl + s];
-    return b;
-}
-
 /* Choose and clear a way for line li at *t (which may move later when every
  * way is filling). */
 static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
                        const mem_cache_io *io, mem_cache_res *res)
 {
-    size_t base = (size_t)(li & c->set_mask) * c->g.ways;
+    size_t set = (size_t)(li & c->set_mask), base = set * c->g.ways;
     size_t victim = SIZE_MAX, soonest = base;
     ps_t soonest_ps = PS_MAX;
-    for (size_t w = base; w < base + c->g.ways; w++) {
-        if (!c->tag[w]) {
-            victim = w;
+    /* from the least recently used end: invalid ways, then clean of fills */
+    for (uint32_t w = c->tail[set]; w != NIL; w = c->prev[base + w]) {
+        size_t gw = base + w;
+        if (!c->tag[gw] || c->busy[gw] <= *t) {
+            victim = gw;
             break;
         }
-        ps_t b = line_busy(c, w);
-        if (b <= *t) {
-            if (victim == SIZE_MAX || c->stamp[w] < c->stamp[victim])
-                victim = w;
-        } else if (b < soonest_ps) {
-            soonest_ps = b;
-            soonest = w;
+        if (c->busy[gw] < soonest_ps) {
+            soonest_ps = c->busy[gw];
+            soonest = gw;
         }
     }
     if (victim == SIZE_MAX) {
@@ -206,6 +262,7 @@ static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
     c->valid[victim] = 0;
     c->dirty[victim] = 0;
     c->flags[victim] = fill_flags;
+    c->busy[victim] = 0;
     return victim;
 }
 
@@ -238,7 +295,7 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
             }
         }
     }
-    c->stamp[w] = ++c->clock;
+    lru_touch(c, w);
     if (need) {
         ps_t start = SK_MAX(t, c->mshr[0]);
         res->mshr_wait_ps += start - t;
@@ -250,6 +307,7 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
             if (need >> s & 1)
                 c->ready[w * c->spl + s] = back;
         c->valid[w] |= (uint8_t)need;
+        c->busy[w] = SK_MAX(c->busy[w], back);
         res->misses += (unsigned)__builtin_popcount(need);
         done = SK_MAX(done, back);
     }
@@ -268,13 +326,14 @@ int mem_cache_write(mem_cache *c, uint64_t addr, unsigned smask, ps_t t,
             return 0;
         w = allocate(c, li, &t, 0, io, res);
     }
-    c->stamp[w] = ++c->clock;
+    lru_touch(c, w);
     for (unsigned s = 0; s < c->spl; s++) {
         if (!(smask >> s & 1))
             continue;
         ps_t *r = &c->ready[w * c->spl + s];
         if (!(c->valid[w] >> s & 1) || *r < t)
             *r = t;
+        c->busy[w] = SK_MAX(c->busy[w], *r);
     }
     c->valid[w] |= (uint8_t)smask;
     if (c->g.write_back)
@@ -299,6 +358,7 @@ int mem_cache_invalidate(mem_cache *c, uint64_t addr)
         return 0;
     c->tag[w] = 0;
     c->valid[w] = c->dirty[w] = c->flags[w] = 0;
+    lru_bottom(c, w);
     return 1;
 }
 
@@ -309,6 +369,7 @@ void mem_cache_flush(mem_cache *c)
     memset(c->dirty, 0, c->nlines);
     memset(c->flags, 0, c->nlines);
     memset(c->mshr, 0, c->g.mshrs * sizeof *c->mshr);
+    lru_reset(c);
 }
 
 uint64_t mem_cache_lines(const mem_cache *c, uint8_t flag, uint64_t *flagged)
