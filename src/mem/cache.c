@@ -2,8 +2,8 @@
  * as the requests arrive.
  *
  * The model.  A line of line_bytes holds line/sector sectors; each sector
- * is valid or not, dirty or not, and carries the time its data arrive (its
- * fill time).  GPUs allocate and tag whole lines but move sectors (Volta and
+ * is valid or not, dirty or not, and, while a fill is in flight, carries
+ * the time its data arrive (its fill time, kept in the line's MSHR).  GPUs allocate and tag whole lines but move sectors (Volta and
  * later: 128 B lines of four 32 B sectors; Jia et al., "Dissecting the NVIDIA
  * Volta GPU Architecture via Microbenchmarking", 2018), so a miss fetches
  * only the sectors asked for and missing.  A sector that is valid but whose
@@ -20,12 +20,18 @@
  * earlier in simulation order merges with it, which is as causal as the
  * run-ahead window lets anything be.
  *
- * Replacement is LRU, kept as a list per set (most recent first, invalid
- * ways at the end), so a touch and the usual victim cost O(1) whatever the
- * associativity (the L1 has 64 ways with no carve-out).  A victim is an
- * invalid way if there is one, else the least recently used way with no
- * fill in flight; when every way is still filling, the request waits until
- * the first of those fills lands (a reservation failure on real hardware).
+ * Replacement is LRU by a per-cache access stamp.  A victim is an invalid
+ * way if there is one, else the least recently used way with no fill in
+ * flight; when every way is still filling, the request waits until the
+ * first of those fills lands (a reservation failure on real hardware).
+ *
+ * Layout.  A line is 16 bytes (tag and flags, LRU stamp, MSHR index, valid
+ * and dirty masks), the ways of a set side by side, so the 60 MB H200 L2 is
+ * 7.5 MB of tags that a lookup reads a few host cache lines of.  Fill times
+ * live only in the MSHRs, as on the chip: a line points to the MSHR that
+ * last filled it, and a sector is in flight while that MSHR's time for it
+ * lies ahead.  Sector misses to a line whose MSHR is still busy merge into
+ * it (one MSHR per line, as GPU L1s track sectors).
  *
  * Left out: per-MSHR merge limits, partial-sector (byte-masked) writes,
  * and tag/data-bank conflicts inside the array (the levels charge port
@@ -35,19 +41,36 @@
 #include <string.h>
 #include "skewsim/memsys.h"
 
+#define NIL 0xffffu
+#define TAG_MASK ((1ull << 56) - 1)
+
+typedef struct cline {
+    uint64_t tagf;              /* line index + 1 in bits 0-55 (0 = invalid), fill_flags above */
+    uint32_t stamp;             /* LRU: last use */
+    uint16_t mshr;              /* MSHR that filled it last, or NIL */
+    uint8_t valid, dirty;       /* sector masks */
+} cline;
+
+typedef struct mshr {
+    ps_t free_ps;               /* busy until: the last of its fills */
+    ps_t ready[8];              /* per sector of its line */
+    size_t gw;                  /* its line's way, or SIZE_MAX when the line left */
+    uint32_t pos;               /* its place in the heap */
+} mshr;
+
 struct mem_cache {
     mem_cache_geom g;
     unsigned spl;               /* sectors per line */
-    unsigned line_shift, sector_shift;
+    unsigned line_shift;
     uint64_t set_mask;
     size_t nlines;
-    uint64_t *tag;              /* line index + 1; 0 = invalid */
-    uint32_t *prev, *next;      /* LRU list links, way indices within the set */
-    uint32_t *head, *tail;      /* per set: most and least recently used way */
-    uint8_t *valid, *dirty, *flags;
-    ps_t *ready;                /* nlines * spl fill times */
-    ps_t *busy;                 /* per line: the latest fill time of its sectors */
-    ps_t *mshr;                 /* min-heap of MSHR free times */
+    cline *line;                /* sets * ways, set-major */
+    uint16_t *sig;              /* per line: a 16-bit hash of its tag, 0 when invalid, so
+                                   that a lookup scans 2 bytes a way, not 16 */
+    uint32_t clock;
+    mshr *m;                    /* g.mshrs entries */
+    uint16_t *heap;             /* min-heap of entries by free_ps ... */
+    ps_t *key;                  /* ... whose free_ps, side by side, the heap compares */
 };
 
 static unsigned log2u(uint64_t x)
@@ -79,68 +102,52 @@ const char *mem_cache_geom_check(const mem_cache_geom *g)
         return "expected a line at least as large as a sector";
     if (g->line_bytes / g->sector_bytes > 8)
         return "expected at most 8 sectors per line";
-    if (g->mshrs < 1)
-        return "expected at least one MSHR";
+    if (g->mshrs < 1 || g->mshrs >= NIL)
+        return "expected 1..65534 MSHRs";
     return "";
 }
 
-/* ---- LRU lists ----------------------------------------------------------- */
+/* ---- MSHR heap --------------------------------------------------------- */
 
-#define NIL UINT32_MAX
-
-static void lru_reset(mem_cache *c)
+static void heap_swap(mem_cache *c, uint32_t a, uint32_t b)
 {
-    uint32_t ways = c->g.ways;
-    for (uint32_t set = 0; set < c->g.sets; set++) {
-        size_t base = (size_t)set * ways;
-        for (uint32_t w = 0; w < ways; w++) {
-            c->prev[base + w] = w ? w - 1 : NIL;
-            c->next[base + w] = w + 1 < ways ? w + 1 : NIL;
-        }
-        c->head[set] = 0;
-        c->tail[set] = ways - 1;
+    uint16_t x = c->heap[a];
+    ps_t k = c->key[a];
+    c->heap[a] = c->heap[b];
+    c->key[a] = c->key[b];
+    c->heap[b] = x;
+    c->key[b] = k;
+    c->m[c->heap[a]].pos = a;
+    c->m[c->heap[b]].pos = b;
+}
+
+/* Entry at heap place i got a later free time: move it down. */
+static void heap_down(mem_cache *c, uint32_t i)
+{
+    uint32_t n = c->g.mshrs;
+    c->key[i] = c->m[c->heap[i]].free_ps;
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, k = i;
+        if (l < n && c->key[l] < c->key[k])
+            k = l;
+        if (r < n && c->key[r] < c->key[k])
+            k = r;
+        if (k == i)
+            return;
+        heap_swap(c, i, k);
+        i = k;
     }
 }
 
-static void lru_unlink(mem_cache *c, size_t set, size_t base, uint32_t w)
+static void mshr_reset(mem_cache *c)
 {
-    uint32_t p = c->prev[base + w], n = c->next[base + w];
-    if (p != NIL)
-        c->next[base + p] = n;
-    else
-        c->head[set] = n;
-    if (n != NIL)
-        c->prev[base + n] = p;
-    else
-        c->tail[set] = p;
-}
-
-/* Make way w (global index) the most recently used of its set. */
-static void lru_touch(mem_cache *c, size_t gw)
-{
-    size_t set = gw / c->g.ways, base = set * c->g.ways;
-    uint32_t w = (uint32_t)(gw - base);
-    if (c->head[set] == w)
-        return;
-    lru_unlink(c, set, base, w);
-    c->prev[base + w] = NIL;
-    c->next[base + w] = c->head[set];
-    c->prev[base + c->head[set]] = w;
-    c->head[set] = w;
-}
-
-/* Make way w the least recently used (an invalidated line). */
-static void lru_bottom(mem_cache *c, size_t gw)
-{
-    size_t set = gw / c->g.ways, base = set * c->g.ways;
-    uint32_t w = (uint32_t)(gw - base);
-    if (c->tail[set] == w)
-        return;
-    lru_unlink(c, set, base, w);
-    c->next[base + w] = NIL;
-    c->prev[base + w] = c->tail[set];
-    c->next[base + c->tail[set]] = w;
-    c->tail[set] = w;
+    for (uint32_t i = 0; i < c->g.mshrs; i++) {
+        memset(&c->m[i], 0, sizeof c->m[i]);
+        c->m[i].gw = SIZE_MAX;
+        c->m[i].pos = i;
+        c->heap[i] = (uint16_t)i;
+        c->key[i] = 0;
+    }
 }
 
 mem_cache *mem_cache_create(const mem_cache_geom *g)
@@ -149,21 +156,16 @@ mem_cache *mem_cache_create(const mem_cache_geom *g)
     c->g = *g;
     c->spl = g->line_bytes / g->sector_bytes;
     c->line_shift = log2u(g->line_bytes);
-    c->sector_shift = log2u(g->sector_bytes);
     c->set_mask = g->sets - 1;
     c->nlines = (size_t)g->sets * g->ways;
-    c->tag = xcalloc(c->nlines, sizeof *c->tag);
-    c->prev = xcalloc(c->nlines, sizeof *c->prev);
-    c->next = xcalloc(c->nlines, sizeof *c->next);
-    c->head = xcalloc(g->sets, sizeof *c->head);
-    c->tail = xcalloc(g->sets, sizeof *c->tail);
-    lru_reset(c);
-    c->valid = xcalloc(c->nlines, 1);
-    c->dirty = xcalloc(c->nlines, 1);
-    c->flags = xcalloc(c->nlines, 1);
-    c->ready = xcalloc(c->nlines * c->spl, sizeof *c->ready);
-    c->busy = xcalloc(c->nlines, sizeof *c->busy);
-    c->mshr = xcalloc(g->mshrs, sizeof *c->mshr);
+    c->line = xcalloc(c->nlines, sizeof *c->line);
+    c->sig = xcalloc(c->nlines, sizeof *c->sig);
+    for (size_t w = 0; w < c->nlines; w++)
+        c->line[w].mshr = NIL;
+    c->m = xcalloc(g->mshrs, sizeof *c->m);
+    c->heap = xcalloc(g->mshrs, sizeof *c->heap);
+    c->key = xcalloc(g->mshrs, sizeof *c->key);
+    mshr_reset(c);
     return c;
 }
 
@@ -171,17 +173,11 @@ void mem_cache_destroy(mem_cache *c)
 {
     if (!c)
         return;
-    free(c->tag);
-    free(c->prev);
-    free(c->next);
-    free(c->head);
-    free(c->tail);
-    free(c->valid);
-    free(c->dirty);
-    free(c->flags);
-    free(c->ready);
-    free(c->busy);
-    free(c->mshr);
+    free(c->line);
+    free(c->sig);
+    free(c->m);
+    free(c->heap);
+    free(c->key);
     free(c);
 }
 
@@ -190,38 +186,51 @@ const mem_cache_geom *mem_cache_geometry(const mem_cache *c)
     return &c->g;
 }
 
-/* ---- MSHR heap --------------------------------------------------------- */
-
-/* Replace the heap's minimum with v and restore the heap. */
-static void heap_replace_min(ps_t *h, size_t n, ps_t v)
-{
-    size_t i = 0;
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        ps_t mv = v;
-        if (l < n && h[l] < mv) {
-            m = l;
-            mv = h[l];
-        }
-        if (r < n && h[r] < mv)
-            m = r;
-        if (m == i)
-            break;
-        h[i] = h[m];
-        i = m;
-    }
-    h[i] = v;
-}
-
 /* ---- lookup ------------------------------------------------------------ */
+
+static uint16_t sig_of(uint64_t li)
+{
+    return (uint16_t)((li * 0x9E3779B97F4A7C15ull) >> 48) | 1;
+}
 
 static size_t find(const mem_cache *c, uint64_t li)
 {
     size_t base = (size_t)(li & c->set_mask) * c->g.ways;
+    uint64_t want = li + 1;
+    uint16_t sg = sig_of(li);
     for (size_t w = base; w < base + c->g.ways; w++)
-        if (c->tag[w] == li + 1)
+        if (c->sig[w] == sg && (c->line[w].tagf & TAG_MASK) == want)
             return w;
     return SIZE_MAX;
+}
+
+/* The time line w's fills are all in: 0 when none is in flight. */
+static ps_t busy(const mem_cache *c, size_t w)
+{
+    uint16_t k = c->line[w].mshr;
+    return k == NIL ? 0 : c->m[k].free_ps;
+}
+
+static void touch(mem_cache *c, size_t w)
+{
+    if (++c->clock == UINT32_MAX) {
+        /* renumber rather than wrap: halving keeps the order */
+        for (size_t i = 0; i < c->nlines; i++)
+            c->line[i].stamp >>= 1;
+        c->clock >>= 1;
+    }
+    c->line[w].stamp = c->clock;
+}
+
+/* Empty way w (its MSHR, if any, stays busy but forgets it). */
+static void clear(mem_cache *c, size_t w)
+{
+    cline *l = &c->line[w];
+    if (l->mshr != NIL)
+        c->m[l->mshr].gw = SIZE_MAX;
+    memset(l, 0, sizeof *l);
+    l->mshr = NIL;
+    c->sig[w] = 0;
 }
 
 /* Choose and clear a way for line li at *t (which may move later when every
@@ -229,40 +238,52 @@ static size_t find(const mem_cache *c, uint64_t li)
 static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
                        const mem_cache_io *io, mem_cache_res *res)
 {
-    size_t set = (size_t)(li & c->set_mask), base = set * c->g.ways;
-    size_t victim = SIZE_MAX, soonest = base;
-    ps_t soonest_ps = PS_MAX;
-    /* from the least recently used end: invalid ways, then clean of fills */
-    for (uint32_t w = c->tail[set]; w != NIL; w = c->prev[base + w]) {
-        size_t gw = base + w;
-        if (!c->tag[gw] || c->busy[gw] <= *t) {
-            victim = gw;
+    size_t base = (size_t)(li & c->set_mask) * c->g.ways;
+    size_t victim = SIZE_MAX;
+    /* the LRU way, or an invalid one; only when that one is still filling
+     * (rare) are the others' MSHRs looked at */
+    for (size_t w = base; w < base + c->g.ways; w++) {
+        const cline *l = &c->line[w];
+        if (!c->sig[w]) {
+            victim = w;
             break;
         }
-        if (c->busy[gw] < soonest_ps) {
-            soonest_ps = c->busy[gw];
-            soonest = gw;
+        if (victim == SIZE_MAX || l->stamp < c->line[victim].stamp)
+            victim = w;
+    }
+    if (c->line[victim].tagf && busy(c, victim) > *t) {
+        size_t soonest = base;
+        ps_t soonest_ps = PS_MAX;
+        victim = SIZE_MAX;
+        for (size_t w = base; w < base + c->g.ways; w++) {
+            ps_t b = busy(c, w);
+            if (b <= *t) {
+                if (victim == SIZE_MAX || c->line[w].stamp < c->line[victim].stamp)
+                    victim = w;
+            } else if (b < soonest_ps) {
+                soonest_ps = b;
+                soonest = w;
+            }
+        }
+        if (victim == SIZE_MAX) {
+            res->mshr_wait_ps += soonest_ps - *t;
+            *t = soonest_ps;
+            victim = soonest;
         }
     }
-    if (victim == SIZE_MAX) {
-        res->mshr_wait_ps += soonest_ps - *t;
-        *t = soonest_ps;
-        victim = soonest;
-    }
-    if (c->tag[victim]) {
+    cline *v = &c->line[victim];
+    if (v->tagf) {
         res->evicted = 1;
-        if (c->dirty[victim]) {
-            unsigned d = c->dirty[victim];
+        if (v->dirty) {
+            unsigned d = v->dirty;
             res->wb_sectors += (unsigned)__builtin_popcount(d);
             if (io && io->writeback)
-                io->writeback(io->ud, (c->tag[victim] - 1) << c->line_shift, d, *t);
+                io->writeback(io->ud, ((v->tagf & TAG_MASK) - 1) << c->line_shift, d, *t);
         }
     }
-    c->tag[victim] = li + 1;
-    c->valid[victim] = 0;
-    c->dirty[victim] = 0;
-    c->flags[victim] = fill_flags;
-    c->busy[victim] = 0;
+    clear(c, victim);
+    v->tagf = (li + 1) | (uint64_t)fill_flags << 56;
+    c->sig[victim] = sig_of(li);
     return victim;
 }
 
@@ -279,35 +300,57 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
         done = t;
         need = smask;
     } else {
-        for (unsigned s = 0; s < c->spl; s++) {
-            if (!(smask >> s & 1))
-                continue;
-            if (c->valid[w] >> s & 1) {
-                ps_t r = c->ready[w * c->spl + s];
-                if (r <= t) {
+        cline *l = &c->line[w];
+        const mshr *e = l->mshr != NIL && c->m[l->mshr].free_ps > t ? &c->m[l->mshr] : NULL;
+        unsigned v = l->valid & smask;
+        need = smask & ~v;
+        if (!e) {
+            res->hits += (unsigned)__builtin_popcount(v);
+        } else {
+            for (unsigned s = 0; s < c->spl; s++) {
+                if (!(v >> s & 1))
+                    continue;
+                if (e->ready[s] <= t) {
                     res->hits++;
                 } else {
                     res->merged++;
-                    done = SK_MAX(done, r);
+                    done = SK_MAX(done, e->ready[s]);
                 }
-            } else {
-                need |= 1u << s;
             }
         }
     }
-    lru_touch(c, w);
+    touch(c, w);
     if (need) {
-        ps_t start = SK_MAX(t, c->mshr[0]);
-        res->mshr_wait_ps += start - t;
+        cline *l = &c->line[w];
+        mshr *e;
+        ps_t start;
+        if (l->mshr != NIL && c->m[l->mshr].free_ps > t) {
+            /* the line's MSHR is still busy: the new sectors join it */
+            e = &c->m[l->mshr];
+            start = t;
+        } else {
+            e = &c->m[c->heap[0]];
+            start = SK_MAX(t, e->free_ps);
+            res->mshr_wait_ps += start - t;
+            if (e->gw != SIZE_MAX && c->line[e->gw].mshr == c->heap[0])
+                c->line[e->gw].mshr = NIL;
+            if (l->mshr != NIL)
+                c->m[l->mshr].gw = SIZE_MAX;
+            e->gw = w;
+            e->free_ps = 0;
+            l->mshr = c->heap[0];
+        }
         ps_t back = io && io->fetch ? io->fetch(io->ud, li << c->line_shift, need, start) : start;
         if (back < start)
             back = start;
-        heap_replace_min(c->mshr, c->g.mshrs, back);
         for (unsigned s = 0; s < c->spl; s++)
             if (need >> s & 1)
-                c->ready[w * c->spl + s] = back;
-        c->valid[w] |= (uint8_t)need;
-        c->busy[w] = SK_MAX(c->busy[w], back);
+                e->ready[s] = back;
+        if (back > e->free_ps) {
+            e->free_ps = back;
+            heap_down(c, e->pos);
+        }
+        l->valid |= (uint8_t)need;
         res->misses += (unsigned)__builtin_popcount(need);
         done = SK_MAX(done, back);
     }
@@ -326,18 +369,12 @@ int mem_cache_write(mem_cache *c, uint64_t addr, unsigned smask, ps_t t,
             return 0;
         w = allocate(c, li, &t, 0, io, res);
     }
-    lru_touch(c, w);
-    for (unsigned s = 0; s < c->spl; s++) {
-        if (!(smask >> s & 1))
-            continue;
-        ps_t *r = &c->ready[w * c->spl + s];
-        if (!(c->valid[w] >> s & 1) || *r < t)
-            *r = t;
-        c->busy[w] = SK_MAX(c->busy[w], *r);
-    }
-    c->valid[w] |= (uint8_t)smask;
+    touch(c, w);
+    /* a written sector is whole and valid now: any fill still on its way
+     * for it merges into the written data (its time is left as it is) */
+    c->line[w].valid |= (uint8_t)smask;
     if (c->g.write_back)
-        c->dirty[w] |= (uint8_t)smask;
+        c->line[w].dirty |= (uint8_t)smask;
     return hit;
 }
 
@@ -347,8 +384,8 @@ unsigned mem_cache_probe(const mem_cache *c, uint64_t addr, uint8_t *flags)
     if (w == SIZE_MAX)
         return 0;
     if (flags)
-        *flags = c->flags[w];
-    return c->valid[w];
+        *flags = (uint8_t)(c->line[w].tagf >> 56);
+    return c->line[w].valid;
 }
 
 int mem_cache_invalidate(mem_cache *c, uint64_t addr)
@@ -356,29 +393,26 @@ int mem_cache_invalidate(mem_cache *c, uint64_t addr)
     size_t w = find(c, addr >> c->line_shift);
     if (w == SIZE_MAX)
         return 0;
-    c->tag[w] = 0;
-    c->valid[w] = c->dirty[w] = c->flags[w] = 0;
-    lru_bottom(c, w);
+    clear(c, w);
     return 1;
 }
 
 void mem_cache_flush(mem_cache *c)
 {
-    memset(c->tag, 0, c->nlines * sizeof *c->tag);
-    memset(c->valid, 0, c->nlines);
-    memset(c->dirty, 0, c->nlines);
-    memset(c->flags, 0, c->nlines);
-    memset(c->mshr, 0, c->g.mshrs * sizeof *c->mshr);
-    lru_reset(c);
+    memset(c->line, 0, c->nlines * sizeof *c->line);
+    memset(c->sig, 0, c->nlines * sizeof *c->sig);
+    for (size_t w = 0; w < c->nlines; w++)
+        c->line[w].mshr = NIL;
+    mshr_reset(c);
 }
 
 uint64_t mem_cache_lines(const mem_cache *c, uint8_t flag, uint64_t *flagged)
 {
     uint64_t n = 0, f = 0;
     for (size_t w = 0; w < c->nlines; w++) {
-        if (c->tag[w] && c->valid[w]) {
+        if (c->line[w].tagf && c->line[w].valid) {
             n++;
-            f += (c->flags[w] & flag) != 0;
+            f += ((c->line[w].tagf >> 56) & flag) != 0;
         }
     }
     if (flagged)
