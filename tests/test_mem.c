@@ -341,27 +341,52 @@ END_TEST
 
 START_TEST(test_partition_hash)
 {
-    /* parity of bits 12..27 */
-    ck_assert_int_eq(mem_partition_of(0x0, 2, 12, 16), 0);
-    ck_assert_int_eq(mem_partition_of(0xfff, 2, 12, 16), 0);        /* below bit 12 */
-    ck_assert_int_eq(mem_partition_of(0x1000, 2, 12, 16), 1);
-    ck_assert_int_eq(mem_partition_of(0x1fff, 2, 12, 16), 1);       /* one 4 KB page */
-    ck_assert_int_eq(mem_partition_of(0x3000, 2, 12, 16), 0);       /* bits 12, 13 */
-    ck_assert_int_eq(mem_partition_of(0x7000, 2, 12, 16), 1);       /* bits 12-14 */
-    ck_assert_int_eq(mem_partition_of(0x8000000, 2, 12, 16), 1);    /* bit 27, the last */
-    ck_assert_int_eq(mem_partition_of(0x10000000, 2, 12, 16), 0);   /* bit 28: outside */
-    ck_assert_int_eq(mem_partition_of(0xffff000, 2, 12, 16), 0);    /* 16 bits set */
-    ck_assert_int_eq(mem_partition_of(0x7fff000, 2, 12, 16), 1);    /* 15 bits set */
-    ck_assert_int_eq(mem_partition_of(0x12345678, 2, 12, 16), 0);   /* 0x2345: 6 bits */
-    ck_assert_int_eq(mem_partition_of(0x12347678, 2, 12, 16), 1);   /* 0x2347: 7 bits */
-    ck_assert_int_eq(mem_partition_of(0x12345678, 1, 12, 16), 0);   /* one partition */
-    /* H100 PCIe: 14 bits */
-    ck_assert_int_eq(mem_partition_of(0x4000000, 2, 12, 14), 0);    /* bit 26: outside */
+    /* the paper's H200 hash: 16 bits from bit 12, physical = virtual */
+    const uint64_t paper = 0xffff000;
+    ck_assert_int_eq(mem_partition_of(0x0, 2, paper, 64), 0);
+    ck_assert_int_eq(mem_partition_of(0xfff, 2, paper, 64), 0);        /* below bit 12 */
+    ck_assert_int_eq(mem_partition_of(0x1000, 2, paper, 64), 1);
+    ck_assert_int_eq(mem_partition_of(0x1fff, 2, paper, 64), 1);       /* one 4 KB page */
+    ck_assert_int_eq(mem_partition_of(0x3000, 2, paper, 64), 0);       /* bits 12, 13 */
+    ck_assert_int_eq(mem_partition_of(0x7000, 2, paper, 64), 1);       /* bits 12-14 */
+    ck_assert_int_eq(mem_partition_of(0x8000000, 2, paper, 64), 1);    /* bit 27, the last */
+    ck_assert_int_eq(mem_partition_of(0x10000000, 2, paper, 64), 0);   /* bit 28: outside */
+    ck_assert_int_eq(mem_partition_of(0xffff000, 2, paper, 64), 0);    /* 16 bits set */
+    ck_assert_int_eq(mem_partition_of(0x7fff000, 2, paper, 64), 1);    /* 15 bits set */
+    ck_assert_int_eq(mem_partition_of(0x12345678, 2, paper, 64), 0);   /* 0x2345: 6 bits */
+    ck_assert_int_eq(mem_partition_of(0x12347678, 2, paper, 64), 1);   /* 0x2347: 7 bits */
+    ck_assert_int_eq(mem_partition_of(0x12345678, 1, paper, 64), 0);   /* one partition */
     /* over any 2^16 consecutive pages, half go to each partition */
     int n1 = 0;
     for (uint64_t pg = 0; pg < 65536; pg++)
-        n1 += mem_partition_of(pg << 12, 2, 12, 16);
+        n1 += mem_partition_of(pg << 12, 2, paper, 64);
     ck_assert_int_eq(n1, 32768);
+
+    /* measured (E11): bits 12, 13, 15, 17, 19 within a 2 MB frame, and a
+     * per-frame flip: frame f flips when the top bit of f x 0x9E3779B97F4A7C15
+     * is set (frames 1 and 3 do, 2 and 4 do not) */
+    uint64_t h200;
+    ck_assert_int_eq(cfg_bit_list("12,13,15,17,19", &h200), 0);
+    ck_assert_uint_eq(h200, 0xab000);
+    ck_assert_int_eq(mem_partition_of(0x1000, 2, h200, 21), 1);
+    ck_assert_int_eq(mem_partition_of(0x4000, 2, h200, 21), 0);        /* bit 14: not in it */
+    ck_assert_int_eq(mem_partition_of(0xa000, 2, h200, 21), 0);        /* bits 13 and 15 */
+    ck_assert_int_eq(mem_partition_of(0x8b000, 2, h200, 21), 0);       /* 12, 13, 15, 19 */
+    ck_assert_int_eq(mem_partition_of(0x100000, 2, h200, 21), 0);      /* bit 20: not in it */
+    ck_assert_int_eq(mem_partition_of(0x200000, 2, h200, 21), 1);      /* frame 1 flips */
+    ck_assert_int_eq(mem_partition_of(0x201000, 2, h200, 21), 0);
+    ck_assert_int_eq(mem_partition_of(0x400000, 2, h200, 21), 0);      /* frame 2 does not */
+    ck_assert_int_eq(mem_partition_of(0x600000, 2, h200, 21), 1);      /* frame 3 flips */
+    /* bits above the frame do not enter the parity: only the frame's flip */
+    ck_assert_int_eq(mem_partition_of(0x400000, 2, h200 | 0x400000, 21), 0);
+    /* within a frame, exactly half the pages in each partition */
+    n1 = 0;
+    for (uint64_t pg = 0; pg < 512; pg++)
+        n1 += mem_partition_of(0x7f97ec000000ull + (pg << 12), 2, h200, 21);
+    ck_assert_int_eq(n1, 256);
+    ck_assert_int_eq(cfg_bit_list("12,x", &h200), -1);
+    ck_assert_int_eq(cfg_bit_list("64", &h200), -1);
+    ck_assert_int_eq(cfg_bit_list("", &h200), -1);
 }
 END_TEST
 
@@ -411,10 +436,12 @@ static ps_t warp_op(mem_hier *h, int sm, int op, uint64_t base, ps_t t, int flag
     return mem_access(mem_hier_l1(h, sm), &r);
 }
 
-/* An address of partition p at or after base. */
+/* An address of partition p at or after base (the default hash). */
 static uint64_t addr_in(uint64_t base, int p)
 {
-    while (mem_partition_of(base, 2, 12, 16) != p)
+    uint64_t mask;
+    cfg_bit_list("12,13,15,17,19", &mask);
+    while (mem_partition_of(base, 2, mask, 21) != p)
         base += 4096;
     return base;
 }
@@ -624,6 +651,41 @@ START_TEST(test_replication_capacity)
 }
 END_TEST
 
+/* ---- the out-of-order bandwidth server -------------------------------------- */
+
+START_TEST(test_bw_calendar)
+{
+    mem_bw b;
+    /* 1 B per ps (1000 fs), 1000 ps slots */
+    mem_bw_init(&b, 1000, 1000, 64);
+    /* in order and back to back: exactly a busy-until server */
+    ps_t e = 0;
+    for (int i = 0; i < 10; i++)
+        e = mem_bw_take(&b, 100, 300);
+    ck_assert_int_eq(e, 100 + 10 * 300);
+    /* a request late in time first, then an early one: the early one is not
+     * queued behind it */
+    mem_bw_reset(&b);
+    ck_assert_int_eq(mem_bw_take(&b, 20000, 500), 20500);
+    ck_assert_int_eq(mem_bw_take(&b, 5000, 500), 5500);
+    /* ... but within one slot it is */
+    ck_assert_int_eq(mem_bw_take(&b, 20100, 100), 20600);
+    /* saturated: the throughput is the rate, whatever the order */
+    mem_bw_reset(&b);
+    e = 0;
+    for (int i = 0; i < 50; i++) {
+        ps_t d = mem_bw_take(&b, (i % 2) ? 0 : 10000, 1000);
+        e = SK_MAX(e, d);
+    }
+    ck_assert_int_eq(e, 50 * 1000);
+    /* older than the window (64 slots): booked at its start */
+    mem_bw_reset(&b);
+    mem_bw_take(&b, 1000000, 10);
+    ck_assert_int_ge(mem_bw_take(&b, 0, 10), 1000000 - 64 * 1000);
+    mem_bw_free(&b);
+}
+END_TEST
+
 /* ---- HBM ----------------------------------------------------------------- */
 
 START_TEST(test_hbm_channel_saturates)
@@ -784,6 +846,8 @@ static const struct bad_mem {
       "config: memory.l1.unified_bytes: 262144: expected a multiple of "
       "memory.l1.sets x memory.l1.line_bytes (8192 bytes), also less each shared-memory "
       "carve-out (here 100 KB)" },
+    { "memory.l2.hash_bits=12,x",
+      "config: memory.l2.hash_bits: 12,x: expected bit numbers 0..63 separated by commas" },
     { "memory.hbm.interleave_bytes=384",
       "config: memory.hbm.interleave_bytes: 384: expected a power of two" },
 };
@@ -828,6 +892,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l1_level);
     tcase_add_test(tc, test_l1_mshr_bandwidth);
     tcase_add_test(tc, test_replication_capacity);
+    tcase_add_test(tc, test_bw_calendar);
     tcase_add_test(tc, test_hbm_channel_saturates);
     tcase_add_test(tc, test_hbm_level_saturates);
     tcase_add_test(tc, test_determinism);

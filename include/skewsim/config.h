@@ -129,7 +129,8 @@ typedef struct cfg {
     int l2_noc_ps_per_mm;             /* memory.l2.noc_ps_per_mm: route delay, each way */
     int l2_slice_gbps;                /* memory.l2.slice_gbps: a slice's data port */
     int l2_fabric_gbps;               /* memory.l2.fabric_gbps: between partitions, each way */
-    int l2_hash_lo_bit, l2_hash_bits; /* memory.l2.hash_lo_bit, memory.l2.hash_bits: page hash */
+    char l2_hash_bits[CFG_NAME_MAX];  /* memory.l2.hash_bits: "12,13,15,17,19" (cfg_bit_list) */
+    int l2_frame_bit;                 /* memory.l2.frame_bit: first bit of the physical frame */
     int l2_replicate;                 /* memory.l2.replicate: keep remote lines in the home partition */
     int l2_sector_pj;                 /* memory.l2.sector_pj: slice array, per sector */
     int l2_wire_fj_per_bit_mm;        /* memory.l2.wire_fj_per_bit_mm: on-die wires */
@@ -148,6 +149,7 @@ typedef struct cfg {
     int fp_l2_um;                     /* floorplan.l2_um: height of the central L2 band */
     int fp_phy_um;                    /* floorplan.phy_um: width of each HBM PHY/MC edge strip */
     int fp_io_um;                     /* floorplan.io_um: height of each I/O edge strip */
+    int fp_gpc_slots[CFG_MAX_GPCS];   /* floorplan.gpc_slots: block (from 1) of each GPC */
     int var_sigma_permille;           /* variation.vth_sigma_permille: sigma/mu of Vth */
     int var_sys_pct;                  /* variation.sys_pct: systematic share of the variance */
     int var_phi_permille;             /* variation.phi_permille: correlation range / die width */
@@ -234,6 +236,9 @@ void cfg_help(FILE *out);
 size_t cfg_schema_len(void);
 const char *cfg_schema_key(size_t i);
 const char *cfg_schema_default(size_t i);
+
+/* A list of bit numbers "12,13,15" as a mask: 0, or -1 when it is not one. */
+int cfg_bit_list(const char *s, uint64_t *mask);
 
 /* Derived: total SMs and TPCs. */
 int cfg_num_sms(const cfg *c);

@@ -163,6 +163,11 @@ void mem_cache_destroy(mem_cache *c);        /* NULL is a no-op */
 /* "" or the reason the geometry is unusable, as "expected ..." text. */
 const char *mem_cache_geom_check(const mem_cache_geom *g);
 
+/* fill_flags bit: a line allocated by this read enters at the LRU end of
+ * its set instead of the MRU end (LRU insertion, Qureshi et al., ISCA 2007),
+ * so it is the first to go unless it is hit first. */
+#define MEM_CACHE_FILL_LRU 0x80
+
 /* Read sectors smask of the line holding addr at time t.  A sector valid
  * and filled by t hits; one still being filled merges with that fill; the
  * rest are fetched together through io (after an MSHR frees, if all are
@@ -219,13 +224,37 @@ int mem_bank_degree(const uint64_t *addr, uint32_t mask, unsigned lane_bytes);
 
 /* ---- address maps (l2.c) ---------------------------------------------- */
 
-/* Partition of a physical address among 2 partitions: the parity of
- * `nbits` address bits from bit `lo` (arXiv:2609.24270: H200, 16 bits from
- * bit 12, so a 4 KB page lives wholly in one partition).  1 partition: 0. */
-int mem_partition_of(uint64_t addr, int nparts, int lo, int nbits);
+/* Partition of an address among 2 partitions: the XOR of its bits in mask
+ * below frame_bit, flipped by a fixed pseudo-random bit per frame (the
+ * address >> frame_bit) when frame_bit < 64.  The H200 (E11,
+ * validation/h200): bits 12, 13, 15, 17, 19, so a 4 KB page lives wholly in
+ * one partition, and a constant per 2 MB frame that no linear function of
+ * the virtual address explains, since the driver maps 2 MB virtual pages
+ * to physical frames.  1 partition: 0. */
+int mem_partition_of(uint64_t addr, int nparts, uint64_t mask, int frame_bit);
 /* Slice of a line among nslices of its partition: a multiplicative hash of
  * the line index, so that strided streams spread over the slices. */
 int mem_slice_of(uint64_t line_index, int nslices);
+
+/* ---- a bandwidth server for out-of-order requests (bw.c) -------------- */
+
+/* Capacity booked on a calendar of nslots slots of slot_ps each; see bw.c. */
+typedef struct mem_bw {
+    uint64_t fs_per_byte;
+    ps_t slot_ps;
+    uint32_t nslots;
+    uint64_t base;                /* first slot index in the window */
+    uint64_t full_from, full_to;  /* a run of full slots [from, to) */
+    ps_t *end_ps;                 /* owned: per slot, when its bookings end (0: none) */
+    uint64_t bytes;
+} mem_bw;
+
+void mem_bw_init(mem_bw *b, uint64_t fs_per_byte, ps_t slot_ps, uint32_t nslots);
+void mem_bw_free(mem_bw *b);
+void mem_bw_reset(mem_bw *b);
+/* Move `bytes` arriving at t; returns when the transfer ends (>= t + its
+ * own transfer time). */
+ps_t mem_bw_take(mem_bw *b, ps_t t, uint64_t bytes);
 
 /* ---- one HBM pseudo-channel (hbm.c) ----------------------------------- */
 
@@ -234,12 +263,12 @@ int mem_slice_of(uint64_t line_index, int nslices);
  * free; one to another row waits for the bank to close and open a row
  * (row_miss_ps) first.  Data are back latency_ps after the transfer. */
 typedef struct mem_hbm_chan {
-    ps_t bus_free_ps;          /* data bus busy until */
-    uint64_t fs_per_byte;      /* transfer time per byte, fs */
+    mem_bw bus;                /* the data bus */
     ps_t latency_ps, row_miss_ps;
     int nbanks;
     uint64_t *open_row;        /* owned: row + 1 per bank, 0 = closed */
-    ps_t *bank_free_ps;        /* owned */
+    ps_t *bank_free_ps;        /* owned: its last transfer's end */
+    ps_t *row_open_ps;         /* owned: when its open row became usable */
     uint64_t bytes, row_misses;
 } mem_hbm_chan;
 

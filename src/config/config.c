@@ -259,12 +259,14 @@ static const cfg_key cfg_schema[] = {
             "data port of one L2 slice"),
     ROW_INT("memory.l2.fabric_gbps", l2_fabric_gbps, 2000, 1, 1000000, "GB/s",
             "fabric between the partitions, each direction"),
-    ROW_INT("memory.l2.hash_lo_bit", l2_hash_lo_bit, 12, 0, 63, "bit",
-            "lowest physical-address bit of the partition hash"),
-    ROW_INT("memory.l2.hash_bits", l2_hash_bits, 16, 1, 52, "bits",
-            "address bits XORed into the partition bit"),
-    ROW_INT("memory.l2.replicate", l2_replicate, 1, 0, 1, "",
-            "1: a remote line read is kept as a replica in the reader's home partition"),
+    ROW_STRING("memory.l2.hash_bits", l2_hash_bits, "12,13,15,17,19",
+               "address bits whose XOR picks a line's partition, comma-separated"),
+    ROW_INT("memory.l2.frame_bit", l2_frame_bit, 21, 12, 64, "bit",
+            "bits from this one up are the physical frame, not modelled: each frame's "
+            "partition bit is flipped by a fixed hash of its number (64 = physical = virtual)"),
+    ROW_INT("memory.l2.replicate", l2_replicate, 1, 0, 2, "",
+            "0: no replicas; 1: a remote line read is kept as a replica in the reader's home "
+            "partition; 2: kept, but entering its set as the next victim (LRU insertion)"),
     ROW_INT("memory.l2.sector_pj", l2_sector_pj, 72, 0, 1000000, "pJ",
             "L2 slice array energy per sector read or written"),
     ROW_INT("memory.l2.wire_fj_per_bit_mm", l2_wire_fj_per_bit_mm, 200, 0, 1000000, "fJ",
@@ -305,6 +307,9 @@ static const cfg_key cfg_schema[] = {
             "width of each HBM PHY / memory-controller strip (left and right edges)"),
     ROW_INT("floorplan.io_um", fp_io_um, 1000, 0, 100000, "um",
             "height of each NVLink/PCIe strip (top and bottom edges)"),
+    ROW_LIST("floorplan.gpc_slots", fp_gpc_slots, 1, 1, 64, "block",
+             "block of each GPC in the grid of GPC blocks, numbered from 1 row by row: a list "
+             "of topology.gpcs distinct ints; one int (the default) puts GPC g in block g + 1"),
 
     ROW_INT("variation.vth_sigma_permille", var_sigma_permille, 90, 0, 500, "1/1000",
             "sigma/mu of Vth (VARIUS: 9 %)"),
@@ -1184,6 +1189,26 @@ static int check_cache(const char *lvl, int sets, int line, int sector, sk_error
     return 0;
 }
 
+int cfg_bit_list(const char *s, uint64_t *mask)
+{
+    *mask = 0;
+    while (*s) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        int b = 0;
+        while (*s >= '0' && *s <= '9' && b < 64)
+            b = b * 10 + (*s++ - '0');
+        if (b > 63)
+            return -1;
+        *mask |= 1ull << b;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return -1;
+    }
+    return *mask ? 0 : -1;
+}
+
 static int check_memory(const cfg *c, sk_error *e)
 {
     /* the shared-memory carve-outs of src/mem/hier.c, KB */
@@ -1211,9 +1236,10 @@ static int check_memory(const cfg *c, sk_error *e)
     if (!is_pow2(c->hbm_interleave_bytes))
         return sk_errorf(e, SK_ECONFIG, "config: memory.hbm.interleave_bytes: %d: expected a "
                          "power of two", c->hbm_interleave_bytes);
-    if (c->l2_hash_lo_bit + c->l2_hash_bits > 64)
-        return sk_errorf(e, SK_ECONFIG, "config: memory.l2.hash_bits: %d: expected at most "
-                         "64 - memory.l2.hash_lo_bit (%d)", c->l2_hash_bits, 64 - c->l2_hash_lo_bit);
+    uint64_t mask;
+    if (cfg_bit_list(c->l2_hash_bits, &mask) != 0)
+        return sk_errorf(e, SK_ECONFIG, "config: memory.l2.hash_bits: %s: expected bit numbers "
+                         "0..63 separated by commas", c->l2_hash_bits);
     /* bound the tag arrays: 2^23 L2 lines is a 1 GB L2 in ~400 MB of tags */
     int64_t l2_lines = (int64_t)c->l2_partitions * c->l2_slices_per_partition *
                        (c->l2_slice_bytes / c->l2_line_bytes);

@@ -295,7 +295,8 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
     ps_t done = t;
     unsigned need = 0;
     size_t w = find(c, li);
-    if (w == SIZE_MAX) {
+    int fresh = w == SIZE_MAX;
+    if (fresh) {
         w = allocate(c, li, &t, fill_flags, io, res);
         done = t;
         need = smask;
@@ -319,7 +320,10 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
             }
         }
     }
-    touch(c, w);
+    if (fresh && (fill_flags & MEM_CACHE_FILL_LRU))
+        c->line[w].stamp = 0;     /* inserted as the next victim; a hit promotes it */
+    else
+        touch(c, w);
     if (need) {
         cline *l = &c->line[w];
         mshr *e;

@@ -20,8 +20,9 @@
  *
  * Timing of one access (mem_hbm_chan_access): a row miss waits for its bank
  * to finish its last transfer, then pays row_miss_ps (precharge + activate,
- * tRP + tRCD); the transfer waits for the channel's data bus; the data are
- * back latency_ps after the transfer ends (controller, PHY and the way
+ * tRP + tRCD); the transfer books the channel's data bus (bw.c, so that an
+ * early request arriving late in simulation order is not queued behind a
+ * later one); the data are back latency_ps after the transfer ends (controller, PHY and the way
  * back, the part of the measured HBM latency beyond an L2 hit).
  *
  * Left out, deliberately: refresh, read/write bus turnaround, tFAW/tRRD
@@ -40,13 +41,14 @@ void mem_hbm_chan_init(mem_hbm_chan *ch, uint64_t mbps, ps_t latency_ps, ps_t ro
                        int nbanks)
 {
     memset(ch, 0, sizeof *ch);
-    /* 1 MB/s = 1e6 B per 1e15 fs: 1e9 fs per byte */
-    ch->fs_per_byte = 1000000000ull / (mbps ? mbps : 1);
+    /* 1 MB/s = 1e6 B per 1e15 fs: 1e9 fs per byte; 16 ns slots, an 8 us window */
+    mem_bw_init(&ch->bus, 1000000000ull / (mbps ? mbps : 1), 16000, 512);
     ch->latency_ps = latency_ps;
     ch->row_miss_ps = row_miss_ps;
     ch->nbanks = nbanks < 1 ? 1 : nbanks;
     ch->open_row = xcalloc((size_t)ch->nbanks, sizeof *ch->open_row);
     ch->bank_free_ps = xcalloc((size_t)ch->nbanks, sizeof *ch->bank_free_ps);
+    ch->row_open_ps = xcalloc((size_t)ch->nbanks, sizeof *ch->row_open_ps);
 }
 
 void mem_hbm_chan_free(mem_hbm_chan *ch)
@@ -55,24 +57,28 @@ void mem_hbm_chan_free(mem_hbm_chan *ch)
         return;
     free(ch->open_row);
     free(ch->bank_free_ps);
+    free(ch->row_open_ps);
+    mem_bw_free(&ch->bus);
     memset(ch, 0, sizeof *ch);
 }
 
 ps_t mem_hbm_chan_access(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t)
 {
     bank = (int)((unsigned)bank % (unsigned)ch->nbanks);
-    ps_t ready = t;
+    ps_t ready;
     if (ch->open_row[bank] != row + 1) {
         ready = SK_MAX(t, ch->bank_free_ps[bank]) + ch->row_miss_ps;
         ch->open_row[bank] = row + 1;
+        ch->row_open_ps[bank] = ready;
         ch->row_misses++;
+    } else {
+        /* a hit to a row still opening waits for it */
+        ready = SK_MAX(t, ch->row_open_ps[bank]);
     }
-    ps_t start = SK_MAX(ready, ch->bus_free_ps);
-    ps_t xfer = (ps_t)((bytes * ch->fs_per_byte) / 1000);
-    ch->bus_free_ps = start + xfer;
-    ch->bank_free_ps[bank] = start + xfer;
+    ps_t end = mem_bw_take(&ch->bus, ready, bytes);
+    ch->bank_free_ps[bank] = SK_MAX(ch->bank_free_ps[bank], end);
     ch->bytes += bytes;
-    return start + xfer + ch->latency_ps;
+    return end + ch->latency_ps;
 }
 
 /* ---- the level ------------------------------------------------------------ */
@@ -82,7 +88,8 @@ typedef struct hbm_state {
     mem_hbm_chan *ch;             /* nparts * per_part */
     unsigned chunk_shift, row_shift_extra;
     uint64_t row_bytes;
-    int hash_lo, hash_bits;
+    uint64_t hash_mask;
+    int frame_bit;
     uint64_t rr;                  /* address-less requests: next channel */
     mem_stats *stats;             /* per SM, owned by the hierarchy */
 } hbm_state;
@@ -100,7 +107,7 @@ static unsigned log2u(uint64_t x)
 /* One piece of `bytes` at addr. */
 static ps_t hbm_piece(hbm_state *h, uint64_t addr, uint64_t bytes, ps_t t, int sm, int *miss)
 {
-    int p = mem_partition_of(addr, h->nparts, h->hash_lo, h->hash_bits);
+    int p = mem_partition_of(addr, h->nparts, h->hash_mask, h->frame_bit);
     uint64_t chunk = addr >> h->chunk_shift;
     int c = mem_slice_of(chunk, h->per_part);
     mem_hbm_chan *ch = &h->ch[p * h->per_part + c];
@@ -139,11 +146,9 @@ static ps_t hbm_access(mem_level *l, const mem_req *r)
         while (left) {
             uint64_t b = SK_MIN(left, piece);
             mem_hbm_chan *ch = &h->ch[h->rr++ % (uint64_t)n];
-            ps_t start = SK_MAX(r->t, ch->bus_free_ps);
-            ps_t xfer = (ps_t)((b * ch->fs_per_byte) / 1000);
-            ch->bus_free_ps = start + xfer;
+            ps_t end = mem_bw_take(&ch->bus, r->t, b);
             ch->bytes += b;
-            done = SK_MAX(done, start + xfer + ch->latency_ps);
+            done = SK_MAX(done, end + ch->latency_ps);
             left -= b;
         }
         if (r->op == MEM_STORE)
@@ -179,8 +184,8 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
                           c->hbm_row_miss_ps, c->hbm_banks);
     h->chunk_shift = log2u((uint64_t)c->hbm_interleave_bytes);
     h->row_bytes = (uint64_t)c->hbm_row_bytes;
-    h->hash_lo = c->l2_hash_lo_bit;
-    h->hash_bits = c->l2_hash_bits;
+    cfg_bit_list(c->l2_hash_bits, &h->hash_mask);
+    h->frame_bit = c->l2_frame_bit;
     h->stats = stats;
     mem_level *l = xcalloc(1, sizeof *l);
     l->ops = &hbm_ops;

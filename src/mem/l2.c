@@ -35,7 +35,8 @@
  * centre and back at memory.l2.noc_ps_per_mm (hier.c derives the route from
  * the floorplan).  A remote access adds memory.l2.remote_ps, the fabric
  * crossing, and its data occupy the fabric's direction Q -> P for their
- * size at memory.l2.fabric_gbps.  Half of each latency is spent before the
+ * size at memory.l2.fabric_gbps.  Slice ports and the fabric are bw.c
+ * calendars, which requests may reach out of time order.  Half of each latency is spent before the
  * slice is reached and half after, so queueing at a slice happens at the
  * time the request would be there.
  *
@@ -48,12 +49,18 @@
 #include "skewsim/memsys.h"
 #include "mem_internal.h"
 
-int mem_partition_of(uint64_t addr, int nparts, int lo, int nbits)
+int mem_partition_of(uint64_t addr, int nparts, uint64_t mask, int frame_bit)
 {
     if (nparts < 2)
         return 0;
-    uint64_t m = nbits >= 64 ? ~0ull : (1ull << nbits) - 1;
-    return __builtin_parityll((addr >> lo) & m);
+    uint64_t low = frame_bit >= 64 ? ~0ull : (1ull << frame_bit) - 1;
+    int p = __builtin_parityll(addr & mask & low);
+    if (frame_bit < 64) {
+        /* the frame's physical bits: a fixed pseudo-random bit per frame */
+        uint64_t f = (addr >> frame_bit) * 0x9E3779B97F4A7C15ull;
+        p ^= (int)(f >> 63);
+    }
+    return p;
 }
 
 int mem_slice_of(uint64_t line_index, int nslices)
@@ -67,12 +74,12 @@ int mem_slice_of(uint64_t line_index, int nslices)
 typedef struct l2_state {
     int nparts, nslices;          /* slices per partition */
     mem_cache **slice;            /* nparts * nslices */
-    ps_t *slice_free;
-    uint64_t slice_fs_per_byte, fabric_fs_per_byte;
-    ps_t fabric_free[2][2];       /* [from][to] */
+    mem_bw *port;                 /* nparts * nslices slice data ports */
+    mem_bw fabric[2][2];          /* [from][to] */
     ps_t remote_ps;
     int replicate;
-    int hash_lo, hash_bits;
+    uint64_t hash_mask;
+    int frame_bit;
     unsigned line_shift, sector_bytes;
     mem_l2_geo geo;
     mem_stats *stats;
@@ -91,16 +98,9 @@ static mem_cache *slice_for(l2_state *s, int p, uint64_t addr)
     return s->slice[p * s->nslices + mem_slice_of(addr >> s->line_shift, s->nslices)];
 }
 
-static ps_t *slice_free_for(l2_state *s, int p, uint64_t addr)
+static mem_bw *port_for(l2_state *s, int p, uint64_t addr)
 {
-    return &s->slice_free[p * s->nslices + mem_slice_of(addr >> s->line_shift, s->nslices)];
-}
-
-static ps_t server(ps_t *free_ps, ps_t t, uint64_t bytes, uint64_t fs_per_byte)
-{
-    ps_t start = SK_MAX(t, *free_ps);
-    *free_ps = start + (ps_t)((bytes * fs_per_byte) / 1000);
-    return *free_ps;
+    return &s->port[p * s->nslices + mem_slice_of(addr >> s->line_shift, s->nslices)];
 }
 
 /* Sector addresses of smask in the line at line_addr, as lanes of a request. */
@@ -167,7 +167,7 @@ static ps_t slice_read(l2_state *s, int sm, int q, uint64_t line, unsigned smask
     ps_t ready = mem_cache_read(slice_for(s, q, line), line, smask, t, flags, io, res);
     uint64_t bytes = (uint64_t)__builtin_popcount(smask) * s->sector_bytes;
     (void)sm;
-    return server(slice_free_for(s, q, line), ready, bytes, s->slice_fs_per_byte);
+    return mem_bw_take(port_for(s, q, line), ready, bytes);
 }
 
 /* Remote fill of a replica: from `from`'s slice miss, through the fabric to
@@ -185,7 +185,7 @@ static ps_t remote_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
     uint64_t bytes = (uint64_t)__builtin_popcount(smask) * s->sector_bytes;
     s->stats[x->sm].fabric_sectors += (uint64_t)__builtin_popcount(smask);
     s->stats[x->sm].noc_sector_um += (uint64_t)__builtin_popcount(smask) * s->geo.fabric_um;
-    ps_t f = server(&s->fabric_free[x->to][x->from], out, bytes, s->fabric_fs_per_byte);
+    ps_t f = mem_bw_take(&s->fabric[x->to][x->from], out, bytes);
     return f + (s->remote_ps - half);
 }
 
@@ -193,7 +193,7 @@ static ps_t l2_load_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps_
 {
     mem_stats *st = &s->stats[sm];
     int p = s->geo.home[sm];
-    int q = mem_partition_of(line, s->nparts, s->hash_lo, s->hash_bits);
+    int q = mem_partition_of(line, s->nparts, s->hash_mask, s->frame_bit);
     unsigned n = (unsigned)__builtin_popcount(smask);
     ps_t lat = s->geo.lat_ps[sm * s->nparts + p], half = lat / 2;
     st->l2_sectors += n;
@@ -212,7 +212,8 @@ static ps_t l2_load_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps_
          * its channel from its address, whatever the context */
         l2_ctx rx = { s, sm, p, q, q };
         mem_cache_io io = { remote_fetch, hbm_writeback, &rx };
-        out = slice_read(s, sm, p, line, smask, t + half, MEM_LINE_REPLICA, &io, &res);
+        uint8_t fl = MEM_LINE_REPLICA | (s->replicate == 2 ? MEM_CACHE_FILL_LRU : 0);
+        out = slice_read(s, sm, p, line, smask, t + half, fl, &io, &res);
         st->l2_replica_hits += res.hits + res.merged;
         st->l2_hits += res.hits;
         st->l2_merged += res.merged;
@@ -226,8 +227,8 @@ static ps_t l2_load_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps_
         count(st, &res);
         st->fabric_sectors += n;
         st->noc_sector_um += (uint64_t)n * s->geo.fabric_um;
-        out = server(&s->fabric_free[q][p], o, (uint64_t)n * s->sector_bytes,
-                     s->fabric_fs_per_byte) + (s->remote_ps - rh);
+        out = mem_bw_take(&s->fabric[q][p], o, (uint64_t)n * s->sector_bytes) +
+              (s->remote_ps - rh);
     }
     return out + (lat - half);
 }
@@ -236,7 +237,7 @@ static ps_t l2_store_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps
 {
     mem_stats *st = &s->stats[sm];
     int p = s->geo.home[sm];
-    int q = mem_partition_of(line, s->nparts, s->hash_lo, s->hash_bits);
+    int q = mem_partition_of(line, s->nparts, s->hash_mask, s->frame_bit);
     unsigned n = (unsigned)__builtin_popcount(smask);
     ps_t lat = s->geo.lat_ps[sm * s->nparts + p], half = lat / 2;
     st->l2_sectors += n;
@@ -246,8 +247,8 @@ static ps_t l2_store_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps
         st->l2_remote += n;
         st->fabric_sectors += n;
         st->noc_sector_um += (uint64_t)n * s->geo.fabric_um;
-        at = server(&s->fabric_free[p][q], at, (uint64_t)n * s->sector_bytes,
-                    s->fabric_fs_per_byte) + s->remote_ps / 2;
+        at = mem_bw_take(&s->fabric[p][q], at, (uint64_t)n * s->sector_bytes) +
+             s->remote_ps / 2;
     } else {
         st->l2_local += n;
     }
@@ -259,8 +260,7 @@ static ps_t l2_store_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps
     mem_cache_io io = { hbm_fetch, hbm_writeback, &hx };
     mem_cache_res res = { 0 };
     mem_cache_write(slice_for(s, q, line), line, smask, at, &io, &res);
-    return server(slice_free_for(s, q, line), at, (uint64_t)n * s->sector_bytes,
-                  s->slice_fs_per_byte);
+    return mem_bw_take(port_for(s, q, line), at, (uint64_t)n * s->sector_bytes);
 }
 
 static ps_t l2_access(mem_level *l, const mem_req *r)
@@ -297,7 +297,12 @@ static void l2_destroy(mem_level *l)
     for (int i = 0; i < s->nparts * s->nslices; i++)
         mem_cache_destroy(s->slice[i]);
     free(s->slice);
-    free(s->slice_free);
+    for (int i = 0; i < s->nparts * s->nslices; i++)
+        mem_bw_free(&s->port[i]);
+    free(s->port);
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            mem_bw_free(&s->fabric[a][b]);
     free(s->geo.home);
     free(s->geo.lat_ps);
     free(s->geo.dist_um);
@@ -328,16 +333,19 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
         (uint32_t)c->l2_line_bytes, (uint32_t)c->l2_sector_bytes, (uint32_t)c->l2_mshrs, 1,
     };
     s->slice = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->slice);
-    s->slice_free = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->slice_free);
-    for (int i = 0; i < s->nparts * s->nslices; i++)
+    s->port = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->port);
+    /* 1 GB/s = 1e9 B per 1e15 fs: 1e6 fs per byte; calendars of 8 us (bw.c) */
+    for (int i = 0; i < s->nparts * s->nslices; i++) {
         s->slice[i] = mem_cache_create(&g);
-    /* 1 GB/s = 1e9 B per 1e15 fs: 1e6 fs per byte */
-    s->slice_fs_per_byte = 1000000ull / (uint64_t)c->l2_slice_gbps;
-    s->fabric_fs_per_byte = 1000000ull / (uint64_t)c->l2_fabric_gbps;
+        mem_bw_init(&s->port[i], 1000000ull / (uint64_t)c->l2_slice_gbps, 16000, 512);
+    }
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            mem_bw_init(&s->fabric[a][b], 1000000ull / (uint64_t)c->l2_fabric_gbps, 4000, 2048);
     s->remote_ps = c->l2_remote_ps;
     s->replicate = c->l2_replicate;
-    s->hash_lo = c->l2_hash_lo_bit;
-    s->hash_bits = c->l2_hash_bits;
+    cfg_bit_list(c->l2_hash_bits, &s->hash_mask);
+    s->frame_bit = c->l2_frame_bit;
     s->line_shift = log2u((uint64_t)c->l2_line_bytes);
     s->sector_bytes = (unsigned)c->l2_sector_bytes;
     s->geo = *geo;
