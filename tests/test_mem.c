@@ -651,6 +651,65 @@ START_TEST(test_replication_capacity)
 }
 END_TEST
 
+/* ---- address patterns -------------------------------------------------------- */
+
+START_TEST(test_apat)
+{
+    uint64_t a[32];
+    /* grid-stride float4: lane 16, warp 512, CTA 8 warps, iteration one grid */
+    mem_apat g = { MEM_AP_AFFINE, 0x10000000, 16, 512, 4096, 4096 * 1056, 0, 0 };
+    mem_apat_lanes(&g, 3, 2, 5, 16, a);
+    ck_assert_uint_eq(a[0], 0x10000000 + 2 * 512 + 3 * 4096 + 5 * 4096 * 1056);
+    ck_assert_uint_eq(a[31] - a[0], 31 * 16);
+    /* with a working set: pass 2 reads what pass 1 did */
+    g.ws = 8 * 4096;
+    mem_apat_lanes(&g, 9, 0, 0, 16, a);
+    ck_assert_uint_eq(a[0], 0x10000000 + 4096);
+    /* a negative stride wraps inside the working set */
+    mem_apat d = { MEM_AP_AFFINE, 1000, -4, 0, 0, 0, 64, 0 };
+    mem_apat_lanes(&d, 0, 0, 0, 4, a);
+    ck_assert_uint_eq(a[0], 1000);
+    ck_assert_uint_eq(a[1], 1000 + 60);
+    /* CTA 2^32 - 1 times a 2^40 stride stays exact modulo the working set */
+    mem_apat big = { MEM_AP_AFFINE, 0, 0, 0, 1ll << 40, 0, 3 << 20, 0 };
+    mem_apat_lanes(&big, 4294967295ull, 0, 0, 4, a);
+    ck_assert_uint_eq(a[0], (uint64_t)(((unsigned __int128)4294967295ull << 40) % (3 << 20)));
+    /* random: inside the working set, aligned, deterministic, not all equal */
+    mem_apat r = { MEM_AP_RANDOM, 1 << 20, 0, 0, 0, 0, 1 << 16, 42 };
+    uint64_t b[32];
+    mem_apat_lanes(&r, 7, 1, 3, 8, a);
+    mem_apat_lanes(&r, 7, 1, 3, 8, b);
+    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+    int distinct = 0;
+    for (int l = 0; l < 32; l++) {
+        ck_assert_uint_ge(a[l], 1 << 20);
+        ck_assert_uint_lt(a[l], (1 << 20) + (1 << 16));
+        ck_assert_uint_eq(a[l] % 8, 0);
+        distinct += l > 0 && a[l] != a[0];
+    }
+    ck_assert_int_gt(distinct, 25);
+    mem_apat_lanes(&r, 7, 1, 4, 8, b);
+    ck_assert_int_ne(memcmp(a, b, sizeof a), 0);
+    /* chase: one cycle through all 1024 lines, each once */
+    mem_apat ch = { MEM_AP_CHASE, 0, 0, 0, 0, 0, 1024 * 128, 9 };
+    static unsigned char seen[1024];
+    memset(seen, 0, sizeof seen);
+    for (uint64_t i = 0; i < 1024; i++) {
+        mem_apat_lanes(&ch, 5, 0, i, 8, a);
+        ck_assert_uint_eq(a[0] % 128, 0);
+        ck_assert_uint_eq(a[0], a[31]);
+        ck_assert_int_eq(seen[a[0] / 128]++, 0);
+    }
+    uint64_t first = a[0];
+    mem_apat_lanes(&ch, 5, 0, 1024, 8, a);
+    mem_apat_lanes(&ch, 5, 0, 0, 8, b);
+    ck_assert_uint_eq(a[0], b[0]);      /* period n */
+    mem_apat_lanes(&ch, 6, 0, 0, 8, a);
+    ck_assert_uint_ne(a[0], b[0]);      /* another CTA starts elsewhere */
+    (void)first;
+}
+END_TEST
+
 /* ---- the out-of-order bandwidth server -------------------------------------- */
 
 START_TEST(test_bw_calendar)
@@ -884,6 +943,7 @@ Suite *mem_suite(void)
     tc = tcase_create("maps");
     tcase_add_test(tc, test_partition_hash);
     tcase_add_test(tc, test_slice_spread);
+    tcase_add_test(tc, test_apat);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("hierarchy");

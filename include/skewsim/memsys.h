@@ -236,6 +236,30 @@ int mem_partition_of(uint64_t addr, int nparts, uint64_t mask, int frame_bit);
  * the line index, so that strided streams spread over the slices. */
 int mem_slice_of(uint64_t line_index, int nslices);
 
+/* ---- address patterns of the native trace (apat.c) --------------------- */
+
+enum mem_apat_kind {
+    MEM_AP_AFFINE,   /* base + lane*lane + warp*warp + cta*cta + iter*iter, modulo ws if ws */
+    MEM_AP_RANDOM,   /* each lane its own element, uniform over the ws bytes from base */
+    MEM_AP_CHASE     /* one pointer chase: a random cycle through the ws / 128 lines */
+};
+
+/* Where one memory instruction's lanes point (docs/trace-format.md,
+ * "Addresses"); `iter` is the iteration of its innermost enclosing loop. */
+typedef struct mem_apat {
+    uint8_t kind;                 /* enum mem_apat_kind */
+    uint64_t base;
+    int64_t lane, warp, cta, iter;    /* strides in bytes (affine) */
+    uint64_t ws;                  /* working set in bytes: 0 = unbounded (affine only) */
+    uint64_t seed;                /* random, chase */
+} mem_apat;
+
+/* The 32 lane addresses of warp `warp` of CTA `cta` in iteration `iter`
+ * of an access of lane_bytes per lane.  A chase gives every lane the same
+ * line (the trace's chase runs one thread). */
+void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
+                    unsigned lane_bytes, uint64_t addr[32]);
+
 /* ---- a bandwidth server for out-of-order requests (bw.c) -------------- */
 
 /* Capacity booked on a calendar of nslots slots of slot_ps each; see bw.c. */
