@@ -922,6 +922,29 @@ START_TEST(test_bad_mem_config)
 }
 END_TEST
 
+START_TEST(test_tag_bounds)
+{
+    /* 128 SMs x 16 MiB / 128 B is 2^24 L1 lines: the most allowed */
+    cfg c;
+    sk_error e = { 0 };
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_set(&c, "memory.l1.unified_bytes=16777216", &e), 0);
+    ck_assert_msg(cfg_validate(&c, &e) == 0, "%s", e.msg);
+    ck_assert_int_eq(cfg_set(&c, "topology.gpcs=9", &e), 0);
+    ck_assert_int_eq(cfg_validate(&c, &e), SK_ECONFIG);
+    ck_assert_str_eq(e.msg, "config: memory.l1: 18874368 lines on the chip: expected at most "
+                            "16777216 (SMs x unified_bytes / line_bytes)");
+    /* 2^23 L2 lines (1 GB) at most */
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_set(&c, "memory.l2.slices_per_partition=1024", &e), 0);
+    ck_assert_msg(cfg_validate(&c, &e) == 0, "%s", e.msg);
+    ck_assert_int_eq(cfg_set(&c, "memory.l2.slice_bytes=1048576", &e), 0);
+    ck_assert_int_eq(cfg_validate(&c, &e), SK_ECONFIG);
+    ck_assert_str_eq(e.msg, "config: memory.l2: 16777216 lines: expected at most 8388608 "
+                            "(partitions x slices_per_partition x slice_bytes / line_bytes)");
+}
+END_TEST
+
 Suite *mem_suite(void)
 {
     Suite *s = suite_create("mem");
@@ -957,6 +980,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_hbm_level_saturates);
     tcase_add_test(tc, test_determinism);
     tcase_add_test(tc, test_energy);
+    tcase_add_test(tc, test_tag_bounds);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);

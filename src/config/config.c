@@ -1243,6 +1243,10 @@ static int check_memory(const cfg *c, sk_error *e)
     /* bound the tag arrays: 2^23 L2 lines is a 1 GB L2 in ~400 MB of tags */
     int64_t l2_lines = (int64_t)c->l2_partitions * c->l2_slices_per_partition *
                        (c->l2_slice_bytes / c->l2_line_bytes);
+    int64_t l1_lines = (int64_t)cfg_num_sms(c) * (c->l1_unified_bytes / c->l1_line_bytes);
+    if (l1_lines > (1 << 24))
+        return sk_errorf(e, SK_ECONFIG, "config: memory.l1: %lld lines on the chip: expected at "
+                         "most 16777216 (SMs x unified_bytes / line_bytes)", (long long)l1_lines);
     if (l2_lines > (1 << 23))
         return sk_errorf(e, SK_ECONFIG, "config: memory.l2: %lld lines: expected at most "
                          "8388608 (partitions x slices_per_partition x slice_bytes / line_bytes)",
