@@ -929,12 +929,14 @@ START_TEST(test_tag_bounds)
     sk_error e = { 0 };
     cfg_defaults(&c);
     ck_assert_int_eq(cfg_set(&c, "memory.l1.unified_bytes=16777216", &e), 0);
-    ck_assert_msg(cfg_validate(&c, &e) == 0, "%s", e.msg);
     ck_assert_int_eq(cfg_set(&c, "topology.gpcs=9", &e), 0);
+    ck_assert_msg(cfg_validate(&c, &e) == 0, "%s", e.msg);     /* flat: not checked */
+    ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
     ck_assert_int_eq(cfg_validate(&c, &e), SK_ECONFIG);
     ck_assert_str_eq(e.msg, "config: memory.l1: 18874368 lines on the chip: expected at most "
                             "16777216 (SMs x unified_bytes / line_bytes)");
     /* 2^23 L2 lines (1 GB) at most */
+    memset(&e, 0, sizeof e);
     cfg_defaults(&c);
     ck_assert_int_eq(cfg_set(&c, "memory.l2.slices_per_partition=1024", &e), 0);
     ck_assert_msg(cfg_validate(&c, &e) == 0, "%s", e.msg);

@@ -1240,11 +1240,13 @@ static int check_memory(const cfg *c, sk_error *e)
     if (cfg_bit_list(c->l2_hash_bits, &mask) != 0)
         return sk_errorf(e, SK_ECONFIG, "config: memory.l2.hash_bits: %s: expected bit numbers "
                          "0..63 separated by commas", c->l2_hash_bits);
-    /* bound the tag arrays: 2^23 L2 lines is a 1 GB L2 in ~400 MB of tags */
+    /* bound the tag arrays: 2^23 L2 lines is a 1 GB L2 in ~150 MB of tags; the
+     * L1s' bound depends on the SM count, so only a hierarchy run checks it
+     * (a flat run's chip-size limits are sim.c's) */
     int64_t l2_lines = (int64_t)c->l2_partitions * c->l2_slices_per_partition *
                        (c->l2_slice_bytes / c->l2_line_bytes);
     int64_t l1_lines = (int64_t)cfg_num_sms(c) * (c->l1_unified_bytes / c->l1_line_bytes);
-    if (l1_lines > (1 << 24))
+    if (c->mem_model == MEM_MODEL_HIERARCHY && l1_lines > (1 << 24))
         return sk_errorf(e, SK_ECONFIG, "config: memory.l1: %lld lines on the chip: expected at "
                          "most 16777216 (SMs x unified_bytes / line_bytes)", (long long)l1_lines);
     if (l2_lines > (1 << 23))
