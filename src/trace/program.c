@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "skewsim/program.h"
+#include "skewsim/memsys.h"
 
 #define OPCODE_BASE_MAX 32
 
@@ -169,6 +170,18 @@ void prog_init(program *p, const char *name)
     p->name = xstrdup(name);
 }
 
+uint16_t prog_add_apat(program *p, const mem_apat *a)
+{
+    if (p->napats >= 65535)
+        return 0;
+    if (p->napats == p->apcap) {
+        p->apcap = p->apcap ? 2 * p->apcap : 4;
+        p->apats = xrealloc(p->apats, p->apcap * sizeof *p->apats);
+    }
+    p->apats[p->napats++] = *a;
+    return (uint16_t)p->napats;
+}
+
 void prog_free(program *p)
 {
     if (!p)
@@ -183,6 +196,7 @@ void prog_free(program *p)
         free(p->regnames);
     }
     free(p->code);
+    free(p->apats);
     free(p->name);
     memset(p, 0, sizeof *p);
 }
