@@ -571,9 +571,11 @@ START_TEST(test_l1_level)
     /* a store is write-through and allocates nothing: a load after it misses L1
      * but hits L2, where the store left the sectors dirty */
     warp_op(h, sm, MEM_STORE, 0x80000, 6000000, 0);
+    s = mem_hier_stats(h, sm);
     ck_assert_uint_eq(s->st_sectors, 4);
     t0 = 7000000;
     d = warp_op(h, sm, MEM_LOAD, 0x80000, t0, 0);
+    s = mem_hier_stats(h, sm);
     ck_assert_uint_eq(s->l1_misses, 8);
     ck_assert_uint_eq(s->l2_misses, 4);     /* only the first load's */
     ck_assert_int_lt(d - t0, mem_hier_l2_hit_ps(h, sm, 1) + 100000);
@@ -582,6 +584,7 @@ START_TEST(test_l1_level)
     ck_assert_uint_eq(mem_hier_stats(h, sm)->load_reqs, 0);
     t0 = 8000000;
     d = warp_op(h, sm, MEM_LOAD, 0x40000, t0, 0);
+    s = mem_hier_stats(h, sm);
     ck_assert_uint_eq(s->l1_misses, 4);
     ck_assert_uint_eq(s->l2_hits, 4);
     mem_hier_destroy(h);

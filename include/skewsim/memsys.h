@@ -111,9 +111,11 @@ void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm);
 int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask,
                   unsigned lane_bytes);
 
-/* Counters of SM sm since the last mem_hier_kernel_start() (or creation);
- * the pointer stays valid until mem_hier_destroy(). */
+/* Counters of SM sm since the last mem_hier_kernel_start() (or creation),
+ * computed at the call; and since creation.  The pointers stay valid until
+ * mem_hier_destroy() (the first is overwritten by the next call for sm). */
 const mem_stats *mem_hier_stats(const mem_hier *h, int sm);
+const mem_stats *mem_hier_total(const mem_hier *h, int sm);
 int mem_hier_num_sms(const mem_hier *h);
 /* Home partition of SM sm, and the unloaded L2-hit latency in ps from SM
  * sm to partition p (what a .cg pointer chase sees). */

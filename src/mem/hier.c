@@ -29,7 +29,9 @@
 struct mem_hier {
     int nsms;
     cfg c;
-    mem_stats *stats;         /* nsms */
+    mem_stats *stats;         /* nsms: since creation (the levels add to these) */
+    mem_stats *at_start;      /* nsms: the same at the current kernel's start */
+    mem_stats *kstats;        /* nsms: scratch for mem_hier_stats() */
     mem_level **l1;           /* nsms */
     mem_level *l2, *hbm;
     uint64_t l1_bytes;        /* after the current carve-out */
@@ -176,6 +178,8 @@ mem_hier *mem_hier_create(const cfg *c, const topo *t, const si_floorplan *fp, s
     h->nsms = t->nsms;
     h->c = *c;
     h->stats = xcalloc((size_t)h->nsms, sizeof *h->stats);
+    h->at_start = xcalloc((size_t)h->nsms, sizeof *h->at_start);
+    h->kstats = xcalloc((size_t)h->nsms, sizeof *h->kstats);
     mem_l2_geo geo;
     build_geo(c, t, fp, &geo);
     if (fp == &own)
@@ -199,6 +203,8 @@ void mem_hier_destroy(mem_hier *h)
     h->l2->ops->destroy(h->l2);
     h->hbm->ops->destroy(h->hbm);
     free(h->stats);
+    free(h->at_start);
+    free(h->kstats);
     free(h);
 }
 
@@ -229,7 +235,7 @@ void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm)
     h->l1_bytes = l1_after_carveout(&h->c, smem_per_sm);
     for (int i = 0; i < h->nsms; i++)
         mem_l1_resize(h->l1[i], h->l1_bytes);
-    memset(h->stats, 0, (size_t)h->nsms * sizeof *h->stats);
+    memcpy(h->at_start, h->stats, (size_t)h->nsms * sizeof *h->stats);
 }
 
 int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask, unsigned lane_bytes)
@@ -243,6 +249,15 @@ int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask, unsi
 }
 
 const mem_stats *mem_hier_stats(const mem_hier *h, int sm)
+{
+    const uint64_t *a = (const uint64_t *)&h->stats[sm], *b = (const uint64_t *)&h->at_start[sm];
+    uint64_t *k = (uint64_t *)&h->kstats[sm];
+    for (int i = 0; i < MEM_NSTATS; i++)
+        k[i] = a[i] - b[i];
+    return &h->kstats[sm];
+}
+
+const mem_stats *mem_hier_total(const mem_hier *h, int sm)
 {
     return &h->stats[sm];
 }
