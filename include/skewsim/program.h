@@ -133,6 +133,10 @@ instr *prog_append(program *p);                         /* zeroed, stall = 1 */
  * appearance and recorded in regnames.  0, or -1 past PROG_MAX_REGS. */
 int prog_regname(program *p, const char *name, uint16_t *out);
 
+/* IF_* flags an opcode's modifiers give a memory instruction of this kind
+ * (IF_BYPASS_L1), for every trace reader. */
+uint8_t prog_mem_flags(const char *opcode, uint8_t kind);
+
 /* Add an address pattern; returns its instr.apat value (1 + index), or 0
  * when the program already holds 65535. */
 uint16_t prog_add_apat(program *p, const struct mem_apat *a);

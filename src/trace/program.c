@@ -170,6 +170,16 @@ void prog_init(program *p, const char *name)
     p->name = xstrdup(name);
 }
 
+uint8_t prog_mem_flags(const char *opcode, uint8_t kind)
+{
+    /* the cache modifiers of a global load that does not allocate in L1
+     * (ld.global.cg, ld.volatile, ld.relaxed/acquire.gpu|sys) */
+    if (kind == IK_LD_GLOBAL && (strstr(opcode, ".CG") || strstr(opcode, ".STRONG.GPU") ||
+                                 strstr(opcode, ".STRONG.SYS") || strstr(opcode, ".VOLATILE")))
+        return IF_BYPASS_L1;
+    return 0;
+}
+
 uint16_t prog_add_apat(program *p, const mem_apat *a)
 {
     if (p->napats >= 65535)
