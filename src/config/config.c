@@ -232,7 +232,7 @@ static const cfg_key cfg_schema[] = {
             "L1 sector: the unit a miss fetches"),
     ROW_INT("memory.l1.mshrs", l1_mshrs, 256, 1, 65534, "MSHRs",
             "L1 misses in flight per SM (misses to a sector in flight merge)"),
-    ROW_INT("memory.l1.hit_cycles", l1_hit_cycles, 42, 0, 100000, "cycles",
+    ROW_INT("memory.l1.hit_cycles", l1_hit_cycles, 44, 0, 100000, "cycles",
             "L1 lookup to data back in the SM, SM cycles"),
     ROW_INT("memory.l1.bytes_per_cycle", l1_bytes_per_cycle, 128, 1, 65536, "bytes",
             "L1 data port: sectors it moves per SM cycle"),
