@@ -414,6 +414,11 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         for (int i = 0; i < s->nsms; i++)
             after += s->sms[i].issued;
         s->ks.warp_instructions = after - before;
+        if (s->hier) {
+            s->ks.has_mem = 1;
+            for (int i = 0; i < s->nsms; i++)
+                mem_stats_add(&s->ks.mem, mem_hier_stats(s->hier, i));
+        }
         s->warp_instructions += s->ks.warp_instructions;
         s->ks.done_ps = s->ks.last_end_ps + (ps_t)s->c.launch_end_ns * PS_PER_NS;
         /* The silicon model sees every kernel end, and epochs.csv gets at
