@@ -100,6 +100,8 @@ int gen_coop(kernel *k, long ctas, long block, long rounds, long iters, sk_error
  * (clock/timer marks around them), through L1 or, cg = 1, past it.  Each
  * returns 0 or SK_EUSAGE; the caller frees *k with kernel_free(). */
 int gen_stream_bytes(kernel *k, long ctas, long block, long long bytes, long passes, sk_error *e);
+/* ... the same with __ldcg loads (cg = 1: LDG.E.128.STRONG.GPU, past L1), as E11 measured too. */
+int gen_stream_cache(kernel *k, long ctas, long block, long long bytes, long passes, int cg, sk_error *e);
 int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e);
 int gen_chase(kernel *k, long long bytes, long hops, long ctas, long warm, long cg, sk_error *e);
 

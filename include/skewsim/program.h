@@ -117,6 +117,9 @@ typedef struct kernel {
                                      this one launches (trace key gap_ns=; 0: back to back) */
     program *progs;               /* owned array of nprogs */
     uint32_t nprogs;
+    char *ctas_text;              /* owned, or NULL: the body of a ctas section the writer
+                                   writes back (a generator's CTA-to-program map; a reader
+                                   streams its own and leaves this NULL) */
 } kernel;
 
 /* Opcode table: map an opcode mnemonic (with or without modifiers, e.g.

@@ -50,17 +50,28 @@ static void addr_keys(char *buf, size_t cap, uint64_t base, long elem, long bloc
                  (unsigned long long)grid_bytes, (unsigned long long)ws);
 }
 
-/* One float4 of the stream: the load and its three adds, acc +=. */
-static void stream_iter(strbuf *b, const char *const *addr)
+/* One float4 of the stream: the load and its three adds, acc +=.  __ldcg
+ * compiles to LDG.E.128.STRONG.GPU, which bypasses L1 (prog_mem_flags). */
+static void stream_iter_op(strbuf *b, const char *const *addr, const char *op)
 {
-    sb_printf(b, "LDG.E.128 R4 <- R8 bytes=16 pattern=coalesced %s stall=1\n"
+    sb_printf(b, "%s R4 <- R8 bytes=16 pattern=coalesced %s stall=1\n"
                  "IADD3 R8 <- R8 R10 stall=1\n"            /* p += gridDim * blockDim */
                  "ISETP.GE.U32.AND P0 <- R8 R11 stall=1\n"
                  "FADD R12 <- R4 stall=4\n"                /* x + y */
                  "FADD R12 <- R12 R4 stall=4\n"            /* + z */
                  "FADD R12 <- R12 R4 stall=4\n"            /* + w */
                  "FADD R0 <- R0 R12 stall=1\n"
-                 "@!P0 BRA stall=5\n", addr[0]);
+                 "@!P0 BRA stall=5\n", op, addr[0]);
+}
+
+static void stream_iter(strbuf *b, const char *const *addr)
+{
+    stream_iter_op(b, addr, "LDG.E.128");
+}
+
+static void stream_iter_cg(strbuf *b, const char *const *addr)
+{
+    stream_iter_op(b, addr, "LDG.E.128.STRONG.GPU");
 }
 
 /* One element of c = a + b. */
@@ -138,28 +149,39 @@ static int grid_stride(kernel *k, const char *what, const char *kname, long ctas
                       "@P1 EXIT stall=5\n"
                       "end\n");
     }
-    sb_printf(&b, "ctas\n");
+    /* the CTA-to-program map, parsed with the kernel and kept for the
+     * writer (the reader streams a ctas section, the kernel keeps none) */
+    strbuf m = {NULL, 0, 0};
     if (full > 0)
-        sb_printf(&b, "range 0 %ld program=more\n", full - 1);
+        sb_printf(&m, "range 0 %ld program=more\n", full - 1);
     if (edge_threads)
-        sb_printf(&b, "cta %ld program=edge\n", full);
+        sb_printf(&m, "cta %ld program=edge\n", full);
     long rest = full + (edge_threads ? 1 : 0);
     if (rest < ctas)
-        sb_printf(&b, "range %ld %ld program=main\n", rest, ctas - 1);
-    sb_printf(&b, "endkernel\n");
+        sb_printf(&m, "range %ld %ld program=main\n", rest, ctas - 1);
+    sb_printf(&b, "ctas\n%send\nendkernel\n", m.s);
     int rc = gen_parse(k, what, b.s, e);
     free(b.s);
+    if (rc == 0)
+        k->ctas_text = m.s;
+    else
+        free(m.s);
     return rc;
 }
 
-int gen_stream_bytes(kernel *k, long ctas, long block, long long bytes, long passes, sk_error *e)
+int gen_stream_cache(kernel *k, long ctas, long block, long long bytes, long passes, int cg, sk_error *e)
 {
     memset(k, 0, sizeof *k);
     if (bytes % 16)
         return sk_errorf(e, SK_EUSAGE, "gen stream: bytes %lld: expected a multiple of 16 (float4)",
                          bytes);
     return grid_stride(k, "gen stream", "stream_kernel", ctas, block, (uint64_t)bytes / 16, 16, 1,
-                       passes, stream_iter, e);
+                       passes, cg ? stream_iter_cg : stream_iter, e);
+}
+
+int gen_stream_bytes(kernel *k, long ctas, long block, long long bytes, long passes, sk_error *e)
+{
+    return gen_stream_cache(k, ctas, block, bytes, passes, 0, e);
 }
 
 int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e)

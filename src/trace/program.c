@@ -358,6 +358,7 @@ void kernel_free(kernel *k)
     for (uint32_t i = 0; i < k->nprogs; i++)
         prog_free(&k->progs[i]);
     free(k->progs);
+    free(k->ctas_text);
     free(k->name);
     memset(k, 0, sizeof *k);
 }

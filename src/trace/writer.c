@@ -250,6 +250,8 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
             write_ctas(f, k, first, want - 1, &run);
         gzputs(f, "end\n");
     }
+    if (k->ctas_text)
+        gzprintf(f, "ctas\n%send\n", k->ctas_text);
     gzputs(f, "endkernel\n");
     return 0;
 }
