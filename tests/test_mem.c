@@ -8,9 +8,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "skewsim/memsys.h"
 #include "skewsim/silicon.h"
 #include "../src/mem/mem_internal.h"
+#include "skewsim/gen.h"
+#include "skewsim/run.h"
+#include "skewsim/results.h"
+#include "skewsim/trace.h"
 #include "tests.h"
 
 /* ---- a next level that records what it is asked ------------------------ */
@@ -428,12 +433,12 @@ static mem_hier *hier(const cfg *c, const topo *t)
 }
 
 /* One warp-wide load or store of one 4 B word per lane, unit stride. */
-static ps_t warp_op(mem_hier *h, int sm, int op, uint64_t base, ps_t t, int flags)
+static ps_t warp_op(mem_hier *h, int smi, int op, uint64_t base, ps_t t, int flags)
 {
     uint64_t a[32];
     lanes(a, base, 4);
-    mem_req r = { sm, (uint8_t)op, (uint8_t)flags, 4, ~0u, a, 128, t };
-    return mem_access(mem_hier_l1(h, sm), &r);
+    mem_req r = { smi, (uint8_t)op, (uint8_t)flags, 4, ~0u, a, 128, t };
+    return mem_access(mem_hier_l1(h, smi), &r);
 }
 
 /* An address of partition p at or after base (the default hash). */
@@ -500,26 +505,26 @@ START_TEST(test_remote_latency)
     topo t;
     cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.replicate=0", NULL);
     mem_hier *h = hier(&c, &t);
-    int sm = 0, home = mem_hier_home(h, sm);
+    int smi = 0, home = mem_hier_home(h, smi);
     uint64_t near = addr_in(1 << 20, home), far = addr_in(1 << 20, 1 - home);
     /* first touch misses to HBM; .cg so the L1 keeps nothing */
     ps_t t0 = 0;
-    ps_t d = warp_op(h, sm, MEM_LOAD, near, t0, MEM_F_BYPASS_L1);
-    ps_t l2near = mem_hier_l2_hit_ps(h, sm, home);
+    ps_t d = warp_op(h, smi, MEM_LOAD, near, t0, MEM_F_BYPASS_L1);
+    ps_t l2near = mem_hier_l2_hit_ps(h, smi, home);
     ck_assert_int_ge(d - t0, l2near + c.hbm_latency_ps);
-    ck_assert_int_eq(mem_hier_stats(h, sm)->l2_misses, 4);
+    ck_assert_int_eq(mem_hier_stats(h, smi)->l2_misses, 4);
     /* second touch: an unloaded near hit, exactly, plus the slice port's 4 sectors */
     t0 = 10000000;
-    d = warp_op(h, sm, MEM_LOAD, near, t0, MEM_F_BYPASS_L1);
+    d = warp_op(h, smi, MEM_LOAD, near, t0, MEM_F_BYPASS_L1);
     ps_t port = 4 * 32 * (1000000 / c.l2_slice_gbps) / 1000;
     ck_assert_int_eq(d - t0, l2near + port);
     /* far: the remote crossing and the fabric's transfer on top */
-    warp_op(h, sm, MEM_LOAD, far, 20000000, MEM_F_BYPASS_L1);
+    warp_op(h, smi, MEM_LOAD, far, 20000000, MEM_F_BYPASS_L1);
     t0 = 30000000;
-    d = warp_op(h, sm, MEM_LOAD, far, t0, MEM_F_BYPASS_L1);
+    d = warp_op(h, smi, MEM_LOAD, far, t0, MEM_F_BYPASS_L1);
     ps_t fab = 4 * 32 * (1000000 / c.l2_fabric_gbps) / 1000;
     ck_assert_int_eq(d - t0, l2near + c.l2_remote_ps + port + fab);
-    const mem_stats *s = mem_hier_stats(h, sm);
+    const mem_stats *s = mem_hier_stats(h, smi);
     ck_assert_uint_eq(s->l2_local, 8);
     ck_assert_uint_eq(s->l2_remote, 8);
     ck_assert_uint_eq(s->fabric_sectors, 8);
@@ -532,17 +537,17 @@ START_TEST(test_remote_latency)
     /* replication on: the second far read hits the replica at near latency */
     cfg_with(&c, &t, "memory.model=hierarchy", NULL);
     h = hier(&c, &t);
-    warp_op(h, sm, MEM_LOAD, far, 0, MEM_F_BYPASS_L1);
+    warp_op(h, smi, MEM_LOAD, far, 0, MEM_F_BYPASS_L1);
     t0 = 10000000;
-    d = warp_op(h, sm, MEM_LOAD, far, t0, MEM_F_BYPASS_L1);
+    d = warp_op(h, smi, MEM_LOAD, far, t0, MEM_F_BYPASS_L1);
     ck_assert_int_eq(d - t0, l2near + port);
-    ck_assert_uint_eq(mem_hier_stats(h, sm)->l2_replica_hits, 4);
+    ck_assert_uint_eq(mem_hier_stats(h, smi)->l2_replica_hits, 4);
     uint64_t lines, reps;
     mem_hier_l2_occupancy(h, &lines, &reps);
     ck_assert_uint_eq(lines, 2);     /* the home copy and its replica */
     ck_assert_uint_eq(reps, 1);
     /* a store drops the replica */
-    warp_op(h, sm, MEM_STORE, far, 20000000, 0);
+    warp_op(h, smi, MEM_STORE, far, 20000000, 0);
     mem_hier_l2_occupancy(h, &lines, &reps);
     ck_assert_uint_eq(reps, 0);
     mem_hier_destroy(h);
@@ -556,35 +561,35 @@ START_TEST(test_l1_level)
     topo t;
     cfg_with(&c, &t, "memory.model=hierarchy", NULL);
     mem_hier *h = hier(&c, &t);
-    int sm = 3;
-    ps_t miss = warp_op(h, sm, MEM_LOAD, 0x40000, 0, 0);
-    ck_assert_int_gt(miss, mem_hier_l2_hit_ps(h, sm, 0));
+    int smi = 3;
+    ps_t miss = warp_op(h, smi, MEM_LOAD, 0x40000, 0, 0);
+    ck_assert_int_gt(miss, mem_hier_l2_hit_ps(h, smi, 0));
     /* the same warp load again: an L1 hit, hit_cycles at 1980 MHz */
     ps_t t0 = 5000000;
-    ps_t d = warp_op(h, sm, MEM_LOAD, 0x40000, t0, 0);
+    ps_t d = warp_op(h, smi, MEM_LOAD, 0x40000, t0, 0);
     ck_assert_int_eq(d - t0, (ps_t)c.l1_hit_cycles * 1000000 / c.sm_mhz);
-    const mem_stats *s = mem_hier_stats(h, sm);
+    const mem_stats *s = mem_hier_stats(h, smi);
     ck_assert_uint_eq(s->l1_sectors, 8);
     ck_assert_uint_eq(s->l1_hits, 4);
     ck_assert_uint_eq(s->l1_misses, 4);
     ck_assert_uint_eq(s->load_reqs, 2);
     /* a store is write-through and allocates nothing: a load after it misses L1
      * but hits L2, where the store left the sectors dirty */
-    warp_op(h, sm, MEM_STORE, 0x80000, 6000000, 0);
-    s = mem_hier_stats(h, sm);
+    warp_op(h, smi, MEM_STORE, 0x80000, 6000000, 0);
+    s = mem_hier_stats(h, smi);
     ck_assert_uint_eq(s->st_sectors, 4);
     t0 = 7000000;
-    d = warp_op(h, sm, MEM_LOAD, 0x80000, t0, 0);
-    s = mem_hier_stats(h, sm);
+    d = warp_op(h, smi, MEM_LOAD, 0x80000, t0, 0);
+    s = mem_hier_stats(h, smi);
     ck_assert_uint_eq(s->l1_misses, 8);
     ck_assert_uint_eq(s->l2_misses, 4);     /* only the first load's */
-    ck_assert_int_lt(d - t0, mem_hier_l2_hit_ps(h, sm, 1) + 100000);
+    ck_assert_int_lt(d - t0, mem_hier_l2_hit_ps(h, smi, 1) + 100000);
     /* a new kernel starts with the L1 invalid and the counters at zero */
     mem_hier_kernel_start(h, 0);
-    ck_assert_uint_eq(mem_hier_stats(h, sm)->load_reqs, 0);
+    ck_assert_uint_eq(mem_hier_stats(h, smi)->load_reqs, 0);
     t0 = 8000000;
-    d = warp_op(h, sm, MEM_LOAD, 0x40000, t0, 0);
-    s = mem_hier_stats(h, sm);
+    d = warp_op(h, smi, MEM_LOAD, 0x40000, t0, 0);
+    s = mem_hier_stats(h, smi);
     ck_assert_uint_eq(s->l1_misses, 4);
     ck_assert_uint_eq(s->l2_hits, 4);
     mem_hier_destroy(h);
@@ -824,8 +829,8 @@ START_TEST(test_determinism)
         ps_t d = 0;
         for (int i = 0; i < 3000; i++) {
             x = x * 6364136223846793005ull + 1;
-            int sm = (int)((x >> 40) % (uint64_t)t.nsms);
-            ps_t di = warp_op(h, sm, (x >> 20) % 5 ? MEM_LOAD : MEM_STORE,
+            int smi = (int)((x >> 40) % (uint64_t)t.nsms);
+            ps_t di = warp_op(h, smi, (x >> 20) % 5 ? MEM_LOAD : MEM_STORE,
                               ((x >> 24) % 65536) * 128, i * 1000, 0);
             d = SK_MAX(d, di);
         }
@@ -950,6 +955,63 @@ START_TEST(test_tag_bounds)
 }
 END_TEST
 
+/* A generated kernel, written and read back as `skewsim gen` does, run on
+ * the default chip with the hierarchy: its kernel's memory counters. */
+static mem_stats run_gen(kernel *k)
+{
+    sk_error e = { 0 };
+    char path[] = "/tmp/test-mem-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_msg(gen_write(path, k, 1, &e) == 0, "%s", e.msg);
+    kernel_free(k);
+    cfg c;
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+    trace *tr = trace_open(path, &e);
+    ck_assert_msg(tr != NULL, "%s", e.msg);
+    results *r = run_simulate(&c, tr, &e);
+    ck_assert_msg(r != NULL, "%s", e.msg);
+    trace_close(tr);
+    unlink(path);
+    ck_assert_int_eq(results_kernel(r, 0)->has_mem, 1);
+    mem_stats m = results_kernel(r, 0)->mem;
+    results_free(r);
+    return m;
+}
+
+START_TEST(test_gen_kernels)
+{
+    sk_error e = { 0 };
+    kernel k;
+    /* 4 CTAs x 64 threads, 3 x 256 + 100 float4s: CTA 0 all four
+     * iterations, CTA 1 its first 36 threads (2 warps), CTAs 2-3 three:
+     * 8 + 8 + 6 + 6 = 28 warp loads a pass, 2 passes; 512 B each */
+    ck_assert_msg(gen_stream_bytes(&k, 4, 64, 16 * (3 * 256 + 100), 2, &e) == 0, "%s", e.msg);
+    mem_stats m = run_gen(&k);
+    ck_assert_uint_eq(m.load_reqs, 2 * 28);
+    ck_assert_uint_eq(m.l1_sectors, 2 * 28 * 16);
+    /* the second pass finds the first one's lines in L1 (12.5 KB) */
+    ck_assert_uint_ge(m.l1_hits, 28 * 16);
+    /* c = a + b: 3 x 1024 floats over 2 CTAs of 128 threads: 4 iterations
+     * of 2 loads and a store per warp */
+    ck_assert_msg(gen_add(&k, 2, 128, 4096, &e) == 0, "%s", e.msg);
+    m = run_gen(&k);
+    ck_assert_uint_eq(m.load_reqs, 2 * 4 * 4 * 2);
+    ck_assert_uint_eq(m.store_reqs, 2 * 4 * 4);
+    ck_assert_uint_eq(m.dram_rd_bytes, 2 * 4096);
+    /* chase: 64 warm hops and 100 timed through 8 KiB (64 lines): one
+     * sector each, 64 misses, then hits */
+    ck_assert_msg(gen_chase(&k, 8192, 100, 1, 64, 0, &e) == 0, "%s", e.msg);
+    m = run_gen(&k);
+    ck_assert_uint_eq(m.load_reqs, 164);
+    ck_assert_uint_eq(m.l1_misses, 64);
+    ck_assert_uint_eq(m.l1_hits, 100);
+    ck_assert_int_eq(gen_chase(&k, 8192 + 128, 1, 1, 0, 0, &e), SK_EUSAGE);
+}
+END_TEST
+
 Suite *mem_suite(void)
 {
     Suite *s = suite_create("mem");
@@ -986,6 +1048,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_determinism);
     tcase_add_test(tc, test_energy);
     tcase_add_test(tc, test_tag_bounds);
+    tcase_add_test(tc, test_gen_kernels);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
