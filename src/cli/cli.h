@@ -21,6 +21,7 @@ int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e);
 int validate_e11(const cfg *c, const char *dir, int *fails, sk_error *e);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
 
 /* Print "skewsim: <msg>" for a recorded error and return its exit status. */
 int cli_fail(const sk_error *e);
