@@ -73,27 +73,32 @@ typedef struct workload {
     const char *gen[2][MAX_ARGS];
     const char *what;
     int reps;                 /* runs; the fastest counts (the linearity check compares these) */
+    const char *set;          /* a --set for its run, or NULL */
 } workload;
 
 static const workload workloads[] = {
     {"fma_2112", {{"fma", "--iters", "4096", "--grid", "2112", NULL},
                   {"fma", "--iters", "512", "--grid", "2112", NULL}},
-     "fma_kernel, 2112 CTAs x 4096 iterations (E1, 2 waves)", 2},
+     "fma_kernel, 2112 CTAs x 4096 iterations (E1, 2 waves)", 2, NULL},
     {"fma_4224", {{"fma", "--iters", "4096", "--grid", "4224", NULL},
                   {"fma", "--iters", "512", "--grid", "4224", NULL}},
-     "the same, 4224 CTAs", 2},
+     "the same, 4224 CTAs", 2, NULL},
     {"fma_8448", {{"fma", "--iters", "4096", "--grid", "8448", NULL},
                   {"fma", "--iters", "512", "--grid", "8448", NULL}},
-     "the same, 8448 CTAs (E1's largest grid)", 2},
+     "the same, 8448 CTAs (E1's largest grid)", 2, NULL},
     {"stream", {{"stream", "--ctas", "4224", "--bytes-per-cta", "1016800", NULL},
                 {"stream", "--ctas", "1056", "--bytes-per-cta", "65536", NULL}},
-     "mem_kernel, 4 GiB over 4224 CTAs (E6)", 1},
+     "mem_kernel, 4 GiB over 4224 CTAs (E6)", 1, NULL},
     {"gemm", {{"gemm", "--m", "8192", "--n", "8192", "--k", "8192", NULL},
               {"gemm", "--m", "2048", "--n", "2048", "--k", "1024", NULL}},
-     "bf16 GEMM 8192^3, 2048 CTAs of 384 threads (E7)", 1},
+     "bf16 GEMM 8192^3, 2048 CTAs of 384 threads (E7)", 1, NULL},
     {"coop", {{"coop", "--ctas", "1056", "--rounds", "20", "--iters", "512", NULL},
               {"coop", "--ctas", "1056", "--rounds", "2", "--iters", "256", NULL}},
-     "coop_kernel, 1056 CTAs x 20 rounds x 512 iterations (E5)", 1},
+     "coop_kernel, 1056 CTAs x 20 rounds x 512 iterations (E5)", 1, NULL},
+    {"stream_l2", {{"stream", "--bytes", "16777216", "--passes", "32", "--ctas", "1056", NULL},
+                   {"stream", "--bytes", "16777216", "--passes", "2", "--ctas", "1056", NULL}},
+     "grid-stride read of 16 MiB x 32 passes, memory.model=hierarchy (E11)", 1,
+     "memory.model=hierarchy"},
 };
 #define NWL (sizeof workloads / sizeof workloads[0])
 
@@ -308,8 +313,10 @@ int main(int argc, char **argv)
         run_or_die(av);
 
         snprintf(bdir[w], sizeof bdir[w], "%s/%s%s.base.out", dir, wl->name, quick ? "_q" : "");
-        char *rv[] = {(char *)bin, "run", "-c", (char *)cfgp, "-t", trace[w], "-o", odir[w], NULL};
-        char *bv[] = {(char *)base, "run", "-c", (char *)cfgp, "-t", trace[w], "-o", bdir[w], NULL};
+        char *rv[] = {(char *)bin, "run", "-c", (char *)cfgp, "-t", trace[w], "-o", odir[w],
+                      wl->set ? "--set" : NULL, (char *)wl->set, NULL};
+        char *bv[] = {(char *)base, "run", "-c", (char *)cfgp, "-t", trace[w], "-o", bdir[w],
+                      wl->set ? "--set" : NULL, (char *)wl->set, NULL};
         fprintf(stderr, "bench: %-9s %s ...", wl->name, quick ? "(quick)" : wl->what);
         bok[w] = base != NULL;
         for (int rep = 0; rep < wl->reps; rep++) {

@@ -891,6 +891,7 @@ static void build_program(as_reader *r, program *p, const as_seq *l, uint32_t in
         in->bytes = a->bytes;
         in->pattern = a->pattern;
         in->stride = a->stride;
+        in->flags |= prog_mem_flags(r->ops.opnames[a->op], a->kind);
         char buf[8];
         for (int j = 0; j < a->nsrc; j++) {
             reg_name(a->src[j], buf, sizeof buf);
