@@ -9,7 +9,8 @@
  * The fine-grained events (warp issue and stall, memory accesses) are
  * reported from the SM's hot loop, where that test is one predictable
  * branch on a word already in cache: with no sink asking they cost nothing
- * measurable (docs/performance.md), and no event record is even built.
+ * measurable (FMA rows of make bench, run side by side with the commit
+ * before sinks: within noise), and no event record is even built.
  *
  * Every callback returns 0, or non-zero to stop the run: sim_run() then
  * returns SK_EIO.  Callbacks see the simulation read-only (`s`); the
@@ -25,6 +26,7 @@
 #include "skewsim/common.h"
 #include "skewsim/mem.h"
 #include "skewsim/program.h"
+#include "skewsim/memsys.h"
 
 struct sim;
 
@@ -52,6 +54,8 @@ typedef struct kernel_stats {
                                  span = last_record_end_ps - first_start_ps */
     ps_t done_ps;             /* completion (the CUDA event after it) */
     uint64_t warp_instructions;
+    int has_mem;              /* memory.model = hierarchy: mem holds the kernel's counters */
+    mem_stats mem;            /* summed over the SMs (memsys.h MEM_STAT_MAP) */
 } kernel_stats;
 
 /* The dispatcher handed CTA `cta` of kernel `kernel` to SM `sm` at t. */

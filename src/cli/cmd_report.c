@@ -58,8 +58,10 @@ int cmd_report(int argc, char **argv)
         strcat(cmdline, " ");
         strcat(cmdline, argv[i]);
     }
+    char version[128];
+    snprintf(version, sizeof version, "%s (%s)", sk_version(), sk_commit());
     report_opts o = {.dir = dir, .cfg = (cpath || nsets) ? &c : NULL, .cfg_label = cpath, .cmdline = cmdline,
-                     .version = SKEWSIM_VERSION};
+                     .version = version};
     size_t len;
     page = report_render(&o, &len, &e);
     if (!page)

@@ -27,8 +27,9 @@ static void usage(FILE *f)
           "                      to the native format (.gz: gzip'd; docs/accelsim.md)\n"
           "  config [-c CONFIG] [--set key=value ...] (--dump | --help-config)\n"
           "                      print the effective configuration, or every key\n"
-          "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list] [--timeline]\n"
+          "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list] [--slurm ...] [--timeline]\n"
           "                      run every point of a parameter sweep (docs/sweeps.md)\n"
+          "  collect DIR         a sweep's results as one tidy table: DIR/results.csv, results.json\n"
           "  plot KIND DIR -o FILE.svg [-c CONFIG] | plot --list\n"
           "                      a figure of a run or sweep directory (docs/figures.md)\n"
           "  report DIR [-o FILE.html] [-c CONFIG]\n"
@@ -42,7 +43,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep, plot, report or version "
+        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep, collect, plot, report or version "
               "('skewsim help' lists them)\n", stderr);
         return 1;
     }
@@ -59,18 +60,20 @@ int main(int argc, char **argv)
         return cmd_import(argc - 1, argv + 1);
     if (!strcmp(cmd, "sweep"))
         return cmd_sweep(argc - 1, argv + 1);
+    if (!strcmp(cmd, "collect"))
+        return cmd_collect(argc - 1, argv + 1);
     if (!strcmp(cmd, "plot"))
         return cmd_plot(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-        printf("skewsim %s\n", SKEWSIM_VERSION);
+        printf("skewsim %s (%s)\n", sk_version(), sk_commit());
         return 0;
     }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep, plot, report or version\n", cmd);
+    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep, collect, plot, report or version\n", cmd);
     return 1;
 }
