@@ -47,6 +47,7 @@
 #include <unistd.h>
 #include "skewsim/gen.h"
 #include "skewsim/json.h"
+#include "skewsim/fileio.h"
 #include "skewsim/results.h"
 #include "skewsim/run.h"
 #include "skewsim/sass.h"
@@ -267,33 +268,6 @@ static int make_temp(const char *prefix, char **tmp, sk_error *e)
     umask(mask);
     fchmod(fd, 0666 & ~mask);
     return fd;
-}
-
-/* Write `text` to `path` through a temporary and rename(2). */
-static int write_atomic(const char *path, const char *text, size_t len, sk_error *e)
-{
-    char *tmp;
-    int fd = make_temp(path, &tmp, e);
-    if (fd < 0)
-        return e->code;
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        int rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", tmp, strerror(errno));
-        close(fd);
-        remove(tmp);
-        free(tmp);
-        return rc;
-    }
-    int bad = fwrite(text, 1, len, f) != len;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return rc;
-    }
-    free(tmp);
-    return 0;
 }
 
 /* A JSON file we wrote (point.json, summary.json), parsed; NULL when it
@@ -618,7 +592,7 @@ static int write_point_json(const sweep_ctx *x, const sweep_point *p, uint64_t k
     json_decref(o);
     char *pd = point_dir(x, p);
     char *path = strf("%s/point.json", pd);
-    int rc = write_atomic(path, text, len, e);
+    int rc = sk_write_atomic(path, text, len, -1, e);
     free(path);
     free(pd);
     free(text);
@@ -1085,22 +1059,6 @@ static void read_nums(const char *pd, point_nums *n)
     json_decref(j);
 }
 
-static void csv_field(FILE *f, const char *s, int last)
-{
-    if (strpbrk(s, ",\"\n\r")) {
-        fputc('"', f);
-        for (const char *p = s; *p; p++) {
-            if (*p == '"')
-                fputc('"', f);
-            fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-    fputc(last ? '\n' : ',', f);
-}
-
 enum { ST_OK, ST_FAILED, ST_STALE, ST_MISSING };
 static const char *const status_names[] = {"ok", "failed", "stale", "missing"};
 
@@ -1117,15 +1075,15 @@ static int collect(sweep_ctx *x, int print, int hash_new, size_t *missing, size_
     size_t len = 0;
     FILE *f = mem_open(&text, &len);
     /* header */
-    csv_field(f, "index", 0);
-    csv_field(f, "trace", 0);
-    csv_field(f, "case", 0);
+    sk_csv_field(f, "index", 0);
+    sk_csv_field(f, "trace", 0);
+    sk_csv_field(f, "case", 0);
     for (size_t a = 0; a < s->naxes; a++)
-        csv_field(f, s->axes[a].key, 0);
+        sk_csv_field(f, s->axes[a].key, 0);
     static const char *const tail[] = {"seed", "status", "time_ns", "span_ns", "mean_mhz", "min_mhz",
                                        "mean_power_w", "energy_j", "dir", "message"};
     for (size_t i = 0; i < SK_ARRAY_LEN(tail); i++)
-        csv_field(f, tail[i], i + 1 == SK_ARRAY_LEN(tail));
+        sk_csv_field(f, tail[i], i + 1 == SK_ARRAY_LEN(tail));
 
     /* table columns: index trace case axes... seed status time_us span_us */
     size_t tcols = 3 + s->naxes + 4;
@@ -1185,23 +1143,23 @@ static int collect(sweep_ctx *x, int print, int hash_new, size_t *missing, size_
         free(pd);
         snprintf(idx, sizeof idx, "%zu", i);
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)c.seed);
-        csv_field(f, idx, 0);
-        csv_field(f, s->traces[p.trace].name, 0);
-        csv_field(f, s->ncases ? s->cases[p.kase].name : "", 0);
+        sk_csv_field(f, idx, 0);
+        sk_csv_field(f, s->traces[p.trace].name, 0);
+        sk_csv_field(f, s->ncases ? s->cases[p.kase].name : "", 0);
         for (size_t a = 0; a < s->naxes; a++)
-            csv_field(f, s->axes[a].values[p.axis[a]], 0);
-        csv_field(f, seed, 0);
-        csv_field(f, status_names[st], 0);
-        csv_field(f, n.time_ns, 0);
-        csv_field(f, n.span_ns, 0);
-        csv_field(f, n.mean_mhz, 0);
-        csv_field(f, n.min_mhz, 0);
-        csv_field(f, n.power_w, 0);
-        csv_field(f, n.energy_j, 0);
+            sk_csv_field(f, s->axes[a].values[p.axis[a]], 0);
+        sk_csv_field(f, seed, 0);
+        sk_csv_field(f, status_names[st], 0);
+        sk_csv_field(f, n.time_ns, 0);
+        sk_csv_field(f, n.span_ns, 0);
+        sk_csv_field(f, n.mean_mhz, 0);
+        sk_csv_field(f, n.min_mhz, 0);
+        sk_csv_field(f, n.power_w, 0);
+        sk_csv_field(f, n.energy_j, 0);
         char *rel = strf("points/%s", slug);
-        csv_field(f, rel, 0);
+        sk_csv_field(f, rel, 0);
         free(rel);
-        csv_field(f, st == ST_FAILED && ps.message ? ps.message : "", 1);
+        sk_csv_field(f, st == ST_FAILED && ps.message ? ps.message : "", 1);
         free(ps.message);
         if (st == ST_FAILED)
             ++*failed;
@@ -1229,7 +1187,7 @@ static int collect(sweep_ctx *x, int print, int hash_new, size_t *missing, size_
     fclose(f);
     if (rc == 0) {
         char *path = strf("%s/sweep.csv", x->dir);
-        rc = write_atomic(path, text, len, e);
+        rc = sk_write_atomic(path, text, len, -1, e);
         free(path);
     }
     free(text);
