@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <gsl/gsl_linalg.h>
 #include "skewsim/silicon.h"
 #include "tests.h"
@@ -457,8 +458,9 @@ START_TEST(test_variation_file)
         ck_assert_double_eq(vth[i], 300);
         ck_assert_double_eq(sc[i], i == 5 ? 0.9 : 1.0);
     }
-    /* the slow SM runs below the others */
-    ck_assert_int_eq(cfg_set(&c, "dvfs.policy=power_cap", NULL), 0);
+    /* With a clock per SM the slow SM runs below the others; with one
+     * chip-wide domain (power_cap, as on the H200) it sets everyone's clock. */
+    ck_assert_int_eq(cfg_set(&c, "dvfs.policy=per_sm", NULL), 0);
     silicon *si = make(&c, &t);
     ps_t now = 0;
     drive(si, &c, &now, MS(10), MS(10), WL_FMA);
@@ -466,9 +468,21 @@ START_TEST(test_variation_file)
     ck_assert_int_eq(si_vf_init(&vf, &c, NULL), 0);
     const si_sm_state *slow = silicon_sm(si, 5);
     ck_assert_int_eq(silicon_sm(si, 4)->mhz, 1980);
-    ck_assert_int_eq(slow->mhz, vf.mhz[si_vf_bin_down(&vf, 0.9 * si_vf_fmax_mhz(&vf, slow->vdd_mv,
-                                                                                300))]);
+    int slow_mhz = vf.mhz[si_vf_bin_down(&vf, 0.9 * si_vf_fmax_mhz(&vf, slow->vdd_mv, 300))];
+    ck_assert_int_eq(slow->mhz, slow_mhz);
     ck_assert_int_lt(slow->mhz, 1980);
+    ck_assert_int_eq(slow->att_mhz, slow_mhz);
+    silicon_destroy(si);
+    ck_assert_int_eq(cfg_set(&c, "dvfs.policy=power_cap", NULL), 0);
+    si = make(&c, &t);
+    now = 0;
+    drive(si, &c, &now, MS(10), MS(10), WL_FMA);
+    for (int i = 0; i < 132; i++) {
+        ck_assert_int_eq(silicon_sm(si, i)->mhz, silicon_sm(si, 5)->mhz);
+        ck_assert_int_ge(silicon_sm(si, i)->att_mhz, silicon_sm(si, 5)->mhz);
+    }
+    ck_assert_int_lt(silicon_sm(si, 5)->mhz, 1980);
+    ck_assert_int_eq(silicon_sm(si, 4)->att_mhz, 1980);
     si_vf_free(&vf);
     silicon_destroy(si);
     topo_free(&t);
@@ -594,7 +608,8 @@ START_TEST(test_power_levels)
 {
     cfg c;
     topo t;
-    h200_cfg(&c, &t, "dvfs.policy=fixed", "thermal.slowdown_c=200", NULL);
+    h200_cfg(&c, &t, "dvfs.policy=fixed", "thermal.slowdown_c=200", "thermal.shutdown_c=250",
+             NULL);
     silicon *si = make(&c, &t);
     ps_t now = 0;
     drive(si, &c, &now, MS(3000), MS(10), WL_FMA);
@@ -871,27 +886,52 @@ START_TEST(test_dvfs_domains)
 }
 END_TEST
 
-/* Skewed silicon: every SM's clock is the lower of the domain target and
- * its own attainable bin, and some SMs cannot hold the top clock. */
+/* VARIUS silicon.  One chip-wide clock domain (power_cap, the H200's)
+ * means one clock: every SM runs at the slowest SM's attainable bin, the
+ * lower of the target and that.  A domain per SM (the what-if) lets each
+ * SM run at its own bin, so some hold the top clock and some cannot.  The
+ * old preset name "skewed" draws the same map. */
 START_TEST(test_skewed_clocks)
 {
-    cfg c;
-    topo t;
-    h200_cfg(&c, &t, "silicon.preset=skewed", "dvfs.policy=power_cap", NULL);
-    silicon *si = make(&c, &t);
-    ps_t now = 0;
-    drive(si, &c, &now, MS(300), MS(10), WL_FMA);
-    int lo = 100000, hi = 0;
-    for (int i = 0; i < silicon_num_sms(si); i++) {
-        const si_sm_state *s = silicon_sm(si, i);
-        ck_assert_int_eq(s->mhz, SK_MIN(1980, s->att_mhz));
-        lo = SK_MIN(lo, s->mhz);
-        hi = SK_MAX(hi, s->mhz);
+    static const char *const names[] = { "silicon.preset=varius", "silicon.preset=skewed" };
+    int first_lo = 0;
+    for (int k = 0; k < 2; k++) {
+        cfg c;
+        topo t;
+        h200_cfg(&c, &t, names[k], "dvfs.policy=power_cap", NULL);
+        silicon *si = make(&c, &t);
+        ps_t now = 0;
+        drive(si, &c, &now, MS(300), MS(10), WL_FMA);
+        int att_lo = 100000, att_hi = 0, n = silicon_num_sms(si);
+        for (int i = 0; i < n; i++) {
+            att_lo = SK_MIN(att_lo, silicon_sm(si, i)->att_mhz);
+            att_hi = SK_MAX(att_hi, silicon_sm(si, i)->att_mhz);
+        }
+        for (int i = 0; i < n; i++)
+            ck_assert_int_eq(silicon_sm(si, i)->mhz, SK_MIN(silicon_chip(si)->target_mhz, att_lo));
+        ck_assert_int_eq(att_hi, 1980);
+        ck_assert_int_lt(att_lo, 1980);
+        if (k == 0)
+            first_lo = att_lo;
+        ck_assert_int_eq(att_lo, first_lo);
+        silicon_destroy(si);
+
+        ck_assert_int_eq(cfg_set(&c, "dvfs.policy=per_sm", NULL), 0);
+        si = make(&c, &t);
+        now = 0;
+        drive(si, &c, &now, MS(300), MS(10), WL_FMA);
+        int lo = 100000, hi = 0;
+        for (int i = 0; i < n; i++) {
+            const si_sm_state *s = silicon_sm(si, i);
+            ck_assert_int_eq(s->mhz, SK_MIN(1980, s->att_mhz));
+            lo = SK_MIN(lo, s->mhz);
+            hi = SK_MAX(hi, s->mhz);
+        }
+        ck_assert_int_eq(hi, 1980);
+        ck_assert_int_lt(lo, 1980);
+        silicon_destroy(si);
+        topo_free(&t);
     }
-    ck_assert_int_eq(hi, 1980);
-    ck_assert_int_lt(lo, 1980);
-    silicon_destroy(si);
-    topo_free(&t);
 }
 END_TEST
 
@@ -998,6 +1038,199 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* ---- property: every in-bounds config gives finite results or a clean error ---- */
+
+static uint64_t prop_next(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double prop_unit(uint64_t *x)
+{
+    return (double)(prop_next(x) >> 11) / 9007199254740992.0;
+}
+
+/* A value inside [lo, hi]: an end one time in five, else log-uniform over
+ * the positive part (the bounds span many decades), else uniform. */
+static int64_t prop_value(uint64_t *x, int64_t lo, int64_t hi)
+{
+    double r = prop_unit(x);
+    if (r < 0.1)
+        return lo;
+    if (r < 0.2)
+        return hi;
+    double a = (double)SK_MAX(lo, 1), b = (double)hi;
+    if (b >= 100 * a) {
+        int64_t v = (int64_t)floor(exp(log(a) + prop_unit(x) * (log(b) - log(a))));
+        return SK_MAX(lo, SK_MIN(hi, v));
+    }
+    return lo + (int64_t)floor(prop_unit(x) * (double)(hi - lo + 1));
+}
+
+static int prop_key(const char *k)
+{
+    static const char *const pre[] = { "silicon.", "floorplan.", "variation.", "vf.", "pdn.",
+                                       "power.", "thermal.", "dvfs.", "clocks." };
+    for (size_t i = 0; i < SK_ARRAY_LEN(pre); i++)
+        if (strncmp(k, pre[i], strlen(pre[i])) == 0)
+            return strcmp(k, "silicon.map_file") != 0;
+    return 0;
+}
+
+/* An error a person can act on: one line, with no NaN or infinity in it. */
+static void prop_clean_error(const sk_error *e, const char *what, int k)
+{
+    ck_assert_msg(e->code == SK_ECONFIG || e->code == SK_ESIM, "config %d: %s: code %d: %s", k, what,
+                  e->code, e->msg);
+    ck_assert_msg(e->msg[0] != '\0' && !strchr(e->msg, '\n'), "config %d: %s: '%s'", k, what, e->msg);
+    ck_assert_msg(!strstr(e->msg, "nan") && !strstr(e->msg, "inf "), "config %d: %s: %s", k, what,
+                  e->msg);
+}
+
+static void prop_finite(const silicon *si, int k, const char *sets)
+{
+    const si_chip_state *ch = silicon_chip(si);
+    double chip[] = { ch->power_w, ch->sm_power_w, ch->uncore_w, ch->mem_w, ch->window_power_w,
+                      ch->max_window_power_w, ch->energy_j, ch->vreg_mv, ch->temp_max_c,
+                      ch->temp_mean_c, ch->temp_pkg_c };
+    for (size_t j = 0; j < SK_ARRAY_LEN(chip); j++)
+        ck_assert_msg(isfinite(chip[j]), "config %d (%s): chip value %zu is %g", k, sets, j, chip[j]);
+    ck_assert_msg(ch->target_mhz > 0, "config %d (%s): target %d MHz", k, sets, ch->target_mhz);
+    for (int i = 0; i < silicon_num_sms(si); i++) {
+        const si_sm_state *m = silicon_sm(si, i);
+        ck_assert_msg(m->mhz > 0 && m->att_mhz > 0 && isfinite(m->vdd_mv) && m->vdd_mv > 0
+                      && isfinite(m->power_w) && m->power_w >= 0 && isfinite(m->temp_c)
+                      && isfinite(m->vth_mv),
+                      "config %d (%s): SM %d: %d MHz (att %d), %g mV, %g W, %g C, vth %g", k, sets,
+                      i, m->mhz, m->att_mhz, m->vdd_mv, m->power_w, m->temp_c, m->vth_mv);
+    }
+}
+
+/* 200 configs drawn (seeded, so the same every run) from the schema's
+ * bounds for the silicon, floorplan, variation, vf, pdn, power, thermal,
+ * dvfs and clocks keys, on top of configs/h200.yaml: a preset, a policy
+ * and one to six other keys each.  Each one either is refused with a clean
+ * error (by cfg_validate, silicon_create or silicon_advance) or runs a
+ * load step and an idle period with every clock, voltage, power and
+ * temperature finite after every call.  Both outcomes must occur, so the
+ * draw cannot drift into testing nothing. */
+/* PROP_DEBUG=1 in the environment prints each config and how it ended. */
+START_TEST(test_property_random_configs)
+{
+    enum { N = 200 };
+    uint64_t x = 20261201;
+    size_t nkeys = cfg_schema_len();
+    size_t *pool = xcalloc(nkeys, sizeof *pool);
+    size_t np = 0;
+    for (size_t i = 0; i < nkeys; i++) {
+        int64_t lo, hi;
+        if (prop_key(cfg_schema_key(i)) && cfg_schema_bounds(i, &lo, &hi))
+            pool[np++] = i;
+    }
+    ck_assert_uint_gt(np, 50);
+    int ran = 0, refused = 0, physics = 0;
+    for (int k = 0; k < N; k++) {
+        cfg c;
+        sk_error e = { 0 };
+        cfg_defaults(&c);
+        ck_assert_int_eq(cfg_load_file(&c, H200, &e), 0);
+        char sets[1024];
+        size_t len = 0;
+        const char *const *presets = NULL, *const *policies = NULL;
+        for (size_t i = 0; i < nkeys; i++) {
+            if (!strcmp(cfg_schema_key(i), "silicon.preset"))
+                presets = cfg_schema_choices(i);
+            if (!strcmp(cfg_schema_key(i), "dvfs.policy"))
+                policies = cfg_schema_choices(i);
+        }
+        ck_assert_ptr_nonnull(presets);
+        ck_assert_ptr_nonnull(policies);
+        const char *preset = prop_next(&x) % 2 ? "varius" : "uniform";
+        const char *policy = policies[prop_next(&x) % 4];
+        len += (size_t)snprintf(sets + len, sizeof sets - len, "silicon.preset=%s dvfs.policy=%s",
+                                preset, policy);
+        char a[160];
+        snprintf(a, sizeof a, "silicon.preset=%s", preset);
+        ck_assert_int_eq(cfg_set(&c, a, &e), 0);
+        snprintf(a, sizeof a, "dvfs.policy=%s", policy);
+        ck_assert_int_eq(cfg_set(&c, a, &e), 0);
+        int nset = 1 + (int)(prop_next(&x) % 6), bad = 0;
+        for (int j = 0; j < nset; j++) {
+            size_t row = pool[prop_next(&x) % np];
+            int64_t lo, hi;
+            cfg_schema_bounds(row, &lo, &hi);
+            snprintf(a, sizeof a, "%s=%lld", cfg_schema_key(row), (long long)prop_value(&x, lo, hi));
+            len += (size_t)snprintf(sets + len, sizeof sets - len, " %s", a);
+            ck_assert_msg(cfg_set(&c, a, &e) == 0, "%s is in bounds: %s", a, e.msg);
+        }
+        snprintf(a, sizeof a, "sim.seed=%llu", (unsigned long long)(prop_next(&x) % 1000));
+        ck_assert_int_eq(cfg_set(&c, a, &e), 0);
+        topo t;
+        if (cfg_validate(&c, &e) != 0 || topo_build(&t, &c, &e) != 0) {
+            prop_clean_error(&e, sets, k);
+            refused++;
+            continue;
+        }
+        silicon *si = silicon_create(&c, &t, &e);
+        if (!si) {
+            prop_clean_error(&e, sets, k);
+            if (getenv("PROP_DEBUG"))
+                printf("create %d: %s\n", k, e.msg);
+            refused += e.code == SK_ECONFIG;
+            physics += e.code == SK_ESIM;
+            topo_free(&t);
+            continue;
+        }
+        prop_finite(si, k, sets);
+        int n = silicon_num_sms(si), wl = 1 + (int)(prop_next(&x) % 2);
+        si_activity *act = xcalloc((size_t)n, sizeof *act);
+        /* a load step, then idle: 200 ms, or 20 epochs if those are shorter */
+        ps_t span = SK_MIN(MS(200), 20 * c.dvfs_epoch_ns * PS_PER_NS + c.dvfs_latency_ns * PS_PER_NS);
+        ps_t now = 0;
+        silicon_kernel_launch(si, 0);
+        for (int phase = 0; phase < 2 && !bad; phase++) {
+            ps_t until = now + span;
+            while (now < until) {
+                ps_t next = SK_MIN(SK_MIN(now + span / 20, silicon_next_ps(si)), until);
+                double dt = (double)(next - now) * 1e-12;
+                for (int i = 0; i < n; i++)
+                    fill(&c, phase == 0 ? wl : WL_IDLE, silicon_sm_mhz(si, i, now) * 1e6 * dt,
+                         &act[i]);
+                if (silicon_advance(si, next, act, &e) != 0) {
+                    prop_clean_error(&e, sets, k);
+                    if (getenv("PROP_DEBUG"))
+                        printf("advance %d: %s\n", k, e.msg);
+                    ck_assert_int_eq(e.code, SK_ESIM);
+                    bad = 1;
+                    break;
+                }
+                prop_finite(si, k, sets);
+                now = next;
+            }
+            if (phase == 0)
+                silicon_kernel_end(si, now);
+        }
+        if (!bad && silicon_kernel_launch(si, now) < 0)
+            bad = 1;
+        physics += bad;
+        ran += !bad;
+        if (getenv("PROP_DEBUG"))
+            printf("config %d: %s: %.2f s cpu\n", k, sets, (double)clock() / CLOCKS_PER_SEC);
+        free(act);
+        silicon_destroy(si);
+        topo_free(&t);
+    }
+    free(pool);
+    printf("property: %d configs ran, %d refused as configs, %d stopped by the physics\n", ran,
+           refused, physics);
+    ck_assert_int_gt(ran, N / 4);
+    ck_assert_int_gt(refused + physics, N / 20);
+}
+END_TEST
+
 /* ---- calibration ------------------------------------------------------------ */
 
 /* validation/h200: sustained GEMM under the 700 W cap settles near the
@@ -1068,6 +1301,11 @@ Suite *silicon_suite(void)
     tcase_add_test(tc, test_determinism);
     tcase_add_test(tc, test_fast_path);
     tcase_add_test(tc, test_errors);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("property");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_property_random_configs);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("calibration");

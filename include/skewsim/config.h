@@ -16,6 +16,8 @@
 
 #define CFG_MAX_GPCS 32
 #define CFG_NAME_MAX 64
+/* Idle power-manager stages a config can list (dvfs.stage1 .. stage4). */
+#define CFG_IDLE_STAGES 4
 
 /* Functional-unit classes: what an instruction occupies when it issues.
  * The order is the order of the units.* keys. */
@@ -53,7 +55,9 @@ enum cfg_numbering {        /* how SM ids are assigned over the topology */
 
 enum cfg_dispatch_policy { DISPATCH_GIGATHREAD, DISPATCH_ROUND_ROBIN, DISPATCH_FREQ_AWARE };
 enum cfg_warp_policy { WARP_GTO, WARP_LRR, WARP_OLDEST };
-enum cfg_si_preset { SI_PRESET_UNIFORM, SI_PRESET_SKEWED, SI_PRESET_FILE };
+/* silicon.preset: "skewed" is the old name of "varius", kept so that older
+ * configs and sweep specs still read (it means the same map). */
+enum cfg_si_preset { SI_PRESET_UNIFORM, SI_PRESET_VARIUS, SI_PRESET_FILE, SI_PRESET_SKEWED };
 enum cfg_dvfs_policy { DVFS_FIXED, DVFS_POWER_CAP, DVFS_PER_GPC, DVFS_PER_SM };
 
 typedef struct cfg {
@@ -146,6 +150,7 @@ typedef struct cfg {
     int th_pkg_c_j_per_k;             /* thermal.pkg_c_j_per_k */
     int th_slowdown_c;                /* thermal.slowdown_c */
     int th_hyst_c;                    /* thermal.hyst_c */
+    int th_shutdown_c;                /* thermal.shutdown_c: any SM above it fails the run */
     int dvfs_policy;                  /* dvfs.policy: enum cfg_dvfs_policy */
     int dvfs_fixed_mhz;               /* dvfs.fixed_mhz: 0 = clocks.sm_mhz */
     int dvfs_cap_w;                   /* dvfs.cap_w */
@@ -154,10 +159,17 @@ typedef struct cfg {
     int dvfs_step_mhz;                /* dvfs.step_mhz: bins step down from clocks.sm_mhz */
     int dvfs_idle_mhz;                /* dvfs.idle_mhz */
     int dvfs_wake_ns;                 /* dvfs.wake_ns */
+    int dvfs_idle_stages;             /* dvfs.idle_stages: 0 = the two stages the four keys above
+                                         give; else the first N of dvfs.stage<k>.* */
     int64_t dvfs_epoch_ns;            /* dvfs.epoch_ns */
     int64_t dvfs_latency_ns;          /* dvfs.latency_ns */
     int64_t dvfs_idle_after_ns;       /* dvfs.idle_after_ns */
     int64_t dvfs_wake_after_ns;       /* dvfs.wake_after_ns */
+    struct {
+        int64_t after_ns;             /* dvfs.stage<k>.after_ns: entered this long after the last kernel */
+        int mhz;                      /* dvfs.stage<k>.mhz: clock while in it (0 = unchanged) */
+        int wake_ns;                  /* dvfs.stage<k>.wake_ns: a launch from it waits this long */
+    } dvfs_stage[CFG_IDLE_STAGES];
 
     /* simulation */
     uint64_t seed;                    /* sim.seed */
@@ -202,6 +214,11 @@ void cfg_help(FILE *out);
 size_t cfg_schema_len(void);
 const char *cfg_schema_key(size_t i);
 const char *cfg_schema_default(size_t i);
+/* Row i's bounds when it is an integer key (1: *lo, *hi set), else 0 (strings,
+ * choices, lists, sim.seed).  For property tests that draw in-bounds values. */
+int cfg_schema_bounds(size_t i, int64_t *lo, int64_t *hi);
+/* Row i's choices when it is a choice key (NULL-terminated), else NULL. */
+const char *const *cfg_schema_choices(size_t i);
 
 /* Derived: total SMs and TPCs. */
 int cfg_num_sms(const cfg *c);

@@ -181,6 +181,7 @@ int silicon_calibrate(const cfg *c, const topo *t, double seconds, si_calib *out
     fixed.dvfs_policy = DVFS_FIXED;
     fixed.dvfs_fixed_mhz = 0;
     fixed.th_slowdown_c = 200;   /* what the chip would draw, not what it survives */
+    fixed.th_shutdown_c = 1000;
     if ((rc = run(&fixed, t, WL_GEMM, SK_MIN(seconds, 2.0), &st, e)))
         return rc;
     out->gemm_uncapped_w = st.power_w;
