@@ -729,7 +729,7 @@ START_TEST(test_dvfs_step_response)
     cfg c;
     topo t;
     h200_cfg(&c, &t, "dvfs.policy=power_cap", "dvfs.epoch_ns=10000000",
-             "dvfs.latency_ns=3000000", NULL);
+             "dvfs.latency_ns=3000000", "thermal.check_ns=0", NULL);
     silicon *si = make(&c, &t);
     ps_t now = 0, step = MS(50), e_ps = MS(10), l_ps = MS(3);
     drive(si, &c, &now, step, MS(1), WL_FMA);
@@ -816,7 +816,7 @@ START_TEST(test_idle_and_wake)
     cfg c;
     topo t;
     h200_cfg(&c, &t, "dvfs.policy=power_cap", "dvfs.idle_after_ns=5000000",
-             "dvfs.wake_after_ns=1000000", "dvfs.wake_ns=30000", NULL);
+             "dvfs.wake_after_ns=1000000", "dvfs.wake_ns=30000", "thermal.check_ns=0", NULL);
     silicon *si = make(&c, &t);
     ps_t now = 0;
     ck_assert_int_eq(silicon_kernel_launch(si, 0), 0);
@@ -942,7 +942,7 @@ START_TEST(test_thermal_limit)
     cfg c;
     topo t;
     h200_cfg(&c, &t, "dvfs.policy=fixed", "thermal.slowdown_c=50", "thermal.hyst_c=2",
-             "dvfs.epoch_ns=10000000", "dvfs.latency_ns=0", NULL);
+             "dvfs.epoch_ns=10000000", "dvfs.latency_ns=0", "thermal.check_ns=0", NULL);
     silicon *si = make(&c, &t);
     ps_t now = 0;
     drive(si, &c, &now, MS(30), MS(5), WL_GEMM);
@@ -955,7 +955,58 @@ START_TEST(test_thermal_limit)
     ck_assert_double_lt(ch->temp_max_c, 52);
     ck_assert_int_lt(ch->target_mhz, 1500);
     silicon_destroy(si);
+
+    /* the hardware loop (every 1 ms) steps down between decisions */
+    ck_assert_int_eq(cfg_set(&c, "thermal.check_ns=1000000", NULL), 0);
+    si = make(&c, &t);
+    now = 0;
+    drive(si, &c, &now, MS(30), MS(5), WL_GEMM);
+    ch = silicon_chip(si);
+    ck_assert_int_eq(ch->thermal_limited, 1);
+    ck_assert_int_lt(ch->target_mhz, 1980 - 3 * 15);
+    silicon_destroy(si);
     topo_free(&t);
+}
+END_TEST
+
+/* VARIUS seed 5 has a leaky SM (Vth ~200 mV).  A GEMM's first epoch runs
+ * uncapped (~1.6 kW for epoch + latency = 120 ms); without the hardware
+ * thermal loop that SM passes thermal.shutdown_c and the run fails with a
+ * clear error; with it (the default) the chip slows and survives. */
+START_TEST(test_thermal_shutdown)
+{
+    for (int hw = 0; hw <= 1; hw++) {
+        cfg c;
+        topo t;
+        h200_cfg(&c, &t, "silicon.preset=varius", "sim.seed=5", "dvfs.policy=power_cap",
+                 hw ? "thermal.check_ns=1000000" : "thermal.check_ns=0", NULL);
+        silicon *si = make(&c, &t);
+        int n = silicon_num_sms(si), rc = 0;
+        si_activity *act = xcalloc((size_t)n, sizeof *act);
+        sk_error e = { 0 };
+        ps_t now = 0;
+        while (rc == 0 && now < MS(400)) {
+            ps_t next = SK_MIN(now + MS(5), silicon_next_ps(si));
+            double dt = (double)(next - now) * 1e-12;
+            for (int i = 0; i < n; i++)
+                fill(&c, WL_GEMM, silicon_sm_mhz(si, i, now) * 1e6 * dt, &act[i]);
+            rc = silicon_advance(si, next, act, &e);
+            now = next;
+        }
+        if (hw) {
+            ck_assert_msg(rc == 0, "%s", e.msg);
+            ck_assert_double_lt(silicon_chip(si)->temp_max_c, c.th_shutdown_c);
+        } else {
+            ck_assert_int_eq(rc, SK_ESIM);
+            ck_assert_msg(strstr(e.msg, "above thermal.shutdown_c (96 C): the chip powers off (its "
+                                        "Vth 202 mV is drawn by silicon.preset=varius, "
+                                        "variation.vth_sigma_permille=90, sim.seed=5)") != NULL,
+                          "%s", e.msg);
+        }
+        free(act);
+        silicon_destroy(si);
+        topo_free(&t);
+    }
 }
 END_TEST
 
@@ -1187,8 +1238,11 @@ START_TEST(test_property_random_configs)
         prop_finite(si, k, sets);
         int n = silicon_num_sms(si), wl = 1 + (int)(prop_next(&x) % 2);
         si_activity *act = xcalloc((size_t)n, sizeof *act);
-        /* a load step, then idle: 200 ms, or 20 epochs if those are shorter */
+        /* a load step, then idle: 200 ms, or 20 epochs or 400 thermal
+         * checks if those are shorter */
         ps_t span = SK_MIN(MS(200), 20 * c.dvfs_epoch_ns * PS_PER_NS + c.dvfs_latency_ns * PS_PER_NS);
+        if (c.th_check_ns > 0)
+            span = SK_MIN(span, SK_MAX(400 * c.th_check_ns * PS_PER_NS, 1));
         ps_t now = 0;
         silicon_kernel_launch(si, 0);
         for (int phase = 0; phase < 2 && !bad; phase++) {
@@ -1298,6 +1352,7 @@ Suite *silicon_suite(void)
     tcase_add_test(tc, test_dvfs_domains);
     tcase_add_test(tc, test_skewed_clocks);
     tcase_add_test(tc, test_thermal_limit);
+    tcase_add_test(tc, test_thermal_shutdown);
     tcase_add_test(tc, test_determinism);
     tcase_add_test(tc, test_fast_path);
     tcase_add_test(tc, test_errors);

@@ -165,6 +165,7 @@ typedef struct cfg {
     int64_t dvfs_latency_ns;          /* dvfs.latency_ns */
     int64_t dvfs_idle_after_ns;       /* dvfs.idle_after_ns */
     int64_t dvfs_wake_after_ns;       /* dvfs.wake_after_ns */
+    int64_t th_check_ns;              /* thermal.check_ns: hardware slowdown period (0: none) */
     struct {
         int64_t after_ns;             /* dvfs.stage<k>.after_ns: entered this long after the last kernel */
         int mhz;                      /* dvfs.stage<k>.mhz: clock while in it (0 = unchanged) */

@@ -303,6 +303,9 @@ static const cfg_key cfg_schema[] = {
     /* nvidia-smi's "GPU Shutdown Temp" on the measured H200 (physics.md). */
     ROW_INT("thermal.shutdown_c", th_shutdown_c, 96, 1, 1000, "C",
             "any SM above this powers the chip off: the run fails"),
+    ROW_INT64("thermal.check_ns", th_check_ns, 1000000, 0, 1000000000000, "ns",
+              "hardware slowdown: every this often a domain over slowdown_c loses a bin "
+              "(0: only at DVFS decisions)"),
 
     ROW_ENUM("dvfs.policy", dvfs_policy, "fixed", dvfs_policies,
              "clock lock at fixed_mhz, chip-wide power cap, or per-GPC / per-SM caps"),

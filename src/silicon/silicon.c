@@ -90,6 +90,7 @@ struct silicon {
 
     /* time and idle handling */
     ps_t t, epoch_ps, latency_ps, next_epoch;
+    ps_t tcheck_ps, next_tcheck;   /* the hardware thermal loop (thermal.check_ns; 0: none) */
     si_idle_stage stage[CFG_IDLE_STAGES + 1];   /* by entry time */
     int nstages;
     int running;
@@ -189,7 +190,7 @@ int silicon_sm_mhz(const silicon *si, int sm, ps_t t)
 /* The next internal event strictly after the model's time. */
 ps_t silicon_next_ps(const silicon *si)
 {
-    ps_t n = si->next_epoch;
+    ps_t n = SK_MIN(si->next_epoch, si->next_tcheck);
     for (int d = 0; d < si->ndom; d++)
         if (si->dom[d].pend >= 0 && si->dom[d].pend_ps > si->t)
             n = SK_MIN(n, si->dom[d].pend_ps);
@@ -369,6 +370,32 @@ static void decide(silicon *si, ps_t now)
     memset(si->win_cycles, 0, (size_t)si->nsms * sizeof *si->win_cycles);
 }
 
+/* The hardware thermal loop, between DVFS decisions: a domain whose
+ * hottest SM is at or over thermal.slowdown_c loses one bin at once (a
+ * pending decision above it is cut to match).  The firmware's 100 ms
+ * power loop cannot protect a chip whose first epoch of a load step runs
+ * uncapped; GPUs keep a faster hardware slowdown for that (nvidia-smi's
+ * "HW Slowdown" clock-event reason), which this stands for.  Its period is
+ * not measured. */
+static void thermal_check(silicon *si)
+{
+    const double *temp = si_thermal_temps(si->th);
+    for (int d = 0; d < si->ndom; d++) {
+        double tmax = -HUGE_VAL;
+        for (int i = 0; i < si->nsms; i++)
+            if (si->dom_of[i] == d)
+                tmax = SK_MAX(tmax, temp[i]);
+        si_dvfs_domain *dm = &si->dom[d];
+        if (tmax < si->c.th_slowdown_c || dm->cur == 0)
+            continue;
+        dm->cur--;
+        si->chip.changes++;
+        si->chip.thermal_limited = 1;
+        if (dm->pend > dm->cur)
+            dm->pend = dm->cur;
+    }
+}
+
 /* A decided clock takes effect.  The SMs' IR drops were solved at the old
  * clock's current; until the next solve they are rescaled by the power the
  * decision predicted, so that the attainable clocks of the first interval
@@ -489,6 +516,10 @@ int silicon_advance(silicon *si, ps_t t, const si_activity *act, sk_error *e)
             decide(si, tn);
             si->next_epoch += si->epoch_ps;
             apply_pending(si, tn);   /* dvfs.latency_ns = 0 */
+        }
+        if (tn == si->next_tcheck) {
+            thermal_check(si);
+            si->next_tcheck += si->tcheck_ps;
         }
         int rc = check_physics(si, tn, e);
         if (rc < 0)
@@ -819,6 +850,8 @@ silicon *silicon_create(const cfg *c, const topo *t, sk_error *e)
     si->epoch_ps = c->dvfs_epoch_ns * PS_PER_NS;
     si->latency_ps = c->dvfs_latency_ns * PS_PER_NS;
     si->next_epoch = si->epoch_ps;
+    si->tcheck_ps = c->th_check_ns * PS_PER_NS;
+    si->next_tcheck = si->tcheck_ps > 0 ? si->tcheck_ps : PS_MAX;
     build_stages(si);
     si->idle_since = 0;
     si->wake_end = 0;
