@@ -935,6 +935,28 @@ START_TEST(test_skewed_clocks)
 }
 END_TEST
 
+/* The fast what-if of configs/sweeps/fast-dvfs.yaml (integrated
+ * regulators: decide every 20 us, apply 10 us later): a GEMM-like load
+ * step is brought under each GPC's share of the cap within three epochs,
+ * inside a millisecond kernel, where the H200's 100 ms loop never acts. */
+START_TEST(test_fast_dvfs_whatif)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "dvfs.policy=per_gpc", "dvfs.epoch_ns=20000", "dvfs.latency_ns=10000", NULL);
+    silicon *si = make(&c, &t);
+    ps_t now = 0, us = 1000000;
+    drive(si, &c, &now, 100 * us, 5 * us, WL_GEMM);
+    const si_chip_state *ch = silicon_chip(si);
+    ck_assert_int_lt(ch->target_mhz, 1600);
+    ck_assert_int_gt(ch->target_mhz, 1200);
+    ck_assert_double_le(ch->window_power_w, 1.02 * c.dvfs_cap_w);   /* a bin of dither */
+    ck_assert_uint_ge(ch->changes, 1);
+    silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
 /* The thermal limit: with slowdown_c below the running temperature even a
  * clock lock steps down, one bin per epoch, and says why. */
 START_TEST(test_thermal_limit)
@@ -1351,6 +1373,7 @@ Suite *silicon_suite(void)
     tcase_add_test(tc, test_idle_and_wake);
     tcase_add_test(tc, test_dvfs_domains);
     tcase_add_test(tc, test_skewed_clocks);
+    tcase_add_test(tc, test_fast_dvfs_whatif);
     tcase_add_test(tc, test_thermal_limit);
     tcase_add_test(tc, test_thermal_shutdown);
     tcase_add_test(tc, test_determinism);
