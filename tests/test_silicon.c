@@ -849,6 +849,60 @@ START_TEST(test_idle_and_wake)
 }
 END_TEST
 
+/* The stage table: the launch cost is the deepest stage's (it grows with
+ * the idle gap), each clock stage announces itself and holds until a
+ * launch, and a launch from a clock stage keeps that clock until its wake
+ * delay ends.  A wrong order is a config error. */
+START_TEST(test_idle_stages)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "dvfs.policy=power_cap", "thermal.check_ns=0", "dvfs.idle_stages=4",
+             "dvfs.stage1.after_ns=500000", "dvfs.stage1.wake_ns=2000",
+             "dvfs.stage2.after_ns=5000000", "dvfs.stage2.wake_ns=15000",
+             "dvfs.stage3.after_ns=40000000", "dvfs.stage3.wake_ns=30000", "dvfs.stage3.mhz=420",
+             "dvfs.stage4.after_ns=60000000", "dvfs.stage4.wake_ns=30000", "dvfs.stage4.mhz=345",
+             NULL);
+    silicon *si = make(&c, &t);
+    ps_t now = 0, us = PS_PER_NS * 1000;
+    const struct {
+        ps_t gap, delay;
+    } gaps[] = { { 100 * us, 0 }, { 600 * us, 2000 * PS_PER_NS }, { 7000 * us, 15000 * PS_PER_NS } };
+    for (size_t k = 0; k < SK_ARRAY_LEN(gaps); k++) {
+        ck_assert_int_eq(silicon_kernel_launch(si, now), k == 0 ? 0 : gaps[k - 1].delay);
+        drive(si, &c, &now, now + MS(1), MS(1), WL_FMA);
+        silicon_kernel_end(si, now);
+        drive(si, &c, &now, now + gaps[k].gap, MS(1), WL_IDLE);
+        ck_assert_int_eq(silicon_sm(si, 0)->mhz, 1980);
+    }
+    ck_assert_int_eq(silicon_kernel_launch(si, now), 15000 * PS_PER_NS);
+    drive(si, &c, &now, now + MS(1), MS(1), WL_FMA);
+    silicon_kernel_end(si, now);
+    ps_t end = now;
+    ck_assert_int_eq(silicon_next_ps(si), end + MS(40));
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, end + MS(40) - 1), 1980);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, end + MS(40)), 420);
+    drive(si, &c, &now, end + MS(50), MS(5), WL_IDLE);
+    ck_assert_int_eq(silicon_sm(si, 0)->mhz, 420);
+    ck_assert_int_eq(silicon_next_ps(si), end + MS(60));
+    drive(si, &c, &now, end + MS(70), MS(5), WL_IDLE);
+    ck_assert_int_eq(silicon_sm(si, 0)->mhz, 345);
+    ps_t l = now + 7;
+    ck_assert_int_eq(silicon_kernel_launch(si, l), 30000 * PS_PER_NS);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, l + 30000 * PS_PER_NS - 1), 345);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, l + 30000 * PS_PER_NS), 1980);
+    ck_assert_int_eq(silicon_next_ps(si), l + 30000 * PS_PER_NS);
+    silicon_destroy(si);
+
+    ck_assert_int_eq(cfg_set(&c, "dvfs.stage2.after_ns=500000", NULL), 0);
+    sk_error e = { 0 };
+    ck_assert_ptr_null(silicon_create(&c, &t, &e));
+    ck_assert_str_eq(e.msg, "config: dvfs.stage2.after_ns: 500000: expected more than "
+                            "dvfs.stage1.after_ns (500000): stages are entered in order");
+    topo_free(&t);
+}
+END_TEST
+
 /* Per-GPC and per-SM what-ifs: only GPC 0 runs GEMM; its domain exceeds
  * its share of the cap and slows, the others keep the top clock. */
 START_TEST(test_dvfs_domains)
@@ -1371,6 +1425,7 @@ Suite *silicon_suite(void)
     tcase_add_test(tc, test_dvfs_step_response);
     tcase_add_test(tc, test_dvfs_fixed_holds);
     tcase_add_test(tc, test_idle_and_wake);
+    tcase_add_test(tc, test_idle_stages);
     tcase_add_test(tc, test_dvfs_domains);
     tcase_add_test(tc, test_skewed_clocks);
     tcase_add_test(tc, test_fast_dvfs_whatif);

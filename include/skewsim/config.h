@@ -16,8 +16,8 @@
 
 #define CFG_MAX_GPCS 32
 #define CFG_NAME_MAX 64
-/* Idle power-manager stages a config can list (dvfs.stage1 .. stage4). */
-#define CFG_IDLE_STAGES 4
+/* Idle power-manager stages a config can list (dvfs.stage1 .. stage8). */
+#define CFG_IDLE_STAGES 8
 
 /* Functional-unit classes: what an instruction occupies when it issues.
  * The order is the order of the units.* keys. */

@@ -336,6 +336,10 @@ static const cfg_key cfg_schema[] = {
     DVFS_STAGE_ROWS_(1, "2")
     DVFS_STAGE_ROWS_(2, "3")
     DVFS_STAGE_ROWS_(3, "4")
+    DVFS_STAGE_ROWS_(4, "5")
+    DVFS_STAGE_ROWS_(5, "6")
+    DVFS_STAGE_ROWS_(6, "7")
+    DVFS_STAGE_ROWS_(7, "8")
 
     ROW_UINT64("sim.seed", seed, 1, "", "random seed"),
     /* Bounded so that the limit converted to picoseconds fits in ps_t. */
