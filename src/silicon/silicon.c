@@ -470,6 +470,17 @@ static int check_physics(const silicon *si, ps_t t, sk_error *e)
     double vreg = si->vf.vreg_mv[rail_bin_at(si, t)];
     char note[200];
     double ms = (double)t * 1e-9;
+    /* the supply first: a collapsing grid also heats, but it is the cause */
+    for (int i = 0; i < si->nsms; i++) {
+        double v = vreg - si->drop_mv[i];
+        double f = si->fscale[i] * si_vf_fmax_mhz(&si->vf, v, si->vth_mv[i]);
+        if (!(f >= si->vf.mhz[0]))
+            return sk_errorf(e, SK_ESIM, "silicon: at %.3f ms SM %d has %.0f mV at its cells "
+                             "(regulator %.0f mV less %.0f mV of IR drop) and reaches %.0f MHz, "
+                             "below the lowest clock bin dvfs.min_mhz (%d MHz): no feasible V/f "
+                             "bin%s", ms, i, v, vreg, si->drop_mv[i], f, si->vf.mhz[0],
+                             variation_note(si, i, note, sizeof note));
+    }
     for (int b = 0; b < si->nblocks; b++) {
         int sm = b < si->nsms ? b : -1;
         if (!isfinite(si->blk_w[b]) || !isfinite(temp[b]) || !isfinite(si->drop_mv[b]))
@@ -487,16 +498,6 @@ static int check_physics(const silicon *si, ps_t t, sk_error *e)
                              temp[b], si->blk_w[b], si->c.th_shutdown_c,
                              variation_note(si, sm, note, sizeof note));
         }
-    }
-    for (int i = 0; i < si->nsms; i++) {
-        double v = vreg - si->drop_mv[i];
-        double f = si->fscale[i] * si_vf_fmax_mhz(&si->vf, v, si->vth_mv[i]);
-        if (!(f >= si->vf.mhz[0]))
-            return sk_errorf(e, SK_ESIM, "silicon: at %.3f ms SM %d has %.0f mV at its cells "
-                             "(regulator %.0f mV less %.0f mV of IR drop) and reaches %.0f MHz, "
-                             "below the lowest clock bin dvfs.min_mhz (%d MHz): no feasible V/f "
-                             "bin%s", ms, i, v, vreg, si->drop_mv[i], f, si->vf.mhz[0],
-                             variation_note(si, i, note, sizeof note));
     }
     return 0;
 }
@@ -753,7 +754,9 @@ static int settle_idle(silicon *si, sk_error *e)
         double tmax = -HUGE_VAL;
         for (int b = 0; b < si->nblocks; b++)
             tmax = SK_MAX(tmax, temp[b]);
-        if (!(tmax <= si->c.th_shutdown_c) || fabs(tmax - prev) < 1e-6)
+        sk_error probe = { 0 };
+        if (!(tmax <= si->c.th_shutdown_c) || fabs(tmax - prev) < 1e-6
+            || check_physics(si, 0, &probe) < 0)
             break;
         prev = tmax;
     }
