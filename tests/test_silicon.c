@@ -672,6 +672,38 @@ START_TEST(test_thermal_network)
 }
 END_TEST
 
+/* Tensor energy by data type: bf16 is the fitted reference; the others
+ * follow the datapath (FMAs per cycle, multiplier width squared) and equal
+ * bf16 when no energy is in the datapath; types parse from mnemonics. */
+START_TEST(test_tensor_dtypes)
+{
+    for (int dt = 0; dt < SI_DT_N; dt++)
+        ck_assert_double_eq_tol(si_tensor_scale(0, dt), 1, 1e-12);
+    ck_assert_double_eq_tol(si_tensor_scale(0.5, SI_DT_BF16), 1, 1e-12);
+    double w = 0.41 / 1.31, d = 0.5;
+    ck_assert_double_eq_tol(si_tensor_scale(d, SI_DT_FP16), 1 + d * w * (121.0 / 64 - 1), 1e-12);
+    ck_assert_double_eq_tol(si_tensor_scale(d, SI_DT_TF32), 1 - d + d * 0.5 * (w * 121.0 / 64 + 1 - w),
+                            1e-12);
+    ck_assert_double_eq_tol(si_tensor_scale(d, SI_DT_FP8), 1 - d + d * 2 * (w / 4 + 1 - w), 1e-12);
+    ck_assert_double_gt(si_tensor_scale(d, SI_DT_FP16), si_tensor_scale(d, SI_DT_BF16));
+    ck_assert_double_lt(si_tensor_scale(d, SI_DT_INT8), si_tensor_scale(d, SI_DT_FP8));
+    static const struct {
+        const char *op;
+        int dt;
+    } ops[] = {
+        { "HGMMA.64x256x16.F32.BF16", SI_DT_BF16 }, { "HMMA.16816.F32.BF16", SI_DT_BF16 },
+        { "HMMA.16816.F16", SI_DT_FP16 },          { "HGMMA.64x128x16.F32.F16", SI_DT_FP16 },
+        { "HMMA.1684.F32.TF32", SI_DT_TF32 },      { "QGMMA.64x256x32.F32.E4M3.E4M3", SI_DT_FP8 },
+        { "QGMMA.64x256x32.F32.E5M2.E4M3", SI_DT_FP8 }, { "IMMA.16832.S32.S8.S8", SI_DT_INT8 },
+        { "HGMMA", SI_DT_BF16 },                   { "HMMA.16816.F32", SI_DT_BF16 },
+    };
+    for (size_t k = 0; k < SK_ARRAY_LEN(ops); k++)
+        ck_assert_msg(si_tensor_dtype_of(ops[k].op) == ops[k].dt, "%s: %s", ops[k].op,
+                      si_tensor_dtype_name(si_tensor_dtype_of(ops[k].op)));
+    ck_assert_str_eq(si_tensor_dtype_name(SI_DT_FP8), "fp8");
+}
+END_TEST
+
 /* ---- DVFS ------------------------------------------------------------------- */
 
 static double linear_power(void *ud, int bin)
@@ -1415,6 +1447,7 @@ Suite *silicon_suite(void)
     tcase_add_test(tc, test_vf_law_and_bins);
     tcase_add_test(tc, test_power_leakage);
     tcase_add_test(tc, test_power_levels);
+    tcase_add_test(tc, test_tensor_dtypes);
     tcase_add_test(tc, test_thermal_rc);
     tcase_add_test(tc, test_thermal_network);
     suite_add_tcase(s, tc);

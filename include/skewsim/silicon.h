@@ -248,6 +248,34 @@ double si_power_leak_w(const si_power *p, double v_mv, double vth_mv, double tem
 double si_power_dyn_nom_j(const si_power *p, const double *issued, double tensor_cycles,
                           double cycles);
 
+/* ---- tensor data types (tensor.c) -------------------------------------- */
+
+/* Tensor-op input types: id, name, significand bits (hidden bit included),
+ * FMAs per pipe cycle relative to bf16, accumulator adder energy relative to
+ * fp32's.  Sources in tensor.c. */
+#define SI_TENSOR_DTYPE_MAP(X)           \
+    X(BF16, "bf16", 8, 1.0, 1.0)         \
+    X(FP16, "fp16", 11, 1.0, 1.0)        \
+    X(TF32, "tf32", 11, 0.5, 1.0)        \
+    X(FP8, "fp8", 4, 2.0, 1.0)           \
+    X(INT8, "int8", 8, 2.0, 0.1 / 0.9)
+
+enum si_tensor_dtype {
+#define SI_DT_ENUM_(id, name, m, n, acc) SI_DT_##id,
+    SI_TENSOR_DTYPE_MAP(SI_DT_ENUM_)
+#undef SI_DT_ENUM_
+    SI_DT_N
+};
+
+const char *si_tensor_dtype_name(int dt);
+/* Energy of a tensor-pipe cycle of type dt relative to a bf16 cycle, when
+ * a share datapath_share (0..1) of a bf16 cycle's energy is the multiply-
+ * accumulate datapath. */
+double si_tensor_scale(double datapath_share, int dt);
+/* The input type of a tensor op from its SASS mnemonic (last type token:
+ * "HGMMA.64x256x16.F32.BF16" -> SI_DT_BF16); SI_DT_BF16 when it has none. */
+int si_tensor_dtype_of(const char *mnemonic);
+
 /* ---- temperature (thermal.c) ----------------------------------------- */
 
 /* Lumped RC: n block nodes, each with heat capacity c[i] (J/K) and a
