@@ -79,8 +79,11 @@ typedef struct si_chip_state {
 
 /* Build the model for a validated config and its topology.  The variation
  * map is drawn from c->seed.  Returns NULL with *e filled on a config the
- * model cannot use (SK_ECONFIG) or a map file it cannot read (SK_EIO,
- * SK_ECONFIG with "file:line: ...").  Caller owns it: silicon_destroy(). */
+ * model cannot use (SK_ECONFIG), a map file it cannot read (SK_EIO,
+ * SK_ECONFIG with "file:line: ..."), or a chip with no idle steady state
+ * (SK_ESIM: leakage runaway past thermal.shutdown_c, or an SM with no
+ * feasible clock bin; docs/silicon.md, "Where the physics breaks").
+ * Caller owns it: silicon_destroy(). */
 silicon *silicon_create(const cfg *c, const topo *t, sk_error *e);
 void silicon_destroy(silicon *si);      /* NULL is a no-op */
 
@@ -88,31 +91,36 @@ void silicon_destroy(silicon *si);      /* NULL is a no-op */
  * t.  act[i] is what SM i did over that interval (NULL: nothing, an idle
  * chip); it is spread uniformly over the interval.  Power, IR drop and
  * temperature are evaluated; DVFS decisions fall at multiples of
- * dvfs.epoch_ns.  Returns 0, or SK_ESIM when t lies before the previous
- * call. */
+ * dvfs.epoch_ns, hardware thermal checks at multiples of thermal.check_ns.
+ * Returns 0, or SK_ESIM when t lies before the previous call or the physics
+ * breaks (an SM above thermal.shutdown_c, a supply that cannot hold the
+ * lowest bin, a value that is not finite): nothing it reports is ever NaN. */
 int silicon_advance(silicon *si, ps_t t, const si_activity *act, sk_error *e);
 
 /* The earliest time after the last silicon_advance() at which the model has
- * something to do: a DVFS decision, a decided clock taking effect, the idle
- * clock starting or ending.  The run loop calls silicon_advance() there. */
+ * something to do: a DVFS decision, a thermal check, a decided clock taking
+ * effect, an idle stage clock starting or ending.  The run loop calls
+ * silicon_advance() there. */
 ps_t silicon_next_ps(const silicon *si);
 
 /* Clock of SM `sm` in force at time t >= the last silicon_advance(): the
- * lower of its domain's DVFS target (or the idle clock) and its own
- * attainable clock.  Decisions still pending count from when they take
+ * lower of its domain's DVFS target (or an idle stage clock) and the
+ * highest bin every SM of its domain attains (one domain, one clock: the
+ * slowest SM sets it).  Decisions still pending count from when they take
  * effect. */
 int silicon_sm_mhz(const silicon *si, int sm, ps_t t);
 
 /* A kernel is launched at t.  Returns the wake-up delay in ps that the run
- * loop adds before the kernel's first CTA can start: dvfs.wake_ns when no
- * kernel has run for at least dvfs.wake_after_ns, else 0.  If the idle
+ * loop adds before the kernel's first CTA can start: the wake cost of the
+ * deepest idle stage entered since the last kernel ended (dvfs.wake_ns
+ * after dvfs.wake_after_ns by default), 0 while a kernel runs.  If a stage
  * clock was in force, the DVFS target is back when the delay ends, before
  * any CTA starts.  t before the last silicon_advance() is a run-loop bug
  * and aborts, like an event scheduled into the past. */
 ps_t silicon_kernel_launch(silicon *si, ps_t t);
-/* A kernel finished at t.  When none is left running, the idle clock
- * (dvfs.idle_mhz) follows after dvfs.idle_after_ns unless a kernel comes
- * (not under policy fixed: a clock lock does not idle down). */
+/* A kernel finished at t.  When none is left running, the idle stages
+ * follow, each after its after_ns, unless a kernel comes (their clocks not
+ * under policy fixed: a clock lock does not idle down). */
 void silicon_kernel_end(silicon *si, ps_t t);
 
 /* State accessors; the pointers stay valid until silicon_destroy(). */
