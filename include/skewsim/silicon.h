@@ -150,6 +150,27 @@ typedef struct si_calib {
 int silicon_calibrate(const cfg *c, const topo *t, double seconds, si_calib *out,
                       sk_error *e);
 
+/* Activity of one SM per SM cycle (the rates behind si_activity's counts). */
+typedef struct si_rate {
+    double issued[FU_NCLASS];
+    double tensor_cycles;
+    double mem_bytes;
+} si_rate;
+
+typedef struct si_sustained {
+    double mhz_median, mhz_min, mhz_max;   /* SM 0's clock over the second half */
+    double power_w;                        /* mean board power over the second half */
+    double temp_c;                         /* mean SM temperature at the end */
+} si_sustained;
+
+/* A workload held for `seconds` from a long-idle chip under c as it is
+ * (its policy, cap and silicon): rate[i] is SM i's activity per cycle,
+ * following each SM's clock.  What validate uses to predict the clock and
+ * power of a sustained mix from the activity a short simulation of one of
+ * its kernels measured.  0 or a negative SK_E* code. */
+int silicon_sustain(const cfg *c, const topo *t, const si_rate *rate, double seconds,
+                    si_sustained *out, sk_error *e);
+
 /* ==================================================================== */
 /* Building blocks                                                       */
 /* ==================================================================== */
