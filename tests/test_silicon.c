@@ -847,7 +847,7 @@ START_TEST(test_idle_and_wake)
 {
     cfg c;
     topo t;
-    h200_cfg(&c, &t, "dvfs.policy=power_cap", "dvfs.idle_after_ns=5000000",
+    h200_cfg(&c, &t, "dvfs.policy=power_cap", "dvfs.idle_stages=0", "dvfs.idle_after_ns=5000000",
              "dvfs.wake_after_ns=1000000", "dvfs.wake_ns=30000", "thermal.check_ns=0", NULL);
     silicon *si = make(&c, &t);
     ps_t now = 0;

@@ -161,6 +161,15 @@ int silicon_calibrate(const cfg *c, const topo *t, double seconds, si_calib *out
     workload_rate(c, WL_FMA, &fma);
     workload_rate(c, WL_GEMM, &gemm);
 
+    /* idle and awake through the two legacy stages (dvfs.idle_stages 0):
+     * the idle clock from the start, or never; a stage table's deepest
+     * clock is the idle clock */
+    int idle_mhz = c->dvfs_idle_mhz;
+    for (int i = 0; i < c->dvfs_idle_stages && i < CFG_IDLE_STAGES; i++)
+        if (c->dvfs_stage[i].mhz)
+            idle_mhz = c->dvfs_stage[i].mhz;
+    k.dvfs_idle_stages = 0;
+    k.dvfs_idle_mhz = idle_mhz;
     cfg idle = k;
     idle.dvfs_idle_after_ns = 0;
     if ((rc = run(&idle, t, NULL, 0, seconds, &st, e)))
