@@ -1,5 +1,6 @@
 # skewsim -- one configure-free Makefile.
 #
+#   make            build only; stops with a message if a library is missing
 #   make demo       install missing packages (as root), build, run the default study
 #   make check      install missing packages (as root), build, run all tests
 #   make validate   simulated against the measured H200 (validation/h200)
@@ -10,7 +11,7 @@
 #
 PKG_CONFIG ?= pkg-config
 CC ?= cc
-PKGS := yaml-0.1 gsl zlib
+PKGS := yaml-0.1 gsl zlib jansson
 
 BUILD := build$(if $(SANITIZE),-san)
 WARN := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion \
@@ -28,7 +29,7 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/config/*.c src/trace/*.c src/gpu/*.c src/out/*.c src/silicon/*.c src/sweep/*.c))
+LIB_SRC := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 
@@ -40,20 +41,37 @@ BIN := $(BUILD)/skewsim
 LIB := $(BUILD)/libskewsim.a
 TESTBIN := $(BUILD)/check_skewsim
 
-.PHONY: all deps demo check test validate docs clean help fuzz valgrind bench
+.PHONY: all deps libs demo check test validate docs clean help fuzz valgrind bench
 
-all: deps $(BIN)
+# A plain `make` never installs anything: it only builds, and stops first
+# with one clear line when a library is missing (the `libs` check below).
+all: $(BIN)
 
 # The one dependency step: finds the packages with pkg-config, installs the
 # Debian packages when missing and running as root, else says what to run.
+# Only the targets that name it (demo, check and the other explicit ones
+# below) run it.
 deps:
 	@sh scripts/deps.sh
 
-$(BUILD)/%.o: %.c
+# Every object waits for this check (order-only), so a missing library is
+# one line, not a screen of compiler errors.  When a goal that installs
+# (demo, check, ...) is asked for, the check waits for `deps` first, also
+# under -j.
+INSTALL_GOALS := demo check test validate valgrind bench fuzz
+ifneq ($(filter $(INSTALL_GOALS),$(MAKECMDGOALS)),)
+libs: deps
+endif
+libs:
+	@command -v $(PKG_CONFIG) >/dev/null 2>&1 && $(PKG_CONFIG) --exists $(PKGS) || { \
+	    echo "skewsim: missing libraries (pkg-config $(PKGS)): run 'make deps' as root," \
+	         "or sh scripts/deps.sh to see the apt-get command" >&2; exit 1; }
+
+$(BUILD)/%.o: %.c | libs
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-$(BUILD)/tests/%.o: tests/%.c
+$(BUILD)/tests/%.o: tests/%.c | libs
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -c $< -o $@
 
@@ -147,8 +165,18 @@ $(BENCH): bench/bench.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
 
+# BASE (a git revision, default HEAD~1; BASE= for none) is built in its
+# own worktree under $(BUILD)/bench-base and run side by side with this
+# tree's binary, so a change is judged against the previous commit in one run.
+BASE ?= HEAD~1
+BASE_DIR := $(BUILD)/bench-base
 bench: deps $(BIN) $(BENCH)
-	$(BENCH) -b $(BIN) -c configs/h200.yaml -d $(BUILD)/bench-work -o $(BUILD)/bench.txt -H docs/performance.md
+	@if [ -n "$(BASE)" ]; then \
+	    rm -rf $(BASE_DIR) && git worktree prune && \
+	    git worktree add -q --detach $(BASE_DIR) $(BASE) && \
+	    $(MAKE) --no-print-directory -C $(BASE_DIR) BUILD=build build/skewsim >/dev/null; fi
+	$(BENCH) -b $(BIN) $(if $(BASE),-B $(BASE_DIR)/build/skewsim) -c configs/h200.yaml -d $(BUILD)/bench-work \
+	    -o $(BUILD)/bench.txt -H docs/performance.md
 
 clean:
 	rm -rf build build-san build-fuzz

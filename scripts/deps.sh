@@ -1,13 +1,13 @@
 #!/bin/sh
-# Find skewsim's four libraries with pkg-config.  When some are missing:
+# Find skewsim's five libraries with pkg-config.  When some are missing:
 # running as root with apt-get, install the Debian packages; otherwise print
 # the exact command to run and fail.
-PKGS="libyaml-dev libgsl-dev check zlib1g-dev pkg-config"
+PKGS="libyaml-dev libgsl-dev check zlib1g-dev libjansson-dev pkg-config"
 missing=""
 if ! command -v "${PKG_CONFIG:-pkg-config}" >/dev/null 2>&1; then
     missing="pkg-config"
 else
-    for m in yaml-0.1 gsl zlib check; do
+    for m in yaml-0.1 gsl zlib jansson check; do
         "${PKG_CONFIG:-pkg-config}" --exists "$m" || missing="$missing $m"
     done
 fi

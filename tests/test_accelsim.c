@@ -563,8 +563,8 @@ static void simulate_trace(tu_run *run, const cfg *conf, trace *t)
     sk_error e = {0};
     memset(run, 0, sizeof *run);
     run->r = results_open(NULL, &e);
-    sim_observer obs = results_observer(run->r);
-    sim *s = sim_create(conf, &obs, &e);
+    sim_sink obs = results_sink(run->r);
+    sim *s = sim_create(conf, &obs, 1, &e);
     ck_assert_msg(s != NULL, "%s", e.msg);
     ck_assert_msg(sim_run(s, t, &e) == 0, "%s", e.msg);
     sim_destroy(s);

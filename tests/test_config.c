@@ -409,6 +409,53 @@ START_TEST(test_help_lists_every_key)
 }
 END_TEST
 
+/* The policy choices, their help and the enum all come from the lists of
+ * policies.h: each row's name sets its enum value and has its line of
+ * help, and the choices are exactly the rows, in order. */
+static const struct {
+    const char *key, *name, *help;
+    int value;
+} policy_rows[] = {
+#define ROW_D_(id, name, help) {"dispatch.policy", #name, help, DISPATCH_##id},
+    DISPATCH_POLICY_MAP(ROW_D_)
+#undef ROW_D_
+#define ROW_W_(id, name, help) {"sm.warp_policy", #name, help, WARP_##id},
+    WARP_POLICY_MAP(ROW_W_)
+#undef ROW_W_
+};
+
+START_TEST(test_policy_rows)
+{
+    cfg c;
+    sk_error e = { 0 };
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_set_value(&c, policy_rows[_i].key, policy_rows[_i].name, &e), 0);
+    int got = strcmp(policy_rows[_i].key, "sm.warp_policy") == 0 ? c.warp_policy : c.dispatch_policy;
+    ck_assert_int_eq(got, policy_rows[_i].value);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    cfg_help(f);
+    ck_assert_int_eq(fclose(f), 0);
+    char want[256];
+    snprintf(want, sizeof want, " %s: %s.", policy_rows[_i].name, policy_rows[_i].help);
+    ck_assert_msg(strstr(buf, want) != NULL, "help lacks \"%s\"", want);
+    free(buf);
+}
+END_TEST
+
+START_TEST(test_policy_choices)
+{
+    cfg c;
+    sk_error e = { 0 };
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_set_value(&c, "dispatch.policy", "no_such_policy", &e), SK_ECONFIG);
+    ck_assert_str_eq(e.msg, "dispatch.policy: no_such_policy: expected one of gigathread, round_robin, freq_aware");
+    ck_assert_int_eq(DISPATCH_NPOLICIES + WARP_NPOLICIES, (int)SK_ARRAY_LEN(policy_rows));
+}
+END_TEST
+
 /* ---- --set -------------------------------------------------------------- */
 
 START_TEST(test_set_good)
@@ -587,6 +634,8 @@ Suite *config_suite(void)
     tcase_add_test(tc, test_dump_round_trip);
     tcase_add_test(tc, test_schema_covers_struct);
     tcase_add_test(tc, test_help_lists_every_key);
+    tcase_add_loop_test(tc, test_policy_rows, 0, (int)SK_ARRAY_LEN(policy_rows));
+    tcase_add_test(tc, test_policy_choices);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("set");

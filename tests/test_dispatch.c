@@ -1,4 +1,4 @@
-/* test_dispatch.c -- SM numbering over the topology (src/gpu/topo.c), the
+/* test_dispatch.c -- SM numbering over the topology (src/config/topo.c), the
  * per-CTA resource need and the fit test (src/gpu/sm.c), and CTA placement
  * by the dispatch policies (src/gpu/dispatch*.c). */
 #include <stdio.h>
@@ -178,7 +178,7 @@ START_TEST(test_fits_count)
     sm_cta_need(&c, &k, &n);
     ck_assert(sm_fits_empty(&c, &n));
     sk_error e = {0};
-    sim *s = sim_create(&c, NULL, &e);
+    sim *s = sim_create(&c, NULL, 0, &e);
     ck_assert_msg(s != NULL, "%s", e.msg);
     sm *m = &s->sms[0];
     /* Take the resources a launch takes (sm_launch_cta) until one more
@@ -269,16 +269,33 @@ END_TEST
 
 /* ------------------------------------------------------------ placement */
 
+/* The registries expand the lists of policies.h: every row's enum value
+ * finds the ops table of its name, which calls itself by that name. */
 START_TEST(test_lookup)
 {
     ck_assert_ptr_eq(dispatch_lookup(DISPATCH_GIGATHREAD), &dispatch_gigathread);
     ck_assert_ptr_eq(dispatch_lookup(DISPATCH_ROUND_ROBIN), &dispatch_round_robin);
-    ck_assert_str_eq(dispatch_lookup(DISPATCH_GIGATHREAD)->name, "gigathread");
-    ck_assert_str_eq(dispatch_lookup(DISPATCH_ROUND_ROBIN)->name, "round_robin");
-    ck_assert_ptr_null(dispatch_lookup(-1));
     ck_assert_ptr_eq(dispatch_lookup(DISPATCH_FREQ_AWARE), &dispatch_freq_aware);
-    ck_assert_str_eq(dispatch_lookup(DISPATCH_FREQ_AWARE)->name, "freq_aware");
-    ck_assert_ptr_null(dispatch_lookup(DISPATCH_FREQ_AWARE + 1));
+#define CHECK_D_(id, nm, help)                                    \
+    ck_assert_ptr_eq(dispatch_lookup(DISPATCH_##id), &dispatch_##nm); \
+    ck_assert_str_eq(dispatch_lookup(DISPATCH_##id)->name, #nm);      \
+    ck_assert_ptr_nonnull(dispatch_##nm.pick);
+    DISPATCH_POLICY_MAP(CHECK_D_)
+#undef CHECK_D_
+    ck_assert_ptr_null(dispatch_lookup(-1));
+    ck_assert_ptr_null(dispatch_lookup(DISPATCH_NPOLICIES));
+
+    ck_assert_ptr_eq(warp_lookup(WARP_GTO), &warp_gto);
+    ck_assert_ptr_eq(warp_lookup(WARP_LRR), &warp_lrr);
+    ck_assert_ptr_eq(warp_lookup(WARP_OLDEST), &warp_oldest);
+#define CHECK_W_(id, nm, help)                              \
+    ck_assert_ptr_eq(warp_lookup(WARP_##id), &warp_##nm);   \
+    ck_assert_str_eq(warp_lookup(WARP_##id)->name, #nm);    \
+    ck_assert_ptr_nonnull(warp_##nm.pick);
+    WARP_POLICY_MAP(CHECK_W_)
+#undef CHECK_W_
+    ck_assert_ptr_null(warp_lookup(-1));
+    ck_assert_ptr_null(warp_lookup(WARP_NPOLICIES));
 }
 END_TEST
 

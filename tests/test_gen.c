@@ -1,12 +1,14 @@
 /* test_gen.c -- the fma_kernel generator (src/trace/gen_fma.c) against the
- * SASS in /work/shared/h200/fma_kernel.sass (validation/h200). */
+ * SASS in validation/h200/fma_kernel.sass. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tests.h"
+#include "testutil.h"
 #include "skewsim/gen.h"
+#include "skewsim/sweep.h"
 #include "skewsim/trace.h"
 
 /* Dynamic warp-instruction count of fma_kernel, from the SASS (addresses in
@@ -289,6 +291,87 @@ START_TEST(test_fma_shipped_trace)
 }
 END_TEST
 
+
+/* The generator table (src/trace/gen.c) is the one place of each default
+ * and bound: every option just outside its bounds is refused with the
+ * table's message, the writer builds with the table's defaults, a sweep
+ * spec's bare "fma" builds the same kernel as gen_fma() with them, and
+ * --help prints the defaults from the rows. */
+START_TEST(test_gen_table)
+{
+    ck_assert_uint_eq(gen_nworkloads, 4);
+    char list[128];
+    ck_assert_str_eq(gen_workload_list(list, sizeof list), "fma, stream, gemm or coop");
+    for (size_t i = 0; i < gen_nworkloads; i++) {
+        const gen_workload *w = &gen_workloads[i];
+        ck_assert_ptr_eq(gen_find(w->name), w);
+        long v[GEN_MAX_OPTS];
+        for (int j = 0; j < w->nopts; j++) {
+            const gen_opt *o = &w->opts[j];
+            ck_assert_int_eq(gen_find_opt(w, o->flag, strlen(o->flag)), j);
+            for (int side = 0; side < 2; side++) {
+                gen_defaults(w, v);
+                v[j] = side ? o->max + 1 : o->min - 1;
+                sk_error e = {0};
+                ck_assert_int_eq(gen_check(w, v, 0, w->nopts, &e), SK_EUSAGE);
+                char *want = tu_strf("gen %s: %s %ld: expected ", w->name, o->flag + 2, v[j]);
+                ck_assert_msg(strncmp(e.msg, want, strlen(want)) == 0, "%s: %s", want, e.msg);
+                free(want);
+            }
+            if (o->multiple > 1) {
+                gen_defaults(w, v);
+                v[j] = o->min + 1;
+                sk_error e = {0};
+                ck_assert_int_eq(gen_check(w, v, 0, w->nopts, &e), SK_EUSAGE);
+            }
+        }
+        gen_defaults(w, v);
+        sk_error e = {0};
+        ck_assert_int_eq(gen_check(w, v, 0, w->nopts, &e), 0);
+    }
+    ck_assert_ptr_null(gen_find("fmaa"));
+    ck_assert_int_eq(gen_find_opt(gen_find("fma"), "--iters=5", 7), 0);
+    ck_assert_int_eq(gen_find_opt(gen_find("fma"), "--iter", 6), -1);
+
+    /* a spec's `gen: fma` takes the table's defaults, as gen_fma() is given them */
+    static const char yaml[] = "config: x.yaml\ntraces:\n  t: {gen: \"fma --grid 8\"}\n";
+    sweep_spec sp;
+    sk_error e = {0};
+    ck_assert_msg(sweep_spec_parse(&sp, "s.yaml", NULL, (const unsigned char *)yaml, strlen(yaml), &e) == 0,
+                  "%s", e.msg);
+    kernel a, b;
+    long repeat = 0;
+    const gen_workload *fma = gen_find("fma");
+    ck_assert_int_eq(sweep_gen_build(&sp, &sp.traces[0], &a, &repeat, &e), 0);
+    ck_assert_int_eq(repeat, 1);
+    ck_assert_int_eq(gen_fma(&b, fma->opts[0].def, fma->opts[1].def, 8, &e), 0);
+    ck_assert_uint_eq(a.grid, 8);
+    ck_assert_uint_eq(a.block_threads, (uint64_t)fma->opts[1].def);
+    ck_assert_uint_eq(prog_dynamic_count(&a.progs[0], 1.0), prog_dynamic_count(&b.progs[0], 1.0));
+    kernel_free(&a);
+    kernel_free(&b);
+    sweep_spec_free(&sp);
+
+    /* --help: each default as the table has it */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gen_help_workloads(f);
+    fclose(f);
+    for (size_t i = 0; i < gen_nworkloads; i++)
+        for (int j = 0; j < gen_workloads[i].nopts; j++) {
+            const gen_opt *o = &gen_workloads[i].opts[j];
+            if (!o->help || !strstr(o->help, "%D"))
+                continue;
+            char *want = tu_strf("(default %ld", o->def);
+            ck_assert_msg(strstr(text, want) != NULL, "%s: %s missing from --help", o->flag, want);
+            free(want);
+        }
+    ck_assert_ptr_nonnull(strstr(text, "  --m M, --n N, --k K multiples of 128, 256 and 64 (default 8192 each)\n"));
+    free(text);
+}
+END_TEST
+
 Suite *gen_suite(void)
 {
     Suite *s = suite_create("gen");
@@ -299,6 +382,7 @@ Suite *gen_suite(void)
     tcase_add_test(tc, test_fma_args);
     tcase_add_test(tc, test_fma_trace_size);
     tcase_add_test(tc, test_fma_shipped_trace);
+    tcase_add_test(tc, test_gen_table);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -31,6 +31,7 @@
 #include "tests.h"
 #include "testutil.h"
 #include "skewsim/gen.h"
+#include "skewsim/json.h"
 #include "skewsim/results.h"
 #include "skewsim/trace.h"
 
@@ -117,8 +118,8 @@ START_TEST(test_golden)
     snprintf(path, sizeof path, "%s/out", dir);
     results *r = results_open(path, &e);
     ck_assert_msg(r != NULL, "%s", e.msg);
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(&c, &obs, &e);
+    sim_sink obs = results_sink(r);
+    sim *s = sim_create(&c, &obs, 1, &e);
     ck_assert_msg(s != NULL, "%s", e.msg);
     ck_assert_msg(sim_run(s, tr, &e) == 0, "%s: %s", g->name, e.msg);
     ck_assert_msg(results_finish(r, s, NULL, &e) == 0, "%s", e.msg);
@@ -389,6 +390,55 @@ START_TEST(test_gen_repeat)
 }
 END_TEST
 
+
+/* The pinned JSON format (json.h): fixed-point values come back as their
+ * decimal (trailing zeros dropped), a uint64 above INT64_MAX keeps its
+ * digits, a string that only looks like the marker stays a string, and a
+ * string that is not UTF-8 still dumps. */
+START_TEST(test_json_format)
+{
+    json_t *o = json_object();
+    skjson_set(o, "ns", skjson_ns(19651027));
+    skjson_set(o, "zero", skjson_ns(0));
+    skjson_set(o, "neg", skjson_ns(-1500));
+    skjson_set(o, "big", skjson_ns(INT64_C(999999999999999)));
+    skjson_set(o, "ratio", skjson_fixed(0.99103049, 6));
+    skjson_set(o, "tiny", skjson_fixed(0.0000004, 6));
+    skjson_set(o, "inf", skjson_fixed(1.0 / 0.0, 3));
+    skjson_set(o, "seed", skjson_u64(UINT64_MAX));
+    skjson_set(o, "small", skjson_u64(7));
+    skjson_set(o, "fake", skjson_str("\\u0000u64:5"));
+    skjson_set(o, "bytes", skjson_str("a\xff" "b"));
+    size_t len;
+    char *text = skjson_dumps(o, &len);
+    json_decref(o);
+    ck_assert_uint_eq(len, strlen(text));
+    ck_assert_str_eq(text, "{\n"
+                           "  \"ns\": 19651.027,\n"
+                           "  \"zero\": 0.0,\n"
+                           "  \"neg\": -1.5,\n"
+                           "  \"big\": 999999999999.999,\n"
+                           "  \"ratio\": 0.99103,\n"
+                           "  \"tiny\": 0.0,\n"
+                           "  \"inf\": null,\n"
+                           "  \"seed\": 18446744073709551615,\n"
+                           "  \"small\": 7,\n"
+                           "  \"fake\": \"\\\\u0000u64:5\",\n"
+                           "  \"bytes\": \"a?b\"\n"
+                           "}\n");
+    /* read back: ns to the exact picosecond */
+    json_error_t err;
+    json_t *back = json_loads(text, JSON_DECODE_INT_AS_REAL, &err);
+    ck_assert_ptr_nonnull(back);
+    ck_assert_int_eq(skjson_ns_ps(back, "ns"), 19651027);
+    ck_assert_int_eq(skjson_ns_ps(back, "big"), INT64_C(999999999999999));
+    ck_assert_int_eq(skjson_ns_ps(back, "neg"), -1500);
+    ck_assert_int_eq(skjson_ns_ps(back, "missing"), 0);
+    json_decref(back);
+    free(text);
+}
+END_TEST
+
 Suite *golden_suite(void)
 {
     Suite *s = suite_create("golden");
@@ -402,6 +452,7 @@ Suite *golden_suite(void)
     tcase_add_test(tg, test_gen_gemm);
     tcase_add_test(tg, test_gen_coop);
     tcase_add_test(tg, test_gen_repeat);
+    tcase_add_test(tg, test_json_format);
     suite_add_tcase(s, tg);
     return s;
 }

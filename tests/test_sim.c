@@ -1,7 +1,9 @@
-/* test_sim.c -- the run loop (src/core/sim.c) and the output contract
+/* test_sim.c -- the run loop (src/gpu/sim.c) and the output contract
  * (src/out/results.c), end to end: kernel times derived by hand, timer
  * marks, kernels back to back, ctas.csv and summary.json, determinism,
- * sim.max_time_ns, observer failures, and the H200 calibration point. */
+ * sim.max_time_ns, sink failures, every event of the sinks (sink.h), the
+ * flat memory level (src/mem/flat.c), and the H200 calibration point. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,8 +199,8 @@ static sim *run_to_dir(const cfg *c, const char *trace_path, const char *dir, co
     ck_assert_msg(tr != NULL, "%s", e.msg);
     results *r = results_open(dir, &e);
     ck_assert_msg(r != NULL, "%s", e.msg);
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(c, &obs, &e);
+    sim_sink obs = results_sink(r);
+    sim *s = sim_create(c, &obs, 1, &e);
     ck_assert_msg(s != NULL, "%s", e.msg);
     ck_assert_msg(sim_run(s, tr, &e) == 0, "%s", e.msg);
     ck_assert_msg(results_finish(r, s, NULL, &e) == 0, "%s", e.msg);
@@ -446,26 +448,30 @@ START_TEST(test_max_time_h200)
 }
 END_TEST
 
-static int fail_cta(void *ud, const cta_record *r)
+static int fail_cta(void *ud, const sim *s, const cta_record *r)
 {
     (void)ud;
+    (void)s;
     return r->cta == 1;
 }
 
-static int fail_kernel(void *ud, const kernel_stats *k)
+static int fail_kernel(void *ud, const sim *s, const kernel_stats *k)
 {
     (void)ud;
+    (void)s;
     return k->index == 1;
 }
 
-/* An observer that fails stops the run with SK_EIO. */
-START_TEST(test_observer_failure)
+/* A sink whose kernel_end or cta_finish fails stops the run with SK_EIO. */
+START_TEST(test_sink_end_failure)
 {
     cfg c;
     tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
     sk_error e = {0};
-    sim_observer obs = {.ud = NULL, .cta_done = _i == 0 ? fail_cta : NULL, .kernel_done = _i == 1 ? fail_kernel : NULL};
-    sim *s = sim_create(&c, &obs, &e);
+    const sink_ops ops = {.name = "failing", .cta_finish = _i == 0 ? fail_cta : NULL,
+                          .kernel_end = _i == 1 ? fail_kernel : NULL};
+    sim_sink obs = {.ops = &ops, .ud = NULL};
+    sim *s = sim_create(&c, &obs, 1, &e);
     ck_assert_ptr_nonnull(s);
     trace *tr = trace_open_string("b2b.trace", BACK_TO_BACK, &e);
     ck_assert_ptr_nonnull(tr);
@@ -485,7 +491,7 @@ START_TEST(test_create_bad_config)
     tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
     c.warp_schedulers = 3;               /* 64 warps do not split over 3 schedulers */
     sk_error e = {0};
-    ck_assert_ptr_null(sim_create(&c, NULL, &e));
+    ck_assert_ptr_null(sim_create(&c, NULL, 0, &e));
     ck_assert_int_eq(e.code, SK_ECONFIG);
     ck_assert_str_eq(e.msg, "config: sm.max_warps: 64: expected a multiple of sm.warp_schedulers (3)");
     sim_destroy(NULL);
@@ -504,6 +510,446 @@ START_TEST(test_trace_error_mid_run)
     ck_assert_int_eq(rc, SK_ETRACE);
     ck_assert_str_eq(run.e.msg, "test.trace:8:5: cta: 9: expected a CTA id below grid=4");
     tu_run_free(&run);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- sinks */
+
+/* A sink that wants every event and checks what it is told against what
+ * the run reports by other means. */
+#define CS_MAX_CTAS 4096
+typedef struct count_sink {
+    uint64_t launches, ends, dispatches, finishes, issues, stalls, mem, mem_bytes;
+    uint64_t mem_instr;                  /* LDG/STG among the issues */
+    uint64_t bar_instr, grid_instr;      /* BAR.SYNC / GRID.SYNC among the issues */
+    uint64_t cta_arrive, cta_release_warps, cta_releases, grid_arrive, grid_release_warps, grid_releases;
+    uint64_t dvfs, bad;                  /* bad: an event that broke an invariant */
+    ps_t last_dvfs, last_grid_arrive, grid_release_t;
+    int disp_sm[CS_MAX_CTAS];            /* kernel * 1024 + cta -> SM + 1 */
+    uint64_t fail_at;                    /* make the n-th call of `fail_cb` fail (0: never) */
+    int fail_cb;
+} count_sink;
+
+enum { CB_LAUNCH, CB_DISPATCH, CB_ISSUE, CB_STALL, CB_ARRIVE, CB_RELEASE, CB_MEM, CB_DVFS };
+
+static int cs_fail(count_sink *k, int cb, uint64_t n)
+{
+    return k->fail_cb == cb && k->fail_at != 0 && n == k->fail_at;
+}
+
+static int cs_launch(void *ud, const sim *s, const kernel_stats *ks)
+{
+    (void)s;
+    count_sink *k = ud;
+    k->bad += ks->first_start_ps != PS_MAX || ks->done_ps != 0 || ks->index != k->launches;
+    return cs_fail(k, CB_LAUNCH, ++k->launches);
+}
+
+static int cs_end(void *ud, const sim *s, const kernel_stats *ks)
+{
+    (void)s;
+    count_sink *k = ud;
+    k->bad += ks->done_ps < ks->last_end_ps || ks->index != k->ends;
+    k->ends++;
+    return 0;
+}
+
+static int cs_dispatch(void *ud, const sim *s, const sink_cta *c)
+{
+    (void)s;
+    count_sink *k = ud;
+    size_t i = (size_t)(c->kernel * 1024 + c->cta);
+    if (i < CS_MAX_CTAS) {
+        k->bad += k->disp_sm[i] != 0;
+        k->disp_sm[i] = c->sm + 1;
+    }
+    return cs_fail(k, CB_DISPATCH, ++k->dispatches);
+}
+
+static int cs_finish(void *ud, const sim *s, const cta_record *r)
+{
+    (void)s;
+    count_sink *k = ud;
+    size_t i = (size_t)(r->kernel * 1024 + r->cta);
+    k->bad += i < CS_MAX_CTAS && k->disp_sm[i] != r->sm + 1;   /* finished where it was placed */
+    k->finishes++;
+    return 0;
+}
+
+static int cs_issue(void *ud, const sim *s, const sink_issue *w)
+{
+    count_sink *k = ud;
+    const warp *x = &s->sms[w->sm].warps[w->slot];
+    k->bad += x->code + w->pc != w->in || x->sched != w->sched || x->widx != w->widx;
+    k->mem_instr += w->in->kind == IK_LD_GLOBAL || w->in->kind == IK_ST_GLOBAL;
+    k->bar_instr += w->in->kind == IK_BAR;
+    k->grid_instr += w->in->kind == IK_GRIDBAR;
+    return cs_fail(k, CB_ISSUE, ++k->issues);
+}
+
+static int cs_stall(void *ud, const sim *s, const sink_stall *st)
+{
+    (void)s;
+    count_sink *k = ud;
+    k->bad += st->ready_cycle <= st->cycle;   /* nothing was ready in that cycle */
+    return cs_fail(k, CB_STALL, ++k->stalls);
+}
+
+static int cs_arrive(void *ud, const sim *s, const sink_barrier *b)
+{
+    (void)s;
+    count_sink *k = ud;
+    if (b->kind == SINK_BAR_GRID) {
+        k->grid_arrive++;
+        k->last_grid_arrive = SK_MAX(k->last_grid_arrive, b->t);
+    } else {
+        k->cta_arrive++;
+    }
+    return cs_fail(k, CB_ARRIVE, k->grid_arrive + k->cta_arrive);
+}
+
+static int cs_release(void *ud, const sim *s, const sink_barrier *b)
+{
+    (void)s;
+    count_sink *k = ud;
+    if (b->kind == SINK_BAR_GRID) {
+        k->grid_releases++;
+        k->grid_release_warps += b->warps;
+        k->grid_release_t = b->t;
+        k->bad += b->sm != -1;
+    } else {
+        k->cta_releases++;
+        k->cta_release_warps += b->warps;
+    }
+    return cs_fail(k, CB_RELEASE, k->grid_releases + k->cta_releases);
+}
+
+static int cs_mem(void *ud, const sim *s, const mem_req *r, ps_t done)
+{
+    (void)s;
+    count_sink *k = ud;
+    k->bad += done < r->t || r->bytes == 0;
+    k->mem_bytes += r->bytes;
+    return cs_fail(k, CB_MEM, ++k->mem);
+}
+
+static int cs_dvfs(void *ud, const sim *s, ps_t t)
+{
+    (void)s;
+    count_sink *k = ud;
+    k->bad += t < k->last_dvfs;
+    k->last_dvfs = t;
+    return cs_fail(k, CB_DVFS, ++k->dvfs);
+}
+
+static const sink_ops count_ops = {
+    .name = "count",
+    .kernel_launch = cs_launch,
+    .kernel_end = cs_end,
+    .cta_dispatch = cs_dispatch,
+    .cta_finish = cs_finish,
+    .warp_issue = cs_issue,
+    .warp_stall = cs_stall,
+    .barrier_arrive = cs_arrive,
+    .barrier_release = cs_release,
+    .dvfs_step = cs_dvfs,
+    .mem_access = cs_mem,
+};
+
+/* Run trace file `path` on c into results r and, when k, the counting sink
+ * too (after the results sink).  Returns sim_run's code; *sp gets the sim. */
+static int run_sinks(const cfg *c, const char *path, results *r, count_sink *k, sim **sp, sk_error *e)
+{
+    trace *tr = trace_open(path, e);
+    ck_assert_msg(tr != NULL, "%s", e->msg);
+    sim_sink sinks[2] = {results_sink(r), {.ops = &count_ops, .ud = k}};
+    sim *s = sim_create(c, sinks, k ? 2 : 1, e);
+    ck_assert_ptr_nonnull(s);
+    int rc = sim_run(s, tr, e);
+    trace_close(tr);
+    *sp = s;
+    return rc;
+}
+
+/* Every event reaches a sink that wants it, consistent with the run's own
+ * totals, and a sink that wants the fine-grained events changes nothing:
+ * the results sink beside it records byte for byte what it records alone. */
+START_TEST(test_sinks_every_event)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    sk_error e = {0};
+    results *alone = results_open(NULL, &e), *with = results_open(NULL, &e);
+    count_sink *k = xcalloc(1, sizeof *k);
+    sim *s0, *s1;
+    ck_assert_msg(run_sinks(&c, MIXED, alone, NULL, &s0, &e) == 0, "%s", e.msg);
+    ck_assert_msg(run_sinks(&c, MIXED, with, k, &s1, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(s0->sink_want, SINK_W_KERNEL_END | SINK_W_CTA_FINISH | SINK_W_DVFS);
+    ck_assert_uint_eq(s1->sink_want, (SINK_W_MEM << 1) - 1);
+
+    ck_assert_uint_eq(results_nkernels(alone), results_nkernels(with));
+    for (size_t i = 0; i < results_nkernels(alone); i++)
+        ck_assert(memcmp(results_kernel(alone, i), results_kernel(with, i), sizeof(kernel_stats)) == 0);
+    ck_assert_uint_eq(results_nctas(alone), results_nctas(with));
+    for (size_t i = 0; i < results_nctas(alone); i++)
+        ck_assert(memcmp(results_cta(alone, i), results_cta(with, i), sizeof(cta_record)) == 0);
+
+    ck_assert_uint_eq(k->bad, 0);
+    ck_assert_uint_eq(k->launches, 2);
+    ck_assert_uint_eq(k->ends, 2);
+    ck_assert_uint_eq(k->dispatches, results_nctas(with));
+    ck_assert_uint_eq(k->finishes, results_nctas(with));
+    ck_assert_uint_eq(k->issues, s1->warp_instructions);
+    ck_assert_uint_gt(k->stalls, 0);
+    ck_assert_uint_gt(k->mem, 0);
+    ck_assert_uint_eq(k->mem, k->mem_instr);
+    uint64_t bytes = 0;
+    for (int i = 0; i < s1->nsms; i++)
+        bytes += s1->sms[i].mem_bytes;
+    ck_assert_uint_eq(k->mem_bytes, bytes);
+    ck_assert_uint_eq(k->mem_bytes, mem_flat_bytes(s1->mem));
+    ck_assert_uint_gt(k->bar_instr, 0);
+    ck_assert_uint_eq(k->cta_arrive, k->bar_instr);
+    ck_assert_uint_eq(k->cta_release_warps, k->cta_arrive);   /* every arrival is let go once */
+    ck_assert_uint_gt(k->cta_releases, 0);
+    ck_assert_uint_eq(k->grid_arrive, 0);
+    ck_assert_uint_ge(k->dvfs, 2);       /* at least one step per kernel end */
+    sim_destroy(s0);
+    sim_destroy(s1);
+    results_free(alone);
+    results_free(with);
+    free(k);
+}
+END_TEST
+
+/* The grid barrier: every warp's arrival, one release of them all on no
+ * SM in particular, sync.grid_ns after the last arrival at the soonest. */
+START_TEST(test_sinks_grid_barrier)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, "sync: {grid_ns: 100}", NULL);
+    char *path = tu_strf("%s/grid.trace", tmpdir);
+    char *text = tu_trace1("loop 10\nFFMA stall=1\nend\nGRID.SYNC\nFFMA stall=1\nEXIT\n", 2, 64);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    sk_error e = {0};
+    results *r = results_open(NULL, &e);
+    count_sink *k = xcalloc(1, sizeof *k);
+    sim *s;
+    ck_assert_msg(run_sinks(&c, path, r, k, &s, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(k->bad, 0);
+    ck_assert_uint_eq(k->grid_instr, 4);
+    ck_assert_uint_eq(k->grid_arrive, 4);
+    ck_assert_uint_eq(k->grid_releases, 1);
+    ck_assert_uint_eq(k->grid_release_warps, 4);
+    ck_assert_int_ge(k->grid_release_t, k->last_grid_arrive + 100 * PS_PER_NS);
+    ck_assert_uint_eq(k->cta_arrive, 0);
+    sim_destroy(s);
+    results_free(r);
+    free(k);
+    remove(path);
+    free(path);
+    free(text);
+}
+END_TEST
+
+/* A sink that fails on any event stops the run with SK_EIO and says what
+ * it was writing. */
+static const struct {
+    int cb;
+    const char *msg;                     /* the message's start */
+} sink_fails[] = {
+    {CB_LAUNCH, "writing the launch of kernel gather failed"},
+    {CB_DISPATCH, "writing the dispatch of CTA 2 failed"},
+    {CB_ISSUE, "writing an issue of SM "},
+    {CB_STALL, "writing a stall of SM "},
+    {CB_ARRIVE, "writing a barrier arrival at "},
+    {CB_RELEASE, "writing a barrier release at "},
+    {CB_MEM, "writing a memory access of SM "},
+    {CB_DVFS, "writing the epoch at "},
+};
+
+START_TEST(test_sink_failure)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    sk_error e = {0};
+    results *r = results_open(NULL, &e);
+    count_sink *k = xcalloc(1, sizeof *k);
+    k->fail_cb = sink_fails[_i].cb;
+    k->fail_at = sink_fails[_i].cb == CB_DISPATCH ? 3 : 1;
+    sim *s;
+    ck_assert_int_eq(run_sinks(&c, MIXED, r, k, &s, &e), SK_EIO);
+    ck_assert_int_eq(e.code, SK_EIO);
+    ck_assert_msg(strncmp(e.msg, sink_fails[_i].msg, strlen(sink_fails[_i].msg)) == 0, "%s", e.msg);
+    ck_assert_ptr_nonnull(strstr(e.msg, "failed"));
+    sim_destroy(s);
+    results_free(r);
+    free(k);
+}
+END_TEST
+
+/* sink_wants: one bit per callback the table has, none for NULL. */
+START_TEST(test_sink_wants)
+{
+    const sink_ops issue_only = {.name = "issue", .warp_issue = cs_issue};
+    ck_assert_uint_eq(sink_wants(NULL), 0);
+    ck_assert_uint_eq(sink_wants(&issue_only), SINK_W_ISSUE);
+    ck_assert_uint_eq(sink_wants(&count_ops), (SINK_W_MEM << 1) - 1);
+    /* An empty slot in the list wants nothing and is dropped. */
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, NULL);
+    sk_error e = {0};
+    sim_sink list[2] = {{.ops = NULL, .ud = NULL}, {.ops = &issue_only, .ud = NULL}};
+    sim *s = sim_create(&c, list, 2, &e);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(s->nsinks, 1);
+    ck_assert_uint_eq(s->sink_want, SINK_W_ISSUE);
+    sim_destroy(s);
+}
+END_TEST
+
+/* ------------------------------------------------------------- memory */
+
+/* The flat level against its definition worked by hand: 3350 GB/s is
+ * round(1e9 / 3350) = 298507 as per byte; a 1024-byte transfer holds the
+ * pipe floor(1024 * 298507 / 1e6) = 305 ps; the data is back 500 ns later.
+ * A request that finds the pipe busy waits for it; one after it is idle
+ * starts at once. */
+START_TEST(test_mem_flat)
+{
+    mem_level *l = mem_flat_create(3350, 500);
+    ck_assert_str_eq(l->ops->name, "flat");
+    ck_assert_ptr_null(l->next);
+    mem_req r = {.sm = 0, .op = MEM_LOAD, .lane_bytes = 4, .bytes = 1024, .t = 0};
+    ck_assert_int_eq(mem_access(l, &r), 305 + 500000);
+    r.sm = 1;                            /* another SM, same time: queued behind */
+    ck_assert_int_eq(mem_access(l, &r), 610 + 500000);
+    r.t = 1000000;                       /* long after: no queueing */
+    r.op = MEM_STORE;
+    r.bytes = 32;                        /* floor(32 * 298507 / 1e6) = 9 ps */
+    ck_assert_int_eq(mem_access(l, &r), 1000000 + 9 + 500000);
+    r.t = 400;                           /* earlier than the last one: accepted, waits for the pipe */
+    ck_assert_int_eq(mem_access(l, &r), 1000009 + 9 + 500000);
+    ck_assert_uint_eq(mem_flat_bytes(l), 1024 + 1024 + 32 + 32);
+    mem_destroy(l);
+    mem_destroy(NULL);
+    ck_assert_uint_eq(mem_flat_bytes(NULL), 0);
+}
+END_TEST
+
+/* --------------------------------------------------------------- layout */
+
+/* No include circle between folders (docs/design.md, "Folders"): each
+ * header of include/skewsim belongs to one folder; a file of src/F that
+ * includes a header of folder G, or a header of F that includes one of G,
+ * is an edge F -> G, and the graph must have no cycle.  A header missing
+ * from the table is not counted (so adding one does not fail here) until
+ * it is added. */
+static const char *const layout_folders[] = {"core", "config", "trace", "mem", "silicon",
+                                             "gpu", "out", "sweep", "cli", "stats"};
+#define NFOLD ((int)SK_ARRAY_LEN(layout_folders))
+static const struct {
+    const char *header;
+    int folder;                          /* index in layout_folders */
+} layout_headers[] = {
+    {"common", 0}, {"event", 0}, {"config", 1}, {"yamlrd", 1}, {"topo", 1}, {"policies", 1},
+    {"trace", 2}, {"program", 2}, {"sass", 2}, {"gen", 2}, {"mem", 3}, {"silicon", 4},
+    {"sim", 5}, {"sm", 5}, {"dispatch", 5}, {"sink", 5}, {"results", 6}, {"sweep", 7},
+    {"json", 6}, {"run", 6}, {"lineread", 2}, {"stats", 9},
+};
+
+static int header_folder(const char *name, size_t n)
+{
+    for (size_t i = 0; i < SK_ARRAY_LEN(layout_headers); i++)
+        if (strlen(layout_headers[i].header) == n && memcmp(layout_headers[i].header, name, n) == 0)
+            return layout_headers[i].folder;
+    return -1;
+}
+
+/* Add an edge from folder `from` for every skewsim header the file includes. */
+static void scan_includes(const char *path, int from, int edge[NFOLD][NFOLD])
+{
+    char *text = tu_slurp(path, NULL);
+    static const char key[] = "#include \"skewsim/";
+    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+        const char *name = p + sizeof key - 1, *dot = strstr(name, ".h\"");
+        int to = dot ? header_folder(name, (size_t)(dot - name)) : -1;
+        ck_assert_msg(!dot || to >= 0, "%s includes skewsim/%.*s.h, which layout_headers does not place in a "
+                      "folder: add its row", path, dot ? (int)(dot - name) : 0, name);
+        if (to >= 0 && to != from)
+            edge[from][to] = 1;
+    }
+    free(text);
+}
+
+static void scan_dir(const char *dir, int folder, int edge[NFOLD][NFOLD])
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t n = strlen(de->d_name);
+        if (n < 3 || de->d_name[0] == '.' || de->d_name[n - 2] != '.' ||
+            (de->d_name[n - 1] != 'c' && de->d_name[n - 1] != 'h'))
+            continue;
+        char *path = tu_strf("%s/%s", dir, de->d_name);
+        int from = folder;
+        if (from < 0) {                  /* include/skewsim: the header's own folder */
+            from = header_folder(de->d_name, n - 2);
+            ck_assert_msg(from >= 0, "%s: layout_headers does not place it in a folder: add its row", path);
+        }
+        scan_includes(path, from, edge);
+        free(path);
+    }
+    closedir(d);
+}
+
+/* Depth-first search; returns 1 and fills path with the cycle found. */
+static int find_cycle(int edge[NFOLD][NFOLD], int v, int *state, char *path, size_t cap)
+{
+    state[v] = 1;
+    for (int w = 0; w < NFOLD; w++) {
+        if (!edge[v][w])
+            continue;
+        if (state[w] == 1 || (state[w] == 0 && find_cycle(edge, w, state, path, cap))) {
+            size_t len = strlen(path);
+            snprintf(path + len, cap - len, " %s<-%s", layout_folders[w], layout_folders[v]);
+            return 1;
+        }
+    }
+    state[v] = 2;
+    return 0;
+}
+
+START_TEST(test_layout_no_folder_circle)
+{
+    int edge[NFOLD][NFOLD] = {{0}};
+    for (int f = 0; f < NFOLD; f++) {
+        char *dir = tu_strf("src/%s", layout_folders[f]);
+        scan_dir(dir, f, edge);
+        free(dir);
+    }
+    scan_dir("include/skewsim", -1, edge);
+    /* every folder of src/ is in the table */
+    DIR *d = opendir("src");
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *de; (de = readdir(d));) {
+        int known = de->d_name[0] == '.';
+        for (int f = 0; f < NFOLD && !known; f++)
+            known = strcmp(de->d_name, layout_folders[f]) == 0;
+        ck_assert_msg(known, "src/%s: not in layout_folders: add it", de->d_name);
+    }
+    closedir(d);
+    ck_assert_int_eq(edge[5][4], 1);     /* the scan sees gpu -> silicon ... */
+    ck_assert_int_eq(edge[6][5], 1);     /* ... and out -> gpu */
+    int state[NFOLD] = {0};
+    char path[512] = "";
+    for (int v = 0; v < NFOLD; v++)
+        ck_assert_msg(state[v] != 0 || !find_cycle(edge, v, state, path, sizeof path),
+                      "include circle between folders:%s", path);
 }
 END_TEST
 
@@ -527,8 +973,8 @@ START_TEST(test_h200_calibration)
     trace *tr = trace_open(path, &e);
     ck_assert_msg(tr != NULL, "%s", e.msg);
     results *r = results_open(NULL, &e);
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(&c, &obs, &e);
+    sim_sink obs = results_sink(r);
+    sim *s = sim_create(&c, &obs, 1, &e);
     ck_assert_ptr_nonnull(s);
     ck_assert_msg(sim_run(s, tr, &e) == 0, "%s", e.msg);
     ck_assert_uint_eq(results_nctas(r), 132);
@@ -680,9 +1126,23 @@ Suite *sim_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_max_time, 0, (int)SK_ARRAY_LEN(too_long));
     tcase_add_test(tc, test_max_time_h200);
-    tcase_add_loop_test(tc, test_observer_failure, 0, 2);
+    tcase_add_loop_test(tc, test_sink_end_failure, 0, 2);
     tcase_add_test(tc, test_create_bad_config);
     tcase_add_test(tc, test_trace_error_mid_run);
+    tcase_add_loop_test(tc, test_sink_failure, 0, (int)SK_ARRAY_LEN(sink_fails));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("sinks");
+    tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_sinks_every_event);
+    tcase_add_test(tc, test_sinks_grid_barrier);
+    tcase_add_test(tc, test_sink_wants);
+    tcase_add_test(tc, test_mem_flat);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("layout");
+    tcase_add_test(tc, test_layout_no_folder_circle);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("silicon");

@@ -956,6 +956,72 @@ START_TEST(test_replay_sweep)
 }
 END_TEST
 
+
+/* sweep_run() as a library call: --list into a stream; a stop flag already
+ * set runs nothing and says which signal; a run gives the very tree the
+ * command line gives. */
+START_TEST(test_library_sweep_run)
+{
+    sweep_opts o;
+    sweep_outcome r;
+    sk_error e = {0};
+    char *text = NULL;
+    size_t len = 0;
+    memset(&o, 0, sizeof o);
+    o.spec = spec_path;
+    o.list = 1;
+    o.jobs = 1;
+    o.out = open_memstream(&text, &len);
+    ck_assert_int_eq(sweep_run(&o, &r, &e), 0);
+    fclose(o.out);
+    ck_assert_uint_eq(r.npoints, 16);
+    ck_assert_int_eq(strncmp(text, "0000-one-gt_gto-uniform-s1  trace=one case=gt/gto silicon.preset=uniform "
+                                   "seed=1\n", 75), 0);
+    int lines = 0;
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
+    ck_assert_int_eq(lines, 16);
+    free(text);
+
+    char *stopped = sub("stopped"), *lib = sub("lib"), *cli = sub("cli");
+    volatile sig_atomic_t flag = SIGTERM;
+    memset(&o, 0, sizeof o);
+    o.spec = spec_path;
+    o.dir = stopped;
+    o.jobs = 2;
+    o.stop = &flag;
+    o.out = fopen("/dev/null", "w");
+    ck_assert_int_eq(sweep_run(&o, &r, &e), 0);
+    ck_assert_int_eq(r.signal, SIGTERM);
+    ck_assert_uint_eq(r.run, 0);
+    ck_assert_uint_eq(r.missing, 16);
+
+    flag = 0;
+    o.dir = lib;
+    ck_assert_msg(sweep_run(&o, &r, &e) == 0, "%s", e.msg);
+    fclose(o.out);
+    ck_assert_uint_eq(r.run, 16);
+    ck_assert_uint_eq(r.failed + r.missing + r.not_ok + (size_t)r.signal, 0);
+    proc p;
+    sweep(&p, scratch, spec_path, cli, "-j", "2", NULL);
+    ck_assert_int_eq(p.status, 0);
+    proc_free(&p);
+    ck_assert_int_gt(same_tree(lib, cli), 16);
+
+    /* the spec's errors come back as one line, nothing printed */
+    memset(&o, 0, sizeof o);
+    char *missing = sub("no-such.yaml");
+    o.spec = missing;
+    o.dir = lib;
+    ck_assert_int_eq(sweep_run(&o, &r, &e), SK_EIO);
+    ck_assert_ptr_nonnull(strstr(e.msg, "no-such.yaml: cannot open"));
+    free(missing);
+    free(stopped);
+    free(lib);
+    free(cli);
+}
+END_TEST
+
 Suite *sweep_suite(void)
 {
     Suite *s = suite_create("sweep");
@@ -971,6 +1037,7 @@ Suite *sweep_suite(void)
     tcase_add_test(tc, test_run_resume);
     tcase_add_test(tc, test_shards_partition);
     tcase_add_test(tc, test_determinism_collect);
+    tcase_add_test(tc, test_library_sweep_run);
     tcase_add_test(tc, test_sigterm_resume);
     tcase_add_test(tc, test_failing_point);
     tcase_add_test(tc, test_sass_point);

@@ -1,4 +1,5 @@
-/* test_trace.c -- the trace reader and writer (src/trace/trace.c, writer.c). */
+/* test_trace.c -- the trace readers (src/trace/trace.c, native.c), the line
+ * reader under them (lineread.c) and the writer (writer.c). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,8 +10,10 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <zlib.h>
 #include "tests.h"
 #include "skewsim/gen.h"
+#include "skewsim/lineread.h"
 #include "skewsim/trace.h"
 
 #define TRACE_DIR TEST_DATA "/trace"
@@ -826,6 +829,214 @@ START_TEST(test_fuzz_mutations)
 }
 END_TEST
 
+/* ------------------------------------------------------------ line reader */
+
+/* Text of lines whose lengths (0..3000 bytes, a few near the 64 KiB read
+ * chunk and the 65536-byte limit) put line ends on both sides of every
+ * chunk boundary; some end in '\r', the last has no newline. */
+static char *line_text(size_t *len)
+{
+    uint32_t x = 12345;
+    size_t cap = 1 << 20, n = 0;
+    char *s = xmalloc(cap + LINEREAD_MAX_BYTES + 2);
+    for (int i = 0; n < cap; i++) {
+        x = x * 1103515245u + 12345u;
+        size_t l = (x >> 8) % 3001;
+        if (i % 97 == 5)
+            l = LINEREAD_MAX_BYTES - (x >> 4) % 3;     /* long, still accepted */
+        for (size_t j = 0; j < l; j++)
+            s[n++] = (char)('!' + (j * 7 + (size_t)i) % 90);
+        if (l && i % 13 == 0)
+            s[n - 1] = '\r';
+        s[n++] = '\n';
+    }
+    s[n - 1] = 'z';                 /* the last line has no newline */
+    s[n] = '\0';
+    *len = n;
+    return s;
+}
+
+/* Every line of `l` equals the naive split of `text`, numbered 1, 2, ... */
+static void check_lines(lineread *l, const char *text)
+{
+    const char *p = text;
+    unsigned long no = 0;
+    char *line;
+    size_t len;
+    sk_error e = {0};
+    for (;;) {
+        int r = lineread_next(l, &line, &len, &e);
+        ck_assert_msg(r >= 0, "%s", e.msg);
+        if (r == 0)
+            break;
+        const char *nl = strchr(p, '\n');
+        size_t want = nl ? (size_t)(nl - p) : strlen(p);
+        ck_assert_uint_eq(lineread_lineno(l), ++no);
+        ck_assert_uint_eq(len, want);
+        ck_assert_uint_eq(strlen(line), want);
+        ck_assert_msg(memcmp(line, p, want) == 0, "line %lu differs", no);
+        line[0] = '#';              /* the caller may change its line in place */
+        p = nl ? nl + 1 : p + want;
+        if (!nl)
+            ck_assert_int_eq(*p, '\0');
+    }
+    ck_assert_int_eq(*p, '\0');
+    ck_assert_uint_eq(lineread_lineno(l), no);
+}
+
+START_TEST(test_lineread_chunks)
+{
+    size_t n;
+    char *text = line_text(&n);
+    char path[64], gzpath[80];
+    tmp_path(path, sizeof path);
+    FILE *f = fopen(path, "wb");
+    ck_assert_uint_eq(fwrite(text, 1, n, f), n);
+    fclose(f);
+    snprintf(gzpath, sizeof gzpath, "%s.gz", path);
+    gzFile gz = gzopen(gzpath, "wb");
+    ck_assert_int_eq(gzwrite(gz, text, (unsigned)n), (int)n);
+    gzclose(gz);
+
+    sk_error e = {0};
+    lineread *l = lineread_open(path, &e);
+    ck_assert_msg(l != NULL, "%s", e.msg);
+    ck_assert_int_eq(lineread_in_memory(l), 0);
+    check_lines(l, text);
+    lineread_close(l);
+    l = lineread_open(gzpath, &e);
+    ck_assert_msg(l != NULL, "%s", e.msg);
+    check_lines(l, text);
+    lineread_close(l);
+    l = lineread_open_string("text", text);
+    ck_assert_int_eq(lineread_in_memory(l), 1);
+    check_lines(l, text);
+    lineread_close(l);
+    remove(path);
+    remove(gzpath);
+    free(text);
+}
+END_TEST
+
+START_TEST(test_lineread_errors)
+{
+    /* from a file: a line of 65536 bytes across the 64 KiB read chunk is
+     * taken, one of 65537 is not; a NUL byte names its column */
+    char path[64];
+    tmp_path(path, sizeof path);
+    size_t lim = LINEREAD_MAX_BYTES;
+    char *s = xmalloc(2 * lim + 64);
+    size_t n = 0;
+    n += (size_t)sprintf(s, "first\n");
+    memset(s + n, 'x', lim);
+    n += lim;
+    s[n++] = '\n';
+    memset(s + n, 'y', lim + 1);
+    n += lim + 1;
+    s[n++] = '\n';
+    FILE *f = fopen(path, "wb");
+    ck_assert_uint_eq(fwrite(s, 1, n, f), n);
+    fclose(f);
+    sk_error e = {0};
+    char *line, msg[128];
+    size_t len;
+    lineread *l = lineread_open(path, &e);
+    ck_assert_ptr_nonnull(l);
+    ck_assert_int_eq(lineread_next(l, &line, &len, &e), 1);
+    ck_assert_str_eq(line, "first");
+    lineread_unread(l);             /* handed out again, same number */
+    ck_assert_int_eq(lineread_next(l, &line, &len, &e), 1);
+    ck_assert_str_eq(line, "first");
+    ck_assert_uint_eq(lineread_lineno(l), 1);
+    ck_assert_int_eq(lineread_next(l, &line, &len, &e), 1);
+    ck_assert_uint_eq(len, lim);
+    ck_assert_int_eq(line[lim - 1], 'x');
+    ck_assert_int_eq(lineread_next(l, &line, &len, &e), SK_ETRACE);
+    snprintf(msg, sizeof msg, "%s:3: line longer than 65536 bytes", path);
+    ck_assert_str_eq(e.msg, msg);
+    sk_error again = {0};           /* sticky */
+    ck_assert_int_eq(lineread_next(l, &line, &len, &again), SK_ETRACE);
+    ck_assert_str_eq(again.msg, msg);
+    lineread_close(l);
+
+    f = fopen(path, "wb");
+    ck_assert_uint_eq(fwrite("a\nb\nabcd\0e\n", 1, 11, f), 11);
+    fclose(f);
+    memset(&e, 0, sizeof e);
+    l = lineread_open(path, &e);
+    ck_assert_ptr_nonnull(l);
+    while (lineread_next(l, &line, &len, &e) == 1)
+        ;
+    snprintf(msg, sizeof msg, "%s:3:5: NUL byte: expected text", path);
+    ck_assert_str_eq(e.msg, msg);
+    lineread_close(l);
+    remove(path);
+
+    memset(&e, 0, sizeof e);
+    ck_assert_ptr_null(lineread_open("/nonexistent/skewsim.trace", &e));
+    ck_assert_int_eq(e.code, SK_EIO);
+    ck_assert_str_eq(e.msg, "/nonexistent/skewsim.trace: cannot open: No such file or directory");
+    lineread_close(NULL);
+    free(s);
+}
+END_TEST
+
+/* trace_open_string(name, text) as one line: "open: MSG", "kernels: N" or
+ * "error: MSG" (the first failing trace_next_kernel()). */
+static void probe_outcome(const char *name, const char *text, char *out, size_t n)
+{
+    sk_error e = {0};
+    kernel k;
+    trace *t = trace_open_string(name, text, &e);
+    if (!t) {
+        snprintf(out, n, "open: %s", e.msg);
+        return;
+    }
+    int r, nk = 0;
+    while ((r = trace_next_kernel(t, &k, &e)) == 1) {
+        nk++;
+        kernel_free(&k);
+    }
+    if (r < 0)
+        snprintf(out, n, "error: %s", e.msg);
+    else
+        snprintf(out, n, "kernels: %d", nk);
+    trace_close(t);
+}
+
+START_TEST(test_format_probe)
+{
+    /* Which format reads an input: the first line that is neither blank nor
+     * a comment decides, the native header first, and the native reader
+     * reports what no format claims. */
+    char out[SK_ERRMSG_MAX + 16], wide[400] = "-kernel name =";
+    for (int i = 0; i < 62; i++)
+        strcat(wide, " a");
+    strcat(wide, "\n");
+    const struct {
+        const char *name, *text, *want;
+    } cases[] = {
+        /* Accel-Sim, after a comment and a blank line: its line numbers */
+        {"x.traceg", "# note\n\n-kernel name = k\n",
+         "error: x.traceg:3: end of file in the kernel header: expected #BEGIN_TB"},
+        /* a native header wins over a kernelslist.g name */
+        {"kernelslist.g", "skewsim-trace 1\n", "kernels: 0"},
+        /* nothing to probe: the name decides */
+        {"kernelslist.g", "\n# only a comment\n",
+         "error: kernelslist.g: no kernel-N.traceg line: expected at least one kernel"},
+        {"x.traceg", "", "open: x.traceg:1: end of file: expected the header 'skewsim-trace 1'"},
+        /* more tokens than the native reader takes: its error, as before */
+        {"x.traceg", wide, "open: x.traceg:1:138: -kernel: a: expected at most 64 tokens on a line"},
+        {"x.trace", "garbage\n", "open: x.trace:1:1: garbage: expected the header 'skewsim-trace 1' first"},
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        probe_outcome(cases[i].name, cases[i].text, out, sizeof out);
+        ck_assert_msg(strcmp(out, cases[i].want) == 0, "case %zu: got '%s', expected '%s'", i, out,
+                      cases[i].want);
+    }
+}
+END_TEST
+
 Suite *trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -837,6 +1048,9 @@ Suite *trace_suite(void)
     tcase_add_test(tc, test_timer_marks);
     tcase_add_test(tc, test_line_limit);
     tcase_add_test(tc, test_empty_and_missing);
+    tcase_add_test(tc, test_lineread_chunks);
+    tcase_add_test(tc, test_lineread_errors);
+    tcase_add_test(tc, test_format_probe);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bad");

@@ -32,8 +32,8 @@ int tu_simulate(tu_run *run, const cfg *c, const char *trace_text)
         return run->rc = run->e.code ? run->e.code : SK_ETRACE;
     run->r = results_open(NULL, &run->e);
     ck_assert_ptr_nonnull(run->r);
-    sim_observer obs = results_observer(run->r);
-    run->s = sim_create(c, &obs, &run->e);
+    sim_sink obs = results_sink(run->r);
+    run->s = sim_create(c, &obs, 1, &run->e);
     run->rc = run->s ? sim_run(run->s, tr, &run->e) : run->e.code;
     trace_close(tr);
     return run->rc;

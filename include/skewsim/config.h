@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include "skewsim/common.h"
+#include "skewsim/policies.h"
 
 #define CFG_MAX_GPCS 32
 #define CFG_NAME_MAX 64
@@ -53,8 +54,19 @@ enum cfg_numbering {        /* how SM ids are assigned over the topology */
     NUMBER_TPC_ROUND_ROBIN  /* one TPC of each GPC in turn (what the H200 does) */
 };
 
-enum cfg_dispatch_policy { DISPATCH_GIGATHREAD, DISPATCH_ROUND_ROBIN, DISPATCH_FREQ_AWARE };
-enum cfg_warp_policy { WARP_GTO, WARP_LRR, WARP_OLDEST };
+/* The policy enums expand the lists of policies.h. */
+enum cfg_dispatch_policy {
+#define POLICY_ENUM_(id, name, help) DISPATCH_##id,
+    DISPATCH_POLICY_MAP(POLICY_ENUM_)
+#undef POLICY_ENUM_
+    DISPATCH_NPOLICIES
+};
+enum cfg_warp_policy {
+#define POLICY_ENUM_(id, name, help) WARP_##id,
+    WARP_POLICY_MAP(POLICY_ENUM_)
+#undef POLICY_ENUM_
+    WARP_NPOLICIES
+};
 /* silicon.preset: "skewed" is the old name of "varius", kept so that older
  * configs and sweep specs still read (it means the same map). */
 enum cfg_si_preset { SI_PRESET_UNIFORM, SI_PRESET_VARIUS, SI_PRESET_FILE, SI_PRESET_SKEWED };

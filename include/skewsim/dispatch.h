@@ -2,12 +2,16 @@
  *
  * The engine (dispatch.c) owns timing and resource checks; a policy only
  * chooses among the SMs that can take the next CTA now.  A policy is one
- * dispatch_ops table in its own file, registered in dispatch.c's table.
+ * dispatch_ops table, dispatch_<name>, in its own file
+ * (src/gpu/dispatch_<name>.c), and one row of DISPATCH_POLICY_MAP
+ * (policies.h), from which the registry, the enum and the config choice
+ * are made.
  */
 #ifndef SKEWSIM_DISPATCH_H
 #define SKEWSIM_DISPATCH_H
 
 #include "skewsim/common.h"
+#include "skewsim/policies.h"
 #include "skewsim/event.h"
 #include "skewsim/sm.h"
 
@@ -28,11 +32,11 @@ typedef struct dispatch_ops {
     void (*cta_done)(void *st, const struct sim *s, int sm);
 } dispatch_ops;
 
-extern const dispatch_ops dispatch_gigathread;
-extern const dispatch_ops dispatch_round_robin;
-extern const dispatch_ops dispatch_freq_aware;
+#define DISPATCH_OPS_DECL_(id, name, help) extern const dispatch_ops dispatch_##name;
+DISPATCH_POLICY_MAP(DISPATCH_OPS_DECL_)
+#undef DISPATCH_OPS_DECL_
 
-/* The ops table for a cfg dispatch.policy value. */
+/* The ops table for a cfg dispatch.policy value (NULL: none such). */
 const dispatch_ops *dispatch_lookup(int policy);
 
 typedef struct dispatcher {

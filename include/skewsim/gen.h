@@ -1,9 +1,69 @@
 /* gen.h -- synthetic workloads, built in memory and written as native traces
- * by `skewsim gen`. */
+ * by `skewsim gen` and by sweep specs' `gen:` traces.
+ *
+ * The generators are one table (src/trace/gen.c): each workload's name, its
+ * options with their one default, bounds and help line, and its writer.
+ * `skewsim gen` parses its argv against it, a sweep spec its `gen:` command
+ * line, and `gen --help` prints it; the writers below check their
+ * arguments against the same rows. */
 #ifndef SKEWSIM_GEN_H
 #define SKEWSIM_GEN_H
 
+#include <stdio.h>
 #include "skewsim/program.h"
+
+#define GEN_MAX_OPTS 8
+
+/* One option of a workload. */
+typedef struct gen_opt {
+    const char *flag;         /* "--iters"; the name in messages is the flag without "--" */
+    const char *metavar;      /* "N", in the usage and help lines */
+    long def;                 /* the one default */
+    long min, max;            /* bounds, checked in table order */
+    long multiple;            /* > 1: must be a multiple of it */
+    const char *unit;         /* " threads", " CTAs" or "": after the range in messages */
+    const char *label;        /* the help column instead of "FLAG METAVAR"; NULL: that */
+    const char *help;         /* the help text: %R range, %D default, %M multiple, a digit
+                               * before the letter takes that option's (%1M); NULL: no line */
+} gen_opt;
+
+typedef struct gen_workload {
+    const char *name;         /* "fma" */
+    const char *summary;      /* its --help line */
+    int col;                  /* the help column's width */
+    int nopts;
+    gen_opt opts[GEN_MAX_OPTS];
+    int repeat;               /* index of the kernels-back-to-back option, or -1 */
+    /* Build the kernel from one value per option (v[i] for opts[i]); the
+     * repeat value is not its business.  Fills *k; 0 or SK_EUSAGE. */
+    int (*build)(kernel *k, const long *v, sk_error *e);
+} gen_workload;
+
+/* The table, and a workload by name (NULL: none). */
+extern const gen_workload gen_workloads[];
+extern const size_t gen_nworkloads;
+const gen_workload *gen_find(const char *name);
+/* Option index of `flag` (its first `len` bytes) in w, or -1. */
+int gen_find_opt(const gen_workload *w, const char *flag, size_t len);
+/* v[i] = opts[i].def. */
+void gen_defaults(const gen_workload *w, long *v);
+/* "fma, stream, gemm or coop"; w's flags joined by ", " (`last`: the word
+ * before the last one, NULL: ", " too).  Return buf. */
+const char *gen_workload_list(char *buf, size_t cap);
+const char *gen_opt_list(const gen_workload *w, const char *last, char *buf, size_t cap);
+/* Check options [from, to) of v against their bounds: the first out of
+ * range is "gen NAME: KEY VALUE: expected ..." (SK_EUSAGE). */
+int gen_check(const gen_workload *w, const long *v, int from, int to, sk_error *e);
+/* Build w's kernel from v: the writer's checks and build, then the repeat
+ * option's bounds.  *repeat gets it (1 without one). */
+int gen_build(const gen_workload *w, const long *v, kernel *k, long *repeat, sk_error *e);
+/* Write k as a native trace to `out` (- : stdout; .gz: gzip'd), `repeat`
+ * kernels back to back.  0 or SK_EIO. */
+int gen_write(const char *out, const kernel *k, long repeat, sk_error *e);
+/* gen --help from the table: the usage lines, and the workloads with
+ * their options. */
+void gen_help_usage(FILE *f);
+void gen_help_workloads(FILE *f);
 
 /* The instruction stream of fma_kernel (validation/h200/fma_kernel.sass):
  * per thread four independent FFMA chains, the loop unrolled 8 times with

@@ -18,6 +18,20 @@
  * A request carries the bytes it moves and, when the trace gives them, the
  * 32 lane addresses of the warp (active lanes in `mask`); a level that needs
  * addresses and finds none (`addr == NULL`) works from `bytes` alone.
+ *
+ * Who calls what: the sim creates the levels (sim_create) and owns the
+ * first one; each SM holds a pointer to its first level (sm.mem) and calls
+ * mem_access() for every global load (its registers are ready at the
+ * returned time) and store (it does not wait); the SM then reports the
+ * request and its completion to the sinks that want memory events
+ * (sink.h).  A level calls the level behind it the same way, for its
+ * misses.  The run loop calls kernel_start on every level of the chain
+ * from the first, following `next`, when a kernel launches.
+ *
+ * Writing a level (a cache, HBM channels): one file src/mem/<name>.c with
+ * its state, its mem_level_ops and a mem_<name>_create() declared here,
+ * and one line in sim_create() that builds the chain.  The core never
+ * looks inside `st`.
  */
 #ifndef SKEWSIM_MEM_H
 #define SKEWSIM_MEM_H
@@ -45,10 +59,14 @@ typedef struct mem_level mem_level;
 
 typedef struct mem_level_ops {
     const char *name;
-    /* Serve r; returns the completion time (>= r->t). */
+    /* Serve r; returns the completion time (>= r->t).  Called with r->t
+     * nearly but not strictly non-decreasing (above). */
     ps_t (*access)(mem_level *l, const mem_req *r);
     /* A new kernel starts: reset per-kernel statistics.  May be NULL. */
     void (*kernel_start)(mem_level *l);
+    /* Free the level and, when it owns it, the level behind it (levels
+     * shared by several, as an L2 behind per-SM L1s, are owned by the sim
+     * and not by each level in front of them). */
     void (*destroy)(mem_level *l);
 } mem_level_ops;
 
@@ -70,7 +88,7 @@ void mem_destroy(mem_level *l);
  * (memory.bandwidth_gbps) followed by a fixed latency (memory.latency_ns).
  * Caller owns it: mem_destroy(). */
 mem_level *mem_flat_create(uint64_t bandwidth_gbps, uint64_t latency_ns);
-/* Bytes it moved so far. */
+/* Bytes it moved so far (0 for NULL or a level that is not flat). */
 uint64_t mem_flat_bytes(const mem_level *l);
 
 #endif

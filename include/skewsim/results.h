@@ -23,8 +23,8 @@ typedef struct results results;
 results *results_open(const char *dir, sk_error *e);
 void results_free(results *r);            /* removes unfinished temporaries; NULL ok */
 
-/* The observer to hand to sim_create(). */
-sim_observer results_observer(results *r);
+/* The sink to hand to sim_create() (sink.h). */
+sim_sink results_sink(results *r);
 
 /* Write summary.json, rename the files into place, print a short human
  * summary to `out` (NULL: none). */

@@ -1,13 +1,15 @@
 /* sim.h -- the simulation context and the simulator's contract.
  *
  * One `sim` holds everything a run touches (config, event queue, SMs,
- * dispatcher, memory, statistics, the trace being replayed): no globals, so
- * two simulations in one process never see each other.
+ * dispatcher, memory levels, sinks, statistics, the trace being replayed):
+ * no globals, so two simulations in one process never see each other.
  *
- * Contract (cf. SimpleScalar's sim.h): sim_create() from a validated config;
- * sim_run() replays every kernel of a trace, calling the observer for each
- * finished CTA and kernel; sim_destroy().  Results are deterministic: the
- * same config, trace and seed give the same events in the same order.
+ * Contract (cf. SimpleScalar's sim.h): sim_create() from a validated config
+ * and a list of sinks (sink.h); sim_run() replays every kernel of a trace,
+ * reporting its events (kernels, CTAs, barriers, silicon steps and, to the
+ * sinks that ask, every issue, stall and memory access) to the sinks;
+ * sim_destroy().  Results are deterministic: the same config, trace and
+ * seed give the same events in the same order.
  */
 #ifndef SKEWSIM_SIM_H
 #define SKEWSIM_SIM_H
@@ -20,49 +22,8 @@
 #include "skewsim/dispatch.h"
 #include "skewsim/trace.h"
 #include "skewsim/silicon.h"
-
-/* One finished CTA, times relative to its kernel's first CTA start are
- * computed by the observer from kernel_stats.first_start_ps. */
-typedef struct cta_record {
-    uint64_t kernel;          /* kernel index in the trace */
-    uint64_t cta;
-    int sm;
-    ps_t start_ps, end_ps;    /* absolute simulated times */
-    uint64_t cycles;          /* SM cycles from start to end */
-    ps_t kernel_first_start_ps; /* its kernel's first CTA start (final by the time any CTA ends) */
-} cta_record;
-
-typedef struct kernel_stats {
-    char name[64];
-    uint64_t index;
-    uint64_t ctas;
-    ps_t launch_ps;           /* launch (the CUDA event before it) */
-    ps_t first_start_ps;      /* first instruction of any CTA */
-    ps_t last_end_ps;         /* last CTA completion (its last warp exits) */
-    ps_t last_record_end_ps;  /* latest recorded CTA end (timer=end mark, else completion):
-                                 span = last_record_end_ps - first_start_ps */
-    ps_t done_ps;             /* completion (the CUDA event after it) */
-    uint64_t warp_instructions;
-} kernel_stats;
-
-struct sim;
-
-typedef struct sim_observer {
-    void *ud;
-    /* All may be NULL; a non-zero return aborts the run with SK_EIO. */
-    int (*cta_done)(void *ud, const cta_record *r);
-    int (*kernel_done)(void *ud, const kernel_stats *k);
-    /* The silicon model advanced to t: per-SM state in silicon_sm(s->si, i). */
-    int (*epoch)(void *ud, const struct sim *s, ps_t t);
-} sim_observer;
-
-/* Chip-wide simple memory: a fixed latency behind one bandwidth server. */
-typedef struct mem_model {
-    ps_t free_ps;             /* the DRAM pipe is busy until */
-    int64_t as_per_byte;      /* transfer time per byte, attoseconds */
-    ps_t latency_ps;
-    uint64_t bytes;           /* moved so far */
-} mem_model;
+#include "skewsim/mem.h"
+#include "skewsim/sink.h"
 
 typedef struct sim {
     cfg c;                    /* private copy of the config */
@@ -71,8 +32,10 @@ typedef struct sim {
     sm *sms;
     int nsms;
     dispatcher disp;
-    mem_model mem;
-    sim_observer obs;
+    mem_level *mem;           /* owned: the first memory level every SM uses (src/mem) */
+    sim_sink *sinks;          /* owned copy of the list given to sim_create */
+    int nsinks;
+    unsigned sink_want;       /* SINK_W_* of every callback some sink has (sink.h) */
 
     /* silicon model: sets each SM's clock (src/silicon, docs/silicon.md) */
     silicon *si;
@@ -94,6 +57,7 @@ typedef struct sim {
     int cooperative;          /* the kernel uses GRID.SYNC */
     uint64_t live_warps;      /* launched and not exited, over the chip */
     uint64_t grid_arrived;    /* warps waiting at the grid barrier */
+    uint64_t grid_released;   /* warps the queued grid release lets go (for the sinks) */
     ps_t grid_last_ps;        /* latest arrival at it */
     event grid_ev;            /* grid barrier release */
 
@@ -107,9 +71,12 @@ typedef struct sim {
     sk_error err;
 } sim;
 
-/* Create a simulation for a validated config.  Returns NULL with *e filled
- * on a config the model cannot build.  Caller owns it: sim_destroy(). */
-sim *sim_create(const cfg *c, const sim_observer *obs, sk_error *e);
+/* Create a simulation for a validated config, reporting to the nsinks
+ * sinks (none: sinks may be NULL).  The list is copied; what each sink's ud
+ * points to stays the caller's and must outlive the sim.  Returns NULL with
+ * *e filled on a config the model cannot build.  Caller owns it:
+ * sim_destroy(). */
+sim *sim_create(const cfg *c, const sim_sink *sinks, int nsinks, sk_error *e);
 void sim_destroy(sim *s);   /* NULL is a no-op */
 
 /* Replay every kernel of the trace, back to back.  The trace stays owned by

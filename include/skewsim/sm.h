@@ -65,17 +65,51 @@ typedef struct cta_slot {
 typedef struct warp_sched {
     uint16_t *order;          /* warp slots it serves, oldest first */
     int n;
-    int greedy;               /* GTO: warp issued last (-1 none) */
-    int rr;                   /* LRR: position after the last issue */
+    union {                   /* the policy's own state: zero, then warp_ops.init */
+        int greedy;           /* gto: warp issued last (-1 none) */
+        int rr;               /* lrr: position in order after the last issue */
+        int64_t word[2];      /* room for another policy's */
+    } pol;
     uint64_t starve_at;       /* no warp can be starved before this cycle */
     uint64_t min_wake;        /* no ACTIVE warp it serves has a smaller wake (UINT64_MAX:
                                  none ACTIVE); exact after a cycle in which it issued
-                                 nothing, so such cycles skip it (warpsched.c) */
+                                 nothing, so such cycles skip it (warpsched.c, warp_ops) */
     uint64_t issued;
 } warp_sched;
 
+struct sm;
+
+/* A warp scheduling policy: which ready warp a scheduler issues from.  One
+ * table per policy, warp_<name> in src/gpu/warp_<name>.c, listed in
+ * WARP_POLICY_MAP (policies.h); the engine (warpsched.c) runs the
+ * starvation guard and skips schedulers with nothing ready before asking. */
+typedef struct warp_ops {
+    const char *name;
+    /* The warp slot to issue from at cycle c (sm_warp_ready() true for it),
+     * or -1.  Returning -1 it must have checked every ACTIVE warp of ws and
+     * left ws->min_wake the least of their wakes (warp_priv.h's
+     * warp_oldest_ready() does both): the SM then skips ahead to it. */
+    int (*pick)(struct sm *m, warp_sched *ws, uint64_t c);
+    /* Set up ws->pol of a new scheduler (it starts zeroed).  May be NULL. */
+    void (*init)(warp_sched *ws);
+    /* The warp `slot`, at position pos of ws->order, exited and left the
+     * order (ws->n is already one less).  May be NULL. */
+    void (*removed)(warp_sched *ws, int pos, int slot);
+} warp_ops;
+
+#define WARP_OPS_DECL_(id, name, help) extern const warp_ops warp_##name;
+WARP_POLICY_MAP(WARP_OPS_DECL_)
+#undef WARP_OPS_DECL_
+
+/* The ops table for a cfg sm.warp_policy value (NULL: none such). */
+const warp_ops *warp_lookup(int policy);
+
+struct mem_level;
+
 typedef struct sm {
     int id;
+    const warp_ops *wops;     /* its schedulers' policy (sm.warp_policy) */
+    struct mem_level *mem;    /* its first memory level (mem.h); the sim owns it */
     event ev;                 /* its issue event */
     /* clock domain: cycle c starts at base_ps + (c - base_cycle) * period_fs / 1000 */
     int64_t period_fs;
@@ -162,7 +196,7 @@ static inline uint64_t sm_unit_earliest(const sm *m, int sc, int cls, int *pipe)
  * pipeline of its unit class is free.  When it cannot, w->wake is raised
  * to the earliest cycle it could (a lower bound: another warp may still
  * take the pipeline first), so schedulers skip it cheaply until then.  The
- * warp policies (warpsched.c) call this for every warp they consider, so it
+ * warp policies (warp_<name>.c) call this for every warp they consider, so it
  * is inline and touches only the warp's first cache line and unit_free. */
 static inline int sm_warp_ready(const sm *m, warp *w, uint64_t c)
 {
@@ -178,8 +212,29 @@ static inline int sm_warp_ready(const sm *m, warp *w, uint64_t c)
     return 1;
 }
 
-/* The warp the scheduler's policy issues from at cycle c, or -1 (warpsched.c). */
-int warpsched_pick(struct sim *s, sm *m, warp_sched *ws, uint64_t c);
+/* The starvation guard's scan (warpsched.c): the ready warp that has not
+ * issued for at least lim cycles and waited longest, or -1; it moves
+ * ws->starve_at to the next cycle at which one could be due. */
+int warpsched_starved(sm *m, warp_sched *ws, uint64_t c, uint64_t lim);
+
+/* The warp scheduler ws issues from at cycle c, or -1: the starvation guard
+ * first (sm.starvation_cycles = lim, 0 = off), then the policy.  Inline so
+ * that the SM's loop makes one call per pick, the policy's. */
+static inline int warpsched_pick(sm *m, warp_sched *ws, uint64_t c, uint64_t lim)
+{
+    if (lim != 0 && c >= ws->starve_at) {
+        int slot = warpsched_starved(m, ws, c, lim);
+        if (slot >= 0)
+            return slot;
+    }
+    /* Nothing can be ready before min_wake (a lower bound, see above): the
+     * policy would only confirm it, warp by warp.  The guard above still
+     * ran, for its bookkeeping.  Exact: every warp it would have looked at
+     * has wake > c, so sm_warp_ready() would have returned 0 untouched. */
+    if (c < ws->min_wake)
+        return -1;
+    return m->wops->pick(m, ws, c);
+}
 
 /* Clock domain helpers. */
 ps_t sm_cycle_time(const sm *m, uint64_t cycle);

@@ -11,11 +11,13 @@
  * command is built once in memory.  Errors are one line,
  * "spec:line:col: section: key: value: expected ...".  sweep_point_cfg()
  * then checks each point against the real config (cross-field rules).
- * Running lives in the CLI (src/cli/cmd_sweep.c): it forks.
+ * sweep_run() (src/sweep/engine.c) runs a spec: it forks one child per
+ * point; `skewsim sweep` (src/cli/cmd_sweep.c) is its command line.
  */
 #ifndef SKEWSIM_SWEEP_H
 #define SKEWSIM_SWEEP_H
 
+#include <signal.h>
 #include <stdio.h>
 #include "skewsim/common.h"
 #include "skewsim/config.h"
@@ -118,5 +120,41 @@ int sweep_gen_build(const sweep_spec *s, const sweep_trace *t, kernel *k, long *
 
 /* The spec's keys, one per line, from the schema table (docs/sweeps.md). */
 void sweep_spec_help(FILE *out);
+
+/* ---- running a spec (src/sweep/engine.c) ---- */
+
+#define SWEEP_MAX_JOBS 1024
+
+typedef struct sweep_opts {
+    const char *spec;             /* the spec file */
+    const char *dir;              /* the output tree; may be NULL with list */
+    int jobs;                     /* points at once, 1..SWEEP_MAX_JOBS; 0: one per online CPU */
+    int shard_k, shard_n;         /* run only points i with i % shard_n == shard_k (0, 1: all) */
+    int force;                    /* run points already done */
+    int collect;                  /* run nothing: rebuild sweep.csv, count what is done */
+    int list;                     /* print the points (this shard's) and run nothing */
+    /* The caller's signal flag (its SIGINT/SIGTERM handler stores the
+     * signal number): once non-zero, no new point starts, running ones get
+     * SIGTERM, their temporaries are removed.  The engine only reads it;
+     * NULL: no signal stops the sweep. */
+    const volatile sig_atomic_t *stop;
+    FILE *out;                    /* the table, --list: NULL is stdout */
+} sweep_opts;
+
+/* How a sweep ended, for the caller's message and exit status. */
+typedef struct sweep_outcome {
+    size_t npoints;               /* of the spec */
+    size_t run, skipped, failed;  /* this run's points (this shard's): run (failed among them), done already */
+    size_t missing, not_ok;       /* sweep.csv: points not done (stale or missing), points failed */
+    char missing_list[128];       /* the first of the missing: "0003, 0007, ..." */
+    int signal;                   /* the signal that stopped it, 0: none */
+} sweep_outcome;
+
+/* Run (or with collect / list, only read) the sweep of opts->spec into
+ * opts->dir; writes DIR/sweep.csv and prints its table to opts->out.
+ * Returns 0 whether or not points failed (the outcome says), or a
+ * negative SK_E* code with *e filled: the spec, the config, a trace, the
+ * file system. */
+int sweep_run(const sweep_opts *o, sweep_outcome *out, sk_error *e);
 
 #endif

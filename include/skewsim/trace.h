@@ -1,11 +1,14 @@
-/* trace.h -- the native kernel trace format (docs/trace-format.md).
+/* trace.h -- reading kernel traces, and writing the native format.
  *
  * A trace holds one or more kernels.  Each kernel's header and programs are
  * small and parsed whole; its per-CTA section (which program, what work
  * factor) is streamed one CTA at a time while the dispatcher asks for the
  * next one, so memory does not grow with the number of CTAs or kernels.
- * Plain and gzip'd files are read through zlib's gz* interface (which reads
- * both transparently).
+ * The reading calls serve every registered format alike: the native one
+ * (docs/trace-format.md, src/trace/native.c) and Accel-Sim's
+ * (docs/accelsim.md, src/trace/accelsim.c); src/trace/trace_priv.h says
+ * how a format plugs in.  Plain and gzip'd files are read through the line
+ * reader (skewsim/lineread.h).
  */
 #ifndef SKEWSIM_TRACE_H
 #define SKEWSIM_TRACE_H

@@ -6,6 +6,7 @@
 #include "skewsim/common.h"
 #include "skewsim/config.h"
 #include "skewsim/results.h"
+#include "skewsim/run.h"
 #include "skewsim/trace.h"
 
 int cmd_run(int argc, char **argv);
@@ -24,21 +25,5 @@ int cli_fail(const sk_error *e);
 /* Load -c FILE (or defaults when NULL) and apply each --set in order, then
  * cross-validate.  Shared by run, config and validate. */
 int cli_load_config(cfg *c, const char *path, char **sets, int nsets, sk_error *e);
-
-/* Simulate trace `tpath` on config *c into DIR `odir` (summary.json,
- * ctas.csv, epochs.csv), printing the short summary to `out` (NULL: none).
- * The body of `run`, and what `sweep` runs for each point. */
-int cli_run_trace(const cfg *c, const char *tpath, const char *sass_path, const char *odir, FILE *out,
-                  sk_error *e);
-
-/* Simulate trace `tr` on config *c into results kept in memory (validate's
- * checks read them back).  NULL with *e filled on failure; the caller frees
- * the results with results_free(). */
-results *cli_simulate(const cfg *c, trace *tr, sk_error *e);
-
-/* Open trace `tpath`; with `sass_path` (not NULL) an Accel-Sim trace takes
- * its stall counts from that listing, loaded into *listing (the caller
- * frees it with sass_free() after trace_close()).  NULL with *e filled. */
-trace *cli_open_trace(const char *tpath, const char *sass_path, sass **listing, sk_error *e);
 
 #endif

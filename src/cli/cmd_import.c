@@ -61,7 +61,7 @@ int cmd_import(int argc, char **argv)
     }
 
     sass *listing;
-    trace *t = cli_open_trace(in, sass_path, &listing, &e);
+    trace *t = run_open_trace(in, sass_path, &listing, &e);
     if (!t)
         return cli_fail(&e);
     /* standard output and devices are written in place */

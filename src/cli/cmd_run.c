@@ -1,14 +1,13 @@
-/* cmd_run.c -- `skewsim run -c CONFIG -t TRACE -o DIR [--seed N] [--set k=v]`,
- * and cli_run_trace(), the one run that `sweep` forks for every point. */
+/* cmd_run.c -- `skewsim run -c CONFIG -t TRACE -o DIR [--seed N] [--set k=v]`:
+ * the arguments, then run_trace() (src/out/run.c), the same run that
+ * `sweep` forks for every point. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "skewsim/results.h"
-#include "skewsim/sim.h"
-#include "skewsim/trace.h"
+#include "skewsim/run.h"
 
 /* Parse a decimal uint64 strictly (no sign, no junk, no overflow). */
 static int parse_u64(const char *s, uint64_t *out)
@@ -22,63 +21,6 @@ static int parse_u64(const char *s, uint64_t *out)
         return -1;
     *out = v;
     return 0;
-}
-
-trace *cli_open_trace(const char *tpath, const char *sass_path, sass **listing, sk_error *e)
-{
-    *listing = NULL;
-    trace *tr = trace_open(tpath, e);
-    if (!tr || !sass_path)
-        return tr;
-    *listing = sass_load(sass_path, e);
-    if (!*listing || trace_set_sass(tr, *listing, sass_path, e) < 0) {
-        trace_close(tr);
-        sass_free(*listing);
-        *listing = NULL;
-        return NULL;
-    }
-    return tr;
-}
-
-results *cli_simulate(const cfg *c, trace *tr, sk_error *e)
-{
-    results *r = results_open(NULL, e);
-    if (!r)
-        return NULL;
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(c, &obs, e);
-    int rc = s ? sim_run(s, tr, e) : e->code;
-    sim_destroy(s);
-    if (rc < 0) {
-        results_free(r);
-        return NULL;
-    }
-    return r;
-}
-
-int cli_run_trace(const cfg *c, const char *tpath, const char *sass_path, const char *odir, FILE *out,
-                  sk_error *e)
-{
-    sass *listing;
-    trace *tr = cli_open_trace(tpath, sass_path, &listing, e);
-    if (!tr)
-        return e->code;
-    results *r = results_open(odir, e);
-    if (!r) {
-        trace_close(tr);
-        sass_free(listing);
-        return e->code;
-    }
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(c, &obs, e);
-    int rc = s ? sim_run(s, tr, e) : e->code;
-    if (rc == 0)
-        rc = results_finish(r, s, out, e);
-    sim_destroy(s);
-    results_free(r);
-    trace_close(tr);
-    sass_free(listing);
-    return rc < 0 ? rc : 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -128,7 +70,7 @@ int cmd_run(int argc, char **argv)
         }
         c.seed = v;
     }
-    if (cli_run_trace(&c, tpath, sass_path, odir, stdout, &e) < 0)
+    if (run_trace(&c, tpath, sass_path, odir, stdout, &e) < 0)
         goto fail;
     free(sets);
     return 0;

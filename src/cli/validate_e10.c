@@ -114,7 +114,7 @@ static int simulate_chain(const cfg *c, const char *mn, int stall, const char *a
     trace *tr = trace_open_string("e10", text, e);
     if (!tr)
         return e->code;
-    results *r = cli_simulate(c, tr, e);
+    results *r = run_simulate(c, tr, e);
     trace_close(tr);
     if (!r)
         return e->code;

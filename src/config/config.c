@@ -54,8 +54,11 @@ typedef struct cfg_key {
 /* Choice names, in the order of the enums in config.h: the stored value is
  * the index. */
 static const char *const numberings[] = { "gpc_major", "tpc_round_robin", NULL };
-static const char *const warp_policies[] = { "gto", "lrr", "oldest", NULL };
-static const char *const dispatch_policies[] = { "gigathread", "round_robin", "freq_aware", NULL };
+/* The policy choices and their help come from the lists of policies.h. */
+#define POLICY_NAME_(id, name, help) #name,
+#define POLICY_HELP_(id, name, help) " " #name ": " help "."
+static const char *const warp_policies[] = { WARP_POLICY_MAP(POLICY_NAME_) NULL };
+static const char *const dispatch_policies[] = { DISPATCH_POLICY_MAP(POLICY_NAME_) NULL };
 /* "skewed" last: the old name of "varius" (enum cfg_si_preset). */
 static const char *const si_presets[] = { "uniform", "varius", "file", "skewed", NULL };
 static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "per_sm", NULL };
@@ -178,7 +181,7 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("sm.issue_width", issue_width, 1, 1, 8, "instructions",
             "instructions issued per scheduler per cycle"),
     ROW_ENUM("sm.warp_policy", warp_policy, "gto", warp_policies,
-             "warp scheduling: greedy-then-oldest, loose round-robin, or oldest first"),
+             "warp scheduling (src/gpu/warp_<name>.c)." WARP_POLICY_MAP(POLICY_HELP_)),
     ROW_INT("sm.starvation_cycles", starvation_cycles, 0, 0, 1000000, "cycles",
             "once every N cycles a scheduler issues the ready warp that has waited longest, "
             "if it waited N cycles (0 = never)"),
@@ -201,8 +204,7 @@ static const cfg_key cfg_schema[] = {
             "last CTA end to the completion event"),
 
     ROW_ENUM("dispatch.policy", dispatch_policy, "gigathread", dispatch_policies,
-             "CTA dispatcher: GigaThread model, plain round-robin over SMs, or the "
-             "frequency-aware research policy (src/gpu/dispatch_freq.c)"),
+             "CTA dispatcher (src/gpu/dispatch_<name>.c)." DISPATCH_POLICY_MAP(POLICY_HELP_)),
     ROW_INT("dispatch.cta_ps", dispatch_cta_ps, 0, 0, 1000000000, "ps",
             "global dispatcher time per CTA"),
     ROW_INT("dispatch.tail_every_bursts", tail_every_bursts, 0, 0, 1000, "bursts",

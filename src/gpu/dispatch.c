@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include "skewsim/sim.h"
 
+/* Indexed by enum cfg_dispatch_policy: both expand DISPATCH_POLICY_MAP. */
 static const dispatch_ops *const registry[] = {
-    [DISPATCH_GIGATHREAD] = &dispatch_gigathread,
-    [DISPATCH_ROUND_ROBIN] = &dispatch_round_robin,
-    [DISPATCH_FREQ_AWARE] = &dispatch_freq_aware,
+#define DISPATCH_ROW_(id, name, help) [DISPATCH_##id] = &dispatch_##name,
+    DISPATCH_POLICY_MAP(DISPATCH_ROW_)
+#undef DISPATCH_ROW_
 };
+_Static_assert(SK_ARRAY_LEN(registry) == DISPATCH_NPOLICIES, "one dispatch_ops per dispatch policy");
 
 const dispatch_ops *dispatch_lookup(int policy)
 {
@@ -45,6 +47,11 @@ static void dispatch_fire(sim *s, event *ev)
         if (id < 0)
             return;                 /* wait for a CTA to finish */
         sm_launch_cta(s, &s->sms[id], &d->next, &s->need, t);
+        if (s->sink_want & SINK_W_CTA_DISPATCH) {
+            sink_cta sc = {.kernel = s->ks.index, .cta = d->next.id, .sm = id, .t = t};
+            if (sim_sink_cta_dispatch(s, &sc) < 0)
+                return;             /* s->stop is set */
+        }
         d->have_next = 0;
         s->ctas_left--;
         s->ctas_running++;

@@ -3,7 +3,8 @@
  * What is modelled, per cycle of the SM's own clock:
  *  - warp slots; slot i is served by scheduler i mod N (sm.warp_schedulers);
  *  - each scheduler issues up to sm.issue_width instructions per cycle from
- *    the warp its policy picks (GTO, LRR, oldest-first: warpsched.c);
+ *    the warp its policy picks (GTO, LRR, oldest-first: warp_<name>.c,
+ *    behind warp_ops; the starvation guard in warpsched.c);
  *  - a warp may issue when (a) the compiler's stall count of its previous
  *    instruction has elapsed (Volta and later encode fixed-latency
  *    scheduling in each instruction's control word: the `stall` field of the
@@ -11,8 +12,10 @@
  *    scoreboard, and (c) a pipeline of the instruction's unit class is free
  *    (initiation interval units.<class>.ii_cycles);
  *  - results become ready after units.<class>.lat_cycles, shared/constant
- *    loads after memory.smem_latency_cycles, global loads after the chip's
- *    memory model (sim.c);
+ *    loads after memory.smem_latency_cycles, global loads and stores go to
+ *    the SM's first memory level (m->mem, mem.h; today every SM shares the
+ *    one flat bandwidth server of src/mem/flat.c) and a load's registers
+ *    are ready in the first cycle at or after the time it returns;
  *  - BAR.SYNC holds a warp until every live warp of its CTA arrived; the
  *    SM's one barrier unit takes arrivals one at a time
  *    (sm.barrier_arrive_cycles each, shared by all CTAs), and the warps go
@@ -21,7 +24,7 @@
  *    last EXIT of a CTA frees its resources and tells the dispatcher.
  * Not modelled (yet): register-bank conflicts and operand collectors,
  * instruction fetch and i-cache, divergence inside a warp (a trace gives one
- * instruction stream per warp), L1/L2 caches.
+ * instruction stream per warp), L1/L2 caches (levels behind mem.h, to come).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -95,11 +98,14 @@ int sm_init(sm *m, sim *s, int id)
     m->ctas = xcalloc((size_t)c->max_ctas, sizeof *m->ctas);
     m->sched = xcalloc((size_t)c->warp_schedulers, sizeof *m->sched);
     m->nsched = c->warp_schedulers;
+    m->wops = warp_lookup(c->warp_policy);
+    m->mem = s->mem;
     int per_sched = (c->max_warps + c->warp_schedulers - 1) / c->warp_schedulers;
     for (int i = 0; i < c->warp_schedulers; i++) {
         m->sched[i].order = xcalloc((size_t)per_sched, sizeof *m->sched[i].order);
-        m->sched[i].greedy = -1;
         m->sched[i].min_wake = UINT64_MAX;
+        if (m->wops->init)
+            m->wops->init(&m->sched[i]);
     }
     m->unit_stride = 0;
     for (int k = 0; k < FU_NCLASS; k++) {
@@ -251,6 +257,12 @@ static inline void advance(warp *w)
 
 static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
 {
+    if (s->sink_want & SINK_W_BAR_RELEASE) {
+        sink_barrier b = {.kind = SINK_BAR_CTA, .sm = m->id, .slot = -1, .cta = cs->id,
+                          .warps = (uint64_t)cs->at_barrier,
+                          .t = sm_cycle_time(m, SK_MAX(c, cs->bar_done) + (uint64_t)s->c.barrier_cycles)};
+        sim_sink_bar_release(s, &b);
+    }
     for (int i = 0; i < cs->nwarps; i++) {
         warp *x = &m->warps[cs->warp_slot[i]];
         if (x->state == W_BARRIER) {
@@ -265,18 +277,14 @@ static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
     cs->bar_done = 0;
 }
 
-static void remove_from_sched(warp_sched *ws, int slot)
+static void remove_from_sched(const sm *m, warp_sched *ws, int slot)
 {
     for (int i = 0; i < ws->n; i++) {
         if (ws->order[i] == slot) {
             memmove(&ws->order[i], &ws->order[i + 1], (size_t)(ws->n - i - 1) * sizeof ws->order[0]);
             ws->n--;
-            if (ws->greedy == slot)
-                ws->greedy = -1;
-            if (ws->rr > i)
-                ws->rr--;
-            if (ws->rr >= ws->n)
-                ws->rr = 0;
+            if (m->wops->removed)
+                m->wops->removed(ws, i, slot);
             return;
         }
     }
@@ -300,15 +308,25 @@ static uint64_t access_bytes(const instr *in)
     }
 }
 
-/* Global memory: one bandwidth server (memory.bandwidth_gbps) followed by a
- * fixed latency (memory.latency_ns).  Returns when the data is back. */
-static ps_t mem_access(sim *s, ps_t now, uint64_t bytes)
+/* A global load or store at cycle c through the SM's first memory level
+ * (mem.h; src/mem): returns the time the level completes it. */
+static ps_t global_access(sim *s, sm *m, const instr *in, uint64_t c)
 {
-    mem_model *mm = &s->mem;
-    ps_t start = SK_MAX(now, mm->free_ps);
-    mm->free_ps = start + (ps_t)((bytes * (uint64_t)mm->as_per_byte) / 1000000);
-    mm->bytes += bytes;
-    return mm->free_ps + mm->latency_ps;
+    mem_req r = {
+        .sm = m->id,
+        .op = in->kind == IK_ST_GLOBAL ? MEM_STORE : MEM_LOAD,
+        .flags = 0,
+        .lane_bytes = (uint8_t)in->bytes,
+        .mask = 0,
+        .addr = NULL,
+        .bytes = access_bytes(in),
+        .t = sm_cycle_time(m, c),
+    };
+    m->mem_bytes += r.bytes;
+    ps_t done = mem_access(m->mem, &r);
+    if (s->sink_want & SINK_W_MEM)
+        sim_sink_mem(s, &r, done);
+    return done;
 }
 
 /* The last warp of a CTA exited in cycle c: free what it held and report. */
@@ -368,6 +386,11 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
 
     if (w->widx == 0)
         record_marks(s, m, cs, in, c);
+    if (s->sink_want & SINK_W_ISSUE) {
+        sink_issue si = {.sm = m->id, .sched = w->sched, .slot = slot, .widx = w->widx, .cta = cs->id,
+                         .cycle = c, .pc = w->pc, .in = in};
+        sim_sink_issue(s, &si);       /* a failure sets s->stop: the SM stops after this cycle */
+    }
     sm_unit_earliest(m, w->sched, in->cls, &pipe);
     m->unit_free[pipe] = c + (uint64_t)(in->ii ? in->ii : cf->units[in->cls].ii_cycles);
     m->issued++;
@@ -385,12 +408,10 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         done = c + (uint64_t)cf->smem_latency_cycles;
         break;
     case IK_LD_GLOBAL:
-        m->mem_bytes += access_bytes(in);
-        done = sm_cycle_at(m, mem_access(s, sm_cycle_time(m, c), access_bytes(in)));
+        done = sm_cycle_at(m, global_access(s, m, in, c));
         break;
     case IK_ST_GLOBAL:
-        m->mem_bytes += access_bytes(in);
-        mem_access(s, sm_cycle_time(m, c), access_bytes(in));
+        global_access(s, m, in, c);
         break;
     case IK_BAR:
         advance(w);
@@ -398,19 +419,29 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         /* the barrier unit takes arrivals one at a time (E10: 2 cycles a warp) */
         m->bar_free = SK_MAX(c, m->bar_free) + (uint64_t)cf->barrier_arrive_cycles;
         cs->bar_done = SK_MAX(cs->bar_done, m->bar_free);
+        if (s->sink_want & SINK_W_BAR_ARRIVE) {
+            sink_barrier b = {.kind = SINK_BAR_CTA, .sm = m->id, .slot = slot, .cta = cs->id, .warps = 1,
+                              .t = sm_cycle_time(m, c)};
+            sim_sink_bar_arrive(s, &b);
+        }
         if (++cs->at_barrier >= cs->nwarps - cs->exited)
             release_barrier(s, m, cs, c);
         return 0;
     case IK_GRIDBAR:
         advance(w);
         w->state = W_GRIDBAR;
+        if (s->sink_want & SINK_W_BAR_ARRIVE) {
+            sink_barrier b = {.kind = SINK_BAR_GRID, .sm = m->id, .slot = slot, .cta = cs->id, .warps = 1,
+                              .t = sm_cycle_time(m, c)};
+            sim_sink_bar_arrive(s, &b);
+        }
         sim_grid_arrive(s, sm_cycle_time(m, c));
         return 0;
     case IK_EXIT:
         w->state = W_DONE;
         m->live_warps--;
         sim_warp_exited(s, sm_cycle_time(m, c));
-        remove_from_sched(&m->sched[w->sched], slot);
+        remove_from_sched(m, &m->sched[w->sched], slot);
         cs->exited++;
         if (cs->exited == cs->nwarps) {
             retire(s, m, cs, c);
@@ -539,15 +570,22 @@ static void sm_fire(sim *s, event *ev)
 {
     sm *m = &s->sms[ev->tag];
     const int nsched = s->c.warp_schedulers, width = s->c.issue_width;
+    const unsigned want_stall = s->sink_want & SINK_W_STALL;
+    const uint64_t starve_lim = (uint64_t)s->c.starvation_cycles;
     uint64_t c = m->cycle;
     for (;;) {
         int finished = 0, issued = 0;
         for (int sc = 0; sc < nsched; sc++) {
             warp_sched *ws = &m->sched[sc];
             for (int k = 0; k < width && ws->n > 0; k++) {
-                int slot = warpsched_pick(s, m, ws, c);
-                if (slot < 0)
+                int slot = warpsched_pick(m, ws, c, starve_lim);
+                if (slot < 0) {
+                    if (want_stall && k == 0) {
+                        sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->min_wake};
+                        sim_sink_stall(s, &st);
+                    }
                     break;
+                }
                 issued = 1;
                 finished |= issue(s, m, slot, c);
             }

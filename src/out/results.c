@@ -1,8 +1,10 @@
 /* results.c -- the output contract (see results.h).
  *
- * Numbers are printed from integers wherever possible (picoseconds as
+ * ctas.csv prints numbers from integers wherever possible (picoseconds as
  * nanoseconds with three decimals) so that the same run gives byte-identical
- * files on every machine; ratios use fixed "%.6f".
+ * files on every machine.  summary.json is written through libjansson in
+ * the one pinned format of json.h (values rounded to the same decimals as
+ * before, so they read back unchanged).
  */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "skewsim/json.h"
 #include "skewsim/results.h"
 
 struct results {
@@ -92,8 +95,9 @@ void results_free(results *r)
     free(r);
 }
 
-static int on_cta(void *ud, const cta_record *c)
+static int on_cta(void *ud, const sim *s, const cta_record *c)
 {
+    (void)s;
     results *r = ud;
     if (!r->ctas) {
         if (r->nr == r->rcap) {
@@ -110,8 +114,9 @@ static int on_cta(void *ud, const cta_record *c)
                    (unsigned long long)c->cta, c->sm, s0, s1, (unsigned long long)c->cycles) < 0;
 }
 
-static int on_kernel(void *ud, const kernel_stats *k)
+static int on_kernel(void *ud, const sim *s, const kernel_stats *k)
 {
+    (void)s;
     results *r = ud;
     if (r->nk == r->kcap) {
         r->kcap = r->kcap ? 2 * r->kcap : 16;
@@ -140,41 +145,23 @@ static int on_epoch(void *ud, const sim *s, ps_t t)
     return 0;
 }
 
-sim_observer results_observer(results *r)
+static const sink_ops results_ops = {
+    .name = "results",
+    .kernel_end = on_kernel,
+    .cta_finish = on_cta,
+    .dvfs_step = on_epoch,
+};
+
+sim_sink results_sink(results *r)
 {
-    sim_observer o = {.ud = r, .cta_done = on_cta, .kernel_done = on_kernel, .epoch = on_epoch};
-    return o;
+    sim_sink k = {.ops = &results_ops, .ud = r};
+    return k;
 }
 
 size_t results_nkernels(const results *r) { return r->nk; }
 const kernel_stats *results_kernel(const results *r, size_t i) { return &r->kernels[i]; }
 size_t results_nctas(const results *r) { return r->nr; }
 const cta_record *results_cta(const results *r, size_t i) { return &r->recs[i]; }
-
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
-/* A JSON number, or null for a value that is not finite (JSON has no inf:
- * a chip far outside the silicon model's range can overflow its power). */
-static void json_num(FILE *f, int decimals, double v)
-{
-    if (isfinite(v))
-        fprintf(f, "%.*f", decimals, v);
-    else
-        fputs("null", f);
-}
 
 /* Per-SM figures derived for the summary. */
 typedef struct sm_fig {
@@ -196,48 +183,61 @@ static sm_fig figures(const sim *s, const sm *m)
     return f;
 }
 
-static void write_summary(FILE *f, const results *r, const sim *s)
+/* summary.json as a jansson tree, in the pinned format of json.h: the
+ * fixed-point values of the former hand-written form (ns with 3 decimals,
+ * ratios with 6, MHz with 3, mV with 1) are rounded to those decimals. */
+static char *summary_text(const results *r, const sim *s, size_t *len)
 {
-    char b0[32], b1[32], b2[32];
-    results_fmt_ns(b0, sizeof b0, s->end_ps);
-    fprintf(f, "{\n  \"config\": ");
-    json_string(f, s->c.name);
     const si_chip_state *chip = silicon_chip(s->si);
     double secs = (double)s->end_ps * 1e-12;
-    fprintf(f, ",\n  \"seed\": %llu,\n  \"total_ns\": %s,\n  \"warp_instructions\": %llu,\n"
-               "  \"events\": %llu,\n  \"chip\": {\"mean_power_w\": ",
-            (unsigned long long)s->c.seed, b0, (unsigned long long)s->warp_instructions,
-            (unsigned long long)s->q.fired);
-    json_num(f, 3, secs > 0 ? chip->energy_j / secs : 0.0);
-    fputs(", \"max_power_w\": ", f);
-    json_num(f, 3, SK_MAX(r->max_power_w, chip->max_window_power_w));
-    fputs(", \"energy_j\": ", f);
-    json_num(f, 6, chip->energy_j);
-    fprintf(f, ", \"clock_changes\": %llu},\n  \"kernels\": [", (unsigned long long)chip->changes);
+    json_t *root = json_object();
+    skjson_set(root, "config", skjson_str(s->c.name));
+    skjson_set(root, "seed", skjson_u64(s->c.seed));
+    skjson_set(root, "total_ns", skjson_ns(s->end_ps));
+    skjson_set(root, "warp_instructions", skjson_u64(s->warp_instructions));
+    skjson_set(root, "events", skjson_u64(s->q.fired));
+    json_t *c = json_object();
+    skjson_set(c, "mean_power_w", skjson_fixed(secs > 0 ? chip->energy_j / secs : 0.0, 3));
+    skjson_set(c, "max_power_w", skjson_fixed(SK_MAX(r->max_power_w, chip->max_window_power_w), 3));
+    skjson_set(c, "energy_j", skjson_fixed(chip->energy_j, 6));
+    skjson_set(c, "clock_changes", skjson_u64(chip->changes));
+    skjson_set(root, "chip", c);
+    json_t *ks = json_array();
     for (size_t i = 0; i < r->nk; i++) {
         const kernel_stats *k = &r->kernels[i];
-        results_fmt_ns(b0, sizeof b0, k->last_record_end_ps - k->first_start_ps);
-        results_fmt_ns(b1, sizeof b1, k->done_ps - k->launch_ps);
-        results_fmt_ns(b2, sizeof b2, k->launch_ps);
-        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-        json_string(f, k->name);
-        fprintf(f, ", \"index\": %llu, \"ctas\": %llu, \"launch_ns\": %s, \"span_ns\": %s, "
-                   "\"time_ns\": %s, \"warp_instructions\": %llu}",
-                (unsigned long long)k->index, (unsigned long long)k->ctas, b2, b0, b1,
-                (unsigned long long)k->warp_instructions);
+        json_t *o = json_object();
+        skjson_set(o, "name", skjson_str(k->name));
+        skjson_set(o, "index", skjson_u64(k->index));
+        skjson_set(o, "ctas", skjson_u64(k->ctas));
+        skjson_set(o, "launch_ns", skjson_ns(k->launch_ps));
+        skjson_set(o, "span_ns", skjson_ns(k->last_record_end_ps - k->first_start_ps));
+        skjson_set(o, "time_ns", skjson_ns(k->done_ps - k->launch_ps));
+        skjson_set(o, "warp_instructions", skjson_u64(k->warp_instructions));
+        skjson_append(ks, o);
     }
-    fprintf(f, "%s],\n  \"sms\": [", r->nk ? "\n  " : "");
+    skjson_set(root, "kernels", ks);
+    json_t *sms = json_array();
     for (int i = 0; i < s->nsms; i++) {
         const sm *m = &s->sms[i];
         sm_fig g = figures(s, m);
-        fprintf(f, "%s\n    {\"id\": %d, \"gpc\": %d, \"tpc\": %d, \"ctas\": %llu, \"busy_frac\": %.6f, "
-                   "\"ipc\": %.6f, \"mean_mhz\": %.3f, \"min_mhz\": %d, \"max_mhz\": %d, "
-                   "\"vdd_min_mv\": %.1f, \"warp_instructions\": %llu}",
-                i ? "," : "", m->id, s->topo.sm[i].gpc, s->topo.sm[i].tpc_global,
-                (unsigned long long)m->ctas_run, g.busy_frac, g.ipc, g.mean_mhz, m->min_mhz, m->max_mhz,
-                m->vdd_min_mv, (unsigned long long)m->issued);
+        json_t *o = json_object();
+        skjson_set(o, "id", json_integer(m->id));
+        skjson_set(o, "gpc", json_integer(s->topo.sm[i].gpc));
+        skjson_set(o, "tpc", json_integer(s->topo.sm[i].tpc_global));
+        skjson_set(o, "ctas", skjson_u64(m->ctas_run));
+        skjson_set(o, "busy_frac", skjson_fixed(g.busy_frac, 6));
+        skjson_set(o, "ipc", skjson_fixed(g.ipc, 6));
+        skjson_set(o, "mean_mhz", skjson_fixed(g.mean_mhz, 3));
+        skjson_set(o, "min_mhz", json_integer(m->min_mhz));
+        skjson_set(o, "max_mhz", json_integer(m->max_mhz));
+        skjson_set(o, "vdd_min_mv", skjson_fixed(m->vdd_min_mv, 1));
+        skjson_set(o, "warp_instructions", skjson_u64(m->issued));
+        skjson_append(sms, o);
     }
-    fprintf(f, "\n  ]\n}\n");
+    skjson_set(root, "sms", sms);
+    char *text = skjson_dumps(root, len);
+    json_decref(root);
+    return text;
 }
 
 static void print_human(FILE *out, const results *r, const sim *s)
@@ -281,8 +281,11 @@ int results_finish(results *r, const sim *s, FILE *out, sk_error *e)
         FILE *f = fopen(r->sum_tmp, "w");
         if (!f)
             return sk_errorf(e, SK_EIO, "%s: cannot write: %s", r->sum_tmp, strerror(errno));
-        write_summary(f, r, s);
-        int bad = ferror(f);
+        size_t len;
+        char *text = summary_text(r, s, &len);
+        int bad = fwrite(text, 1, len, f) != len;
+        free(text);
+        bad |= ferror(f);
         bad |= fclose(f) != 0;
         if (bad)
             return sk_errorf(e, SK_EIO, "%s: write failed", r->sum_tmp);

@@ -223,7 +223,7 @@ static int read_config(reader *R, const yaml_event_t *v)
 }
 
 /* Split a gen command line at blanks into a NULL-terminated argv ("gen"
- * first, as cmd_gen takes it).  The tokens point into *copy; the caller
+ * first, as `skewsim gen` takes it).  The tokens point into *copy; the caller
  * frees *copy and argv. */
 static char **split_gen(const char *cmd, int *argc, char **copy)
 {
@@ -239,100 +239,56 @@ static char **split_gen(const char *cmd, int *argc, char **copy)
     return argv;
 }
 
-/* The options of each workload and where their values go, as `skewsim gen`
- * takes them (src/cli/cmd_gen.c; its usage text lists the same). */
-typedef struct gen_args {
-    long iters, block, grid, ctas, bytes, m, n, k, repeat, rounds, citers, cctas;
-} gen_args;
-
-typedef struct gen_optdef {
-    const char *workload, *name;
-    size_t off;
-} gen_optdef;
-
-#define GOPT(w, n, f) {w, n, offsetof(gen_args, f)}
-static const gen_optdef gen_opts[] = {
-    GOPT("fma", "--iters", iters), GOPT("fma", "--block", block), GOPT("fma", "--grid", grid),
-    GOPT("stream", "--ctas", ctas), GOPT("stream", "--block", block),
-    GOPT("stream", "--bytes-per-cta", bytes),
-    GOPT("gemm", "--m", m), GOPT("gemm", "--n", n), GOPT("gemm", "--k", k),
-    GOPT("gemm", "--repeat", repeat),
-    GOPT("coop", "--ctas", cctas), GOPT("coop", "--block", block), GOPT("coop", "--rounds", rounds),
-    GOPT("coop", "--iters", citers),
-};
-
-/* Parse and build a gen command line; errors without a position (the
- * caller adds it).  *k is filled on success. */
+/* Parse and build a gen command line against the generator table (gen.h:
+ * the options, their defaults and bounds are those of `skewsim gen`);
+ * errors without a position (the caller adds it).  *k is filled on
+ * success. */
 static int gen_build_cmd(const char *cmd, kernel *k, long *repeat, sk_error *e)
 {
-    gen_args a = {4096, 256, 1056, 4224, 1016800, 8192, 8192, 8192, 1, 300, 512, 1056};
     int argc, rc = 0;
     char *copy;
     char **argv = split_gen(cmd, &argc, &copy);
-    char buf[80];
+    char buf[80], list[128];
     const char *wl = argc > 1 ? argv[1] : "";
-    int known = 0;
-    for (size_t j = 0; j < SK_ARRAY_LEN(gen_opts); j++)
-        known |= strcmp(gen_opts[j].workload, wl) == 0;
-    if (!known) {
-        rc = sk_errorf(e, SK_ECONFIG, "%s: expected a workload: fma, stream, gemm or coop",
-                       yrd_show(buf, sizeof buf, wl, strlen(wl)));
+    const gen_workload *w = gen_find(wl);
+    long v[GEN_MAX_OPTS];
+    if (!w) {
+        rc = sk_errorf(e, SK_ECONFIG, "%s: expected a workload: %s", yrd_show(buf, sizeof buf, wl, strlen(wl)),
+                       gen_workload_list(list, sizeof list));
         goto out;
     }
+    gen_defaults(w, v);
     for (int i = 2; i < argc && !rc; i++) {
         const char *arg = argv[i];
         const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        const gen_optdef *o = NULL;
-        for (size_t j = 0; j < SK_ARRAY_LEN(gen_opts); j++)
-            if (strcmp(gen_opts[j].workload, wl) == 0 && strlen(gen_opts[j].name) == len &&
-                strncmp(gen_opts[j].name, arg, len) == 0)
-                o = &gen_opts[j];
-        if (!o) {
-            char opts[128] = "";
-            for (size_t j = 0; j < SK_ARRAY_LEN(gen_opts); j++)
-                if (strcmp(gen_opts[j].workload, wl) == 0) {
-                    strncat(opts, opts[0] ? ", " : "", sizeof opts - strlen(opts) - 1);
-                    strncat(opts, gen_opts[j].name, sizeof opts - strlen(opts) - 1);
-                }
+        int o = gen_find_opt(w, arg, len);
+        if (o < 0) {
             rc = sk_errorf(e, SK_ECONFIG, "gen %s: %s: expected %s (no -o: the sweep names the file)",
-                           wl, yrd_show(buf, sizeof buf, arg, strlen(arg)), opts);
+                           wl, yrd_show(buf, sizeof buf, arg, strlen(arg)), gen_opt_list(w, NULL, list, sizeof list));
             break;
         }
         const char *val = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
         if (!val) {
-            rc = sk_errorf(e, SK_ECONFIG, "gen %s: %s: expected a value", wl, o->name);
+            rc = sk_errorf(e, SK_ECONFIG, "gen %s: %s: expected a value", wl, w->opts[o].flag);
             break;
         }
         char *end;
         errno = 0;
-        long v = strtol(val, &end, 10);
+        long x = strtol(val, &end, 10);
         if (*val == '\0' || *end != '\0' || errno == ERANGE) {
-            rc = sk_errorf(e, SK_ECONFIG, "gen %s: %s: %s: expected an integer", wl, o->name,
+            rc = sk_errorf(e, SK_ECONFIG, "gen %s: %s: %s: expected an integer", wl, w->opts[o].flag,
                            yrd_show(buf, sizeof buf, val, strlen(val)));
             break;
         }
-        *(long *)((char *)&a + o->off) = v;
+        v[o] = x;
     }
     if (rc)
         goto out;
     sk_error inner = {0};
-    if (strcmp(wl, "fma") == 0)
-        rc = gen_fma(k, a.iters, a.block, a.grid, &inner);
-    else if (strcmp(wl, "stream") == 0)
-        rc = gen_stream(k, a.ctas, a.block, a.bytes, &inner);
-    else if (strcmp(wl, "gemm") == 0) {
-        rc = gen_gemm(k, a.m, a.n, a.k, &inner);
-        if (rc == 0 && (a.repeat < 1 || a.repeat > 10000)) {
-            kernel_free(k);
-            rc = sk_errorf(&inner, SK_EUSAGE, "gen gemm: repeat %ld: expected 1..10000", a.repeat);
-        }
-    } else {
-        rc = gen_coop(k, a.cctas, a.block, a.rounds, a.citers, &inner);
-    }
+    rc = gen_build(w, v, k, repeat, &inner);
     if (rc)
         rc = sk_errorf(e, SK_ECONFIG, "%s", inner.msg);
-    *repeat = a.repeat;
 out:
     free(copy);
     free(argv);

@@ -27,10 +27,12 @@
  *  - A whole kernel is parsed when trace_next_kernel() asks for it (the
  *    format lists CTAs in any order and may miss or repeat one, which only
  *    the end of the file tells); memory is bounded by the distinct programs
- *    (MAX_INSTRS entries), one CTA's warps, and 16 bytes per CTA.
+ *    (TRACE_MAX_INSTRS entries), one CTA's warps, and 16 bytes per CTA.
  *
  * Every error is one line "file:line: field: value: expected what", and the
- * first is sticky, as in trace.c.
+ * first is sticky, as in the native reader.  Lines come from the shared line
+ * reader (lineread.h); this file is one trace format (trace_priv.h) and
+ * calls no other reader.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,18 +42,11 @@
 
 #define WARP_THREADS 32
 #define MAX_TOKENS 80                 /* fields on one line: a list_all line has at most 47 */
-/* The next bounds match trace.c's, so that `skewsim import` output reads back. */
-#define MAX_INSTRS (1u << 24)         /* entries over a kernel's programs, and in one CTA */
-#define MAX_PROGRAMS 4096             /* distinct CTA programs per kernel */
-#define MAX_OPNAMES 1024              /* distinct mnemonics per kernel */
-#define GRID_MAX (UINT64_C(1) << 32)  /* CTAs per kernel */
-#define BLOCK_MAX 1024                /* threads per CTA (CUDA) */
-#define MAX_WARPS (BLOCK_MAX / WARP_THREADS)
-#define REGS_MAX 255
-/* What the native writer takes back (writer.c), so that import output reads back. */
-#define NAME_MAX_BYTES 4096
-#define OPNAME_MAX_BYTES 255
-#define SMEM_MAX (16u << 20)
+/* The kernel's limits are trace_priv.h's, shared with the native reader, so
+ * that `skewsim import` output reads back.  TRACE_MAX_INSTRS also bounds
+ * one CTA; TRACE_MAX_OPNAMES, applied to the kernel-wide mnemonic table,
+ * bounds each program's. */
+#define MAX_WARPS (TRACE_BLOCK_MAX / WARP_THREADS)
 /* Instruction lines of tracer versions 1-2 start with the CTA and warp ids;
  * 3 (the first .traceg layout) through 5 (adds a trailing immediate) do not. */
 #define TRACER_MIN 3
@@ -67,6 +62,8 @@
 #define CODE_UR 255
 #define CODE_P (CODE_UR + 63)
 #define CODE_UP (CODE_P + 7)
+
+enum { AS_KERNEL_FILE = 1, AS_KERNELSLIST };   /* what as_sniff() tells apart */
 
 enum { AF_LIST_ALL = 0, AF_BASE_STRIDE = 1, AF_BASE_DELTA = 2 };   /* tracer_tool address_format */
 
@@ -97,8 +94,8 @@ typedef struct as_cta {
     unsigned long line;           /* its `thread block =` line */
 } as_cta;
 
-struct as_reader {
-    trace *src;                   /* borrowed: the input trace_open() opened */
+typedef struct as_reader {
+    lineread *src;                /* borrowed: the input trace_open() opened */
     int kind;                     /* AS_KERNEL_FILE or AS_KERNELSLIST */
     sk_error err;                 /* first error, sticky */
     int done;                     /* no more kernels */
@@ -106,7 +103,7 @@ struct as_reader {
     unsigned kernels;             /* kernels read */
 
     /* the file being read */
-    trace *f;
+    lineread *f;
     const char *fname;
     char *line;
     unsigned long lineno;
@@ -139,7 +136,7 @@ struct as_reader {
     uint32_t *slots;              /* open addressing: form index + 1 */
     as_cta *ctas;
     uint64_t nctas, ctacap, next;
-};
+} as_reader;
 
 /* ---------------------------------------------------------------- errors */
 
@@ -188,14 +185,16 @@ static int is_blank(char c)
 static int next_line(as_reader *r)
 {
     for (;;) {
-        sk_error e = {0};
-        int rc = trace_lines_next(r->f, &r->line, &r->lineno, &e);
-        if (rc < 0)
-            return fail(r, e.code, "%s", e.msg);
+        size_t n;
+        int rc = lineread_next(r->f, &r->line, &n, &r->err);   /* its message is ours */
+        if (rc < 0) {
+            r->done = 1;
+            return rc;
+        }
         if (rc == 0)
             return 0;
+        r->lineno = lineread_lineno(r->f);
         /* trailing blanks (and a CR) off, for header values */
-        size_t n = strlen(r->line);
         while (n > 0 && is_blank(r->line[n - 1]))
             r->line[--n] = '\0';
         char *s = r->line;
@@ -564,8 +563,8 @@ static int parse_ins(as_reader *r, as_seq *s)
      * format, which `import` writes, reads '#' as a comment) */
     if (strspn(op, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") != strlen(op))
         return FAIL(r, "opcode: %.40s: expected a SASS mnemonic (letters, digits, '_' and '.')", op);
-    if (strlen(op) > OPNAME_MAX_BYTES)
-        return FAIL(r, "opcode: %.40s...: expected a mnemonic of at most %d bytes", op, OPNAME_MAX_BYTES);
+    if (strlen(op) > TRACE_OPNAME_MAX_BYTES)
+        return FAIL(r, "opcode: %.40s...: expected a mnemonic of at most %d bytes", op, TRACE_OPNAME_MAX_BYTES);
     sk_error ce = {0};
     if (prog_classify(op, &a.kind, &a.cls, &ce) < 0)
         return FAIL(r, "%s: expected a SASS mnemonic of docs/trace-format.md's opcode table", ce.msg);
@@ -659,8 +658,8 @@ static int parse_ins(as_reader *r, as_seq *s)
         a.pattern = MP_UNIFORM;
     }
     a.op = prog_opname(&r->ops, op);
-    if (r->ops.nopnames > MAX_OPNAMES)
-        return FAIL(r, "%s: expected at most %d distinct opcode mnemonics per kernel", op, MAX_OPNAMES);
+    if (r->ops.nopnames > TRACE_MAX_OPNAMES)
+        return FAIL(r, "%s: expected at most %d distinct opcode mnemonics per kernel", op, TRACE_MAX_OPNAMES);
     *seq_push(s, (uint32_t)SK_MIN(r->lineno, (unsigned long)UINT32_MAX)) = a;
     return 0;
 }
@@ -773,7 +772,7 @@ static void build_layout(as_reader *r, unsigned long tb_line)
     *seq_push(l, s0->line[s0->n - 1]) = s0->v[s0->n - 1];
 }
 
-/* A program from a layout: what trace.c would build from the same text
+/* A program from a layout: what native.c would build from the same text
  * (registers numbered sources first, marker names "ifwarp"/"endif"). */
 static void build_program(as_reader *r, program *p, const as_seq *l, uint32_t index)
 {
@@ -820,7 +819,7 @@ static void build_program(as_reader *r, program *p, const as_seq *l, uint32_t in
     }
 }
 
-#define SLOTS (2 * MAX_PROGRAMS)
+#define SLOTS (2 * TRACE_MAX_PROGRAMS)
 
 /* The program index of the finished CTA (a shared one, or a new one). */
 static int intern_cta(as_reader *r, unsigned long tb_line, uint32_t *prog)
@@ -837,12 +836,12 @@ static int intern_cta(as_reader *r, unsigned long tb_line, uint32_t *prog)
             return 0;
         }
     }
-    if (r->nforms == MAX_PROGRAMS)
+    if (r->nforms == TRACE_MAX_PROGRAMS)
         return FAIL(r, "thread block: expected at most %d distinct CTA programs per kernel",
-                    MAX_PROGRAMS);
-    if (l->n > MAX_INSTRS - r->entries)
+                    TRACE_MAX_PROGRAMS);
+    if (l->n > TRACE_MAX_INSTRS - r->entries)
         return FAIL(r, "thread block: expected at most %u entries over the kernel's distinct CTA "
-                    "programs", MAX_INSTRS);
+                    "programs", TRACE_MAX_INSTRS);
     r->entries += l->n;
     r->forms = xrealloc(r->forms, (r->nforms + 1) * sizeof *r->forms);
     r->progs = xrealloc(r->progs, (r->nforms + 1) * sizeof *r->progs);
@@ -938,8 +937,8 @@ static int parse_header_line(as_reader *r, int seen[H_N])
     case H_NAME:
         if (!*val)
             return FAIL(r, "-kernel name: expected a kernel name");
-        if (strlen(val) > NAME_MAX_BYTES)
-            return FAIL(r, "-kernel name: %.40s...: expected at most %d bytes", val, NAME_MAX_BYTES);
+        if (strlen(val) > TRACE_NAME_MAX_BYTES)
+            return FAIL(r, "-kernel name: %.40s...: expected at most %d bytes", val, TRACE_NAME_MAX_BYTES);
         r->kname = xstrdup(val);
         /* one token in the native format (unmangled names hold blanks) */
         for (char *p = r->kname; *p; p++)
@@ -948,7 +947,7 @@ static int parse_header_line(as_reader *r, int seen[H_N])
         break;
     case H_GRID: {
         static const uint64_t max[3] = {2147483647, 65535, 65535};   /* CUDA grid limits */
-        if (parse_dim3(val, 1, max, d) < 0 || d[0] * d[1] * d[2] > GRID_MAX)
+        if (parse_dim3(val, 1, max, d) < 0 || d[0] * d[1] * d[2] > TRACE_GRID_MAX)
             return FAIL(r, "-grid dim: %s: expected (X,Y,Z) of 1..4294967296 CTAs", val);
         memcpy(r->gdim, d, sizeof d);
         r->grid = d[0] * d[1] * d[2];
@@ -956,7 +955,7 @@ static int parse_header_line(as_reader *r, int seen[H_N])
     }
     case H_BLOCK: {
         static const uint64_t max[3] = {1024, 1024, 64};             /* CUDA block limits */
-        if (parse_dim3(val, 1, max, d) < 0 || d[0] * d[1] * d[2] > BLOCK_MAX)
+        if (parse_dim3(val, 1, max, d) < 0 || d[0] * d[1] * d[2] > TRACE_BLOCK_MAX)
             return FAIL(r, "-block dim: %s: expected (X,Y,Z) of 1..1024 threads", val);
         for (int i = 0; i < 3; i++)
             r->bdim[i] = (uint32_t)d[i];
@@ -965,13 +964,13 @@ static int parse_header_line(as_reader *r, int seen[H_N])
         break;
     }
     case H_SHMEM:
-        if (trace_parse_dec(val, SMEM_MAX, &v) < 0)
-            return FAIL(r, "-shmem: %s: expected 0..%u bytes of shared memory", val, SMEM_MAX);
+        if (trace_parse_dec(val, TRACE_SMEM_MAX, &v) < 0)
+            return FAIL(r, "-shmem: %s: expected 0..%u bytes of shared memory", val, TRACE_SMEM_MAX);
         r->smem = (uint32_t)v;
         break;
     case H_NREGS:
-        if (trace_parse_dec(val, REGS_MAX, &v) < 0 || v == 0)
-            return FAIL(r, "-nregs: %s: expected 1..%d registers per thread", val, REGS_MAX);
+        if (trace_parse_dec(val, TRACE_REGS_MAX, &v) < 0 || v == 0)
+            return FAIL(r, "-nregs: %s: expected 1..%d registers per thread", val, TRACE_REGS_MAX);
         r->regs = (uint32_t)v;
         break;
     case H_VERSION:
@@ -1155,9 +1154,9 @@ static int parse_kernel(as_reader *r, kernel *k)
         if (strcmp(tk[0], "insts") == 0) {
             if (warp < 0 || have_insts)
                 return FAIL(r, "insts: expected 'warp = N' first");
-            if (n != 3 || strcmp(tk[1], "=") != 0 || trace_parse_dec(tk[2], MAX_INSTRS, &announced) < 0)
+            if (n != 3 || strcmp(tk[1], "=") != 0 || trace_parse_dec(tk[2], TRACE_MAX_INSTRS, &announced) < 0)
                 return FAIL(r, "insts = %s: expected 0..%u instructions", n >= 3 ? tk[2] : "",
-                            MAX_INSTRS);
+                            TRACE_MAX_INSTRS);
             have_insts = 1;
             insts_line = r->lineno;
             count = 0;
@@ -1169,8 +1168,8 @@ static int parse_kernel(as_reader *r, kernel *k)
             return FAIL(r, "%.40s: expected 'warp = N' or '#END_TB' after the %llu instructions of "
                         "warp %d (insts = %llu, line %lu)", tk[0], (unsigned long long)announced,
                         warp, (unsigned long long)announced, insts_line);
-        if (++budget > MAX_INSTRS)
-            return FAIL(r, "expected at most %u instructions per thread block", MAX_INSTRS);
+        if (++budget > TRACE_MAX_INSTRS)
+            return FAIL(r, "expected at most %u instructions per thread block", TRACE_MAX_INSTRS);
         if (parse_ins(r, &r->warp[warp]) < 0)
             return r->err.code;
         count++;
@@ -1272,21 +1271,21 @@ static int memcpy_line(const char *s)
 
 /* ------------------------------------------------------------ public API */
 
-int as_list_files(const char *list, char ***files, size_t *nfiles, sk_error *e)
+/* The list and the kernel files of the kernelslist.g `list`. */
+static int list_files(const char *list, char ***files, size_t *nfiles, sk_error *e)
 {
-    trace *f = trace_lines_open(list, e);
+    lineread *f = lineread_open(list, e);
     if (!f)
         return e->code;
     size_t cap = 8, n = 0;
     char **v = xmalloc(cap * sizeof *v);
     v[n++] = xstrdup(list);
     char *line;
-    unsigned long lineno;
+    size_t len;
     int r;
-    while ((r = trace_lines_next(f, &line, &lineno, e)) > 0) {
+    while ((r = lineread_next(f, &line, &len, e)) > 0) {
         while (is_blank(*line))
-            line++;
-        size_t len = strlen(line);
+            line++, len--;
         while (len > 0 && is_blank(line[len - 1]))
             line[--len] = '\0';
         if (len == 0 || strncmp(line, "Memcpy", 6) == 0 || strncmp(line, "kernel", 6) != 0)
@@ -1297,7 +1296,7 @@ int as_list_files(const char *list, char ***files, size_t *nfiles, sk_error *e)
         }
         v[n++] = kernel_path(list, line);
     }
-    trace_close(f);
+    lineread_close(f);
     if (r < 0) {
         for (size_t i = 0; i < n; i++)
             free(v[i]);
@@ -1309,9 +1308,13 @@ int as_list_files(const char *list, char ***files, size_t *nfiles, sk_error *e)
     return 0;
 }
 
-int as_sniff(const char *path, const char *first_line)
+/* What the first line that is neither blank nor a comment (and the path)
+ * say the input is: AS_KERNEL_FILE for a `-kernel name = ...` header,
+ * AS_KERNELSLIST for a name ending in kernelslist.g or a MemcpyHtoD /
+ * kernel-N.traceg line, else 0 (not an Accel-Sim trace). */
+static int as_sniff(const char *path, const char *first_line)
 {
-    const char *s = first_line;
+    const char *s = first_line ? first_line : "";
     while (is_blank(*s))
         s++;
     if (strncmp(s, "-kernel name", 12) == 0)
@@ -1319,32 +1322,53 @@ int as_sniff(const char *path, const char *first_line)
     if (has_suffix(path, "kernelslist.g") || strncmp(s, "MemcpyHtoD,", 11) == 0 ||
         (strncmp(s, "kernel-", 7) == 0 && strstr(s, ".traceg") != NULL))
         return AS_KERNELSLIST;
-    return AS_NONE;
+    return 0;
 }
 
-as_reader *as_open(trace *src, int kind)
+static int as_probe(const char *name, const char *first)
 {
+    return as_sniff(name, first) != 0;
+}
+
+/* Errors are reported by the first as_next_kernel(). */
+static void *as_open(lineread *src, const char *first, sk_error *e)
+{
+    (void)e;
     as_reader *r = xcalloc(1, sizeof *r);
     r->src = src;
-    r->kind = kind;
+    r->kind = as_sniff(lineread_name(src), first);
     r->listing_fn = -1;
     return r;
 }
 
-void as_set_sass(as_reader *r, const sass *s, const char *name)
+/* A kernelslist.g (or its directory): the list and every kernel file it
+ * names, resolved as as_next_kernel() resolves them; a kernel file: itself. */
+static int as_input_files(void *ctx, const char *path, char ***files, size_t *nfiles, sk_error *e)
 {
+    as_reader *r = ctx;
+    if (r->kind == AS_KERNELSLIST)
+        return list_files(path, files, nfiles, e);
+    return trace_one_file(lineread_name(r->src), files, nfiles);
+}
+
+static int as_set_sass(void *ctx, const sass *s, const char *name, sk_error *e)
+{
+    (void)e;
+    as_reader *r = ctx;
     r->listing = s;
     r->listing_name = name;
     r->listing_fn = -1;
+    return 0;
 }
 
-void as_close(as_reader *r)
+static void as_close(void *ctx)
 {
+    as_reader *r = ctx;
     if (!r)
         return;
     forget_kernel(r);
     if (r->f && r->f != r->src)
-        trace_close(r->f);
+        lineread_close(r->f);
     for (int w = 0; w < MAX_WARPS; w++) {
         seq_free(&r->warp[w]);
         seq_free(&r->cwarp[w]);
@@ -1354,8 +1378,9 @@ void as_close(as_reader *r)
     free(r);
 }
 
-int as_next_kernel(as_reader *r, kernel *k, sk_error *e)
+static int as_next_kernel(void *ctx, kernel *k, sk_error *e)
 {
+    as_reader *r = ctx;
     memset(k, 0, sizeof *k);
     if (r->err.code)
         return report(r, e);
@@ -1364,11 +1389,11 @@ int as_next_kernel(as_reader *r, kernel *k, sk_error *e)
         return 0;
     if (r->kind == AS_KERNEL_FILE) {
         r->f = r->src;
-        r->fname = trace_lines_name(r->src);
+        r->fname = lineread_name(r->src);
         r->done = 1;
     } else {
         /* the next kernel line of the list */
-        const char *list = trace_lines_name(r->src);
+        const char *list = lineread_name(r->src);
         char *entry = NULL;
         for (;;) {
             r->f = r->src;
@@ -1397,7 +1422,7 @@ int as_next_kernel(as_reader *r, kernel *k, sk_error *e)
                 fail_line(r, "%.60s: expected a kernel-N.traceg or MemcpyHtoD,0xADDRESS,BYTES line", s);
                 return report(r, e);
             }
-            if (trace_lines_in_memory(r->src)) {
+            if (lineread_in_memory(r->src)) {
                 fail_line(r, "%.60s: expected a kernelslist.g read from a file (its kernels are "
                           "files next to it)", s);
                 return report(r, e);
@@ -1408,7 +1433,7 @@ int as_next_kernel(as_reader *r, kernel *k, sk_error *e)
         unsigned long list_line = r->lineno;
         char *path = kernel_path(list, entry);
         sk_error oe = {0};
-        r->f = trace_lines_open(path, &oe);
+        r->f = lineread_open(path, &oe);
         if (!r->f) {
             fail(r, oe.code, "%s:%lu: %s: %s", list, list_line, entry, oe.msg);
             free(path);
@@ -1417,11 +1442,11 @@ int as_next_kernel(as_reader *r, kernel *k, sk_error *e)
         }
         free(entry);
         free(path);
-        r->fname = trace_lines_name(r->f);
+        r->fname = lineread_name(r->f);
     }
     int rc = parse_kernel(r, k);
     if (r->f != r->src)
-        trace_close(r->f);
+        lineread_close(r->f);
     r->f = NULL;
     if (rc < 0) {
         kernel_free(k);
@@ -1431,8 +1456,9 @@ int as_next_kernel(as_reader *r, kernel *k, sk_error *e)
     return 1;
 }
 
-int as_next_cta(as_reader *r, cta_desc *d, sk_error *e)
+static int as_next_cta(void *ctx, cta_desc *d, sk_error *e)
 {
+    as_reader *r = ctx;
     if (r->err.code)
         return report(r, e);
     if (r->next >= r->nctas)
@@ -1443,3 +1469,14 @@ int as_next_cta(as_reader *r, cta_desc *d, sk_error *e)
     d->work = 1.0;
     return 1;
 }
+
+const trace_format trace_accelsim_format = {
+    .name = "accelsim",
+    .probe = as_probe,
+    .open = as_open,
+    .next_kernel = as_next_kernel,
+    .next_cta = as_next_cta,
+    .input_files = as_input_files,
+    .set_sass = as_set_sass,
+    .close = as_close,
+};

@@ -17,7 +17,7 @@
  * FADDs), BAR.SYNC, thread 0's timestamp store (an `ifwarp 0` block) and
  * the grid barrier.  grid.sync() is the GRID.SYNC pseudo-op: the
  * simulator releases every warp of the grid sync.grid_ns after the last one
- * arrives (src/core/sim.c), which stands for the barrier's BAR.SYNC, thread
+ * arrives (src/gpu/sim.c), which stands for the barrier's BAR.SYNC, thread
  * 0's atomic and the flag polling.  Stall counts of the code around the loop
  * follow the conventions of fma_kernel.sass (no SASS of coop_kernel was
  * captured): FP32 dependent ops stall 4, independent ones 1, compares 13
@@ -83,14 +83,9 @@ static const char coop_exit[] =
 int gen_coop(kernel *k, long ctas, long block, long rounds, long iters, sk_error *e)
 {
     memset(k, 0, sizeof *k);
-    if (ctas < 1 || (unsigned long long)ctas > 4294967296ULL)
-        return sk_errorf(e, SK_EUSAGE, "gen coop: ctas %ld: expected 1..4294967296 CTAs", ctas);
-    if (block < 1 || block > 1024)
-        return sk_errorf(e, SK_EUSAGE, "gen coop: block %ld: expected 1..1024 threads", block);
-    if (rounds < 0 || rounds > INT32_MAX)
-        return sk_errorf(e, SK_EUSAGE, "gen coop: rounds %ld: expected 0..2147483647", rounds);
-    if (iters < 0 || iters > INT32_MAX)
-        return sk_errorf(e, SK_EUSAGE, "gen coop: iters %ld: expected 0..2147483647", iters);
+    const long v[] = {ctas, block, rounds, iters};
+    if (gen_check(&gen_workloads[GEN_COOP], v, 0, 4, e) < 0)
+        return e->code;
 
     strbuf b = {NULL, 0, 0};
     sb_printf(&b, "skewsim-trace 1\nkernel coop_kernel grid=%ld block=%ld regs=24 smem=0\n"

@@ -1,7 +1,8 @@
 /* gen_fma.c -- the instruction stream of the H200 calibration kernel.
  *
- * fma_kernel (/work/shared/h200/capture.cu, SASS in fma_kernel.sass, built
- * with nvcc -O3 -arch=sm_90) runs four independent FFMA chains per thread
+ * fma_kernel (capture.cu, whose source stays with the measurements as
+ * validation/h200/README.md says; its SASS is validation/h200/fma_kernel.sass,
+ * built with nvcc -O3 -arch=sm_90) runs four independent FFMA chains per thread
  * for `iters` iterations, unrolled 8 times.  This file writes down the
  * dynamic path that SASS takes for a given `iters`, as trace text, and parses
  * it with the ordinary reader, so the generated kernel is by construction a
@@ -185,12 +186,9 @@ int gen_parse(kernel *k, const char *what, const char *text, sk_error *e)
 int gen_fma(kernel *k, long iters, long block, long grid, sk_error *e)
 {
     memset(k, 0, sizeof *k);
-    if (iters < 0 || iters > INT32_MAX)
-        return sk_errorf(e, SK_EUSAGE, "gen fma: iters %ld: expected 0..2147483647", iters);
-    if (block < 1 || block > 1024)
-        return sk_errorf(e, SK_EUSAGE, "gen fma: block %ld: expected 1..1024 threads", block);
-    if (grid < 1 || (unsigned long long)grid > 4294967296ULL)
-        return sk_errorf(e, SK_EUSAGE, "gen fma: grid %ld: expected 1..4294967296 CTAs", grid);
+    const long v[] = {iters, block, grid};
+    if (gen_check(&gen_workloads[GEN_FMA], v, 0, 3, e) < 0)
+        return e->code;
 
     strbuf b = {NULL, 0, 0};
     sb_printf(&b, "skewsim-trace 1\nkernel fma_kernel grid=%ld block=%ld regs=16 smem=16\n"

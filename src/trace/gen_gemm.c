@@ -56,9 +56,6 @@
 #include "skewsim/gen.h"
 #include "gen_priv.h"
 
-#define GEMM_TILE_M 128
-#define GEMM_TILE_N 256
-#define GEMM_TILE_K 64
 #define GEMM_CONSUMER_WARP0 4       /* warps 4..11: warpgroups 1 and 2 */
 #define GEMM_CONSUMER_WARPS 8
 #define GEMM_LD_REG0 40             /* producer loads go to R40, R41, ... */
@@ -119,12 +116,9 @@ static void consumer_epilogue(strbuf *b, int warp)
 int gen_gemm(kernel *k, long m, long n, long kk, sk_error *e)
 {
     memset(k, 0, sizeof *k);
-    if (m < GEMM_TILE_M || m > 16777216L || m % GEMM_TILE_M != 0)
-        return sk_errorf(e, SK_EUSAGE, "gen gemm: m %ld: expected a multiple of 128 in 128..16777216", m);
-    if (n < GEMM_TILE_N || n > 16777216L || n % GEMM_TILE_N != 0)
-        return sk_errorf(e, SK_EUSAGE, "gen gemm: n %ld: expected a multiple of 256 in 256..16777216", n);
-    if (kk < GEMM_TILE_K || kk > 16777216L || kk % GEMM_TILE_K != 0)
-        return sk_errorf(e, SK_EUSAGE, "gen gemm: k %ld: expected a multiple of 64 in 64..16777216", kk);
+    const long v[] = {m, n, kk};
+    if (gen_check(&gen_workloads[GEN_GEMM], v, 0, 3, e) < 0)
+        return e->code;
     uint64_t grid = (uint64_t)(m / GEMM_TILE_M) * (uint64_t)(n / GEMM_TILE_N);
     if (grid > UINT64_C(4294967296))
         return sk_errorf(e, SK_EUSAGE, "gen gemm: m %ld x n %ld: %llu CTAs: expected at most "

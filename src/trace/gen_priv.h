@@ -11,6 +11,14 @@
 
 #include "skewsim/gen.h"
 
+/* Rows of gen_workloads[] (gen.c), for the writers' own checks. */
+enum { GEN_FMA, GEN_STREAM, GEN_GEMM, GEN_COOP };
+
+#define GEMM_TILE_M 128           /* the CTA tile, m x n x k-tile (gen_gemm.c) */
+#define GEMM_TILE_N 256
+#define GEMM_TILE_K 64
+#define STREAM_MAX_BYTES (1L << 40)   /* bytes per CTA: a bound, not a measurement */
+
 /* A growing string; free(b.s) when done. */
 typedef struct strbuf {
     char *s;

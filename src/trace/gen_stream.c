@@ -111,18 +111,14 @@ static const char mem_exit[] =
     "FSETP.NEU.AND P0 <- R0 stall=13\n"                 /* acc != 1234.5f */
     "@P0 EXIT stall=5\n";
 
-#define STREAM_MAX_BYTES (UINT64_C(1) << 40)
-
 int gen_stream(kernel *k, long ctas, long block, long long bytes_per_cta, sk_error *e)
 {
     memset(k, 0, sizeof *k);
-    if (ctas < 1 || (unsigned long long)ctas > 4294967296ULL)
-        return sk_errorf(e, SK_EUSAGE, "gen stream: ctas %ld: expected 1..4294967296 CTAs", ctas);
-    if (block < 1 || block > 1024)
-        return sk_errorf(e, SK_EUSAGE, "gen stream: block %ld: expected 1..1024 threads", block);
-    if (bytes_per_cta < 16 || (uint64_t)bytes_per_cta > STREAM_MAX_BYTES || bytes_per_cta % 16 != 0)
-        return sk_errorf(e, SK_EUSAGE, "gen stream: bytes-per-cta %lld: expected a multiple of 16 "
-                         "in 16..1099511627776", bytes_per_cta);
+    /* long long -> long: the table's values are long (LP64: the same); one
+     * beyond long's range is out of the bounds anyway */
+    const long v[] = {ctas, block, bytes_per_cta > LONG_MAX ? LONG_MAX : (long)bytes_per_cta};
+    if (gen_check(&gen_workloads[GEN_STREAM], v, 0, 3, e) < 0)
+        return e->code;
     uint64_t per = (uint64_t)bytes_per_cta / 16;          /* float4s per CTA */
     uint64_t q = per / (uint64_t)block, r = per % (uint64_t)block;
     if (q / 4 > UINT32_MAX)

@@ -1,62 +1,76 @@
-/* trace_priv.h -- what the native reader (trace.c) shares with the
- * Accel-Sim reader (accelsim.c).  Not installed, not part of the API.
+/* trace_priv.h -- the contract between trace.c and the trace readers.
+ * Not installed, not part of the API.
  *
- * trace.c owns the line reader (plain and gzip'd files through zlib, or a
- * string; bounded lines, NUL bytes refused) and the register syntax; the
- * Accel-Sim reader reads its kernelslist and kernel files through the same
- * code, so both formats fail the same way on the same damage.
+ * A trace format is one reader file that fills one trace_format (the ops
+ * table, after SQLite's sqlite3_vfs) and one line in trace.c's registry.
+ * trace.c opens the input with the line reader (include/skewsim/lineread.h),
+ * lets each format's probe look at its first line, hands the reader to the
+ * format that claims it, and from then on only dispatches: it never asks
+ * which format it holds.  The readers (native.c, accelsim.c) share the line
+ * reader, the limits and the number and register syntax below, and never
+ * call each other.
  */
 #ifndef SKEWSIM_TRACE_PRIV_H
 #define SKEWSIM_TRACE_PRIV_H
 
+#include "skewsim/lineread.h"
 #include "skewsim/trace.h"
 
-/* ---- trace.c: raw lines ---- */
+/* ---- limits every reader enforces ----
+ * What one kernel may cost to hold and to parse: a gzip'd trace of a few MB
+ * can inflate to a few GB of lines, and name lookups are linear scans
+ * (docs/trace-format.md, "Limits").  One set for every format, so that what
+ * `skewsim import` writes reads back (writer.c refuses names longer than
+ * the NAME/OPNAME bounds). */
+#define TRACE_MAX_INSTRS (1u << 24)         /* entries per kernel, over all its programs (~740 MB) */
+#define TRACE_MAX_PROGRAMS 4096             /* programs per kernel */
+#define TRACE_MAX_OPNAMES 1024              /* distinct mnemonics per program */
+#define TRACE_GRID_MAX (UINT64_C(1) << 32)  /* CTAs per kernel */
+#define TRACE_BLOCK_MAX 1024                /* threads per CTA (CUDA's limit) */
+#define TRACE_REGS_MAX 255                  /* registers per thread */
+#define TRACE_SMEM_MAX (16u << 20)          /* shared memory bytes per CTA */
+#define TRACE_NAME_MAX_BYTES 4096           /* kernel and program names (writer.c) */
+#define TRACE_OPNAME_MAX_BYTES 255          /* opcode mnemonics (writer.c) */
 
-/* Open a file (plain or gzip'd) for raw line reading: no header is parsed.
- * Returns NULL and fills *e (SK_EIO) when it cannot be opened.  Close with
- * trace_close(). */
-trace *trace_lines_open(const char *path, sk_error *e);
-/* The next physical line, NUL-terminated, without its newline.  Returns 1
- * (*line, *lineno set; the buffer lives until the next call), 0 at the end,
- * or a negative code with the message in *e ("file:line: ..."). */
-int trace_lines_next(trace *t, char **line, unsigned long *lineno, sk_error *e);
-/* The name the source reports in messages. */
-const char *trace_lines_name(const trace *t);
-/* 1 when t reads from a string (trace_open_string), not a file. */
-int trace_lines_in_memory(const trace *t);
+/* ---- the ops table of a trace format ---- */
 
-/* Register syntax of the native format: 1 for a register (*pred: a
- * predicate), 0 for RZ/PT/URZ/UPT (no dependency), -1 for anything else. */
+typedef struct trace_format {
+    const char *name;             /* "native", "accelsim" */
+    /* 1 when this format reads the input called `name` (a path, "<stdin>"
+     * or trace_open_string()'s name) whose first line that is neither
+     * blank nor a '#' comment is `first`: NULL when there is none. */
+    int (*probe)(const char *name, const char *first);
+    /* A reader over `src`, whose next line is the first of the input (the
+     * probed line is read again).  `src` is borrowed: trace.c closes it
+     * after close().  NULL with *e filled when the input is already known
+     * bad; a format may instead report that on the first next_kernel(). */
+    void *(*open)(lineread *src, const char *first, sk_error *e);
+    /* trace_next_kernel() and trace_next_cta(); *k arrives zeroed. */
+    int (*next_kernel)(void *r, kernel *k, sk_error *e);
+    int (*next_cta)(void *r, cta_desc *d, sk_error *e);
+    /* trace_input_files() for a reader opened on the file `path` (the
+     * path as opened: a directory already turned into its kernelslist.g). */
+    int (*input_files)(void *r, const char *path, char ***files, size_t *nfiles, sk_error *e);
+    /* trace_set_sass(); NULL when the format takes no listing. */
+    int (*set_sass)(void *r, const sass *s, const char *name, sk_error *e);
+    void (*close)(void *r);       /* NULL is a no-op */
+} trace_format;
+
+extern const trace_format trace_native_format;      /* native.c */
+extern const trace_format trace_accelsim_format;    /* accelsim.c */
+
+/* ---- trace.c: syntax both formats share ---- */
+
+/* Register syntax of the native format, which Accel-Sim's traces also
+ * use: 1 for a register (*pred: a predicate), 0 for RZ/PT/URZ/UPT (no
+ * dependency), -1 for anything else. */
 int trace_parse_reg(const char *s, int *pred);
 
 /* A plain unsigned decimal (digits only, no sign or blanks) of at most
  * `max`: 0, or -1 for anything else. */
 int trace_parse_dec(const char *s, uint64_t max, uint64_t *out);
 
-/* ---- accelsim.c ---- */
-
-typedef struct as_reader as_reader;
-
-enum { AS_NONE, AS_KERNEL_FILE, AS_KERNELSLIST };
-
-/* What the first non-blank line (and the path) say the input is:
- * AS_KERNEL_FILE for a `-kernel name = ...` header, AS_KERNELSLIST for a
- * name ending in kernelslist.g or a MemcpyHtoD / kernel-N.traceg line,
- * else AS_NONE (a native trace, or garbage the native reader reports). */
-int as_sniff(const char *path, const char *first_line);
-
-/* A reader over `src`, whose next line is the first of the input; `src`
- * is borrowed (the caller closes it after as_close()).  `kind` is what
- * as_sniff() said.  Errors are reported by the first as_next_kernel(). */
-as_reader *as_open(trace *src, int kind);
-void as_close(as_reader *r);     /* NULL is a no-op */
-/* The list and the kernel files of a kernelslist.g (trace_input_files). */
-int as_list_files(const char *list, char ***files, size_t *nfiles, sk_error *e);
-/* Take stall counts from this listing (trace_set_sass). */
-void as_set_sass(as_reader *r, const sass *s, const char *name);
-/* trace_next_kernel() and trace_next_cta() for an Accel-Sim input. */
-int as_next_kernel(as_reader *r, kernel *k, sk_error *e);
-int as_next_cta(as_reader *r, cta_desc *d, sk_error *e);
+/* A file list of one entry, `name` (input_files of a one-file format). */
+int trace_one_file(const char *name, char ***files, size_t *nfiles);
 
 #endif

@@ -306,8 +306,8 @@ static void ft_simulate(const char *text)
     if (!t)
         return;
     results *r = results_open(NULL, &e);
-    sim_observer obs = results_observer(r);
-    sim *s = sim_create(&c, &obs, &e);
+    sim_sink obs = results_sink(r);
+    sim *s = sim_create(&c, &obs, 1, &e);
     FT_CHECK(s != NULL, "%s", e.msg);
     int rc = sim_run(s, t, &e);
     if (rc != 0)

@@ -1,4 +1,4 @@
-/* dispatch_freq.c -- a frequency-aware CTA dispatcher: what a GigaThread
+/* dispatch_freq_aware.c -- a frequency-aware CTA dispatcher: what a GigaThread
  * engine that could see each SM's clock might do.  A research policy, not a
  * model of any shipped GPU.
  *

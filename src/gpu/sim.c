@@ -53,15 +53,24 @@ static int check_state_size(const cfg *c, int nsms, sk_error *e)
     return 0;
 }
 
-sim *sim_create(const cfg *c, const sim_observer *obs, sk_error *e)
+sim *sim_create(const cfg *c, const sim_sink *sinks, int nsinks, sk_error *e)
 {
     if (cfg_validate(c, e) < 0)
         return NULL;
     sim *s = xcalloc(1, sizeof *s);
     s->c = *c;
-    if (obs)
-        s->obs = *obs;
+    if (sinks && nsinks > 0) {
+        s->sinks = xcalloc((size_t)nsinks, sizeof *s->sinks);
+        for (int i = 0; i < nsinks; i++) {
+            if (!sinks[i].ops)
+                continue;         /* an empty slot wants nothing */
+            s->sinks[s->nsinks++] = sinks[i];
+            s->sink_want |= sink_wants(sinks[i].ops);
+        }
+    }
     evq_init(&s->q);
+    /* Every SM talks to its first memory level; today all share one. */
+    s->mem = mem_flat_create((uint64_t)c->mem_bandwidth_gbps, (uint64_t)c->mem_latency_ns);
     if (topo_build(&s->topo, &s->c, e) < 0) {
         sim_destroy(s);
         return NULL;
@@ -90,9 +99,6 @@ sim *sim_create(const cfg *c, const sim_observer *obs, sk_error *e)
     }
     event_init(&s->si_ev, silicon_fire, "silicon", 0);
     silicon_rearm(s);
-    /* 1 GB/s moves one byte per ns: 1e9 attoseconds per byte per (GB/s). */
-    s->mem.as_per_byte = (int64_t)((1000000000LL + c->mem_bandwidth_gbps / 2) / c->mem_bandwidth_gbps);
-    s->mem.latency_ps = (ps_t)c->mem_latency_ns * PS_PER_NS;
     s->limit_ps = c->max_time_ns > 0 ? (ps_t)c->max_time_ns * PS_PER_NS : PS_MAX;
     return s;
 }
@@ -114,6 +120,8 @@ void sim_destroy(sim *s)
         sm_free(&s->sms[i]);
     free(s->sms);
     topo_free(&s->topo);
+    mem_destroy(s->mem);
+    free(s->sinks);
     free(s);
 }
 
@@ -179,10 +187,8 @@ void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t)
     uint64_t c0 = cs->clocked ? cs->start_cycle : sm_cycle_at(m, cs->arrive_ps);
     uint64_t c1 = cs->clock_ended ? cs->end_cycle : sm_cycle_at(m, t);
     r.cycles = c1 > c0 ? c1 - c0 : 0;
-    if (s->obs.cta_done && s->obs.cta_done(s->obs.ud, &r) != 0) {
-        sk_errorf(&s->err, SK_EIO, "writing the record of CTA %llu failed", (unsigned long long)cs->id);
-        s->stop = 1;
-    }
+    if (s->sink_want & SINK_W_CTA_FINISH)
+        sim_sink_cta_finish(s, &r);   /* a failure stops the run (s->stop) */
     if (s->disp.ops->cta_done)
         s->disp.ops->cta_done(s->disp.st, s, m->id);
     s->ctas_running--;
@@ -199,6 +205,10 @@ void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t)
  * longer hold it back. */
 static void grid_release(sim *s, event *ev)
 {
+    if (s->sink_want & SINK_W_BAR_RELEASE) {
+        sink_barrier b = {.kind = SINK_BAR_GRID, .sm = -1, .slot = -1, .warps = s->grid_released, .t = ev->t};
+        sim_sink_bar_release(s, &b);
+    }
     for (int i = 0; i < s->nsms; i++)
         sm_release_grid(s, &s->sms[i], ev->t);
 }
@@ -206,6 +216,7 @@ static void grid_release(sim *s, event *ev)
 static void grid_check(sim *s)
 {
     if (s->grid_arrived > 0 && s->grid_arrived == s->live_warps) {
+        s->grid_released = s->grid_arrived;
         s->grid_arrived = 0;
         ps_t t = SK_MAX(s->grid_last_ps, s->q.now) + (ps_t)s->c.grid_sync_ns * PS_PER_NS;
         s->grid_last_ps = 0;
@@ -256,8 +267,8 @@ static int silicon_step(sim *s, ps_t t)
         if (m->vdd_min_mv == 0 || v < m->vdd_min_mv)
             m->vdd_min_mv = v;
     }
-    if (s->obs.epoch && s->obs.epoch(s->obs.ud, s, t) != 0)
-        return sk_errorf(&s->err, SK_EIO, "writing the epoch at %lld ps failed", (long long)t);
+    if (s->sink_want & SINK_W_DVFS)
+        return sim_sink_dvfs(s, t);
     return 0;
 }
 
@@ -346,6 +357,13 @@ int sim_run(sim *s, trace *tr, sk_error *e)
             before += s->sms[i].issued;
         if (s->disp.ops->kernel_start)
             s->disp.ops->kernel_start(s->disp.st, s);
+        for (mem_level *l = s->mem; l; l = l->next)
+            if (l->ops->kernel_start)
+                l->ops->kernel_start(l);
+        if ((s->sink_want & SINK_W_KERNEL_LAUNCH) && sim_sink_kernel_launch(s) < 0) {
+            *e = s->err;
+            return e->code;
+        }
         ps_t wake = silicon_kernel_launch(s->si, t);
         silicon_rearm(s);
         dispatch_kick(s, t + wake + (ps_t)s->c.launch_start_ns * PS_PER_NS);
@@ -367,8 +385,10 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         silicon_rearm(s);
         t = s->ks.done_ps;
         s->kernels_done++;
-        if (s->obs.kernel_done && s->obs.kernel_done(s->obs.ud, &s->ks) != 0)
-            return sk_errorf(e, SK_EIO, "writing the results of kernel %s failed", s->k.name);
+        if ((s->sink_want & SINK_W_KERNEL_END) && sim_sink_kernel_end(s) < 0) {
+            *e = s->err;
+            return e->code;
+        }
         kernel_free(&s->k);
         s->have_kernel = 0;
     }

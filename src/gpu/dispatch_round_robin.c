@@ -1,4 +1,4 @@
-/* dispatch_rr.c -- the baseline: CTA i goes to the next SM id, round-robin,
+/* dispatch_round_robin.c -- the baseline: CTA i goes to the next SM id, round-robin,
  * skipping SMs that are full.  What a simulator without a topology does. */
 #include <stdlib.h>
 #include "skewsim/sim.h"

@@ -1,0 +1,239 @@
+/* gen.c -- the generators as one table (gen.h): every workload's options
+ * with their one default, bounds and help line, and its writer; the
+ * bounds check, the --help text and the trace writer shared by `skewsim
+ * gen`, sweep specs and the writers themselves (gen_*.c). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "skewsim/gen.h"
+#include "skewsim/trace.h"
+#include "gen_priv.h"
+
+#define MAX_CTAS 4294967296L      /* a grid's CTAs: CUDA's 2^32 - 1 x-dimension, rounded as before */
+
+static int build_fma(kernel *k, const long *v, sk_error *e) { return gen_fma(k, v[0], v[1], v[2], e); }
+static int build_stream(kernel *k, const long *v, sk_error *e) { return gen_stream(k, v[0], v[1], v[2], e); }
+static int build_gemm(kernel *k, const long *v, sk_error *e) { return gen_gemm(k, v[0], v[1], v[2], e); }
+static int build_coop(kernel *k, const long *v, sk_error *e) { return gen_coop(k, v[0], v[1], v[2], v[3], e); }
+
+/* The defaults are the experiments as captured (validation/h200/info.txt,
+ * docs/trace-format.md "Generators"). */
+const gen_workload gen_workloads[] = {
+    [GEN_FMA] = {"fma", "the H200 calibration kernel fma_kernel (validation/h200, capture.cu)", 12, 3,
+                 {{"--iters", "N", 4096, 0, INT32_MAX, 0, "", NULL, "FMA iterations per thread, %R (default %D)"},
+                  {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
+                  {"--grid", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL,
+                   "CTAs, %R (default %D: 8 CTAs on each of 132 SMs)"}},
+                 -1, build_fma},
+    [GEN_STREAM] = {"stream", "memory-bound streaming read, capture.cu's mem_kernel", 20, 3,
+                    {{"--ctas", "G", 4224, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"},
+                     {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
+                     {"--bytes-per-cta", "N", 1016800, 16, STREAM_MAX_BYTES, 16, "", NULL,
+                      "bytes each CTA reads, a multiple of %M (default %D:\n"
+                      "                      4 GiB over 4224 CTAs, as measured)"}},
+                    -1, build_stream},
+    [GEN_GEMM] = {"gemm", "Hopper warp-specialised bf16 GEMM, CTA tile 128x256x64, 384 threads", 20, 4,
+                  {{"--m", "M", 8192, GEMM_TILE_M, 16777216, GEMM_TILE_M, "", "--m M, --n N, --k K",
+                    "multiples of %M, %1M and %2M (default %D each)"},
+                   {"--n", "N", 8192, GEMM_TILE_N, 16777216, GEMM_TILE_N, "", NULL, NULL},
+                   {"--k", "K", 8192, GEMM_TILE_K, 16777216, GEMM_TILE_K, "", NULL, NULL},
+                   {"--repeat", "R", 1, 1, 10000, 0, "", NULL, "R identical kernels back to back, %R (default %D)"}},
+                  3, build_gemm},
+    [GEN_COOP] = {"coop", "cooperative kernel with a grid barrier per round, capture.cu's coop_kernel", 12, 4,
+                  {{"--ctas", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R; must be co-resident (default %D)"},
+                   {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
+                   {"--rounds", "R", 300, 0, INT32_MAX, 0, "", NULL, "rounds of work + grid.sync(), %R (default %D)"},
+                   {"--iters", "I", 512, 0, INT32_MAX, 0, "", NULL,
+                    "FMA iterations per thread per round, %R (default %D)"}},
+                  -1, build_coop},
+};
+const size_t gen_nworkloads = SK_ARRAY_LEN(gen_workloads);
+
+const gen_workload *gen_find(const char *name)
+{
+    for (size_t i = 0; i < gen_nworkloads; i++)
+        if (strcmp(gen_workloads[i].name, name) == 0)
+            return &gen_workloads[i];
+    return NULL;
+}
+
+int gen_find_opt(const gen_workload *w, const char *flag, size_t len)
+{
+    for (int i = 0; i < w->nopts; i++)
+        if (strlen(w->opts[i].flag) == len && strncmp(w->opts[i].flag, flag, len) == 0)
+            return i;
+    return -1;
+}
+
+void gen_defaults(const gen_workload *w, long *v)
+{
+    for (int i = 0; i < w->nopts; i++)
+        v[i] = w->opts[i].def;
+}
+
+static void join(char *buf, size_t cap, const char *word, int first, int is_last, const char *last)
+{
+    if (!first)
+        strncat(buf, is_last && last ? last : ", ", cap - strlen(buf) - 1);
+    strncat(buf, word, cap - strlen(buf) - 1);
+}
+
+const char *gen_workload_list(char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < gen_nworkloads; i++)
+        join(buf, cap, gen_workloads[i].name, i == 0, i + 1 == gen_nworkloads, " or ");
+    return buf;
+}
+
+const char *gen_opt_list(const gen_workload *w, const char *last, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < w->nopts; i++)
+        join(buf, cap, w->opts[i].flag, i == 0, i + 1 == w->nopts, last);
+    return buf;
+}
+
+int gen_check(const gen_workload *w, const long *v, int from, int to, sk_error *e)
+{
+    for (int i = from; i < to; i++) {
+        const gen_opt *o = &w->opts[i];
+        long x = v[i];
+        if (x >= o->min && x <= o->max && (o->multiple <= 1 || x % o->multiple == 0))
+            continue;
+        if (o->multiple > 1)
+            return sk_errorf(e, SK_EUSAGE, "gen %s: %s %ld: expected a multiple of %ld in %ld..%ld", w->name,
+                             o->flag + 2, x, o->multiple, o->min, o->max);
+        return sk_errorf(e, SK_EUSAGE, "gen %s: %s %ld: expected %ld..%ld%s", w->name, o->flag + 2, x, o->min,
+                         o->max, o->unit);
+    }
+    return 0;
+}
+
+int gen_build(const gen_workload *w, const long *v, kernel *k, long *repeat, sk_error *e)
+{
+    int r = w->build(k, v, e);
+    *repeat = w->repeat >= 0 ? v[w->repeat] : 1;
+    if (r == 0 && w->repeat >= 0 && gen_check(w, v, w->repeat, w->repeat + 1, e) < 0) {
+        kernel_free(k);
+        r = e->code;
+    }
+    return r;
+}
+
+void gen_help_usage(FILE *f)
+{
+    for (size_t i = 0; i < gen_nworkloads; i++) {
+        const gen_workload *w = &gen_workloads[i];
+        fprintf(f, "%s%-6s", i ? "       skewsim gen " : "usage: skewsim gen ", w->name);
+        for (int j = 0; j < w->nopts; j++)
+            fprintf(f, " [%s %s]", w->opts[j].flag, w->opts[j].metavar);
+        fputs(" [-o FILE]\n", f);
+    }
+}
+
+/* One help line: %R, %D, %M of this option or (%1M) of another. */
+static void help_line(FILE *f, const gen_workload *w, int self)
+{
+    const gen_opt *o = &w->opts[self];
+    char label[64];
+    if (o->label)
+        snprintf(label, sizeof label, "%s", o->label);
+    else
+        snprintf(label, sizeof label, "%s %s", o->flag, o->metavar);
+    fprintf(f, "  %-*s", w->col, label);
+    if ((int)strlen(label) >= w->col)
+        fputc(' ', f);
+    for (const char *p = o->help; *p; p++) {
+        if (*p != '%') {
+            fputc(*p, f);
+            continue;
+        }
+        const gen_opt *t = o;
+        if (p[1] >= '0' && p[1] <= '9' && p[1] - '0' < w->nopts)
+            t = &w->opts[*++p - '0'];
+        switch (*++p) {
+        case 'R': fprintf(f, "%ld..%ld", t->min, t->max); break;
+        case 'D': fprintf(f, "%ld", t->def); break;
+        case 'M': fprintf(f, "%ld", t->multiple); break;
+        default: fputc(*p, f); break;
+        }
+    }
+    fputc('\n', f);
+}
+
+void gen_help_workloads(FILE *f)
+{
+    for (size_t i = 0; i < gen_nworkloads; i++) {
+        const gen_workload *w = &gen_workloads[i];
+        fprintf(f, "%-7s %s\n", w->name, w->summary);
+        for (int j = 0; j < w->nopts; j++)
+            if (w->opts[j].help)
+                help_line(f, w, j);
+    }
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Write k to `out`, `repeat` times in one trace.  The writer emits one
+ * kernel per file, so for repeats it writes to a temporary file whose
+ * kernel text (everything after the header line) is then copied R times. */
+int gen_write(const char *out, const kernel *k, long repeat, sk_error *e)
+{
+    int gz = ends_with(out, ".gz");
+    if (repeat == 1)
+        return trace_write_kernel(out, k, gz, e);
+    const char *dir = getenv("TMPDIR");
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s/skewsim-gen-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return sk_errorf(e, SK_EIO, "%s: cannot create a temporary file: %s", tmp, strerror(errno));
+    close(fd);
+    int r = trace_write_kernel(tmp, k, 0, e);
+    char *text = NULL;
+    if (r == 0) {
+        FILE *f = fopen(tmp, "rb");
+        long n = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+            text = xmalloc((size_t)n + 1);
+            text[fread(text, 1, (size_t)n, f)] = '\0';
+        }
+        if (f)
+            fclose(f);
+        if (!text)
+            r = sk_errorf(e, SK_EIO, "%s: cannot read back: %s", tmp, strerror(errno));
+    }
+    remove(tmp);
+    if (r < 0)
+        return r;
+    static const char magic[] = "skewsim-trace 1\n";
+    const char *body = strstr(text, magic);
+    body = body ? body + strlen(magic) : text;
+    int to_stdout = strcmp(out, "-") == 0;
+    gzFile f = to_stdout ? gzdopen(dup(1), gz ? "wb9" : "wbT") : gzopen(out, gz ? "wb9" : "wbT");
+    if (!f) {
+        free(text);
+        return sk_errorf(e, SK_EIO, "%s: cannot create: %s", out, strerror(errno));
+    }
+    gzprintf(f, "# skewsim trace (docs/trace-format.md): %ld kernels back to back\n%s", repeat, magic);
+    for (long i = 0; i < repeat; i++)
+        if (gzputs(f, body) < 0)
+            break;
+    int errnum = Z_OK;
+    gzerror(f, &errnum);
+    int rc = gzclose(f);
+    free(text);
+    if (errnum != Z_OK || rc != Z_OK)
+        return sk_errorf(e, SK_EIO, "%s: write error", out);
+    return 0;
+}
+

@@ -1,0 +1,413 @@
+// cap_mem: memory-hierarchy captures for skewsim (issue 10), experiment E11.
+//
+//  chase   one thread follows a random cycle through a working set of N
+//          bytes, one 128-byte line per hop (a[line*32] holds the next line,
+//          a full-period LCG mod the line count), through L1 (ld.ca) or L2
+//          only (ld.cg): cycles per hop against N.  -> DIR/chase.csv
+//  l2map   the paper's method (arXiv:2609.24270 sec. 6): for each SM and each
+//          of 384 4-KB pages, the clock64() cycles of single ld.global.cg
+//          reads of one line of that page: (self) the SM's first read (a
+//          miss to HBM) and its second read (an L2 hit); (warm W) a read of a
+//          line that SM W read first, then a second read.  Every (SM, page)
+//          pair uses its own line, the L2 is flushed between passes.
+//          -> DIR/l2map.csv, DIR/pages.csv
+//  hbm     132 SMs, one thread each, single timed ld.cg reads of distinct
+//          random lines over 4 GB and over 256 MB. -> DIR/hbm.csv
+//  stream  grid-stride float4 read of N bytes, P passes, as a user writes it
+//          (default caching, ld.global) and with __ldcg (L2 only), N from 1 MB
+//          to 4 GB; `add`: c = a + b over fp32 arrays of N bytes each.
+//          -> kernels.csv/reps.csv/ctas.csv, DIR/bw.csv
+//
+// Build: nvcc -O3 -arch=sm_90 -o cap_mem cap_mem.cu
+// Usage: cap_mem DIR
+#include "cap.h"
+
+// ---------------------------------------------------------------- chase
+__global__ void fill_lcg(uint32_t *a, uint32_t nlines)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < nlines)
+        a[(size_t)i * 32] = (1664525u * i + 1013904223u) & (nlines - 1);   // Hull-Dobell: one cycle
+}
+
+template <bool CG>
+__global__ void chase_kernel(const uint32_t *a, int hops, uint64_t *out, uint32_t *sink)
+{
+    uint32_t j = 0;
+    uint64_t t0 = gtimer(), c0 = clock64();
+    for (int i = 0; i < hops; i++)
+        j = CG ? __ldcg(&a[(size_t)j * 32]) : __ldca(&a[(size_t)j * 32]);
+    sink[0] = j;   // the store waits for the last load
+    uint64_t c1 = clock64(), t1 = gtimer();
+    out[0] = c1 - c0;
+    out[1] = t1 - t0;
+    out[2] = smid();
+}
+
+// ---------------------------------------------------------------- l2map
+// One timed read: the STS of the loaded value cannot issue before the load
+// returns, and the second clock read issues after the STS (in-order issue).
+static __device__ __forceinline__ uint32_t timed_cg(const uint32_t *p, volatile uint32_t *sh, uint32_t &cyc,
+                                                    uint64_t *end = nullptr)
+{
+    uint64_t c0 = clock64();
+    uint32_t v;
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    sh[0] = v;
+    uint64_t c1 = clock64();
+    cyc = (uint32_t)(c1 - c0);
+    if (end)
+        *end = c1;
+    return v;
+}
+
+__global__ void l2map_kernel(const uint32_t *buf, const uint64_t *page_off, int npages, int group, int warm_sm,
+                             uint32_t *out1, uint32_t *out2, int *flag, uint32_t *sink)
+{
+    extern __shared__ uint32_t dyn[];   // only there to hold one CTA per SM
+    volatile uint32_t *sh = dyn;
+    uint32_t s = smid();
+    if (warm_sm >= 0) {
+        if ((int)s == warm_sm) {
+            uint32_t acc = 0;
+            for (int i = threadIdx.x; i < npages * 32; i += blockDim.x)
+                acc += __ldcg(buf + page_off[i / 32] / 4 + (i % 32) * 32);
+            if (acc == 0x12345678u)
+                sink[1] = acc;
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                __threadfence();
+                atomicExch(flag, 1);
+            }
+        } else if (threadIdx.x == 0) {
+            while (atomicAdd(flag, 0) == 0)
+                ;
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x != 0 || (int)(s / 32) != group || (int)s == warm_sm)
+        return;
+    uint32_t line = s % 32, acc = 0;
+    for (int p = 0; p < npages; p++) {
+        const uint32_t *a = buf + page_off[p] / 4 + line * 32;
+        uint32_t c1, c2;
+        uint64_t e;
+        acc += timed_cg(a, sh, c1, &e);
+        // (e >> 63) is 0, but ptxas cannot know it: without it, it merged the
+        // second load of the same address into the first
+        acc += timed_cg(a + (uint32_t)(e >> 63), sh, c2);
+        out1[s * npages + p] = c1;
+        out2[s * npages + p] = c2;
+    }
+    if (acc == 0x12345678u)
+        sink[0] = acc;
+}
+
+// Overhead of the timing sequence with a register operand instead of a load.
+__global__ void ovh_kernel(uint32_t *out, uint32_t x)
+{
+    __shared__ uint32_t shv[1];
+    volatile uint32_t *sh = shv;
+    uint64_t c0 = clock64();
+    uint32_t v = x + 1;
+    sh[0] = v;
+    uint64_t c1 = clock64();
+    out[0] = (uint32_t)(c1 - c0);
+}
+
+__global__ void flush_kernel(const float4 *a, size_t n4, float *sink)
+{
+    float acc = 0;
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
+        float4 v = __ldcg(&a[i]);
+        acc += v.x + v.w;
+    }
+    if (acc == 1234.5f)
+        sink[0] = acc;
+}
+
+// ---------------------------------------------------------------- hbm
+__global__ void hbm_kernel(const uint32_t *buf, uint32_t lines_log2, int k_per_sm, uint32_t *out_cyc,
+                           uint32_t *out_line, uint32_t *out_sm, uint32_t *sink)
+{
+    extern __shared__ uint32_t dyn[];
+    volatile uint32_t *sh = dyn;
+    if (threadIdx.x != 0)
+        return;
+    uint32_t s = smid(), mask = (1u << lines_log2) - 1, acc = 0;
+    out_sm[blockIdx.x] = s;
+    for (int k = 0; k < k_per_sm; k++) {
+        uint32_t x = (uint32_t)k * gridDim.x + blockIdx.x;
+        uint32_t line = (2654435761u * x + 12345u) & mask;   // odd multiplier: a bijection, distinct lines
+        uint32_t c;
+        acc += timed_cg(buf + (size_t)line * 32, sh, c);
+        out_cyc[blockIdx.x * k_per_sm + k] = c;
+        out_line[blockIdx.x * k_per_sm + k] = line;
+    }
+    if (acc == 0x12345678u)
+        sink[0] = acc;
+}
+
+static void flush_l2(const float4 *fb, size_t fbytes, float *sink)
+{
+    flush_kernel<<<1056, 256>>>(fb, fbytes / 16, sink);
+    CK(cudaGetLastError());
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream]\n");
+        return 2;
+    }
+    std::string dir = argv[1], parts = argc > 2 ? argv[2] : "chase,l2map,hbm,stream";
+    Cap cap = cap_begin(dir);
+    cap_device_meta(cap, "cap_mem");
+    int nsm;
+    CK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, 0));
+    float *fsink;
+    uint32_t *usink;
+    uint64_t *dout;
+    CK(cudaMalloc(&fsink, 64));
+    CK(cudaMalloc(&usink, 64));
+    CK(cudaMalloc(&dout, 64));
+    cudaEvent_t ea, eb;
+    CK(cudaEventCreate(&ea));
+    CK(cudaEventCreate(&eb));
+    const size_t GB = 1ull << 30, MB = 1ull << 20;
+    // One big buffer serves every part (4 GB + a 256 MB flush buffer).
+    size_t big = 4 * GB;
+    uint32_t *buf;
+    CK(cudaMalloc(&buf, big));
+    CK(cudaMemset(buf, 0, big));
+    float4 *fb;
+    size_t fbytes = 256 * MB;
+    CK(cudaMalloc(&fb, fbytes));
+    CK(cudaMemset(fb, 0, fbytes));
+    const int SMEM_1PER_SM = 120 * 1024;
+    CK(cudaFuncSetAttribute(l2map_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_1PER_SM));
+    CK(cudaFuncSetAttribute(hbm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_1PER_SM));
+    CK(cudaDeviceSynchronize());
+
+    if (parts.find("chase") != std::string::npos) {
+        FILE *f = cap_open(dir, "chase.csv", "bytes,mode,hops,warm_hops,sm,cycles_per_hop,ns_per_hop");
+        for (int cg = 0; cg < 2; cg++)
+            for (size_t bytes = 16 * 1024; bytes <= GB; bytes *= 2) {
+                uint32_t nlines = (uint32_t)(bytes / 128);
+                fill_lcg<<<(nlines + 255) / 256, 256>>>(buf, nlines);
+                CK(cudaGetLastError());
+                int hops = 4096, warm = bytes <= 64 * MB ? (int)std::max<uint32_t>(nlines, 4096) : 0;
+                std::vector<KRep> reps;
+                for (int rep = 0; rep < 2; rep++) {
+                    int h = rep == 0 ? warm : hops;
+                    if (h == 0)
+                        continue;
+                    if (rep == 1 && warm == 0)
+                        flush_l2(fb, fbytes, fsink);   // lines fill_lcg left in L2
+                    CK(cudaEventRecord(ea));
+                    if (cg)
+                        chase_kernel<true><<<1, 1>>>(buf, h, dout, usink);
+                    else
+                        chase_kernel<false><<<1, 1>>>(buf, h, dout, usink);
+                    CK(cudaEventRecord(eb));
+                    CK(cudaEventSynchronize(eb));
+                    CK(cudaGetLastError());
+                    uint64_t o[3];
+                    CK(cudaMemcpy(o, dout, sizeof o, cudaMemcpyDeviceToHost));
+                    if (rep == 1) {
+                        std::fprintf(f, "%zu,%s,%d,%d,%llu,%.2f,%.2f\n", bytes, cg ? "cg" : "ca", h, warm,
+                                     (unsigned long long)o[2], (double)o[0] / h, (double)o[1] / h);
+                        KRep r;
+                        r.time_ns = ev_ms(ea, eb) * 1e6;
+                        reps.push_back(r);
+                    }
+                }
+                KInfo k;
+                k.kernel = fmt("e11.chase.%s.%zu", cg ? "cg" : "ca", bytes);
+                k.exp = "e11_chase";
+                k.name = cg ? "chase_kernel<cg>" : "chase_kernel<ca>";
+                k.gen = cg ? "" : fmt("skewsim gen chase --bytes %zu --hops %d --ctas 1", bytes, hops);
+                k.grid = 1;
+                k.block = 1;
+                k.mode = warm ? "after_warm" : "cold";
+                k.params = fmt("bytes=%zu;hops=%d;line=128;warm_hops=%d;cache=%s", bytes, hops, warm, cg ? "cg" : "ca");
+                cap_kernel(cap, k, reps);
+            }
+        std::fclose(f);
+        std::printf("chase done\n");
+        std::fflush(stdout);
+    }
+
+    if (parts.find("l2map") != std::string::npos) {
+        // 256 contiguous pages (1 MB) then 128 pages 2 MB + 4 KB * i apart.
+        std::vector<uint64_t> off;
+        for (int p = 0; p < 256; p++)
+            off.push_back((uint64_t)p * 4096);
+        for (int p = 0; p < 128; p++)
+            off.push_back(2 * MB + (uint64_t)p * (2 * MB + 4096 * 37));
+        int np = (int)off.size();
+        FILE *pf = cap_open(dir, "pages.csv", "page,offset_bytes,va");
+        for (int p = 0; p < np; p++)
+            std::fprintf(pf, "%d,%llu,0x%llx\n", p, (unsigned long long)off[p],
+                         (unsigned long long)((uintptr_t)buf + off[p]));
+        std::fclose(pf);
+        uint64_t *doff;
+        uint32_t *o1, *o2;
+        int *flag;
+        CK(cudaMalloc(&doff, np * 8));
+        CK(cudaMemcpy(doff, off.data(), np * 8, cudaMemcpyHostToDevice));
+        CK(cudaMalloc(&o1, 4ull * nsm * np));
+        CK(cudaMalloc(&o2, 4ull * nsm * np));
+        CK(cudaMalloc(&flag, 4));
+        std::vector<uint32_t> h1(nsm * np), h2(nsm * np);
+        FILE *f = cap_open(dir, "l2map.csv", "mode,warm_sm,sm,page,cycles1,cycles2");
+        uint32_t ov;
+        for (int i = 0; i < 3; i++)   // the last of three: instruction cache warm
+            ovh_kernel<<<1, 1>>>(usink, 7);
+        CK(cudaMemcpy(&ov, usink, 4, cudaMemcpyDeviceToHost));
+        cap_meta(cap, "l2map.timing_overhead_cycles", fmt("%u", ov));
+        std::vector<int> warmers = {-1, 0, 2, 4, 6, 8, 10, 12, 14};
+        for (int w : warmers)
+            for (int g = 0; g * 32 < nsm; g++) {
+                CK(cudaMemset(o1, 0xff, 4ull * nsm * np));
+                CK(cudaMemset(flag, 0, 4));
+                flush_l2(fb, fbytes, fsink);
+                l2map_kernel<<<nsm, 256, SMEM_1PER_SM>>>(buf, doff, np, g, w, o1, o2, flag, usink);
+                CK(cudaDeviceSynchronize());
+                CK(cudaGetLastError());
+                CK(cudaMemcpy(h1.data(), o1, 4ull * nsm * np, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(h2.data(), o2, 4ull * nsm * np, cudaMemcpyDeviceToHost));
+                for (int s = g * 32; s < std::min(nsm, g * 32 + 32); s++)
+                    for (int p = 0; p < np; p++)
+                        if (h1[s * np + p] != 0xffffffffu)
+                            std::fprintf(f, "%s,%d,%d,%d,%u,%u\n", w < 0 ? "self" : "warm", w, s, p, h1[s * np + p],
+                                         h2[s * np + p]);
+            }
+        std::fclose(f);
+        CK(cudaFree(doff));
+        CK(cudaFree(o1));
+        CK(cudaFree(o2));
+        CK(cudaFree(flag));
+        std::printf("l2map done\n");
+        std::fflush(stdout);
+    }
+
+    if (parts.find("hbm") != std::string::npos) {
+        FILE *f = cap_open(dir, "hbm.csv", "region_bytes,cta,sm,k,line,cycles");
+        int K = 1024;
+        uint32_t *oc, *ol, *os;
+        CK(cudaMalloc(&oc, 4ull * nsm * K));
+        CK(cudaMalloc(&ol, 4ull * nsm * K));
+        CK(cudaMalloc(&os, 4ull * nsm));
+        std::vector<uint32_t> hc(nsm * K), hl(nsm * K), hs(nsm);
+        for (size_t region : {4 * GB, 256 * MB}) {
+            uint32_t l2 = 0;
+            while ((128ull << l2) < region)
+                l2++;
+            int k = region == 4 * GB ? K : K / 2;
+            flush_l2(fb, fbytes, fsink);
+            hbm_kernel<<<nsm, 32, SMEM_1PER_SM>>>(buf, l2, k, oc, ol, os, usink);
+            CK(cudaDeviceSynchronize());
+            CK(cudaGetLastError());
+            CK(cudaMemcpy(hc.data(), oc, 4ull * nsm * k, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hl.data(), ol, 4ull * nsm * k, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hs.data(), os, 4ull * nsm, cudaMemcpyDeviceToHost));
+            for (int b = 0; b < nsm; b++)
+                for (int i = 0; i < k; i++)
+                    std::fprintf(f, "%zu,%d,%u,%d,%u,%u\n", region, b, hs[b], i, hl[b * k + i], hc[b * k + i]);
+        }
+        std::fclose(f);
+        CK(cudaFree(oc));
+        CK(cudaFree(ol));
+        CK(cudaFree(os));
+        std::printf("hbm done\n");
+        std::fflush(stdout);
+    }
+
+    if (parts.find("stream") != std::string::npos) {
+        CK(cudaMemset(buf, 0, big));
+        const int ctas = 1056, block = 256, nrep = 5;
+        Rec *drec;
+        CK(cudaMalloc(&drec, sizeof(Rec) * ctas));
+        FILE *f = cap_open(dir, "bw.csv", "kernel,bytes_ws,passes,bytes_moved,time_ns_median,gbps");
+        std::vector<size_t> ws_mb = {1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 2048, 4096};
+        for (int cg = 0; cg < 2; cg++)
+            for (size_t mb : ws_mb) {
+                size_t bytes = mb * MB, n4 = bytes / 16;
+                int passes = (int)std::max<size_t>(1, std::min<size_t>(2048, 4 * GB / bytes));
+                std::vector<KRep> reps;
+                for (int rep = -1; rep < nrep; rep++) {
+                    CK(cudaEventRecord(ea));
+                    if (cg)
+                        stream_kernel<true><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, fsink);
+                    else
+                        stream_kernel<false><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, fsink);
+                    CK(cudaEventRecord(eb));
+                    CK(cudaEventSynchronize(eb));
+                    CK(cudaGetLastError());
+                    if (rep < 0)
+                        continue;
+                    KRep r;
+                    r.time_ns = ev_ms(ea, eb) * 1e6;
+                    r.recs = fetch_recs(drec, ctas);
+                    reps.push_back(r);
+                }
+                KInfo k;
+                k.kernel = fmt("e11.stream.%s.%zuMB", cg ? "cg" : "ca", mb);
+                k.exp = "e11_bw";
+                k.name = cg ? "stream_kernel<cg>" : "stream_kernel<ca>";
+                k.gen = cg ? "" : fmt("skewsim gen stream --bytes %zu --passes %d --ctas %d --block %d", bytes, passes, ctas, block);
+                k.grid = ctas;
+                k.block = block;
+                k.params = fmt("bytes=%zu;passes=%d;cache=%s", bytes, passes, cg ? "cg" : "default");
+                k.cta_rows_reps = 1;
+                cap_kernel(cap, k, reps);
+                std::vector<double> t;
+                for (auto &r : reps)
+                    t.push_back(r.time_ns);
+                double med = median_d(t), moved = (double)bytes * passes;
+                std::fprintf(f, "%s,%zu,%d,%.0f,%.0f,%.1f\n", k.kernel.c_str(), bytes, passes, moved, med, moved / med);
+                std::fflush(f);
+            }
+        // c = a + b, three arrays of N bytes each.
+        for (size_t mb : {4, 16, 64, 256, 1024}) {
+            size_t bytes = mb * MB, n = bytes / 4;
+            float *a = (float *)buf, *b = (float *)((char *)buf + GB), *c = (float *)((char *)buf + 2 * GB);
+            std::vector<KRep> reps;
+            for (int rep = -1; rep < nrep; rep++) {
+                CK(cudaEventRecord(ea));
+                add_kernel<<<ctas, block>>>(drec, a, b, c, n);
+                CK(cudaEventRecord(eb));
+                CK(cudaEventSynchronize(eb));
+                CK(cudaGetLastError());
+                if (rep < 0)
+                    continue;
+                KRep r;
+                r.time_ns = ev_ms(ea, eb) * 1e6;
+                r.recs = fetch_recs(drec, ctas);
+                reps.push_back(r);
+            }
+            KInfo k;
+            k.kernel = fmt("e11.add.%zuMB", mb);
+            k.exp = "e11_bw";
+            k.name = "add_kernel";
+            k.gen = fmt("skewsim gen add --bytes %zu --ctas %d --block %d", bytes, ctas, block);
+            k.grid = ctas;
+            k.block = block;
+            k.params = fmt("bytes_per_array=%zu;arrays=3", bytes);
+            k.cta_rows_reps = 1;
+            cap_kernel(cap, k, reps);
+            std::vector<double> t;
+            for (auto &r : reps)
+                t.push_back(r.time_ns);
+            double med = median_d(t), moved = 3.0 * bytes;
+            std::fprintf(f, "%s,%zu,1,%.0f,%.0f,%.1f\n", k.kernel.c_str(), bytes, moved, med, moved / med);
+            std::fflush(f);
+        }
+        std::fclose(f);
+        CK(cudaFree(drec));
+        std::printf("stream done\n");
+    }
+    cap_end(cap);
+    return 0;
+}

@@ -1,0 +1,65 @@
+#!/bin/bash
+# run_all.sh OUT [main|power|PARTS...]: build the capture programs (if the
+# carried binaries do not run) and capture into OUT/cap, with nvidia-smi
+# sampled every 20 ms in the background; packs OUT/cap_BATCH.tar.gz.
+#   main   E11 memory, E12 launch, E17 idle gaps, E13 cooperative, E14 green
+#          contexts and two streams, E15 heterogeneous CTAs
+#   power  E16 power mixes (cap_power, then power_gemm.py)
+set -u
+OUT=$1; BATCH=${2:-main}
+cd "$(dirname "$0")"
+D=$OUT/cap; mkdir -p "$D"
+T0=$(date +%s)
+log() { echo "[$(( $(date +%s) - T0 ))s] $*"; }
+
+ok=1
+for p in cap_mem cap_launch cap_coop cap_green cap_hetero cap_power; do
+  [ -x $p ] || { ok=0; break; }; ./$p >/dev/null 2>&1; [ $? -eq 2 ] || { ok=0; break; }
+done
+if [ $ok = 0 ]; then log "building"; make -B -j16 >"$D/build.log" 2>&1 || { cat "$D/build.log"; exit 1; }; fi
+log "built"
+
+{ echo "key,value"; echo "date_utc,$(date -u +%FT%T)"; echo "tz,$(date +%Z)"; echo "uname,$(uname -r)";
+  echo "driver,$(nvidia-smi --query-gpu=driver_version --format=csv,noheader)"; echo "batch,$BATCH";
+  echo "modes,$(nvidia-smi --query-gpu=compute_mode,persistence_mode,power.limit,clocks.max.sm --format=csv,noheader | tr , ';')"; } > "$D/run_$BATCH.csv"
+nvidia-smi -q -d CLOCK,PERFORMANCE,POWER,TEMPERATURE > "$D/smi_before_$BATCH.txt" 2>&1
+
+# the fields this driver knows, in this order (an unknown one fails the whole query)
+F=timestamp
+for q in clocks.sm clocks.mem power.draw power.draw.instant power.draw.average temperature.gpu temperature.memory \
+         clocks_event_reasons.active clocks_throttle_reasons.active clocks_event_reasons.sw_power_cap \
+         clocks_throttle_reasons.sw_power_cap utilization.gpu pstate; do
+  nvidia-smi --query-gpu=$F,$q --format=csv,noheader,nounits >/dev/null 2>&1 && F=$F,$q
+done
+echo "$F" > "$D/smi_raw_$BATCH.csv"; log "smi fields: $F"
+nvidia-smi --query-gpu=$F --format=csv,noheader,nounits -lms 20 >> "$D/smi_raw_$BATCH.csv" 2>&1 &
+SMI=$!
+sleep 1
+
+step() { local t=$1; shift; log "start $*"; timeout $t "$@" > >(tee -a "$D/log_$BATCH.txt") 2>&1; log "end rc=$? $*"; }
+if [ "$BATCH" = main ]; then
+  step 150 ./cap_mem "$D"
+  step 90 ./cap_launch "$D"
+  for i in 1 2 3; do step 20 ./cap_coop "$D" first l$i; done
+  for i in 1 2 3; do step 20 env CUDA_MODULE_LOADING=EAGER ./cap_coop "$D" first e$i; done
+  step 120 ./cap_coop "$D" sweep
+  step 60 ./cap_green "$D"
+  step 30 ./cap_hetero "$D"
+elif [ "$BATCH" = power ]; then
+  sleep 2
+  step 60 ./cap_mem "$D" l2map,hbm
+  step 120 ./cap_power "$D" 7
+  step 80 python3 power_gemm.py "$D" 7
+  sleep 2
+else
+  step 200 "${@:2}"
+fi
+kill $SMI; wait $SMI 2>/dev/null
+make sass >/dev/null 2>&1 && mkdir -p "$D/sass" && for f in sass/*.sass; do gzip -c "$f" > "$D/sass/$(basename $f).gz"; done
+nvidia-smi -q -d CLOCK,PERFORMANCE,POWER,TEMPERATURE > "$D/smi_after_$BATCH.txt" 2>&1
+python3 smi2csv.py "$D/smi_raw_$BATCH.csv" "$D/smi_$BATCH.csv" || log "smi2csv failed"
+log "packing"
+for f in "$D"/*.csv "$D"/*.txt; do [ $(stat -c %s "$f") -gt 100000 ] && gzip "$f"; done
+tar czf "$OUT/cap_$BATCH.tar.gz" -C "$OUT" cap
+ls -la "$D" "$OUT"
+log "done"
