@@ -95,6 +95,7 @@ check test: deps $(BIN) $(TESTBIN)
 
 validate: deps $(BIN)
 	$(BIN) validate -c configs/h200.yaml -d validation/h200
+	$(BIN) validate -c configs/h200.yaml --measured validation/h200/capture --max-mape 25
 
 # docs/config.md is generated from the schema table, the one place keys live.
 docs: $(BIN)

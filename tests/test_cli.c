@@ -123,7 +123,8 @@ static const struct {
      "skewsim: @/no/such/dir: cannot create output directory: No such file or directory\n"},
     {"gen fma --iters -1", SK_EUSAGE, 1, "skewsim: gen fma: iters -1: expected 0..2147483647\n"},
     {"gen bogus", SK_EUSAGE, 1, "skewsim: gen: bogus: expected a workload: fma, stream, gemm or coop (see 'skewsim gen --help')\n"},
-    {"validate -c " TU_H200, SK_EUSAGE, 1, "skewsim: validate: missing -d DIR: expected -c CONFIG -d DIR\n"},
+    {"validate -c " TU_H200, SK_EUSAGE, 1,
+     "skewsim: validate: missing -d DIR or --measured DIR: expected -c CONFIG (-d DIR | --measured DIR)\n"},
 };
 
 START_TEST(test_bad_command_line)

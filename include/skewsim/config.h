@@ -117,7 +117,8 @@ typedef struct cfg {
     int tail_first_gap_bursts;        /* dispatch.tail_first_gap_bursts: ... between its 1st and 2nd */
     int tail_rotate_tpcs;             /* dispatch.tail_rotate_tpcs: the tail walk starts this many TPCs in */
 
-    int grid_sync_ns;                 /* sync.grid_ns: last arrival at GRID.SYNC to release */
+    int grid_sync_ns;                 /* sync.grid_ns: last arrival served at GRID.SYNC to release */
+    int grid_cta_ps;                  /* sync.grid_cta_ps: one CTA's arrival at the counter, served in turn */
 
     /* memory (simple model: latency plus a chip-wide bandwidth limit) */
     int mem_latency_ns;               /* memory.latency_ns: global load round trip, unloaded */

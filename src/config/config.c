@@ -217,6 +217,8 @@ static const cfg_key cfg_schema[] = {
 
     ROW_INT("sync.grid_ns", grid_sync_ns, 1000, 0, 1000000000, "ns",
             "last warp's arrival at a grid barrier (GRID.SYNC) to its release"),
+    ROW_INT("sync.grid_cta_ps", grid_cta_ps, 0, 0, 1000000000, "ps",
+            "grid barrier: each CTA's arrival atomic at the one counter, served in turn (0: none)"),
 
     ROW_INT("memory.latency_ns", mem_latency_ns, 500, 0, 1000000, "ns",
             "global load round trip, unloaded"),
