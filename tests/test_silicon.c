@@ -1346,11 +1346,12 @@ START_TEST(test_property_random_configs)
         prop_finite(si, k, sets);
         int n = silicon_num_sms(si), wl = 1 + (int)(prop_next(&x) % 2);
         si_activity *act = xcalloc((size_t)n, sizeof *act);
-        /* a load step, then idle: 200 ms, or 20 epochs or 400 thermal
-         * checks if those are shorter */
-        ps_t span = SK_MIN(MS(200), 20 * c.dvfs_epoch_ns * PS_PER_NS + c.dvfs_latency_ns * PS_PER_NS);
+        /* a load step, then idle: 150 ms (past the first DVFS decision and
+         * its latency on the H200), or 20 epochs or 50 thermal checks if
+         * those are shorter */
+        ps_t span = SK_MIN(MS(150), 20 * c.dvfs_epoch_ns * PS_PER_NS + c.dvfs_latency_ns * PS_PER_NS);
         if (c.th_check_ns > 0)
-            span = SK_MIN(span, SK_MAX(400 * c.th_check_ns * PS_PER_NS, 1));
+            span = SK_MIN(span, SK_MAX(50 * c.th_check_ns * PS_PER_NS, 1));
         ps_t now = 0;
         silicon_kernel_launch(si, 0);
         for (int phase = 0; phase < 2 && !bad; phase++) {
@@ -1470,7 +1471,7 @@ Suite *silicon_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("property");
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_property_random_configs);
     suite_add_tcase(s, tc);
 

@@ -445,6 +445,38 @@ static int check_silicon(const cfg *c, const char *dir, int *fails, sk_error *e)
     return 0;
 }
 
+/* docs/design.md's claim for freq_aware, computed here rather than typed:
+ * on VARIUS silicon with a clock per SM, gen fma --iters 1024 at 132, 528,
+ * 1057 and 4224 CTAs, the kernel time under freq_aware against gigathread.
+ * A what-if with nothing measured: reported, not judged. */
+static int check_freq_aware(const cfg *c, sk_error *e)
+{
+    static const long grids[] = { 132, 528, 1057, 4224 };
+    cfg v = *c;
+    v.si_preset = SI_PRESET_VARIUS;
+    v.dvfs_policy = DVFS_PER_SM;
+    printf("\nfreq_aware against gigathread (docs/design.md): varius silicon, dvfs per_sm, seed %llu, "
+           "gen fma --iters 1024\n", (unsigned long long)v.seed);
+    for (size_t i = 0; i < SK_ARRAY_LEN(grids); i++) {
+        kernel k;
+        if (gen_fma(&k, 1024, 256, grids[i], e) < 0)
+            return e->code;
+        double t[2];
+        for (int p = 0; p < 2; p++) {
+            v.dispatch_policy = p ? DISPATCH_FREQ_AWARE : DISPATCH_GIGATHREAD;
+            int rc = validate_kernel_times(&v, &k, 1, NULL, &t[p], e);
+            if (rc < 0) {
+                kernel_free(&k);
+                return rc;
+            }
+        }
+        kernel_free(&k);
+        printf("info  predicted  %5ld CTAs: gigathread %.3f us, freq_aware %.3f us: %+.3f %%\n", grids[i], t[0],
+               t[1], 100 * (t[1] - t[0]) / t[0]);
+    }
+    return 0;
+}
+
 static int parse_grids(const char *s, long *out, int max)
 {
     int n = 0;
@@ -575,6 +607,8 @@ int cmd_validate(int argc, char **argv)
     if (nwant == 0 && access(path, R_OK) == 0 && validate_e10(&c, dir, &fails, &e) < 0)
         goto fail;
     if (nwant == 0 && check_silicon(&c, dir, &fails, &e) < 0)
+        goto fail;
+    if (nwant == 0 && check_freq_aware(&c, &e) < 0)
         goto fail;
 measured:
     if (mdir && validate_measured(&c, mdir, fitted, only, max_mape, &fails, &e) < 0)
