@@ -28,8 +28,12 @@ int validate_measured(const cfg *c, const char *dir, const char *fitted, const c
  * time in microseconds.  0 or a negative code (validate_measured.c). */
 int validate_kernel_times(const cfg *c, const kernel *k, int n, const uint64_t *gap_ns, double *us,
                           sk_error *e);
+/* validate's E11 section (validate_e11.c): the memory hierarchy against the
+ * chases and bandwidths in DIR/capture; adds failed criteria to *fails. */
+int validate_e11(const cfg *c, const char *dir, int *fails, sk_error *e);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
 
 /* Print "skewsim: <msg>" for a recorded error and return its exit status. */
 int cli_fail(const sk_error *e);
