@@ -121,6 +121,7 @@ check-slurm: deps $(BIN)
 
 validate: deps $(BIN)
 	$(BIN) validate -c configs/h200.yaml -d validation/h200
+	$(BIN) validate -c configs/h200.yaml --measured validation/h200/capture --max-mape 25
 
 # docs/config.md is generated from the schema table, the one place keys live.
 docs: $(BIN)

@@ -36,6 +36,8 @@ static void usage(FILE *f)
           "                      one self-contained HTML page for a run or sweep directory\n"
           "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
           "                      simulate the H200 measurements in DIR and compare\n"
+          "  validate -c CONFIG --measured DIR [--fitted FILE] [--only FAMILY,...] [--max-mape X]\n"
+          "                      simulate every kernel of a capture directory (tools/capture)\n"
           "  version             print the version\n",
           f);
 }

@@ -60,7 +60,8 @@ static const char *const numberings[] = { "gpc_major", "tpc_round_robin", NULL }
 #define POLICY_HELP_(id, name, help) " " #name ": " help "."
 static const char *const warp_policies[] = { WARP_POLICY_MAP(POLICY_NAME_) NULL };
 static const char *const dispatch_policies[] = { DISPATCH_POLICY_MAP(POLICY_NAME_) NULL };
-static const char *const si_presets[] = { "uniform", "skewed", "file", NULL };
+/* "skewed" last: the old name of "varius" (enum cfg_si_preset). */
+static const char *const si_presets[] = { "uniform", "varius", "file", "skewed", NULL };
 static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "per_sm", NULL };
 
 #define STR_(x) #x
@@ -96,6 +97,16 @@ static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "p
 #define UNIT_DEFAULT_LDST    1,  4, 4
 #define UNIT_DEFAULT_BRANCH  1,  1, 1
 #define UNIT_DEFAULT_MISC    1,  2, 1
+
+/* One idle stage of the power manager (docs/silicon.md, "Idle and wake"). */
+#define DVFS_STAGE_ROWS_(k, num)                                               \
+    ROW_INT64("dvfs.stage" num ".after_ns", dvfs_stage[k].after_ns, 0, 0,      \
+              1000000000000000, "ns",                                          \
+              "idle stage " num ": entered this long after the last kernel"), \
+    ROW_INT("dvfs.stage" num ".mhz", dvfs_stage[k].mhz, 0, 0, 10000, "MHz",    \
+            "idle stage " num ": clock while in it (0 = unchanged)"),          \
+    ROW_INT("dvfs.stage" num ".wake_ns", dvfs_stage[k].wake_ns, 0, 0,          \
+            1000000000, "ns", "idle stage " num ": a launch from it waits this long"),
 
 #define ARG1_(a, b, c) a
 #define ARG2_(a, b, c) b
@@ -210,6 +221,8 @@ static const cfg_key cfg_schema[] = {
 
     ROW_INT("sync.grid_ns", grid_sync_ns, 1000, 0, 1000000000, "ns",
             "last warp's arrival at a grid barrier (GRID.SYNC) to its release"),
+    ROW_INT("sync.grid_cta_ps", grid_cta_ps, 0, 0, 1000000000, "ps",
+            "grid barrier: each CTA's arrival atomic at the one counter, served in turn (0: none)"),
 
     ROW_INT("memory.latency_ns", mem_latency_ns, 500, 0, 1000000, "ns",
             "global load round trip, unloaded"),
@@ -294,8 +307,8 @@ static const cfg_key cfg_schema[] = {
     /* Silicon model: docs/silicon.md gives the source of every default;
      * [physics] = shared physics.md, [trace] = validation/h200/smi_trace2. */
     ROW_ENUM("silicon.preset", si_preset, "uniform", si_presets,
-             "per-SM process variation: none (the measured H200), VARIUS-skewed, "
-             "or silicon.map_file"),
+             "per-SM process variation: uniform (none: the measured H200), varius "
+             "(a VARIUS within-die Vth map; old name skewed), or file"),
     ROW_PATH("silicon.map_file", si_map_file,
              "CSV 'sm,vth_mv' or 'sm,fmax_scale', one row per SM (preset file)"),
 
@@ -371,6 +384,12 @@ static const cfg_key cfg_schema[] = {
             "hottest SM above this: the DVFS target steps down"),
     ROW_INT("thermal.hyst_c", th_hyst_c, 2, 0, 100, "C",
             "the slowdown releases this far below slowdown_c"),
+    /* nvidia-smi's "GPU Shutdown Temp" on the measured H200 (physics.md). */
+    ROW_INT("thermal.shutdown_c", th_shutdown_c, 96, 1, 1000, "C",
+            "any SM above this powers the chip off: the run fails"),
+    ROW_INT64("thermal.check_ns", th_check_ns, 1000000, 0, 1000000000000, "ns",
+              "hardware slowdown: every this often a domain over slowdown_c loses a bin "
+              "(0: only at DVFS decisions)"),
 
     ROW_ENUM("dvfs.policy", dvfs_policy, "fixed", dvfs_policies,
              "clock lock at fixed_mhz, chip-wide power cap, or per-GPC / per-SM caps"),
@@ -394,6 +413,17 @@ static const cfg_key cfg_schema[] = {
               "no kernel for this long: the idle clock"),
     ROW_INT64("dvfs.wake_after_ns", dvfs_wake_after_ns, 1000000, 0, 1000000000000000, "ns",
               "no kernel for this long: the next launch pays wake_ns"),
+    ROW_INT("dvfs.idle_stages", dvfs_idle_stages, 0, 0, CFG_IDLE_STAGES, "stages",
+            "idle stages from dvfs.stage<k>.* (0: from wake_after_ns, wake_ns, "
+            "idle_after_ns, idle_mhz)"),
+    DVFS_STAGE_ROWS_(0, "1")
+    DVFS_STAGE_ROWS_(1, "2")
+    DVFS_STAGE_ROWS_(2, "3")
+    DVFS_STAGE_ROWS_(3, "4")
+    DVFS_STAGE_ROWS_(4, "5")
+    DVFS_STAGE_ROWS_(5, "6")
+    DVFS_STAGE_ROWS_(6, "7")
+    DVFS_STAGE_ROWS_(7, "8")
 
     ROW_UINT64("sim.seed", seed, 1, "", "random seed"),
     /* Bounded so that the limit converted to picoseconds fits in ps_t. */
@@ -762,6 +792,20 @@ const char *cfg_schema_key(size_t i)
 const char *cfg_schema_default(size_t i)
 {
     return i < NKEYS ? cfg_schema[i].def : NULL;
+}
+
+int cfg_schema_bounds(size_t i, int64_t *lo, int64_t *hi)
+{
+    if (i >= NKEYS || (cfg_schema[i].type != KEY_INT && cfg_schema[i].type != KEY_INT64))
+        return 0;
+    *lo = cfg_schema[i].min;
+    *hi = cfg_schema[i].max;
+    return 1;
+}
+
+const char *const *cfg_schema_choices(size_t i)
+{
+    return i < NKEYS && cfg_schema[i].type == KEY_ENUM ? cfg_schema[i].choices : NULL;
 }
 
 int cfg_num_tpcs(const cfg *c)
