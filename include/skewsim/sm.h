@@ -19,6 +19,8 @@
 
 struct sim;
 
+#define SM_MAX_SCHEDULERS 32  /* sm.warp_schedulers' upper bound in the schema (config.c) */
+
 enum warp_state { W_FREE, W_ACTIVE, W_BARRIER, W_GRIDBAR, W_DONE };
 
 typedef struct warp {
@@ -43,6 +45,8 @@ typedef struct warp {
     uint8_t sched;            /* its scheduler */
     /* Cold: loop markers and launch. */
     uint64_t age;             /* launch order on the chip: smaller is older */
+    ps_t bar_ps;              /* when it arrived at the barrier it waits at (W_BARRIER, W_GRIDBAR) */
+    uint64_t ldg_done;        /* cycle its latest global load's registers are ready (stall reasons) */
     double work;              /* CTA work factor for IF_WORK_SCALED loops */
     uint64_t loop_left[PROG_MAX_LOOP_DEPTH];  /* 64-bit: a work-scaled count round(N * work)
                                                  reaches 2^32 * 1e6 */
@@ -75,6 +79,10 @@ typedef struct warp_sched {
                                  none ACTIVE); exact after a cycle in which it issued
                                  nothing, so such cycles skip it (warpsched.c, warp_ops) */
     uint64_t issued;
+    /* The last stall reason found (sm.c, stall_reason) and what it was
+     * found for: reused while min_wake and issued stay the same. */
+    uint64_t why_wake, why_issued;
+    int why;
 } warp_sched;
 
 struct sm;
@@ -103,6 +111,27 @@ WARP_POLICY_MAP(WARP_OPS_DECL_)
 
 /* The ops table for a cfg sm.warp_policy value (NULL: none such). */
 const warp_ops *warp_lookup(int policy);
+
+/* Why a scheduler issued nothing in a cycle (summary.json, sms[].stalls):
+ * X(ID, name, help).  The SM classifies each such scheduler-cycle by the
+ * warp that could issue soonest (sm.c, stall_reason). */
+#define SM_STALL_MAP(X)                                                             \
+    X(COMPILER, compiler, "the compiler's stall count of its last instruction")    \
+    X(SCOREBOARD, scoreboard, "a register from a fixed-latency unit or shared memory") \
+    X(UNIT, unit_busy, "every pipeline of its unit class is busy")                  \
+    X(BARRIER, barrier, "every warp waits at BAR.SYNC or GRID.SYNC")                \
+    X(MEMORY, memory, "a register from a global load")                              \
+    X(NO_CTA, no_cta, "no warp to serve (no CTA resident on its slots)")
+
+enum sm_stall {
+#define SM_STALL_ENUM_(id, name, help) SM_STALL_##id,
+    SM_STALL_MAP(SM_STALL_ENUM_)
+#undef SM_STALL_ENUM_
+    SM_NSTALLS
+};
+
+/* The name of a stall reason (its summary.json key). */
+const char *sm_stall_name(int reason);
 
 struct mem_level;
 
@@ -146,7 +175,18 @@ typedef struct sm {
     ps_t resident_ps;         /* time with at least one CTA resident */
     ps_t resident_since;
     double mhz_ps_sum;        /* integral of MHz over time for mean_mhz */
+    ps_t idle_ps;             /* when its last CTA retired (it holds none since) */
+    ps_t bar_wait_ps;         /* warp time spent at barriers, arrival to release */
+    ps_t k_resident0, k_bar0; /* resident_ps and bar_wait_ps when the current kernel launched */
+    uint64_t issue_slots;     /* scheduler-cycles that issued at least one instruction */
+    uint64_t stall[SM_NSTALLS];  /* scheduler-cycles that issued nothing, by reason; NO_CTA
+                                    stays 0 here: sm_stall_cycles() gives it as the remainder */
 } sm;
+
+/* Scheduler-cycles of SM m that issued nothing, by reason, over its first
+ * `cycles` cycles (out[SM_NSTALLS]): NO_CTA is what no other reason and no
+ * issue accounts for. */
+void sm_stall_cycles(const sm *m, uint64_t cycles, uint64_t *out);
 
 /* Resources one CTA of a kernel needs, after allocation granularity. */
 typedef struct cta_need {
