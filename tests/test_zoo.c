@@ -3,10 +3,16 @@
  * and the scheduler zoo's policies, on hand-built cases whose answers are
  * worked out in the comments (the tiny chip of testutil.h: 1000 MHz, one
  * cycle = 1 ns). */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tests.h"
 #include "testutil.h"
+#include "skewsim/compare.h"
+#include "skewsim/stats.h"
 
 static void run_tiny(tu_run *run, const char *yaml, const char *body, unsigned grid, unsigned block)
 {
@@ -109,6 +115,217 @@ START_TEST(test_barrier_wait)
 }
 END_TEST
 
+/* ------------------------------------------------------------ compare */
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st;
+    (void)flag;
+    (void)f;
+    return remove(p);
+}
+
+static void rm_tree(const char *dir)
+{
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+    char *p = tu_strf("%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    free(p);
+}
+
+/* The row of `combination` in compare.csv (a pointer into csv), or fail. */
+static const char *csv_row(const char *csv, const char *combination)
+{
+    char *key = tu_strf(",%s,", combination);
+    const char *p = strstr(csv, key);
+    ck_assert_msg(p != NULL, "no row for %s in compare.csv", combination);
+    free(key);
+    while (p > csv && p[-1] != '\n')
+        p--;
+    return p;
+}
+
+/* Field `col` (0-based) of a CSV row as a number (no quoted commas before it). */
+static double csv_field(const char *row, int col)
+{
+    const char *p = row;
+    for (int i = 0; i < col; i++) {
+        if (*p == '"')
+            p = strchr(p + 1, '"') + 1;
+        p = strchr(p, ',') + 1;
+    }
+    return *p == ',' || *p == '\n' ? NAN : strtod(p, NULL);
+}
+
+enum { C_MEAN = 8, C_MEDIAN, C_P99, C_SD, C_MIN, C_MAX, C_SPEEDUP, C_LO, C_HI, C_IMB, C_TAIL, C_BAR };
+
+/* Two SMs of the tiny chip; map "half" runs SM 1 at half its attainable
+ * clock, which the V-f curve makes 535 MHz (test_dispatch.c), "even" both
+ * at 1000.  Two one-warp CTAs of 1000 FFMAs and an EXIT (1001 cycles),
+ * round-robin: one per SM.  even: 1001 ns.  half: SM 1's period is
+ * round(1e9 / 535) = 1869159 fs, 1001 cycles = 1871028 ps = 1871.028 ns;
+ * speedup against even 1001 / 1871.028 = 0.535000; imbalance 1871.028 /
+ * ((1001 + 1871.028) / 2) = 1.302932; tail 1871.028 - 1001 = 870.028 ns.
+ * The file maps draw nothing from the seed: sd 0, an interval of width 0. */
+START_TEST(test_compare_exact)
+{
+    char dir[64];
+    tu_mkdtemp(dir, sizeof dir, "cmp");
+    put_file(dir, "even.csv", "sm,fmax_scale\n0,1.0\n1,1.0\n");
+    put_file(dir, "half.csv", "sm,fmax_scale\n0,1.0\n1,0.5\n");
+    /* TU_TINY_YAML with two SMs and per-SM DVFS (a file: one key once) */
+    put_file(dir, "tiny.yaml",
+             "topology: {gpcs: 1, tpcs_per_gpc: 1, sms_per_tpc: 2, numbering: gpc_major, tail_gpcs: 0}\n"
+             "sm: {warp_schedulers: 1, issue_width: 1, warp_policy: gto, starvation_cycles: 0,"
+             " cta_launch_cycles: 0, barrier_cycles: 1}\n"
+             "units: {fp32: {count: 1, lat_cycles: 4, ii_cycles: 1}, branch: {count: 1, lat_cycles: 1, ii_cycles: 1},"
+             " misc: {count: 1, lat_cycles: 2, ii_cycles: 1}}\n"
+             "clocks: {sm_mhz: 1000}\nlaunch: {start_ns: 0, end_ns: 0}\ndispatch: {policy: round_robin, cta_ps: 0}\n"
+             "dvfs: {policy: per_sm, min_mhz: 100}\n");
+    put_file(dir, "k.trace", "skewsim-trace 1\nkernel k grid=2 block=32\nprogram main\nloop 1000\n"
+                             "FFMA stall=1\nend\nEXIT\nend\nendkernel\n");
+    char *cfgp = tu_strf("%s/tiny.yaml", dir), *tp = tu_strf("%s/k.trace", dir), *out = tu_strf("%s/out", dir);
+    char *even = tu_strf("file:%s/even.csv", dir), *half = tu_strf("file:%s/half.csv", dir);
+    const char *traces[] = {tp}, *cta[] = {"round_robin"}, *wp[] = {"gto", "lrr"}, *sil[] = {even, half};
+    compare_opts o = {.config = cfgp, .traces = traces, .ntraces = 1, .cta = cta, .ncta = 1, .warp = wp,
+                      .nwarp = 2, .silicon = sil, .nsilicon = 2, .seeds = 3, .jobs = 2, .dir = out};
+    FILE *devnull = fopen("/dev/null", "w");
+    o.out = devnull;
+    compare_outcome r;
+    sk_error e = {0};
+    ck_assert_msg(compare_run(&o, &r, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(r.npoints, 12);
+    ck_assert_uint_eq(r.failed, 0);
+    char *csvp = tu_strf("%s/compare.csv", out);
+    char *csv = tu_slurp(csvp, NULL);
+    ck_assert_msg(strstr(csv, "\nk,0,\"k\",round_robin/lrr/file-half,round_robin,lrr,file-half,3,1871.028,1871.028,"
+                             "1871.028,0.000,1871.028,1871.028,0.535000,0.535000,0.535000,1.302932,870.028,0.000\n"),
+                  "compare.csv:\n%s", csv);
+    ck_assert_ptr_nonnull(strstr(csv, "\nk,0,\"k\",round_robin/gto/file-even,round_robin,gto,file-even,3,1001.000,"));
+    /* -j 1 into another directory: the same bytes. */
+    char *out2 = tu_strf("%s/out2", dir);
+    o.dir = out2;
+    o.jobs = 1;
+    ck_assert_msg(compare_run(&o, &r, &e) == 0, "%s", e.msg);
+    char *csv2p = tu_strf("%s/compare.csv", out2), *j1 = tu_strf("%s/compare.json", out), *j2 = tu_strf("%s/compare.json", out2);
+    char *csv2 = tu_slurp(csv2p, NULL), *t1 = tu_slurp(j1, NULL), *t2 = tu_slurp(j2, NULL);
+    ck_assert_str_eq(csv, csv2);
+    ck_assert_str_eq(t1, t2);
+    ck_assert_ptr_nonnull(strstr(t1, "\"baseline\": \"round_robin/gto/file-even\""));
+    fclose(devnull);
+    free(csv); free(csv2); free(t1); free(t2); free(csvp); free(csv2p); free(j1); free(j2);
+    free(cfgp); free(tp); free(out); free(out2); free(even); free(half);
+    rm_tree(dir);
+}
+END_TEST
+
+/* Seeds that differ: the skewed silicon of the H200 draws each SM's speed
+ * from the seed.  compare.csv's figures against the per-seed time_ns of
+ * each point's summary.json, worked out here by the formulas of stats.h
+ * without it: 3 seeds, sorted x0 <= x1 <= x2: median x1, p99 (type 7,
+ * h = 2 * 0.99 = 1.98) x1 + 0.98 (x2 - x1), sample sd, and the paired
+ * speedup's mean of u_i / x_i with mean +- 4.302653 s / sqrt(3)
+ * (t(0.975, 2)). */
+static double point_time(const char *out, int index, const char *slug)
+{
+    char *p = tu_strf("%s/runs/points/%04d-fma-%s/summary.json", out, index, slug);
+    char *text = tu_slurp(p, NULL);
+    double v = tu_json_num(text, "time_ns", 0);
+    free(text);
+    free(p);
+    return v;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+START_TEST(test_compare_stats)
+{
+    char dir[64];
+    tu_mkdtemp(dir, sizeof dir, "cmps");
+    put_file(dir, "fma.trace", "skewsim-trace 1\nkernel fma grid=264 block=256 regs=16\nprogram main\nloop 64\n"
+                               "FFMA stall=4\nend\nEXIT\nend\nendkernel\n");
+    char *tp = tu_strf("%s/fma.trace", dir), *out = tu_strf("%s/out", dir);
+    const char *traces[] = {tp}, *cta[] = {"gigathread"}, *wp[] = {"gto"}, *sil[] = {"uniform", "skewed"};
+    compare_opts o = {.config = TU_H200, .traces = traces, .ntraces = 1, .cta = cta, .ncta = 1, .warp = wp,
+                      .nwarp = 1, .silicon = sil, .nsilicon = 2, .seeds = 3, .jobs = 2, .dir = out};
+    FILE *devnull = fopen("/dev/null", "w");
+    o.out = devnull;
+    compare_outcome r;
+    sk_error e = {0};
+    ck_assert_msg(compare_run(&o, &r, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(r.failed, 0);
+    double u[3], x[3], s[3];
+    for (int i = 0; i < 3; i++) {
+        char slug[64];
+        snprintf(slug, sizeof slug, "gigathread_gto_uniform-s%d", i + 1);
+        u[i] = point_time(out, i, slug);
+        snprintf(slug, sizeof slug, "gigathread_gto_skewed-s%d", i + 1);
+        x[i] = point_time(out, 3 + i, slug);
+        s[i] = x[i];
+    }
+    qsort(s, 3, sizeof s[0], cmp_dbl);
+    ck_assert_msg(s[0] < s[2], "the skewed seeds should differ: %.3f %.3f %.3f", s[0], s[1], s[2]);
+    double mean = (x[0] + x[1] + x[2]) / 3, ss = 0;
+    for (int i = 0; i < 3; i++)
+        ss += (x[i] - mean) * (x[i] - mean);
+    double sd = sqrt(ss / 2), r0 = u[0] / x[0], r1 = u[1] / x[1], r2 = u[2] / x[2];
+    double rm = (r0 + r1 + r2) / 3;
+    double rsd = sqrt(((r0 - rm) * (r0 - rm) + (r1 - rm) * (r1 - rm) + (r2 - rm) * (r2 - rm)) / 2);
+    double half = 4.302653 * rsd / sqrt(3.0);
+    char *csvp = tu_strf("%s/compare.csv", out);
+    char *csv = tu_slurp(csvp, NULL);
+    const char *row = csv_row(csv, "gigathread/gto/skewed");
+    ck_assert_double_eq_tol(csv_field(row, C_MEAN), mean, 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_MEDIAN), s[1], 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_P99), s[1] + 0.98 * (s[2] - s[1]), 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_SD), sd, 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_MIN), s[0], 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_MAX), s[2], 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_SPEEDUP), rm, 1e-6);
+    ck_assert_double_eq_tol(csv_field(row, C_LO), rm - half, 2e-6);
+    ck_assert_double_eq_tol(csv_field(row, C_HI), rm + half, 2e-6);
+    const char *brow = csv_row(csv, "gigathread/gto/uniform");
+    ck_assert_double_eq_tol(csv_field(brow, C_SPEEDUP), 1.0, 1e-12);
+    ck_assert_double_eq_tol(csv_field(brow, C_SD), 0.0, 1e-12);   /* uniform silicon: every seed alike */
+    fclose(devnull);
+    free(csv);
+    free(csvp);
+    free(tp);
+    free(out);
+    rm_tree(dir);
+}
+END_TEST
+
+/* compare_check: each rule is a message, before anything runs. */
+START_TEST(test_compare_check)
+{
+    const char *traces[] = {"x.trace"}, *cta[] = {"gigathread", "nope"}, *wp[] = {"gto"}, *sil[] = {"uniform"};
+    compare_opts o = {.config = TU_H200, .traces = traces, .ntraces = 1, .cta = cta, .ncta = 1, .warp = wp,
+                      .nwarp = 1, .silicon = sil, .nsilicon = 1, .seeds = 2, .dir = "/nonexistent/x"};
+    sk_error e = {0};
+    ck_assert_int_eq(compare_check(&o, &e), 0);
+    o.ncta = 2;
+    ck_assert_int_eq(compare_check(&o, &e), SK_EUSAGE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "dispatch.policy: nope"));
+    o.ncta = 1;
+    o.baseline = "gigathread/gto/skewed";
+    ck_assert_int_eq(compare_check(&o, &e), SK_EUSAGE);
+    o.baseline = "gigathread/gto/uniform";
+    ck_assert_int_eq(compare_check(&o, &e), 0);
+}
+END_TEST
+
 Suite *zoo_suite(void)
 {
     Suite *s = suite_create("zoo");
@@ -117,6 +334,12 @@ Suite *zoo_suite(void)
     tcase_add_test(tc, test_stall_no_cta);
     tcase_add_test(tc, test_kernel_figures);
     tcase_add_test(tc, test_barrier_wait);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("compare");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_compare_exact);
+    tcase_add_test(tc, test_compare_stats);
+    tcase_add_test(tc, test_compare_check);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -28,6 +28,9 @@ static void usage(FILE *f)
           "                      print the effective configuration, or every key\n"
           "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]\n"
           "                      run every point of a parameter sweep (docs/sweeps.md)\n"
+          "  compare -c CONFIG -t TRACE... --cta-policies A,B --warp-policies X,Y\n"
+          "          --silicon uniform,skewed[,file:F] --seeds N [-j J] [--baseline NAME] -o DIR\n"
+          "                      compare schedulers across seeds (docs/schedulers.md)\n"
           "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
           "                      simulate the H200 measurements in DIR and compare\n"
           "  version             print the version\n",
@@ -37,7 +40,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep or version "
+        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep, compare or version "
               "('skewsim help' lists them)\n", stderr);
         return 1;
     }
@@ -54,6 +57,8 @@ int main(int argc, char **argv)
         return cmd_import(argc - 1, argv + 1);
     if (!strcmp(cmd, "sweep"))
         return cmd_sweep(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare"))
+        return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("skewsim %s\n", SKEWSIM_VERSION);
         return 0;
@@ -62,6 +67,6 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep or version\n", cmd);
+    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep, compare or version\n", cmd);
     return 1;
 }
