@@ -849,7 +849,7 @@ END_TEST
  * from the table is not counted (so adding one does not fail here) until
  * it is added. */
 static const char *const layout_folders[] = {"core", "config", "trace", "mem", "silicon",
-                                             "gpu", "out", "sweep", "cli", "stats"};
+                                             "gpu", "out", "sweep", "cli", "stats", "compare"};
 #define NFOLD ((int)SK_ARRAY_LEN(layout_folders))
 static const struct {
     const char *header;
@@ -858,7 +858,7 @@ static const struct {
     {"common", 0}, {"event", 0}, {"config", 1}, {"yamlrd", 1}, {"topo", 1}, {"policies", 1},
     {"trace", 2}, {"program", 2}, {"sass", 2}, {"gen", 2}, {"mem", 3}, {"silicon", 4},
     {"sim", 5}, {"sm", 5}, {"dispatch", 5}, {"sink", 5}, {"results", 6}, {"sweep", 7},
-    {"json", 6}, {"run", 6}, {"lineread", 2}, {"stats", 9},
+    {"json", 6}, {"run", 6}, {"lineread", 2}, {"stats", 9}, {"compare", 10},
 };
 
 static int header_folder(const char *name, size_t n)
