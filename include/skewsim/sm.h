@@ -60,6 +60,7 @@ typedef struct cta_slot {
     uint16_t warp_slot[32];   /* warp slots it occupies (<= 1024 threads) */
     int threads, regs, smem;  /* resources it holds */
     ps_t arrive_ps;           /* handed to the SM by the dispatcher */
+    int co_resident;          /* CTAs on the SM just after it arrived, itself included */
     /* what the kernel's own timers read (see record_marks in sm.c) */
     ps_t start_ps, end_ps;
     uint64_t start_cycle, end_cycle;

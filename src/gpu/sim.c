@@ -190,7 +190,7 @@ void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t)
     if (s->sink_want & SINK_W_CTA_FINISH)
         sim_sink_cta_finish(s, &r);   /* a failure stops the run (s->stop) */
     if (s->disp.ops->cta_done)
-        s->disp.ops->cta_done(s->disp.st, s, m->id);
+        s->disp.ops->cta_done(s->disp.st, s, m->id, cs, t);
     s->ctas_running--;
     if (t > s->ks.last_end_ps)
         s->ks.last_end_ps = t;

@@ -520,6 +520,7 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
     if (m->used_ctas == 0)
         m->resident_since = t;
     m->used_ctas++;
+    cs->co_resident = m->used_ctas;
     m->used_threads += need->threads;
     m->used_warps += need->warps;
     m->used_regs += need->regs;
