@@ -326,6 +326,201 @@ START_TEST(test_compare_check)
 }
 END_TEST
 
+/* ------------------------------------------------------------ dispatch */
+
+/* The two-SM tiny chip; with `slow` SM 1 at half its attainable clock,
+ * which the V-f curve makes 535 MHz against SM 0's 1000 (test_dispatch.c). */
+static void run_two(tu_run *run, const char *policy, const char *yaml, int slow, const char *trace_text)
+{
+    char dir[64], map[128];
+    tu_mkdtemp(dir, sizeof dir, "zd");
+    snprintf(map, sizeof map, "%s/map.csv", dir);
+    FILE *f = fopen(map, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "sm,fmax_scale\n0,1.0\n1,%s\n", slow ? "0.5" : "1.0");
+    fclose(f);
+    char *si = tu_strf("silicon: {preset: file, map_file: %s}\ndvfs: {policy: per_sm, min_mhz: 100}\n", map);
+    char *pol = tu_strf("dispatch: {policy: %s}", policy);
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, "topology: {sms_per_tpc: 2}", yaml, si, pol, NULL);
+    tu_simulate_ok(run, &c, trace_text);
+    free(si);
+    free(pol);
+    tu_rmdir(dir);
+}
+
+/* One kernel of `grid` one-warp CTAs, each `body`. */
+static char *trace_k(const char *body, unsigned grid, const char *ctas)
+{
+    return tu_strf("skewsim-trace 1\nkernel k grid=%u block=32\nprogram main\n%send\n%sendkernel\n", grid, body,
+                   ctas ? ctas : "");
+}
+
+#define BODY100 "loop 100 work\nFFMA stall=1\nend\nEXIT\n"   /* 101 cycles at work 1 */
+
+static void check_sms(const tu_run *run, uint64_t k, unsigned n, const int *want, const char *what)
+{
+    for (unsigned i = 0; i < n; i++)
+        ck_assert_msg(tu_cta(run, k, i)->sm == want[i], "%s: CTA %u on SM %d, expected %d", what, i,
+                      tu_cta(run, k, i)->sm, want[i]);
+}
+
+/* The learned dispatcher on 1000 and 535 MHz SMs, eight CTAs of 101 cycles
+ * per kernel, two kernels.  Kernel 0, nothing learned: least-loaded, four
+ * on each; GTO runs an SM's CTAs one after another, so its CTAs take 101,
+ * 202, 303, 404 cycles with 1..4 resident at arrival: 101 cycles each, and
+ * cycles over wall time is the SM's clock.  Kernel 1 then places by
+ * (n + 1) * 101 / f: SM 0 (101), SM 1 (101 / 0.535 = 188.8 < 202), SM 0
+ * (202 < 377.6), SM 0 (303), SM 1 (377.6 < 404), SM 0 (404 < 566.4), SM 0
+ * (505), SM 1 (566.4 < 606): three on the slow SM, where
+ * round_robin keeps four, so its kernel 1 ends at 566 ns instead of 755. */
+START_TEST(test_learned_converges)
+{
+    char *body = trace_k(BODY100, 8, NULL);
+    char *tr = tu_strf("%s%s", body, strstr(body, "kernel"));
+    tu_run run, rr;
+    run_two(&run, "learned", "", 1, tr);
+    /* within 0.5 %: a CTA's wall time also spans the clock's wake after
+     * the idle between kernels, which the estimate rightly sees */
+    ck_assert_double_eq_tol(dispatch_learned_mhz(run.s, 0), 1000.0, 5.0);
+    ck_assert_double_eq_tol(dispatch_learned_mhz(run.s, 1), 535.0, 2.7);
+    static const int k0[] = {0, 1, 0, 1, 0, 1, 0, 1}, k1[] = {0, 1, 0, 0, 1, 0, 0, 1};
+    check_sms(&run, 0, 8, k0, "learned, kernel 0");
+    check_sms(&run, 1, 8, k1, "learned, kernel 1");
+    run_two(&rr, "round_robin", "", 1, tr);
+    check_sms(&rr, 1, 8, k0, "round_robin, kernel 1");
+    const kernel_stats *a = results_kernel(run.r, 1), *b = results_kernel(rr.r, 1);
+    ps_t ta = a->last_end_ps - a->launch_ps, tb = b->last_end_ps - b->launch_ps;
+    ck_assert_msg(ta * 10 < tb * 8, "learned %lld ps, round_robin %lld ps: expected 20%% sooner", (long long)ta,
+                  (long long)tb);
+    ck_assert_double_eq(dispatch_learned_mhz(rr.s, 0), 0.0);
+    tu_run_free(&run);
+    tu_run_free(&rr);
+    free(body);
+    free(tr);
+}
+END_TEST
+
+/* static_weights reads the same 1000 / 535 MHz once, at the first launch:
+ * one kernel already places as learned's kernel 1 does (three on SM 1). */
+START_TEST(test_static_weights)
+{
+    char *tr = trace_k(BODY100, 8, NULL);
+    tu_run run;
+    run_two(&run, "static_weights", "", 1, tr);
+    static const int want[] = {0, 1, 0, 0, 1, 0, 0, 1};
+    check_sms(&run, 0, 8, want, "static_weights");
+    tu_run_free(&run);
+    free(tr);
+}
+END_TEST
+
+/* The oracle knows each CTA's work: equal clocks, works 3,1,1,1,1 (301 and
+ * 101 instructions).  It places by remaining work + the CTA's: CTA 0 on SM
+ * 0 (301), 1 on SM 1 (101), 2 on SM 1 (202 < 402), 3 on SM 1 (303 < 402),
+ * 4 on SM 0 (402 < 404): SM 0 ends at 402 ns.  clock_aware sees only
+ * resident counts: 0, 1, 0, 1, 0, and SM 0 runs 301 + 101 + 101 = 503
+ * cycles. */
+START_TEST(test_oracle_beats_clock_aware)
+{
+    char *tr = trace_k(BODY100, 5, "ctas\ncta 0 work=3\nrange 1 4 work=1\nend\n");
+    tu_run o, ca;
+    run_two(&o, "oracle", "", 0, tr);
+    run_two(&ca, "clock_aware", "", 0, tr);
+    static const int wo[] = {0, 1, 1, 1, 0}, wc[] = {0, 1, 0, 1, 0};
+    check_sms(&o, 0, 5, wo, "oracle");
+    check_sms(&ca, 0, 5, wc, "clock_aware");
+    ck_assert_int_eq(results_kernel(o.r, 0)->last_end_ps, 402000);
+    ck_assert_int_eq(results_kernel(ca.r, 0)->last_end_ps, 503000);
+    tu_run_free(&o);
+    tu_run_free(&ca);
+    free(tr);
+}
+END_TEST
+
+/* greedy: least-loaded, ties to the lower id.  With dispatch.cta_ps 1 us a
+ * 101-cycle CTA is gone before the next is placed, so every SM is empty
+ * each time: greedy keeps SM 0; round_robin walks 0, 1, 0, 1. */
+START_TEST(test_greedy)
+{
+    char *tr = trace_k(BODY100, 4, NULL);
+    tu_run g, rr;
+    run_two(&g, "greedy", "dispatch: {cta_ps: 1000000}", 0, tr);
+    run_two(&rr, "round_robin", "dispatch: {cta_ps: 1000000}", 0, tr);
+    static const int wg[] = {0, 0, 0, 0}, wr[] = {0, 1, 0, 1};
+    check_sms(&g, 0, 4, wg, "greedy");
+    check_sms(&rr, 0, 4, wr, "round_robin");
+    tu_run_free(&g);
+    tu_run_free(&rr);
+    free(tr);
+}
+END_TEST
+
+/* BCS: pairs (0, 1), (2, 3), (4, 5) each to one SM, least-loaded first:
+ * SM 0, SM 1, SM 0.  Grid 5: the odd last CTA goes alone, to the
+ * least-loaded SM, ties to the lower id (SM 0). */
+START_TEST(test_bcs_pairs)
+{
+    char *tr6 = trace_k(BODY100, 6, NULL), *tr5 = trace_k(BODY100, 5, NULL);
+    tu_run a, b;
+    run_two(&a, "bcs", "", 0, tr6);
+    run_two(&b, "bcs", "", 0, tr5);
+    static const int w6[] = {0, 0, 1, 1, 0, 0}, w5[] = {0, 0, 1, 1, 0};
+    check_sms(&a, 0, 6, w6, "bcs, 6 CTAs");
+    check_sms(&b, 0, 5, w5, "bcs, 5 CTAs");
+    tu_run_free(&a);
+    tu_run_free(&b);
+    free(tr6);
+    free(tr5);
+}
+END_TEST
+
+/* LCS on one SM holding 4 CTAs, 8 one-warp CTAs.  Back-to-back FFMAs
+ * (stall=1): GTO lets the oldest CTA issue alone, so when it finishes the
+ * SM issued its 101 instructions and no more: ceil(101 / 101) = 1 CTA.
+ * stall=4: the four CTAs fill each other's three stall cycles, the SM
+ * issued about 4 x 101 - 3 when the first finishes: ceil(401 / 101) = 4. */
+START_TEST(test_lcs_limit)
+{
+    static const struct {
+        const char *body;
+        int limit;
+    } cases[] = {{"loop 100\nFFMA stall=1\nend\nEXIT\n", 1}, {"loop 100\nFFMA stall=4\nend\nEXIT\n", 4}};
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        cfg c;
+        tu_cfg(&c, NULL, TU_TINY_YAML, "sm: {max_ctas: 4}\ndispatch: {policy: lcs}", NULL);
+        char *tr = trace_k(cases[i].body, 8, NULL);
+        tu_run run;
+        tu_simulate_ok(&run, &c, tr);
+        ck_assert_int_eq(dispatch_lcs_limit(run.s, 0), cases[i].limit);
+        tu_run_free(&run);
+        free(tr);
+    }
+}
+END_TEST
+
+/* DYNCTA: warps that wait on 500 ns loads all the time push C_mem far
+ * above T_MEM_HIGH every period, so the SM's limit falls from 8 towards 1;
+ * back-to-back FFMAs never wait on memory (C_mem < T_MEM_LOW) and it stays
+ * at the most that fit. */
+START_TEST(test_dyncta_limit)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, "sm: {max_ctas: 8}\ndispatch: {policy: dyncta}", NULL);
+    char *mem = trace_k("loop 20\nLDG R1 <- R2 bytes=4\nFFMA R3 <- R1\nend\nEXIT\n", 64, NULL);
+    char *alu = trace_k("loop 500\nFFMA stall=1\nend\nEXIT\n", 64, NULL);
+    tu_run a, b;
+    tu_simulate_ok(&a, &c, mem);
+    tu_simulate_ok(&b, &c, alu);
+    ck_assert_int_lt(dispatch_dyncta_limit(a.s, 0), 8);
+    ck_assert_int_eq(dispatch_dyncta_limit(b.s, 0), 8);
+    tu_run_free(&a);
+    tu_run_free(&b);
+    free(mem);
+    free(alu);
+}
+END_TEST
+
 Suite *zoo_suite(void)
 {
     Suite *s = suite_create("zoo");
@@ -340,6 +535,15 @@ Suite *zoo_suite(void)
     tcase_add_test(tc, test_compare_exact);
     tcase_add_test(tc, test_compare_stats);
     tcase_add_test(tc, test_compare_check);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("dispatch");
+    tcase_add_test(tc, test_learned_converges);
+    tcase_add_test(tc, test_static_weights);
+    tcase_add_test(tc, test_oracle_beats_clock_aware);
+    tcase_add_test(tc, test_greedy);
+    tcase_add_test(tc, test_bcs_pairs);
+    tcase_add_test(tc, test_lcs_limit);
+    tcase_add_test(tc, test_dyncta_limit);
     suite_add_tcase(s, tc);
     return s;
 }
