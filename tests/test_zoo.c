@@ -521,6 +521,80 @@ START_TEST(test_dyncta_limit)
 }
 END_TEST
 
+/* ------------------------------------------------------------ warp policies */
+
+/* BAWS against GTO on one scheduler.  CTA 0 (older): warp 0 goes straight
+ * to BAR.SYNC (c0); warp 1 issues an FFMA with stall=15 (c1), then 9 more
+ * and its BAR.SYNC.  CTA 1: two warps of 50 back-to-back FFMAs.  In c2 only
+ * CTA 1 is ready; its warp 0 becomes GTO's greedy warp and keeps the slot
+ * through c51, EXIT c52; CTA 0's warp 1 (ready since c16) then runs c53-61,
+ * BAR c62, release 63: warp 0 waited 63 ns, warp 1 1 ns: 64.  BAWS gives
+ * CTA 0's warp 1 the slot as soon as it is ready (its CTA has a warp at the
+ * barrier): c16-24, BAR c25, release 26: 26 + 1 = 27 ns. */
+#define BAWS_TRACE                                                                                  \
+    "skewsim-trace 1\nkernel k grid=2 block=64\n"                                                  \
+    "program b\nifwarp 0\nBAR.SYNC\nend\nifwarp 1\nFFMA stall=15\nloop 9\nFFMA stall=1\nend\n" \
+    "BAR.SYNC\nend\nEXIT\nend\n"                                                                   \
+    "program a\nloop 50\nFFMA stall=1\nend\nEXIT\nend\n"                                          \
+    "ctas\ncta 0 program=b\ncta 1 program=a\nend\nendkernel\n"
+
+START_TEST(test_baws_beats_gto)
+{
+    static const struct {
+        const char *yaml;
+        ps_t wait;
+    } cases[] = {{"sm: {warp_policy: gto}", 64000}, {"sm: {warp_policy: baws}", 27000}};
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        cfg c;
+        tu_cfg(&c, NULL, TU_TINY_YAML, cases[i].yaml, NULL);
+        tu_run run;
+        tu_simulate_ok(&run, &c, BAWS_TRACE);
+        ck_assert_msg(results_kernel(run.r, 0)->barrier_wait_ps == cases[i].wait, "%s: barrier wait %lld ps, "
+                      "expected %lld", cases[i].yaml, (long long)results_kernel(run.r, 0)->barrier_wait_ps,
+                      (long long)cases[i].wait);
+        tu_run_free(&run);
+    }
+}
+END_TEST
+
+/* two_level with an active set of one warp: two one-warp CTAs of 10
+ * back-to-back FFMAs and an EXIT.  The active warp runs alone, c0-10: CTA 0
+ * ends at 11, CTA 1 (c11-21) at 22.  With two active warps it is
+ * round-robin: they alternate, CTA 0's EXIT in c20 (end 21), CTA 1's in c21
+ * (end 22).  And a warp that waits on a global load leaves the set: CTA 0's
+ * LDG (c0), then an FFMA that needs it; CTA 1's warp takes the set in c1
+ * and ends at 12, long before the 500 ns load returns. */
+START_TEST(test_two_level)
+{
+    static const struct {
+        const char *yaml, *trace;
+        ps_t end0, end1;
+    } cases[] = {
+        {"sm: {warp_policy: two_level, active_warps: 1}", NULL, 11000, 22000},
+        {"sm: {warp_policy: two_level, active_warps: 2}", NULL, 21000, 22000},
+        {"sm: {warp_policy: lrr}", NULL, 21000, 22000},
+        {"sm: {warp_policy: two_level, active_warps: 1}",
+         "skewsim-trace 1\nkernel k grid=2 block=32\nprogram m\nLDG R1 <- R2 bytes=4\nFFMA R3 <- R1\nEXIT\nend\n"
+         "program f\nloop 10\nFFMA stall=1\nend\nEXIT\nend\nctas\ncta 0 program=m\ncta 1 program=f\nend\n"
+         "endkernel\n", -1, 12000},
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        cfg c;
+        tu_cfg(&c, NULL, TU_TINY_YAML, cases[i].yaml, NULL);
+        char *tr = cases[i].trace ? xstrdup(cases[i].trace) : trace_k("loop 10\nFFMA stall=1\nend\nEXIT\n", 2, NULL);
+        tu_run run;
+        tu_simulate_ok(&run, &c, tr);
+        if (cases[i].end0 >= 0)
+            ck_assert_msg(tu_cta(&run, 0, 0)->end_ps == cases[i].end0, "case %zu: CTA 0 ends at %lld", i,
+                          (long long)tu_cta(&run, 0, 0)->end_ps);
+        ck_assert_msg(tu_cta(&run, 0, 1)->end_ps == cases[i].end1, "case %zu: CTA 1 ends at %lld", i,
+                      (long long)tu_cta(&run, 0, 1)->end_ps);
+        tu_run_free(&run);
+        free(tr);
+    }
+}
+END_TEST
+
 Suite *zoo_suite(void)
 {
     Suite *s = suite_create("zoo");
@@ -544,6 +618,10 @@ Suite *zoo_suite(void)
     tcase_add_test(tc, test_bcs_pairs);
     tcase_add_test(tc, test_lcs_limit);
     tcase_add_test(tc, test_dyncta_limit);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("warp");
+    tcase_add_test(tc, test_baws_beats_gto);
+    tcase_add_test(tc, test_two_level);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -38,6 +38,11 @@
 #define WARP_POLICY_MAP(X)                                                          \
     X(GTO, gto, "greedy-then-oldest")                                               \
     X(LRR, lrr, "loose round-robin")                                                \
-    X(OLDEST, oldest, "oldest first")
+    X(OLDEST, oldest, "oldest first")                                               \
+    X(TWO_LEVEL, two_level, "two-level (Narasiman et al., MICRO 2011): round-robin " \
+                            "in an active set of sm.active_warps; a warp waiting on " \
+                            "a global load leaves it for the oldest pending one")    \
+    X(BAWS, baws, "barrier-aware (Liu et al., ICS 2016): warps of the CTA with the "  \
+                  "most warps at a barrier first, then greedy-then-oldest")
 
 #endif

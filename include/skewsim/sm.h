@@ -43,6 +43,7 @@ typedef struct warp {
     uint8_t sp;               /* loop stack depth */
     uint8_t widx;             /* warp index within its CTA */
     uint8_t sched;            /* its scheduler */
+    uint8_t pflag;            /* the warp policy's own mark (two_level: in the active set) */
     /* Cold: loop markers and launch. */
     uint64_t age;             /* launch order on the chip: smaller is older */
     ps_t bar_ps;              /* when it arrived at the barrier it waits at (W_BARRIER, W_GRIDBAR) */
@@ -73,6 +74,7 @@ typedef struct warp_sched {
     union {                   /* the policy's own state: zero, then warp_ops.init */
         int greedy;           /* gto: warp issued last (-1 none) */
         int rr;               /* lrr: position in order after the last issue */
+        int tl_rr;            /* two_level: position in order after the last issue */
         int64_t word[2];      /* room for another policy's */
     } pol;
     uint64_t starve_at;       /* no warp can be starved before this cycle */
@@ -139,6 +141,7 @@ struct mem_level;
 typedef struct sm {
     int id;
     const warp_ops *wops;     /* its schedulers' policy (sm.warp_policy) */
+    int active_warps;         /* sm.active_warps (two_level) */
     struct mem_level *mem;    /* its first memory level (mem.h); the sim owns it */
     event ev;                 /* its issue event */
     /* clock domain: cycle c starts at base_ps + (c - base_cycle) * period_fs / 1000 */

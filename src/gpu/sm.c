@@ -120,6 +120,7 @@ int sm_init(sm *m, sim *s, int id)
     m->sched = xcalloc((size_t)c->warp_schedulers, sizeof *m->sched);
     m->nsched = c->warp_schedulers;
     m->wops = warp_lookup(c->warp_policy);
+    m->active_warps = c->active_warps;
     m->mem = s->mem;
     int per_sched = (c->max_warps + c->warp_schedulers - 1) / c->warp_schedulers;
     for (int i = 0; i < c->warp_schedulers; i++) {
