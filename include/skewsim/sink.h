@@ -26,6 +26,7 @@
 #include "skewsim/common.h"
 #include "skewsim/mem.h"
 #include "skewsim/program.h"
+#include "skewsim/memsys.h"
 
 struct sim;
 
@@ -58,6 +59,8 @@ typedef struct kernel_stats {
     ps_t tail_ps;             /* first SM out of work (its last CTA of the kernel retired, or
                                  first_start_ps if it got none) to last_end_ps */
     ps_t barrier_wait_ps;     /* warp time at BAR.SYNC and GRID.SYNC, summed over warps */
+    int has_mem;              /* memory.model = hierarchy: mem holds the kernel's counters */
+    mem_stats mem;            /* summed over the SMs (memsys.h MEM_STAT_MAP) */
 } kernel_stats;
 
 /* The dispatcher handed CTA `cta` of kernel `kernel` to SM `sm` at t. */
