@@ -595,32 +595,6 @@ START_TEST(test_two_level)
 }
 END_TEST
 
-/* A refilled CTA takes the freed lowest warp slot and with it that slot's
- * priority (sm.c, sm_launch_cta).  One scheduler, GTO, three CTAs resident
- * (max_ctas 3): A (slot 0) runs 10 FFMAs, B and D (slots 1, 2) 200 FFMAs of
- * stall=2 each, so one of them is always ready and they fill every cycle
- * between them.  A ends at 11 ns; CTA 3 arrives then, in slot 0.  Ordered by
- * launch it would come after B and D, which never both stall, and start
- * only when one of them ends (about 400 ns); ordered by slot it is first in
- * line and issues as soon as the greedy warp stalls, within two cycles. */
-START_TEST(test_refill_not_starved)
-{
-    cfg c;
-    tu_cfg(&c, NULL, TU_TINY_YAML, "sm: {max_ctas: 3}", NULL);
-    char *tr = tu_strf("skewsim-trace 1\nkernel k grid=4 block=32\nprogram s\nloop 10\nFFMA stall=1\nend\nEXIT\nend\n"
-                       "program l\nloop 200\nFFMA stall=2\nend\nEXIT\nend\n"
-                       "ctas\ncta 0 program=s\nrange 1 2 program=l\ncta 3 program=l\nend\nendkernel\n");
-    tu_run run;
-    tu_simulate_ok(&run, &c, tr);
-    ck_assert_int_eq(tu_cta(&run, 0, 0)->end_ps, 11000);
-    ps_t start = tu_cta(&run, 0, 3)->start_ps;
-    ck_assert_msg(start >= 11000 && start <= 13000, "refilled CTA starts at %lld ps, expected 11000-13000",
-                  (long long)start);
-    tu_run_free(&run);
-    free(tr);
-}
-END_TEST
-
 Suite *zoo_suite(void)
 {
     Suite *s = suite_create("zoo");
@@ -648,7 +622,6 @@ Suite *zoo_suite(void)
     tc = tcase_create("warp");
     tcase_add_test(tc, test_baws_beats_gto);
     tcase_add_test(tc, test_two_level);
-    tcase_add_test(tc, test_refill_not_starved);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -71,7 +71,7 @@ typedef struct cta_slot {
 } cta_slot;
 
 typedef struct warp_sched {
-    uint16_t *order;          /* warp slots it serves, lowest slot first (its priority order) */
+    uint16_t *order;          /* warp slots it serves, oldest first */
     int n;
     union {                   /* the policy's own state: zero, then warp_ops.init */
         int greedy;           /* gto: warp issued last (-1 none) */
@@ -108,9 +108,6 @@ typedef struct warp_ops {
     /* The warp `slot`, at position pos of ws->order, exited and left the
      * order (ws->n is already one less).  May be NULL. */
     void (*removed)(warp_sched *ws, int pos, int slot);
-    /* The warp `slot` joined the order at position pos (ws->n is already
-     * one more).  May be NULL. */
-    void (*inserted)(warp_sched *ws, int pos, int slot);
 } warp_ops;
 
 #define WARP_OPS_DECL_(id, name, help) extern const warp_ops warp_##name;

@@ -593,21 +593,7 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
         warp_deps(w);
         cs->warp_slot[i] = (uint16_t)slot;
         warp_sched *ws = &m->sched[sched];
-        /* Priority order is the warp slot, lowest first, not launch order:
-         * a CTA that refills an SM takes the slots its finished
-         * predecessor freed, and with them that CTA's place ahead of the
-         * younger ones (on the H200 a refilled CTA starts within about a
-         * microsecond, while first-wave young CTAs, in high slots, wait;
-         * validation/h200 README point 5).  In a first wave slot order is
-         * launch order. */
-        int pos = ws->n;
-        while (pos > 0 && ws->order[pos - 1] > slot)
-            pos--;
-        memmove(&ws->order[pos + 1], &ws->order[pos], (size_t)(ws->n - pos) * sizeof ws->order[0]);
-        ws->order[pos] = (uint16_t)slot;
-        ws->n++;
-        if (m->wops->inserted)
-            m->wops->inserted(ws, pos, slot);
+        ws->order[ws->n++] = (uint16_t)slot;   /* youngest last */
         ws->min_wake = SK_MIN(ws->min_wake, w->wake);
         m->live_warps++;
         slot++;

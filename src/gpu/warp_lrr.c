@@ -31,19 +31,9 @@ static void lrr_removed(warp_sched *ws, int pos, int slot)
         ws->pol.rr = 0;
 }
 
-/* A warp joined at position pos: the cursor keeps pointing at the same
- * next warp. */
-static void lrr_inserted(warp_sched *ws, int pos, int slot)
-{
-    (void)slot;
-    if (ws->n > 1 && ws->pol.rr > pos)
-        ws->pol.rr++;
-}
-
 const warp_ops warp_lrr = {
     .name = "lrr",
     .init = NULL,
     .pick = lrr_pick,
     .removed = lrr_removed,
-    .inserted = lrr_inserted,
 };

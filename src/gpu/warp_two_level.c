@@ -69,18 +69,8 @@ static void tl_removed(warp_sched *ws, int pos, int slot)
         ws->pol.tl_rr = 0;
 }
 
-/* A warp joined at position pos: the cursor keeps pointing at the same
- * next warp. */
-static void tl_inserted(warp_sched *ws, int pos, int slot)
-{
-    (void)slot;
-    if (ws->n > 1 && ws->pol.tl_rr > pos)
-        ws->pol.tl_rr++;
-}
-
 const warp_ops warp_two_level = {
     .name = "two_level",
     .pick = tl_pick,
     .removed = tl_removed,
-    .inserted = tl_inserted,
 };

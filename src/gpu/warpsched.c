@@ -4,10 +4,8 @@
  * loop), and the registry of policies.  Which ready warp issues is the policy's
  * choice: one warp_ops table per policy, one file each (warp_gto.c,
  * warp_lrr.c, warp_oldest.c), listed once in WARP_POLICY_MAP (policies.h).
- * Each scheduler keeps its warps in warp-slot order, lowest first, and
- * "oldest" means first in that order: in a first wave it is launch order,
- * and a CTA that refills an SM takes the slots (and so the priority) of the
- * CTA that left (sm_launch_cta in sm.c).
+ * Each scheduler keeps its warps oldest first (launch order), so "oldest"
+ * is the first ready one in its list.
  */
 #include "skewsim/sim.h"
 
