@@ -41,7 +41,7 @@ BIN := $(BUILD)/skewsim
 LIB := $(BUILD)/libskewsim.a
 TESTBIN := $(BUILD)/check_skewsim
 STUDY := $(BUILD)/study
-STUDIES := skew_tail grid_barrier lee2011 cta_granularity
+STUDIES := skew_tail grid_barrier lee2011 cta_granularity short_dvfs
 STUDY_JOBS ?= 2
 
 .PHONY: all deps libs demo check test validate docs clean help fuzz valgrind bench studies

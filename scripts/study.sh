@@ -47,6 +47,7 @@ for NAME in "$@"; do
         echo "study $NAME (quick): ok, $(( $(date +%s) - START )) s"
     else
         "$TOOL" maps "$NAME"
+        mkdir -p build/studies
         "$BIN" sweep "$D/spec.yaml" -o "build/studies/$NAME" -j "$JOBS" >/dev/null
         "$TOOL" report "$NAME" "build/studies/$NAME"
         echo "study $NAME: $(( $(date +%s) - START )) s on $JOBS jobs"

@@ -51,6 +51,8 @@
 #include "skewsim/config.h"
 #include "skewsim/topo.h"
 #include "skewsim/silicon.h"
+#include "skewsim/gen.h"
+#include "skewsim/program.h"
 
 /* ---- a growing string ---------------------------------------------- */
 
@@ -466,6 +468,7 @@ typedef struct point {
     double fmin, fmax, fmean;         /* over SMs of their mean clock (summary.json) */
     double first_idle_ns;             /* earliest time an SM ended its last CTA (ctas.csv) */
     double last_end_ns;
+    double klast_ns;                  /* time_ns of the trace's last kernel (summary.json) */
 } point;
 
 typedef struct run {
@@ -496,6 +499,9 @@ static void point_detail(point *pt, const char *rundir, const char *pdir)
     pt->fmin = lo;
     pt->fmax = hi;
     pt->fmean = sum / (double)n;
+    json_t *ks = json_object_get(root, "kernels");
+    size_t nk = json_array_size(ks);
+    pt->klast_ns = nk ? json_number_value(json_object_get(json_array_get(ks, nk - 1), "time_ns")) : NAN;
     json_decref(root);
 
     snprintf(path, sizeof path, "%s/%s/ctas.csv", rundir, pdir);
@@ -764,7 +770,7 @@ static void report_skew_tail(const run *r, out *o)
     }
     /* Findings: per CTAs/SM at 30 % correlated, the long kernel. */
     sbuf *f = &o->find;
-    static const char *TR[] = {"c1_i2048", "c2_i2048", "c8_i2048", "c8_i256"};
+    static const char *TR[] = {"c1_i2048", "c2_i2048", "c8_i2048", "c8_i256", "c32_i512", "c32_i64"};
     for (int k = 0; k < 2; k++)
         for (size_t j = 0; j < sizeof TR / sizeof TR[0]; j++) {
             char axis[128];
@@ -797,7 +803,25 @@ static void report_skew_tail(const run *r, out *o)
               "skew: %.1f %% (gigathread, %s, %s); round_robin's largest: %.1f %%. "
               "freq_aware's best recovery at 30 %%: %.0f %%.\n",
               best_gt_excess, worst_trace, worst_kind, rr_excess30, best_fa_rec);
+    /* corr against rand: the same clocks, placed differently */
+    double dmax = 0;
+    for (int i = 0; i < r->n; i++) {
+        const point *p = &r->p[i];
+        const char *c = strstr(p->axis, "/corr_");
+        if (!c)
+            continue;
+        char other[256];
+        snprintf(other, sizeof other, "%.*s/rand_%s", (int)(c - p->axis), p->axis, c + 6);
+        const point *q = find(r, p->trace, p->cas, other);
+        if (q)
+            dmax = fmax(dmax, fabs(pct(p->span_ns, q->span_ns)));
+    }
+    sb_printf(f, "- Spatially correlated and random placement of the same clocks differ by at most "
+              "%.2f %% in span over every trace, dispatcher and skew.\n", dmax);
     char v[128];
+    snprintf(v, sizeof v, "at most %.2f %% apart", dmax);
+    claim(o, "(a) spatially correlated vs random skew (same clocks)", "none published", v, "-",
+          dmax < 1 ? "placement does not matter in the model" : "placement matters");
     snprintf(v, sizeof v, "%.1f %% above the fluid bound (gigathread, %s)", best_gt_excess, worst_trace);
     claim(o, "(a) 30 % per-SM skew leaves a tail occupancy-only dispatch cannot remove",
           "none published", v, "-", best_gt_excess > 1.0 ? "tail exists (> 1 %)" : "no tail (<= 1 %)");
@@ -998,6 +1022,167 @@ static void report_cta_granularity(const run *r, out *o)
           "-", best < worst ? "yes, in the model" : "no");
 }
 
+
+/* ---- (c) short kernels under DVFS ---------------------------------------- */
+
+/* SplitMix64 (Steele et al., OOPSLA 2014): the seeded draws of a trace. */
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static char *gen_text(const char *wl, const long *over, int nover)
+{
+    const gen_workload *w = gen_find(wl);
+    long v[GEN_MAX_OPTS];
+    gen_defaults(w, v);
+    for (int i = 0; i < nover; i++)
+        v[over[2 * i]] = over[2 * i + 1];
+    kernel k;
+    long rep = 1;
+    sk_error e = {0};
+    char tmp[] = "/tmp/study-gen.XXXXXX";
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        die("mkstemp: %s", strerror(errno));
+    close(fd);
+    if (gen_build(w, v, &k, &rep, &e) || gen_write(tmp, &k, rep, &e))
+        die("%s", e.msg);
+    kernel_free(&k);
+    char *t = read_file(tmp, 1);
+    unlink(tmp);
+    return t;
+}
+
+/* The kernel records of a generated trace (its two header lines dropped),
+ * with gap_ns added to the kernel line. */
+static void append_kernel(sbuf *b, const char *text, long long gap_ns)
+{
+    const char *k = strstr(text, "\nkernel ");
+    if (!k)
+        die("gen: no kernel line");
+    k++;
+    const char *eol = strchr(k, '\n');
+    sb_printf(b, "%.*s", (int)(eol - k), k);
+    if (gap_ns > 0)
+        sb_printf(b, " gap_ns=%lld", gap_ns);
+    sb_printf(b, "%s", eol);
+}
+
+#define SD_SEEDS 10
+/* Iterations for a ~100 us and a ~1 ms span at one CTA of 256 threads per SM
+ * (about 5.1 ns an iteration at 1980 MHz in this model); seeds per length
+ * (the 1 ms kernel costs ~20 s of host time a point). */
+static const struct { const char *name; long iters; int seeds; } SD_LEN[] = {
+    {"L100us", 19500, SD_SEEDS}, {"L1ms", 195000, 4}};
+
+/* Traces: per length and seed, an optional warm-up GEMM (the heavy load that
+ * drives the power-cap controller; drawn with probability 1/2), an idle gap
+ * drawn log-uniformly from 10 us to 10 ms (the wake threshold, 1 ms, is in
+ * the middle), then the measured FMA kernel at one CTA per SM.  Written to
+ * build/study-traces/short_dvfs/ with the spec that names them. */
+static void maps_short(const char *sdir, int quick)
+{
+    const char *tdir = quick ? "build/study-traces/short_dvfs-quick" : "build/study-traces/short_dvfs";
+    mkdir_p(tdir);
+    long gemm_over[] = {0, 4096, 1, 4096, 2, 4096};
+    char *gemm = gen_text("gemm", gemm_over, 3);
+    sbuf spec = {0};
+    sb_printf(&spec,
+              "# Generated by `study maps short_dvfs` (tools/study/study.c): the traces are drawn\n"
+              "# from their seeds (build/study-traces/short_dvfs/). README.md says what they are.\n"
+              "config: ../../../configs/h200.yaml\ntraces:\n");
+        for (size_t L = 0; L < sizeof SD_LEN / sizeof SD_LEN[0]; L++) {
+        long fma_over[] = {0, quick ? SD_LEN[L].iters / 100 : SD_LEN[L].iters, 1, 256, 2, 132};
+        char *fma = gen_text("fma", fma_over, 3);
+        for (int sd = 1; sd <= (quick ? 2 : SD_LEN[L].seeds); sd++) {
+            uint64_t x = (uint64_t)sd * 1000003u + L;
+            int warm = (int)(splitmix(&x) >> 63);
+            double u = (double)(splitmix(&x) >> 11) / 9007199254740992.0;
+            long long gap = (long long)llround(1e4 * pow(1e3, u));    /* 10 us .. 10 ms */
+            sbuf t = {0};
+            sb_printf(&t, "# skewsim trace (docs/trace-format.md)\n# study short_dvfs, %s seed %d: "
+                      "warm-up %s, gap %lld ns\nskewsim-trace 1\n", SD_LEN[L].name, sd,
+                      warm ? "gemm 4096^3" : "none", gap);
+            if (warm)
+                append_kernel(&t, gemm, 0);
+            append_kernel(&t, fma, gap);
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s_s%02d_w%d_g%lld.trace", tdir, SD_LEN[L].name, sd, warm, gap);
+            write_file(path, t.s, t.n);
+            sb_printf(&spec, "  %s_s%02d_w%d_g%lld: {path: ../../../%s}\n", SD_LEN[L].name, sd, warm,
+                      gap, path);
+            free(t.s);
+        }
+        free(fma);
+    }
+    sb_printf(&spec,
+              "cases:\n"
+              "  h200_power_cap: {dvfs.policy: power_cap}\n"
+              "  fast_power_cap: {dvfs.policy: power_cap, dvfs.epoch_ns: 100000, dvfs.latency_ns: 20000}\n"
+              "  clock_lock: {dvfs.policy: fixed}\n");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", sdir, quick ? "spec-quick.yaml" : "spec.yaml");
+    write_file(path, spec.s, spec.n);
+    free(spec.s);
+    free(gemm);
+}
+
+static void report_short(const run *r, out *o)
+{
+    sbuf *t = &o->table;
+    sb_printf(t, "Each trace: an optional warm-up GEMM (w1), an idle gap of g ns, then the "
+              "measured FMA kernel; time is that kernel's time_ns (launch to completion event, "
+              "wake delay included). Spread: (max - min) / min over the seeds.\n\n"
+              "| trace | policy | kernel us | mean clock MHz |\n|---|---|---|---|\n");
+    for (int i = 0; i < r->n; i++)
+        sb_printf(t, "| %s | %s | %.2f | %.0f |\n", r->p[i].trace, r->p[i].cas,
+                  r->p[i].klast_ns / 1000, r->p[i].fmean);
+    sb_printf(t, "\n| length | policy | seeds | min us | max us | spread %% |\n|---|---|---|---|---|---|\n");
+    o->fig = (chart){.title = "Short kernels: run-to-run spread by DVFS policy",
+                     .xlabel = "kernel length (1 = 100 us, 2 = 1 ms)", .ylabel = "spread, %"};
+    static const char *POL[] = {"h200_power_cap", "fast_power_cap", "clock_lock"};
+    double spread[2][3] = {{0}};
+    int count[2] = {0, 0};
+    for (size_t L = 0; L < 2; L++)
+        for (int q = 0; q < 3; q++) {
+            double lo = 1e30, hi = 0;
+            int n = 0;
+            for (int i = 0; i < r->n; i++)
+                if (!strncmp(r->p[i].trace, SD_LEN[L].name, strlen(SD_LEN[L].name)) &&
+                    r->p[i].trace[strlen(SD_LEN[L].name)] == '_' && !strcmp(r->p[i].cas, POL[q])) {
+                    lo = fmin(lo, r->p[i].klast_ns);
+                    hi = fmax(hi, r->p[i].klast_ns);
+                    n++;
+                }
+            if (!n)
+                continue;
+            spread[L][q] = pct(hi, lo);
+            count[L] = n;
+            sb_printf(t, "| %s | %s | %d | %.2f | %.2f | %.1f |\n", SD_LEN[L].name, POL[q], n,
+                      lo / 1000, hi / 1000, spread[L][q]);
+            series_add(chart_series(&o->fig, POL[q], q == 2), (double)L + 1, spread[L][q]);
+        }
+    double cap = fmax(fmax(spread[0][0], spread[0][1]), fmax(spread[1][0], spread[1][1]));
+    double lock = fmax(spread[0][2], spread[1][2]);
+    sb_printf(&o->find, "- Run-to-run spread over seeded launches (%d of the 100 us kernel, %d of "
+              "the 1 ms one): 100 us kernel %.1f %% "
+              "(H200 DVFS timings), %.1f %% (100 us epochs), %.1f %% (clock lock); 1 ms kernel "
+              "%.1f %%, %.1f %%, %.1f %%. The lock narrows the worst spread from %.1f %% to %.1f %%.\n",
+              count[0], count[1], spread[0][0], spread[0][1], spread[0][2], spread[1][0], spread[1][1],
+              spread[1][2], cap, lock);
+    char v[96];
+    snprintf(v, sizeof v, "%.1f %% (worst, power cap)", cap);
+    claim(o, "(c) same short kernel, run to run, under DVFS", "20 % and more (widely read account)",
+          v, ">= 10 %", cap >= 10 ? "yes" : "no");
+    snprintf(v, sizeof v, "%.1f %% -> %.1f %%", cap, lock);
+    claim(o, "(c) a clock lock narrows the spread", "narrows it (no number)", v, "lock < cap",
+          lock < cap ? "yes" : "no");
+}
+
 /* ---- the registry ------------------------------------------------------ */
 
 typedef struct study {
@@ -1013,6 +1198,7 @@ static const study STUDIES[] = {
     {"grid_barrier", maps_skew_q, report_grid_barrier},
     {"lee2011", maps_lee, report_lee2011},
     {"cta_granularity", maps_skew_q, report_cta_granularity},
+    {"short_dvfs", maps_short, report_short},
 };
 #define NSTUDIES ((int)(sizeof STUDIES / sizeof STUDIES[0]))
 
