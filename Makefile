@@ -178,9 +178,9 @@ valgrind: deps $(BIN)
 # how); the table goes to $(BUILD)/bench.txt and one row to the history in
 # docs/performance.md.  About three minutes on two cores.
 BENCH := $(BUILD)/bench
-$(BENCH): bench/bench.c
+$(BENCH): bench/bench.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL) $(LIB) $(PKG_LIBS) -lm
 
 # BASE (a git revision, default HEAD~1; BASE= for none) is built in its
 # own worktree under $(BUILD)/bench-base and run side by side with this

@@ -33,8 +33,9 @@
  *
  * It prints a table, writes it to the results file (-o) and appends one row
  * to the history table of docs/performance.md (-H) with the commit (git
- * rev-parse --short HEAD, "-dirty" when tracked files are modified).  Only
- * libc and POSIX: a fresh Debian machine with what the Makefile needs runs it.
+ * rev-parse --short HEAD, "-dirty" when tracked files are modified).  It
+ * links libskewsim for its JSON reader, like the CLI, the tests and the
+ * fuzzers.
  *
  * With -B BASE (another skewsim binary, e.g. the previous commit's, which
  * `make bench` builds), every workload also runs on BASE, alternating run
@@ -59,6 +60,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "skewsim/json.h"
 
 #define MAX_ARGS 24
 
@@ -157,59 +159,33 @@ static int reap(pid_t pid, double t0, result *r)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0, k;
-    char *s = malloc(cap);
-    while (s && (k = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (n + 1 == cap) {
-            char *grown = realloc(s, cap *= 2);
-            if (!grown)
-                free(s);
-            s = grown;
-        }
-    }
-    fclose(f);
-    if (s)
-        s[n] = '\0';
-    return s;
-}
-
-/* The number after the next "key": at or after *p; advances *p past it. */
-static int json_next(const char **p, const char *key, double *v)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *q = strstr(*p, pat);
-    if (!q)
-        return 0;
-    char *end;
-    *v = strtod(q + strlen(pat), &end);
-    *p = end;
-    return 1;
-}
-
+/* DIR/summary.json through the library's JSON reader (json.h): totals,
+ * and the SM-cycles summed from each SM's busy fraction and mean clock. */
 static int read_summary(const char *dir, result *r)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/summary.json", dir);
-    char *s = slurp(path);
-    if (!s)
+    json_error_t err;
+    json_t *root = json_load_file(path, JSON_DECODE_INT_AS_REAL, &err);
+    if (!root)
         return 0;
-    const char *p = s;
-    int ok = json_next(&p, "total_ns", &r->total_ns) && json_next(&p, "warp_instructions", &r->wi) &&
-             json_next(&p, "events", &r->events);
-    /* per SM: busy_frac then mean_mhz, in each "sms" entry */
-    const char *q = strstr(s, "\"sms\":");
-    r->sm_cycles = 0;
-    double busy, mhz;
-    while (ok && q && json_next(&q, "busy_frac", &busy) && json_next(&q, "mean_mhz", &mhz))
-        r->sm_cycles += busy * r->total_ns * mhz * 1e-3;
-    free(s);
+    json_t *tot = json_object_get(root, "total_ns"), *wi = json_object_get(root, "warp_instructions"),
+           *ev = json_object_get(root, "events"), *sms = json_object_get(root, "sms");
+    int ok = json_is_number(tot) && json_is_number(wi) && json_is_number(ev) && json_is_array(sms);
+    if (ok) {
+        r->total_ns = json_number_value(tot);
+        r->wi = json_number_value(wi);
+        r->events = json_number_value(ev);
+        r->sm_cycles = 0;
+        size_t i;
+        json_t *sm;
+        json_array_foreach(sms, i, sm) {
+            json_t *busy = json_object_get(sm, "busy_frac"), *mhz = json_object_get(sm, "mean_mhz");
+            if (json_is_number(busy) && json_is_number(mhz))
+                r->sm_cycles += json_number_value(busy) * r->total_ns * json_number_value(mhz) * 1e-3;
+        }
+    }
+    json_decref(root);
     return ok;
 }
 
