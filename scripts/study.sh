@@ -44,6 +44,13 @@ for NAME in "$@"; do
             echo "study $NAME: a number that is not finite in results.md" >&2; exit 1
         fi
         grep -q '^| ' "$SCRATCH/docs/$NAME/results.md" || { echo "study $NAME: empty table" >&2; exit 1; }
+        # the same run gives the same bytes
+        cp "$SCRATCH/docs/$NAME/results.md" "$SCRATCH/results-1.md"
+        cp "$SCRATCH/docs/$NAME/figure.svg" "$SCRATCH/figure-1.svg"
+        "$TOOL" report "$NAME" "$OUT" -d "$SCRATCH/docs" >/dev/null
+        cmp -s "$SCRATCH/results-1.md" "$SCRATCH/docs/$NAME/results.md" &&
+            cmp -s "$SCRATCH/figure-1.svg" "$SCRATCH/docs/$NAME/figure.svg" ||
+            { echo "study $NAME: a second report differs from the first" >&2; exit 1; }
         echo "study $NAME (quick): ok, $(( $(date +%s) - START )) s"
     else
         "$TOOL" maps "$NAME"
