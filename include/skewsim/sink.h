@@ -26,6 +26,7 @@
 #include "skewsim/common.h"
 #include "skewsim/mem.h"
 #include "skewsim/program.h"
+#include "skewsim/memsys.h"
 
 struct sim;
 
@@ -53,6 +54,8 @@ typedef struct kernel_stats {
                                  span = last_record_end_ps - first_start_ps */
     ps_t done_ps;             /* completion (the CUDA event after it) */
     uint64_t warp_instructions;
+    int has_mem;              /* memory.model = hierarchy: mem holds the kernel's counters */
+    mem_stats mem;            /* summed over the SMs (memsys.h MEM_STAT_MAP) */
 } kernel_stats;
 
 /* The dispatcher handed CTA `cta` of kernel `kernel` to SM `sm` at t. */
