@@ -35,7 +35,8 @@ for NAME in "$@"; do
         mkdir -p "$SCRATCH/run"
         mkdir -p "$SCRATCH/docs/$NAME"
         cp "$D/README.md" "$SCRATCH/docs/$NAME/"
-        "$BIN" sweep "$D/spec-quick.yaml" -o "$OUT" -j "$JOBS" >/dev/null
+        "$BIN" sweep "$D/spec-quick.yaml" -o "$OUT" -j "$JOBS" >/dev/null 2>"$SCRATCH/sweep-$NAME.err" ||
+            { cat "$SCRATCH/sweep-$NAME.err" >&2; exit 1; }
         "$TOOL" report "$NAME" "$OUT" -d "$SCRATCH/docs" >/dev/null
         for F in results.md figure.svg claims.tsv; do
             test -s "$SCRATCH/docs/$NAME/$F" || { echo "study $NAME: no $F" >&2; exit 1; }

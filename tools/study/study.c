@@ -401,7 +401,7 @@ static void maps_lee(const char *sdir, int quick)
     if (quick)
         sb_printf(&spec, "  fma: {gen: \"fma --iters 64 --block 256 --grid 1056\"}\n");
     else
-        sb_printf(&spec, "  fma: {gen: \"fma --iters 512 --block 256 --grid 4224\"}\n"
+        sb_printf(&spec, "  fma: {gen: \"fma --iters 128 --block 256 --grid 16896\"}\n"
                          "  stream: {gen: \"stream --ctas 4224 --block 256 --bytes-per-cta 65536\"}\n");
     sb_printf(&spec, "cases:\n");
     for (int i = 0; i < n; i++)
