@@ -396,7 +396,7 @@ static void maps_lee(const char *sdir, int quick)
               "# own clock (own), the whole chip at its slowest SM's clock (slowest), and the\n"
               "# k slowest SMs disabled, the rest at the slowest remaining clock (off_k).\n"
               "config: ../../../configs/h200.yaml\n"
-              "set: {silicon.preset: file, dvfs.policy: fixed}\n"
+              "set: {silicon.preset: file, dvfs.policy: per_sm}\n"
               "traces:\n");
     if (quick)
         sb_printf(&spec, "  fma: {gen: \"fma --iters 64 --block 256 --grid 1056\"}\n");
