@@ -41,8 +41,11 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN := $(BUILD)/skewsim
 LIB := $(BUILD)/libskewsim.a
 TESTBIN := $(BUILD)/check_skewsim
+STUDY := $(BUILD)/study
+STUDIES := skew_tail grid_barrier lee2011 cta_granularity short_dvfs
+STUDY_JOBS ?= 2
 
-.PHONY: all deps libs test-deps demo check test validate docs clean help fuzz valgrind bench check-slurm FORCE
+.PHONY: all deps libs test-deps demo check test validate docs clean help fuzz valgrind bench check-slurm FORCE studies
 
 # A plain `make` never installs anything: it only builds, and stops first
 # with one clear line when a library is missing (the `libs` check below).
@@ -108,8 +111,22 @@ demo: deps $(BIN)
 test-deps:
 	@sh scripts/test-deps.sh
 
-check test: deps test-deps $(BIN) $(TESTBIN)
+check test: deps test-deps $(BIN) $(TESTBIN) $(STUDY)
 	SKEWSIM_BIN=$(BIN) $(TESTBIN)
+	@sh scripts/study.sh -q $(BIN) $(STUDY) $(STUDIES)
+
+# The studies of docs/experiments/ (docs/experiments/README.md): make
+# study-NAME reruns one (maps, sweep into build/studies/NAME, report), make
+# studies all of them and the index.  make check runs a cut-down version of
+# each (spec-quick.yaml) into a scratch copy, so none of them rots.
+$(STUDY): tools/study/study.c $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+
+study-%: $(BIN) $(STUDY)
+	@STUDY_JOBS=$(STUDY_JOBS) sh scripts/study.sh $(BIN) $(STUDY) $*
+
+studies: $(BIN) $(STUDY)
+	@STUDY_JOBS=$(STUDY_JOBS) sh scripts/study.sh $(BIN) $(STUDY) $(STUDIES)
 
 # make check-slurm: a one-node Slurm on localhost brought up in a temporary
 # directory (slurmctld and slurmd installed with apt-get when missing, as
