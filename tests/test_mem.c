@@ -315,6 +315,76 @@ START_TEST(test_coalesce_scattered)
 }
 END_TEST
 
+/* Brute force: mark every byte's sector, then read the lines out in order. */
+static int coalesce_ref(const uint64_t *a, uint32_t mask, unsigned lb, unsigned line_b,
+                        unsigned sec_b, mem_lines *out)
+{
+    uint64_t sec[32 * 16];
+    int n = 0;
+    for (int l = 0; l < 32; l++)
+        if (mask >> l & 1)
+            for (unsigned b = 0; b < lb; b++) {
+                uint64_t s = (a[l] + b) / sec_b;
+                int dup = 0;
+                for (int i = 0; i < n; i++)
+                    dup |= sec[i] == s;
+                if (!dup)
+                    sec[n++] = s;
+            }
+    for (int i = 0; i < n; i++)             /* selection sort, tiny n */
+        for (int j = i + 1; j < n; j++)
+            if (sec[j] < sec[i]) {
+                uint64_t t = sec[i];
+                sec[i] = sec[j];
+                sec[j] = t;
+            }
+    out->n = out->nsectors = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t line = sec[i] * sec_b / line_b * line_b;
+        if (!out->n || out->line[out->n - 1] != line) {
+            out->line[out->n] = line;
+            out->smask[out->n++] = 0;
+        }
+        out->smask[out->n - 1] |= (uint8_t)(1u << ((sec[i] * sec_b - line) / sec_b));
+        out->nsectors++;
+    }
+    return out->n;
+}
+
+/* The sorted and contiguous fast paths (coalesce_sorted) give exactly what
+ * the general sort does: random warps of every shape against brute force. */
+START_TEST(test_coalesce_fast_paths)
+{
+    uint64_t x = 12345, a[32];
+    static const unsigned lbs[] = { 1, 2, 4, 8, 12, 16 };
+    int checked = 0;
+    for (int it = 0; it < 4000; it++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned lb = lbs[(x >> 20) % 6];
+        unsigned kind = (unsigned)(x >> 40) % 5;
+        uint64_t base = (x >> 8) & 0xfffff;
+        int64_t stride = (int64_t)((x >> 33) % 40) - (kind == 4 ? 20 : 0);
+        uint32_t mask = kind == 3 ? (uint32_t)(x >> 13) : ~0u;
+        for (int l = 0; l < 32; l++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            a[l] = kind == 2 ? base + (x >> 50) : base + (uint64_t)(l * stride) +
+                   (kind == 1 ? (x >> 62) : 0);
+        }
+        unsigned line_b = (x >> 11) & 1 ? 128 : 64, sec_b = (x >> 12) & 1 ? 32 : 16;
+        mem_lines got, want;
+        ck_assert_int_eq(mem_coalesce(a, mask, lb, line_b, sec_b, &got),
+                         coalesce_ref(a, mask, lb, line_b, sec_b, &want));
+        ck_assert_int_eq(got.nsectors, want.nsectors);
+        for (int i = 0; i < got.n; i++) {
+            ck_assert_uint_eq(got.line[i], want.line[i]);
+            ck_assert_uint_eq(got.smask[i], want.smask[i]);
+        }
+        checked += got.n > 0;
+    }
+    ck_assert_int_gt(checked, 3000);
+}
+END_TEST
+
 START_TEST(test_bank_conflicts)
 {
     uint64_t a[32];
@@ -660,6 +730,37 @@ START_TEST(test_replication_capacity)
 END_TEST
 
 /* ---- address patterns -------------------------------------------------------- */
+
+/* The per-warp modulo walk of affine lanes (apat.c) against the formula
+ * per lane in 128 bits, over random strides of both signs and working sets. */
+START_TEST(test_apat_affine_walk)
+{
+    uint64_t x = 777, a[32];
+    for (int it = 0; it < 3000; it++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int64_t st[4];
+        for (int k = 0; k < 4; k++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            st[k] = (int64_t)(x >> 20) - (int64_t)(1ull << 43);
+        }
+        uint64_t ws = it % 3 == 0 ? 0 : (x >> 30) % (it % 3 == 1 ? 4096 : 1ull << 34) + 1;
+        mem_apat p = { MEM_AP_AFFINE, x >> 16, st[0], st[1], st[2], st[3], ws, 0 };
+        uint64_t cta = (x >> 7) & 0xffffffff, iter = (x >> 3) & 0xfffff;
+        uint32_t wi = (uint32_t)(x >> 50) & 31;
+        mem_apat_lanes(&p, cta, wi, iter, 4, a);
+        for (int l = 0; l < 32; l++) {
+            __int128 off = (__int128)wi * p.warp + (__int128)cta * p.cta +
+                           (__int128)iter * p.iter + (__int128)l * p.lane;
+            if (ws) {
+                off %= (__int128)ws;
+                if (off < 0)
+                    off += (__int128)ws;
+            }
+            ck_assert_uint_eq(a[l], p.base + (uint64_t)off);
+        }
+    }
+}
+END_TEST
 
 START_TEST(test_apat)
 {
@@ -1027,6 +1128,7 @@ Suite *mem_suite(void)
     tc = tcase_create("coalesce");
     tcase_add_test(tc, test_coalesce_strided);
     tcase_add_test(tc, test_coalesce_scattered);
+    tcase_add_test(tc, test_coalesce_fast_paths);
     tcase_add_test(tc, test_bank_conflicts);
     suite_add_tcase(s, tc);
 
@@ -1034,6 +1136,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_partition_hash);
     tcase_add_test(tc, test_slice_spread);
     tcase_add_test(tc, test_apat);
+    tcase_add_test(tc, test_apat_affine_walk);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("hierarchy");

@@ -198,7 +198,26 @@ static size_t find(const mem_cache *c, uint64_t li)
     size_t base = (size_t)(li & c->set_mask) * c->g.ways;
     uint64_t want = li + 1;
     uint16_t sg = sig_of(li);
-    for (size_t w = base; w < base + c->g.ways; w++)
+    size_t end = base + c->g.ways, w = base;
+    /* four signatures a step (SWAR): a lane of x is zero where the
+     * signature matches; the borrow trick may flag a lane above a true
+     * match, never miss one, and every flagged way is checked in full, in
+     * way order, so the way found is the one the plain scan finds */
+    const uint64_t ones = 0x0001000100010001ull, highs = 0x8000800080008000ull;
+    uint64_t pat = (uint64_t)sg * ones;
+    for (; w + 4 <= end; w += 4) {
+        uint64_t v;
+        memcpy(&v, &c->sig[w], sizeof v);
+        uint64_t x = v ^ pat;
+        uint64_t hit = (x - ones) & ~x & highs;
+        while (hit) {
+            size_t k = w + (size_t)(__builtin_ctzll(hit) >> 4);
+            if (c->sig[k] == sg && (c->line[k].tagf & TAG_MASK) == want)
+                return k;
+            hit &= hit - 1;
+        }
+    }
+    for (; w < end; w++)
         if (c->sig[w] == sg && (c->line[w].tagf & TAG_MASK) == want)
             return w;
     return SIZE_MAX;

@@ -42,7 +42,7 @@ typedef struct l1_state {
 static ps_t fetch_next(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
 {
     l1_state *s = ud;
-    uint64_t a[32] = { 0 };
+    uint64_t a[32];   /* only the lanes in r.mask are read */
     mem_req r = { 0 };
     int n = 0;
     for (unsigned k = 0; k < 8; k++)
@@ -62,7 +62,7 @@ static ps_t fetch_next(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
 
 static void store_next(l1_state *s, uint64_t line_addr, unsigned smask, ps_t t)
 {
-    uint64_t a[32] = { 0 };
+    uint64_t a[32];   /* only the lanes in r.mask are read */
     mem_req r = { 0 };
     int n = 0;
     for (unsigned k = 0; k < 8; k++)

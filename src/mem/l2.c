@@ -122,7 +122,7 @@ static ps_t hbm_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
 {
     l2_ctx *x = ud;
     l2_state *s = x->s;
-    uint64_t a[32] = { 0 };
+    uint64_t a[32];   /* only the lanes in r.mask are read */
     mem_req r = { 0 };
     int n = sector_lanes(s, line_addr, smask, a, &r.mask);
     r.sm = x->sm;
@@ -138,7 +138,7 @@ static void hbm_writeback(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
 {
     l2_ctx *x = ud;
     l2_state *s = x->s;
-    uint64_t a[32] = { 0 };
+    uint64_t a[32];   /* only the lanes in r.mask are read */
     mem_req r = { 0 };
     int n = sector_lanes(s, line_addr, smask, a, &r.mask);
     r.sm = x->sm;
