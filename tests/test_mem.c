@@ -353,6 +353,17 @@ static int coalesce_ref(const uint64_t *a, uint32_t mask, unsigned lb, unsigned 
 
 /* The sorted and contiguous fast paths (coalesce_sorted) give exactly what
  * the general sort does: random warps of every shape against brute force. */
+START_TEST(test_nsectors)
+{
+    for (unsigned m = 0; m < 256; m++) {
+        unsigned n = 0;
+        for (unsigned b = 0; b < 8; b++)
+            n += m >> b & 1;
+        ck_assert_uint_eq(mem_nsectors(m), n);
+    }
+}
+END_TEST
+
 START_TEST(test_coalesce_fast_paths)
 {
     uint64_t x = 12345, a[32];
@@ -507,7 +518,7 @@ static ps_t warp_op(mem_hier *h, int smi, int op, uint64_t base, ps_t t, int fla
 {
     uint64_t a[32];
     lanes(a, base, 4);
-    mem_req r = { smi, (uint8_t)op, (uint8_t)flags, 4, ~0u, a, 128, t };
+    mem_req r = { smi, (uint8_t)op, (uint8_t)flags, 4, ~0u, a, 128, t, 0, 0 };
     return mem_access(mem_hier_l1(h, smi), &r);
 }
 
@@ -762,6 +773,49 @@ START_TEST(test_apat_affine_walk)
 }
 END_TEST
 
+/* A span (mem_apat_span + mem_coalesce_range) gives exactly the sectors of
+ * the lanes it stands for, and is offered for the contiguous warps. */
+START_TEST(test_apat_span)
+{
+    uint64_t x = 99, a[32];
+    int spans = 0, lanes_only = 0;
+    for (int it = 0; it < 4000; it++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned lb = 1u << ((x >> 5) % 5);                       /* 1..16 */
+        int64_t lane = (int64_t)((x >> 9) % (2 * lb + 2)) - (it % 7 == 0 ? (int64_t)lb : 0);
+        uint64_t ws = it % 3 == 0 ? 0 : ((x >> 20) % 70000) + 1;
+        mem_apat p = { MEM_AP_AFFINE, (x >> 30) & 0xffffff, lane, 512, 4096, 1 << 20, ws, 0 };
+        uint64_t cta = (x >> 40) & 0xfff, iter = (x >> 52) & 0xff, f = 0, e = 0;
+        mem_apat_lanes(&p, cta, 3, iter, lb, a);
+        mem_lines want, got;
+        mem_coalesce(a, ~0u, lb, 128, 32, &want);
+        if (!mem_apat_span(&p, cta, 3, iter, lb, &f, &e)) {
+            lanes_only++;
+            ck_assert(lane < 0 || lane > (int64_t)lb || ws);   /* only these may refuse */
+            continue;
+        }
+        spans++;
+        mem_coalesce_range(f, e, 128, 32, &got);
+        ck_assert_int_eq(got.n, want.n);
+        ck_assert_int_eq(got.nsectors, want.nsectors);
+        for (int i = 0; i < got.n; i++) {
+            ck_assert_uint_eq(got.line[i], want.line[i]);
+            ck_assert_uint_eq(got.smask[i], want.smask[i]);
+        }
+    }
+    ck_assert_int_gt(spans, 1000);
+    ck_assert_int_gt(lanes_only, 500);
+    /* a strided warp is no span */
+    mem_apat g = { MEM_AP_AFFINE, 0, 128, 0, 0, 0, 0, 0 };
+    uint64_t f, e;
+    ck_assert_int_eq(mem_apat_span(&g, 0, 0, 0, 4, &f, &e), 0);
+    g.lane = 4;
+    ck_assert_int_eq(mem_apat_span(&g, 0, 0, 0, 4, &f, &e), 1);
+    ck_assert_uint_eq(f, 0);
+    ck_assert_uint_eq(e, 128);
+}
+END_TEST
+
 START_TEST(test_apat)
 {
     uint64_t a[32];
@@ -900,7 +954,7 @@ START_TEST(test_hbm_level_saturates)
     /* the same 128 B, 200 times: one channel, one row */
     for (int i = 0; i < 200; i++) {
         lanes(a, 0x100000, 32);
-        mem_req r = { 0, MEM_LOAD, 0, 32, 0xf, a, 128, 0 };
+        mem_req r = { 0, MEM_LOAD, 0, 32, 0xf, a, 128, 0, 0, 0 };
         ps_t di = mem_access(hbm, &r);
         d = SK_MAX(d, di);
     }
@@ -1129,6 +1183,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_coalesce_strided);
     tcase_add_test(tc, test_coalesce_scattered);
     tcase_add_test(tc, test_coalesce_fast_paths);
+    tcase_add_test(tc, test_nsectors);
     tcase_add_test(tc, test_bank_conflicts);
     suite_add_tcase(s, tc);
 
@@ -1137,6 +1192,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_slice_spread);
     tcase_add_test(tc, test_apat);
     tcase_add_test(tc, test_apat_affine_walk);
+    tcase_add_test(tc, test_apat_span);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("hierarchy");

@@ -199,6 +199,17 @@ const mem_cache_geom *mem_cache_geometry(const mem_cache *c);
 
 /* ---- coalescer and shared-memory banks (coalesce.c) ------------------ */
 
+/* Sectors in a line's sector mask (at most 8 bits: line / sector <= 8).
+ * Bit arithmetic rather than __builtin_popcount, which without -mpopcnt
+ * is a library call on every sector mask of every level. */
+static inline unsigned mem_nsectors(unsigned smask)
+{
+    unsigned x = smask & 0xffu;
+    x = x - ((x >> 1) & 0x55u);
+    x = (x & 0x33u) + ((x >> 2) & 0x33u);
+    return (x + (x >> 4)) & 0x0fu;
+}
+
 #define MEM_MAX_LINES 64     /* 32 lanes, each at most 16 B, may straddle two lines */
 
 /* The distinct lines (ascending) a warp access touches and, per line, its
@@ -215,6 +226,11 @@ typedef struct mem_lines {
  * powers of two, line / sector <= 8).  Returns out->n. */
 int mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned lane_bytes,
                  unsigned line_bytes, unsigned sector_bytes, mem_lines *out);
+
+/* The same for an access whose active lanes cover exactly the bytes
+ * [first, end) (a contiguous warp: mem_apat_span()), without lanes. */
+int mem_coalesce_range(uint64_t first, uint64_t end, unsigned line_bytes,
+                       unsigned sector_bytes, mem_lines *out);
 
 #define MEM_SMEM_BANKS 32
 #define MEM_SMEM_BANK_BYTES 4
@@ -261,6 +277,14 @@ typedef struct mem_apat {
  * line (the trace's chase runs one thread). */
 void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
                     unsigned lane_bytes, uint64_t addr[32]);
+
+/* Whether the 32 lanes mem_apat_lanes() would give cover one byte range
+ * with no gap, in lane order (an affine pattern of lane stride 0..lane_bytes
+ * that does not wrap around its working set inside the warp): then
+ * [*first, *end) is that range and the warp's sectors are
+ * mem_coalesce_range()'s, with no lane computed.  0 otherwise. */
+int mem_apat_span(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
+                  unsigned lane_bytes, uint64_t *first, uint64_t *end);
 
 /* ---- a bandwidth server for out-of-order requests (bw.c) -------------- */
 

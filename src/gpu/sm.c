@@ -329,9 +329,16 @@ static ps_t global_access(sim *s, sm *m, const warp *w, const instr *in, uint64_
     };
     if (in->apat && s->hier) {
         uint64_t iter = w->sp ? w->loop_n[w->sp - 1] - w->loop_left[w->sp - 1] : 0;
-        mem_apat_lanes(&w->apats[in->apat - 1], m->ctas[w->cta].id, w->widx, iter, in->bytes, addr);
-        r.addr = addr;
+        const mem_apat *ap = &w->apats[in->apat - 1];
         r.mask = ~0u;
+        /* a contiguous warp goes as its byte range unless a sink wants the
+         * lanes (the level's sectors are the same either way) */
+        if ((s->sink_want & SINK_W_MEM) ||
+            !mem_apat_span(ap, m->ctas[w->cta].id, w->widx, iter, in->bytes, &r.span_first,
+                           &r.span_end)) {
+            mem_apat_lanes(ap, m->ctas[w->cta].id, w->widx, iter, in->bytes, addr);
+            r.addr = addr;
+        }
     }
     m->mem_bytes += r.bytes;
     ps_t done = mem_access(m->mem, &r);

@@ -113,3 +113,33 @@ void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t ite
     }
     }
 }
+
+int mem_apat_span(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
+                  unsigned lane_bytes, uint64_t *first, uint64_t *end)
+{
+    if (lane_bytes < 1)
+        lane_bytes = 1;
+    if (p->kind != MEM_AP_AFFINE || p->lane < 0 || (uint64_t)p->lane > lane_bytes)
+        return 0;
+    uint64_t span = 31 * (uint64_t)p->lane;     /* lane 31's offset from lane 0 */
+    __int128 off0 = (__int128)warp * p->warp + (__int128)cta * p->cta + (__int128)iter * p->iter;
+    uint64_t a0;
+    if (p->ws) {
+        if (p->ws >= (1ull << 63))
+            return 0;
+        __int128 w = (__int128)p->ws, o = off0 % w;
+        uint64_t ou = (uint64_t)(o < 0 ? o + w : o);
+        if (ou + span >= p->ws)
+            return 0;             /* the walk wraps inside the warp */
+        a0 = p->base + ou;
+    } else {
+        a0 = p->base + (uint64_t)off0;
+    }
+    /* not near the top, where lane + lane_bytes would wrap (mem_coalesce
+     * takes its general path there) */
+    if (a0 > UINT64_MAX - 32 - span)
+        return 0;
+    *first = a0;
+    *end = a0 + span + lane_bytes;
+    return 1;
+}

@@ -295,7 +295,7 @@ static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
         res->evicted = 1;
         if (v->dirty) {
             unsigned d = v->dirty;
-            res->wb_sectors += (unsigned)__builtin_popcount(d);
+            res->wb_sectors += (unsigned)mem_nsectors(d);
             if (io && io->writeback)
                 io->writeback(io->ud, ((v->tagf & TAG_MASK) - 1) << c->line_shift, d, *t);
         }
@@ -325,7 +325,7 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
         unsigned v = l->valid & smask;
         need = smask & ~v;
         if (!e) {
-            res->hits += (unsigned)__builtin_popcount(v);
+            res->hits += (unsigned)mem_nsectors(v);
         } else {
             for (unsigned s = 0; s < c->spl; s++) {
                 if (!(v >> s & 1))
@@ -374,7 +374,7 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
             heap_down(c, e->pos);
         }
         l->valid |= (uint8_t)need;
-        res->misses += (unsigned)__builtin_popcount(need);
+        res->misses += (unsigned)mem_nsectors(need);
         done = SK_MAX(done, back);
     }
     return done;

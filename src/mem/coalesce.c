@@ -62,6 +62,32 @@ static int add_sector(mem_lines *out, uint64_t sec, unsigned ss, unsigned ls)
     return 1;
 }
 
+int mem_coalesce_range(uint64_t first, uint64_t end, unsigned line_bytes,
+                       unsigned sector_bytes, mem_lines *out)
+{
+    unsigned ss = log2u(sector_bytes), ls = log2u(line_bytes);
+    out->n = 0;
+    out->nsectors = 0;
+    if (end <= first)
+        return 0;
+    /* every sector between the range's ends, a line at a time */
+    uint64_t s = first >> ss, s_end = (end - 1) >> ss;   /* inclusive */
+    unsigned spl_shift = ls - ss;
+    while (s <= s_end) {
+        uint64_t line_first = s >> spl_shift << spl_shift;
+        uint64_t last = SK_MIN(s_end, line_first + (1ull << spl_shift) - 1);
+        unsigned k0 = (unsigned)(s - line_first), k1 = (unsigned)(last - line_first);
+        if (out->n == MEM_MAX_LINES)
+            break;
+        out->line[out->n] = line_first << ss;
+        out->smask[out->n] = (uint8_t)(((2u << k1) - 1) & ~((1u << k0) - 1));
+        out->n++;
+        out->nsectors += (int)(k1 - k0 + 1);
+        s = last + 1;
+    }
+    return out->n;
+}
+
 /* The common case: active lanes in non-decreasing address order (a
  * coalesced or strided access, the sector lists levels pass each other).
  * Then each lane's sectors come in ascending order and only the last one
@@ -88,22 +114,7 @@ static int coalesce_sorted(const uint64_t *addr, uint32_t mask, unsigned lane_by
     out->n = 0;
     out->nsectors = 0;
     if (contiguous && mask && end > first) {
-        /* the lanes cover one byte range: every sector between its ends,
-         * a line at a time */
-        uint64_t s = first >> ss, s_end = (end - 1) >> ss;   /* inclusive */
-        unsigned spl_shift = ls - ss;
-        while (s <= s_end) {
-            uint64_t line_first = s >> spl_shift << spl_shift;
-            uint64_t last = SK_MIN(s_end, line_first + (1ull << spl_shift) - 1);
-            unsigned k0 = (unsigned)(s - line_first), k1 = (unsigned)(last - line_first);
-            if (out->n == MEM_MAX_LINES)
-                return 1;
-            out->line[out->n] = line_first << ss;
-            out->smask[out->n] = (uint8_t)(((2u << k1) - 1) & ~((1u << k0) - 1));
-            out->n++;
-            out->nsectors += (int)(k1 - k0 + 1);
-            s = last + 1;
-        }
+        mem_coalesce_range(first, end, 1u << ls, 1u << ss, out);
         return 1;
     }
     uint64_t next = 0;        /* first sector not yet emitted */

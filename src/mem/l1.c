@@ -107,7 +107,7 @@ static ps_t l1_access(mem_level *l, const mem_req *r)
 {
     l1_state *s = l->st;
     mem_stats *st = &s->stats[s->sm];
-    if (!r->addr) {
+    if (!r->addr && r->span_end <= r->span_first) {
         /* bytes only: nothing to look up; the next level sees it as is */
         uint64_t sec = (r->bytes + s->g.sector_bytes - 1) / s->g.sector_bytes;
         ps_t d = s->next ? mem_access(s->next, r) : r->t;
@@ -122,13 +122,16 @@ static ps_t l1_access(mem_level *l, const mem_req *r)
         return r->op == MEM_LOAD ? d : r->t;
     }
     mem_lines ls;
-    mem_coalesce(r->addr, r->mask, r->lane_bytes, s->g.line_bytes, s->g.sector_bytes, &ls);
+    if (r->span_end > r->span_first)
+        mem_coalesce_range(r->span_first, r->span_end, s->g.line_bytes, s->g.sector_bytes, &ls);
+    else
+        mem_coalesce(r->addr, r->mask, r->lane_bytes, s->g.line_bytes, s->g.sector_bytes, &ls);
     ps_t at = SK_MAX(r->t, s->port_free_ps);
     ps_t hit_ps = (ps_t)((uint64_t)s->hit_cycles * s->fs_per_cycle / 1000);
     ps_t done = r->t;
     mem_cache_io io = { fetch_next, NULL, s };
     for (int i = 0; i < ls.n; i++) {
-        unsigned n = (unsigned)__builtin_popcount(ls.smask[i]);
+        unsigned n = (unsigned)mem_nsectors(ls.smask[i]);
         uint64_t port_fs = (uint64_t)n * s->g.sector_bytes * s->fs_per_cycle /
                            (uint64_t)s->bytes_per_cycle;
         if (r->op == MEM_STORE) {
