@@ -1167,6 +1167,27 @@ START_TEST(test_gen_kernels)
 }
 END_TEST
 
+/* Memory stall cycles (sm.c open_mstall): a one-warp pointer chase waits on
+ * every hop's load, so its scheduler's stalled cycles are nearly the sum of
+ * the loads' latencies (each hop issues a few instructions of its own);
+ * a kernel with no global load has none. */
+START_TEST(test_mem_stall_cycles)
+{
+    sk_error e = { 0 };
+    kernel k;
+    ck_assert_msg(gen_chase(&k, 8192, 100, 1, 64, 0, &e) == 0, "%s", e.msg);
+    mem_stats m = run_gen(&k);
+    cfg c;
+    cfg_defaults(&c);
+    double lat_cycles = (double)m.load_latency_ps * c.sm_mhz / 1e6;
+    ck_assert_uint_gt(m.stall_cycles, (uint64_t)(0.8 * lat_cycles));
+    ck_assert_uint_le(m.stall_cycles, (uint64_t)lat_cycles + 164);
+    ck_assert_msg(gen_fma(&k, 64, 256, 4, &e) == 0, "%s", e.msg);
+    m = run_gen(&k);
+    ck_assert_uint_eq(m.stall_cycles, 0);
+}
+END_TEST
+
 Suite *mem_suite(void)
 {
     Suite *s = suite_create("mem");
@@ -1208,6 +1229,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_energy);
     tcase_add_test(tc, test_tag_bounds);
     tcase_add_test(tc, test_gen_kernels);
+    tcase_add_test(tc, test_mem_stall_cycles);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);

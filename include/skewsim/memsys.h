@@ -56,7 +56,8 @@ struct si_floorplan;
     X(noc_sector_um,    "sectors x wire length between SM and partition, um")               \
     X(dram_rd_bytes,    "bytes read from HBM")                                              \
     X(dram_wr_bytes,    "bytes written to HBM")                                             \
-    X(dram_row_misses,  "HBM accesses that opened a row")
+    X(dram_row_misses,  "HBM accesses that opened a row")                               \
+    X(stall_cycles,     "scheduler cycles with warps, all waiting on a global load's result")
 
 typedef struct mem_stats {
 #define MEM_STAT_FIELD_(name, help) uint64_t name;
@@ -110,6 +111,10 @@ void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm);
  * bank-conflict degree, 1 without addresses) and counts it. */
 int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask,
                   unsigned lane_bytes);
+
+/* Scheduler cycles of SM sm stalled on memory (sm.c counts them: every
+ * warp of the scheduler waiting on a load's destination register). */
+void mem_hier_stall(mem_hier *h, int sm, uint64_t cycles);
 
 /* Counters of SM sm since the last mem_hier_kernel_start() (or creation),
  * computed at the call; and since creation.  The pointers stay valid until
