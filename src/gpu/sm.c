@@ -494,12 +494,15 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     default:
         break;
     }
-    for (int i = 0; i < in->ndst; i++) {
+    for (int i = 0; i < in->ndst; i++)
         w->reg[in->dst[i]] = done;
-        w->from_load[in->dst[i]] = in->kind == IK_LD_GLOBAL;
+    if (s->hier) {
+        /* what the memory-stall count reads (open_mstall) */
+        for (int i = 0; i < in->ndst; i++)
+            w->from_load[in->dst[i]] = in->kind == IK_LD_GLOBAL;
+        if (in->kind == IK_LD_GLOBAL && done > m->load_until)
+            m->load_until = done;
     }
-    if (in->kind == IK_LD_GLOBAL && done > m->load_until)
-        m->load_until = done;
     advance(w);
     return 0;
 }
