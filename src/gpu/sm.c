@@ -279,6 +279,7 @@ static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
     }
     cs->at_barrier = 0;
     cs->bar_done = 0;
+    m->release_epoch++;
 }
 
 static void remove_from_sched(const sm *m, warp_sched *ws, int slot)
@@ -515,13 +516,13 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
  * the first of those loads returns (or the SM's next cycle, whichever is
  * first: close_mstalls).  Only called while some load of the SM is still
  * out (c < load_until), so compute-only kernels never scan their warps. */
-static void open_mstall(sm *m, warp_sched *ws, uint64_t c)
+static uint64_t mstall_scan(const sm *m, const warp_sched *ws, uint64_t c)
 {
     uint64_t until = UINT64_MAX;
     for (int i = 0; i < ws->n; i++) {
         const warp *w = &m->warps[ws->order[i]];
         if (w->state != W_ACTIVE)
-            return;
+            return 0;
         const instr *in = &w->code[w->pc];
         uint64_t t = 0;
         for (int k = 0; k < in->nsrc; k++)
@@ -531,10 +532,29 @@ static void open_mstall(sm *m, warp_sched *ws, uint64_t c)
             if (w->from_load[in->dst[k]])
                 t = SK_MAX(t, w->reg[in->dst[k]]);
         if (t <= c)
-            return;
+            return 0;
         until = SK_MIN(until, t);
     }
-    if (ws->n == 0)
+    return ws->n ? until : 0;
+}
+
+/* Between two issues of its scheduler (and releases of the SM) no warp's
+ * next instruction or registers change, so a scan's answer holds: while c
+ * is before it, every warp still waits; once a warp did not wait, it never
+ * will again before it issues.  So the scan runs once per issue, not once
+ * per idle cycle. */
+static void open_mstall(sm *m, warp_sched *ws, uint64_t c)
+{
+    if (!ws->mstall_valid || ws->mstall_issued != ws->issued || ws->mstall_n != ws->n ||
+        ws->mstall_epoch != m->release_epoch) {
+        ws->mstall_valid = 1;
+        ws->mstall_issued = ws->issued;
+        ws->mstall_n = ws->n;
+        ws->mstall_epoch = m->release_epoch;
+        ws->mstall_until = mstall_scan(m, ws, c);
+    }
+    uint64_t until = ws->mstall_until;
+    if (until <= c)
         return;
     ws->mstall_from = c;
     ws->mstall_to = until;
@@ -593,6 +613,7 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
     m->used_regs += need->regs;
     m->used_smem += need->smem;
     m->ctas_run++;
+    m->release_epoch++;
     s->live_warps += (uint64_t)need->warps;
 
     /* The scoreboard pool is sized for the kernel's largest program. */
@@ -646,6 +667,7 @@ void sm_release_grid(sim *s, sm *m, ps_t t)
 {
     uint64_t c = SK_MAX(sm_cycle_at(m, t), m->min_cycle);
     int any = 0;
+    m->release_epoch++;
     for (int i = 0; i < s->c.max_warps; i++) {
         warp *w = &m->warps[i];
         if (w->state == W_GRIDBAR) {
