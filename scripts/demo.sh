@@ -129,7 +129,7 @@ END {
         else
             say(sprintf("  The power manager changed clocks %s times in that kernel.", ch))
     }
-    cp = "gigathread/gto/skewed-capped"; ps = "gigathread/gto/skewed-capped-per_sm"; fa = "freq_aware/gto/skewed-capped-per_sm"
+    cp = "gigathread/gto/skewed-capped"; ps = "gigathread/gto/skewed-capped-per_sm"; fa = "clock_aware/gto/skewed-capped-per_sm"
     if (have("fma_1056", cp) && have("fma_1056", ps)) {
         c1 = t("fma_1056", cp); c2 = t("fma_1056", ps)
         say(sprintf("Power-capped what-if (300 W, 10 us epochs) at 1056 CTAs: one chip-wide clock %s against uncapped skewed silicon, mean power %.0f W, %s clock changes.",
@@ -139,19 +139,19 @@ END {
         if (c2 > c1 && P["fma_1056" SUBSEP ps] < P["fma_1056" SUBSEP cp])
             say("  Each SM must stay inside its own 1/132 of the budget: a leaky SM clocks down while the budget that others leave unused cannot move to it, so the chip draws less and runs slower.")
     }
-    # Closed-loop dispatch: freq_aware against GigaThread on the per-SM clocks, per grid.
+    # Closed-loop dispatch: clock_aware against GigaThread on the per-SM clocks, per grid.
     nm = split("1056 1057 2112", grids, " ")
     for (i = 1; i <= nm; i++) {
         tr = "fma_" grids[i]
         if (!have(tr, fa) || !have(tr, ps)) continue
         g = pct(t(tr, fa), t(tr, ps))
         verdict = (g < -0.5) ? "wins" : (g > 0.5) ? "loses" : "changes nothing (within 0.5 %)"
-        say(sprintf("Closed-loop dispatch on those per-SM clocks, %s CTAs: the frequency-aware dispatcher %s (%s, %.1f against %.1f us).",
+        say(sprintf("Closed-loop dispatch on those per-SM clocks, %s CTAs: the clock-aware dispatcher %s (%s, %.1f against %.1f us).",
             grids[i], verdict, sp(g), t(tr, fa) / 1000, t(tr, ps) / 1000))
         if (g > -0.5 && g < 0.5 && PLACED[DIR[tr SUBSEP ps]] != "?" && PLACED[DIR[tr SUBSEP ps]] == PLACED[DIR[tr SUBSEP fa]])
             say("  Both placed the same number of CTAs on every SM.")
         else
-            say(sprintf("  CTAs on the slower half of the SMs (mean clock below the median): %s with GigaThread, %s with freq_aware.",
+            say(sprintf("  CTAs on the slower half of the SMs (mean clock below the median): %s with GigaThread, %s with clock_aware.",
                 SLOWHALF[DIR[tr SUBSEP ps]], SLOWHALF[DIR[tr SUBSEP fa]]))
     }
 }' "$OUT/sweep.csv"

@@ -68,7 +68,7 @@ static const struct bad_file {
     BAD("null_value.yaml", SK_ECONFIG,
         ":2:13: sm.max_warps: (empty): expected an integer in 1..1024"),
     BAD("bad_enum.yaml", SK_ECONFIG,
-        ":2:16: sm.warp_policy: fifo: expected one of gto, lrr, oldest"),
+        ":2:16: sm.warp_policy: fifo: expected one of gto, lrr, oldest, two_level, baws"),
     BAD("name_too_long.yaml", SK_ERANGE,
         ":2:9: chip.name: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: "
         "expected a string of 1..63 printable ASCII characters"),
@@ -452,7 +452,7 @@ START_TEST(test_policy_choices)
     sk_error e = { 0 };
     cfg_defaults(&c);
     ck_assert_int_eq(cfg_set_value(&c, "dispatch.policy", "no_such_policy", &e), SK_ECONFIG);
-    ck_assert_str_eq(e.msg, "dispatch.policy: no_such_policy: expected one of gigathread, round_robin, freq_aware");
+    ck_assert_str_eq(e.msg, "dispatch.policy: no_such_policy: expected one of gigathread, round_robin, clock_aware, greedy, lcs, bcs, dyncta, static_weights, learned, oracle, freq_aware");
     ck_assert_int_eq(DISPATCH_NPOLICIES + WARP_NPOLICIES, (int)SK_ARRAY_LEN(policy_rows));
 }
 END_TEST
@@ -505,7 +505,7 @@ static const struct bad_set {
     { "sim.seed=-1", SK_ECONFIG,
       "--set sim.seed=-1: sim.seed: -1: expected an integer in 0..18446744073709551615" },
     { "sm.warp_policy=GTO", SK_ECONFIG,
-      "--set sm.warp_policy=GTO: sm.warp_policy: GTO: expected one of gto, lrr, oldest" },
+      "--set sm.warp_policy=GTO: sm.warp_policy: GTO: expected one of gto, lrr, oldest, two_level, baws" },
     { "sm.wrap_schedulers=4", SK_ECONFIG,
       "--set sm.wrap_schedulers=4: sm.wrap_schedulers: unknown key: expected one of the keys "
       "listed by 'skewsim config --help-config'; did you mean sm.warp_schedulers?" },
@@ -599,7 +599,7 @@ START_TEST(test_validate_bounds)
     cfg_defaults(&c);
     c.warp_policy = 7;
     ck_assert_int_eq(cfg_validate(&c, &e2), SK_ECONFIG);
-    ck_assert_str_eq(e2.msg, "config: sm.warp_policy: 7: expected one of gto, lrr, oldest");
+    ck_assert_str_eq(e2.msg, "config: sm.warp_policy: 7: expected one of gto, lrr, oldest, two_level, baws");
 
     sk_error e3 = { 0 };
     cfg_defaults(&c);

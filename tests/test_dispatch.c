@@ -331,7 +331,7 @@ START_TEST(test_round_robin_placement)
 }
 END_TEST
 
-/* freq_aware on two SMs whose clocks differ (tests/data/silicon/fa_two_sm.csv:
+/* clock_aware (formerly freq_aware) on two SMs whose clocks differ (tests/data/silicon/fa_two_sm.csv:
  * SM 1 at a quarter or half of SM 0's attainable clock, per-SM DVFS).  One
  * warp of back-to-back FFMAs per CTA: CTAs on one SM share its issue slot,
  * the model the policy assumes.
@@ -343,7 +343,7 @@ END_TEST
  *    after another (3 CTA times) sooner than SM 1 runs one (4): the engine
  *    holds CTAs 1 and 2 back; round-robin gives CTA 1 to SM 1.
  *  - The same chip and a cooperative kernel (GRID.SYNC): holding a CTA back
- *    would deadlock the grid, so freq_aware must place it. */
+ *    would deadlock the grid, so clock_aware must place it. */
 static const struct {
     const char *scale, *yaml, *body;
     unsigned grid;
@@ -354,7 +354,7 @@ static const struct {
     {"0.25", "sm: {max_ctas: 1}", "loop 1000\nFFMA stall=1\nend\nGRID.SYNC\nEXIT\n", 2, {0, 1}, {0, 1}},
 };
 
-START_TEST(test_freq_aware_placement)
+START_TEST(test_clock_aware_placement)
 {
     char dir[64], map[128];
     tu_mkdtemp(dir, sizeof dir, "fa");
@@ -368,20 +368,20 @@ START_TEST(test_freq_aware_placement)
     for (int pol = 0; pol < 2; pol++) {
         cfg c;
         tu_cfg(&c, NULL, TU_TINY_YAML, "topology: {sms_per_tpc: 2}", fa_cases[_i].yaml, si,
-               pol ? "dispatch: {policy: round_robin}" : "dispatch: {policy: freq_aware}", NULL);
+               pol ? "dispatch: {policy: round_robin}" : "dispatch: {policy: clock_aware}", NULL);
         char *tr = tu_trace1(fa_cases[_i].body, fa_cases[_i].grid, 32);
         tu_run run;
         tu_simulate_ok(&run, &c, tr);
         const int *want = pol ? fa_cases[_i].sm_rr : fa_cases[_i].sm_fa;
         for (unsigned i = 0; i < fa_cases[_i].grid; i++)
             ck_assert_msg(tu_cta(&run, 0, i)->sm == want[i], "%s: CTA %u on SM %d, expected %d",
-                          pol ? "round_robin" : "freq_aware", i, tu_cta(&run, 0, i)->sm, want[i]);
+                          pol ? "round_robin" : "clock_aware", i, tu_cta(&run, 0, i)->sm, want[i]);
         t[pol] = results_kernel(run.r, 0)->done_ps;
         tu_run_free(&run);
         free(tr);
     }
     if (_i < 2)
-        ck_assert_msg(t[0] * 10 < t[1] * 9, "freq_aware %llu ps, round_robin %llu ps: expected 10%% sooner",
+        ck_assert_msg(t[0] * 10 < t[1] * 9, "clock_aware %llu ps, round_robin %llu ps: expected 10%% sooner",
                       (unsigned long long)t[0], (unsigned long long)t[1]);
     free(si);
     tu_rmdir(dir);
@@ -504,7 +504,7 @@ Suite *dispatch_suite(void)
     tcase_set_timeout(tc, 30);           /* generous for sanitizer builds */
     tcase_add_test(tc, test_lookup);
     tcase_add_loop_test(tc, test_round_robin_placement, 0, (int)SK_ARRAY_LEN(rr_cases));
-    tcase_add_loop_test(tc, test_freq_aware_placement, 0, (int)SK_ARRAY_LEN(fa_cases));
+    tcase_add_loop_test(tc, test_clock_aware_placement, 0, (int)SK_ARRAY_LEN(fa_cases));
     tcase_add_test(tc, test_gigathread_h200_132);
     tcase_add_test(tc, test_gigathread_h200_264);
     tcase_add_loop_test(tc, test_gigathread_h200_measured, 0, (int)SK_ARRAY_LEN(measured_grids));

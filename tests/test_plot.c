@@ -384,7 +384,25 @@ START_TEST(test_figures_render)
     ck_assert_msg(sh(cmd) == 0, "%s failed", cmd);
     free(cmd);
     figure("kernel-times", sw, "", 0x0072b2);
-    cmd = tu_strf("rm -rf '%s' '%s' '%s/t.trace'", run, sw, tmpdir);
+    /* kernel times by policy across seeds, straight from a compare directory */
+    char *cmp = tu_strf("%s/compare", tmpdir);
+    cmd = tu_strf("'%s' compare -c " TINY4 " -t '%s/t.trace' --cta-policies gigathread,clock_aware "
+                  "--warp-policies gto --silicon uniform,skewed --seeds 3 -j 2 -o '%s' >/dev/null",
+                  bin(), tmpdir, cmp);
+    ck_assert_msg(sh(cmd) == 0, "%s failed", cmd);
+    free(cmd);
+    figure("kernel-times", cmp, "", 0x0072b2);
+    char *ksvg = tu_strf("%s/compare-times.svg", tmpdir);
+    cmd = tu_strf("'%s' plot kernel-times '%s' -o '%s'", bin(), cmp, ksvg);
+    ck_assert_msg(sh(cmd) == 0, "%s failed", cmd);
+    free(cmd);
+    char *ktext = tu_slurp(ksvg, NULL);
+    ck_assert_msg(strstr(ktext, "clock_aware/gto/skewed") && strstr(ktext, "3 seeds each"),
+                  "kernel-times of a compare directory lacks its combinations or seeds");
+    free(ktext);
+    free(ksvg);
+    cmd = tu_strf("rm -rf '%s' '%s' '%s' '%s/t.trace'", run, sw, cmp, tmpdir);
+    free(cmp);
     sh(cmd);
     free(cmd);
     free(run);

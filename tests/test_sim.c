@@ -850,7 +850,7 @@ END_TEST
  * it is added. */
 static const char *const layout_folders[] = {"core", "config", "trace", "mem", "silicon",
                                              "gpu", "out", "sweep", "cli", "stats", "plot", "report",
-                                             "timeline", "explain"};
+                                             "timeline", "explain", "compare"};
 #define NFOLD ((int)SK_ARRAY_LEN(layout_folders))
 static const struct {
     const char *header;
@@ -860,7 +860,7 @@ static const struct {
     {"trace", 2}, {"program", 2}, {"sass", 2}, {"gen", 2}, {"mem", 3}, {"silicon", 4},
     {"sim", 5}, {"sm", 5}, {"dispatch", 5}, {"sink", 5}, {"results", 6}, {"sweep", 7},
     {"json", 6}, {"run", 6}, {"lineread", 2}, {"stats", 9}, {"version", 0}, {"sweep_hpc", 7}, {"fileio", 0},
-    {"memsys", 3}, {"plot", 10}, {"report", 11}, {"timeline", 12}, {"explain", 13},
+    {"memsys", 3}, {"plot", 10}, {"report", 11}, {"timeline", 12}, {"explain", 13}, {"compare", 14},
 };
 
 static int header_folder(const char *name, size_t n)

@@ -20,6 +20,7 @@ Suite *accelsim_suite(void);
 Suite *sass_suite(void);
 Suite *sweep_suite(void);
 Suite *stats_suite(void);
+Suite *zoo_suite(void);
 Suite *hpc_suite(void);
 Suite *mem_suite(void);
 Suite *plot_suite(void);

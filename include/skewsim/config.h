@@ -95,6 +95,7 @@ typedef struct cfg {
     int warp_schedulers;              /* sm.warp_schedulers */
     int issue_width;                  /* sm.issue_width (instructions per scheduler per cycle) */
     int warp_policy;                  /* sm.warp_policy: enum cfg_warp_policy */
+    int active_warps;                 /* sm.active_warps: two_level's active set per scheduler */
     int starvation_cycles;            /* sm.starvation_cycles: once every N cycles the ready warp that
                                          has waited longest (at least N) issues first (0 = never) */
     int cta_launch_cycles;            /* sm.cta_launch_cycles: CTA arrival to first possible issue */

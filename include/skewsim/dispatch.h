@@ -28,13 +28,22 @@ typedef struct dispatch_ops {
      * sm, need)` says whether an SM has room; the policy must only return
      * an SM for which it is true. */
     int (*pick)(void *st, const struct sim *s, const cta_need *need);
-    /* A CTA finished on SM `sm`. May be NULL. */
-    void (*cta_done)(void *st, const struct sim *s, int sm);
+    /* CTA `cs` finished on SM `sm` at t (cs still holds what it held: its
+     * arrival, its co-resident count). May be NULL. */
+    void (*cta_done)(void *st, const struct sim *s, int sm, const cta_slot *cs, ps_t t);
 } dispatch_ops;
 
 #define DISPATCH_OPS_DECL_(id, name, help) extern const dispatch_ops dispatch_##name;
 DISPATCH_POLICY_MAP(DISPATCH_OPS_DECL_)
 #undef DISPATCH_OPS_DECL_
+
+/* The learned dispatcher's estimate of SM sm's clock in MHz (0: no CTA
+ * finished there yet, or another policy runs).  For tests and reports. */
+double dispatch_learned_mhz(const struct sim *s, int sm);
+/* The CTA limit LCS or DYNCTA holds for SM sm now (LCS: 0 before its first
+ * CTA finished), -1 when that policy does not run.  For tests. */
+int dispatch_lcs_limit(const struct sim *s, int sm);
+int dispatch_dyncta_limit(const struct sim *s, int sm);
 
 /* The ops table for a cfg dispatch.policy value (NULL: none such). */
 const dispatch_ops *dispatch_lookup(int policy);

@@ -17,13 +17,32 @@
 #define DISPATCH_POLICY_MAP(X)                                                      \
     X(GIGATHREAD, gigathread, "the GigaThread model: GPC bursts in TPC order")      \
     X(ROUND_ROBIN, round_robin, "plain round-robin over SM ids")                    \
-    X(FREQ_AWARE, freq_aware, "the frequency-aware research policy "                \
-                              "(soonest finish at the SMs' current clocks)")
+    X(CLOCK_AWARE, clock_aware, "soonest finish at the SMs' current clocks, read "  \
+                                "directly (a research policy)")                      \
+    X(GREEDY, greedy, "least-loaded: the SM with the fewest resident CTAs")         \
+    X(LCS, lcs, "lazy CTA scheduling (Lee et al., HPCA 2014): after the first "      \
+                "wave, only as many CTAs per SM as keep it busy")                   \
+    X(BCS, bcs, "block CTA scheduling (Lee et al., HPCA 2014): consecutive CTAs "    \
+                "in pairs to one SM")                                               \
+    X(DYNCTA, dyncta, "DYNCTA (Kayiran et al., PACT 2013): a per-SM CTA limit "      \
+                      "moved by idle and memory-stall cycles")                      \
+    X(STATIC_WEIGHTS, static_weights, "static per-SM weights: the SMs' clocks at start "  \
+                      "as a speed map, soonest finish by them")                     \
+    X(LEARNED, learned, "closed loop: each SM's speed learned from its finished "    \
+                        "CTAs (EWMA), earliest expected completion")                \
+    X(ORACLE, oracle, "upper bound: knows every SM's clock and remaining work, "     \
+                      "earliest completion")                                        \
+    X(FREQ_AWARE, freq_aware, "the former name of clock_aware (an alias)")
 
 /* sm.warp_policy: which ready warp a scheduler issues from (sm.h, warp_ops). */
 #define WARP_POLICY_MAP(X)                                                          \
     X(GTO, gto, "greedy-then-oldest")                                               \
     X(LRR, lrr, "loose round-robin")                                                \
-    X(OLDEST, oldest, "oldest first")
+    X(OLDEST, oldest, "oldest first")                                               \
+    X(TWO_LEVEL, two_level, "two-level (Narasiman et al., MICRO 2011): round-robin " \
+                            "in an active set of sm.active_warps; a warp waiting on " \
+                            "a global load leaves it for the oldest pending one")    \
+    X(BAWS, baws, "barrier-aware (Liu et al., ICS 2016): warps of the CTA with the "  \
+                  "most warps at a barrier first, then greedy-then-oldest")
 
 #endif

@@ -7,7 +7,10 @@
  * ctas.csv: kernel,cta,sm,start_ns,end_ns,cycles with start and end relative
  * to the first CTA start of that kernel (as validation/h200/e1_ctas.csv.gz).
  * summary.json: total_ns, warp_instructions, kernels[] (name, span_ns,
- * time_ns, ...), sms[] (id, ctas, busy_frac, mean_mhz, ...).
+ * time_ns, imbalance, tail_ns, barrier_wait_ns, ...), sms[] (id, ctas,
+ * busy_frac, mean_mhz, ..., stalls: scheduler-cycles that issued and that
+ * stalled, by reason, sm.h SM_STALL_MAP; they sum to the SM's cycles times
+ * its schedulers).
  */
 #ifndef SKEWSIM_RESULTS_H
 #define SKEWSIM_RESULTS_H

@@ -54,6 +54,11 @@ typedef struct kernel_stats {
                                  span = last_record_end_ps - first_start_ps */
     ps_t done_ps;             /* completion (the CUDA event after it) */
     uint64_t warp_instructions;
+    /* At kernel_end (sim.c, kernel_figures): */
+    double imbalance;         /* max over mean of the SMs' busy time (a CTA resident) in it; 0: none */
+    ps_t tail_ps;             /* first SM out of work (its last CTA of the kernel retired, or
+                                 first_start_ps if it got none) to last_end_ps */
+    ps_t barrier_wait_ps;     /* warp time at BAR.SYNC and GRID.SYNC, summed over warps */
     int has_mem;              /* memory.model = hierarchy: mem holds the kernel's counters */
     mem_stats mem;            /* summed over the SMs (memsys.h MEM_STAT_MAP) */
 } kernel_stats;

@@ -19,6 +19,8 @@
 
 struct sim;
 
+#define SM_MAX_SCHEDULERS 32  /* sm.warp_schedulers' upper bound in the schema (config.c) */
+
 enum warp_state { W_FREE, W_ACTIVE, W_BARRIER, W_GRIDBAR, W_DONE };
 
 typedef struct warp {
@@ -41,8 +43,11 @@ typedef struct warp {
     uint8_t sp;               /* loop stack depth */
     uint8_t widx;             /* warp index within its CTA */
     uint8_t sched;            /* its scheduler */
+    uint8_t pflag;            /* the warp policy's own mark (two_level: in the active set) */
     /* Cold: loop markers and launch. */
     uint64_t age;             /* launch order on the chip: smaller is older */
+    ps_t bar_ps;              /* when it arrived at the barrier it waits at (W_BARRIER, W_GRIDBAR) */
+    uint64_t ldg_done;        /* cycle its latest global load's registers are ready (stall reasons) */
     double work;              /* CTA work factor for IF_WORK_SCALED loops */
     uint64_t loop_left[PROG_MAX_LOOP_DEPTH];  /* 64-bit: a work-scaled count round(N * work)
                                                  reaches 2^32 * 1e6 */
@@ -60,6 +65,7 @@ typedef struct cta_slot {
     uint16_t warp_slot[32];   /* warp slots it occupies (<= 1024 threads) */
     int threads, regs, smem;  /* resources it holds */
     ps_t arrive_ps;           /* handed to the SM by the dispatcher */
+    int co_resident;          /* CTAs on the SM just after it arrived, itself included */
     /* what the kernel's own timers read (see record_marks in sm.c) */
     ps_t start_ps, end_ps;
     uint64_t start_cycle, end_cycle;
@@ -72,6 +78,7 @@ typedef struct warp_sched {
     union {                   /* the policy's own state: zero, then warp_ops.init */
         int greedy;           /* gto: warp issued last (-1 none) */
         int rr;               /* lrr: position in order after the last issue */
+        int tl_rr;            /* two_level: position in order after the last issue */
         int64_t word[2];      /* room for another policy's */
     } pol;
     uint64_t starve_at;       /* no warp can be starved before this cycle */
@@ -85,6 +92,10 @@ typedef struct warp_sched {
                                  none ACTIVE); exact after a cycle in which it issued
                                  nothing, so such cycles skip it (warpsched.c, warp_ops) */
     uint64_t issued;
+    /* The last stall reason found (sm.c, stall_reason) and what it was
+     * found for: reused while min_wake and issued stay the same. */
+    uint64_t why_wake, why_issued;
+    int why;
 } warp_sched;
 
 struct sm;
@@ -114,11 +125,33 @@ WARP_POLICY_MAP(WARP_OPS_DECL_)
 /* The ops table for a cfg sm.warp_policy value (NULL: none such). */
 const warp_ops *warp_lookup(int policy);
 
+/* Why a scheduler issued nothing in a cycle (summary.json, sms[].stalls):
+ * X(ID, name, help).  The SM classifies each such scheduler-cycle by the
+ * warp that could issue soonest (sm.c, stall_reason). */
+#define SM_STALL_MAP(X)                                                             \
+    X(COMPILER, compiler, "the compiler's stall count of its last instruction")    \
+    X(SCOREBOARD, scoreboard, "a register from a fixed-latency unit or shared memory") \
+    X(UNIT, unit_busy, "every pipeline of its unit class is busy")                  \
+    X(BARRIER, barrier, "every warp waits at BAR.SYNC or GRID.SYNC")                \
+    X(MEMORY, memory, "a register from a global load")                              \
+    X(NO_CTA, no_cta, "no warp to serve (no CTA resident on its slots)")
+
+enum sm_stall {
+#define SM_STALL_ENUM_(id, name, help) SM_STALL_##id,
+    SM_STALL_MAP(SM_STALL_ENUM_)
+#undef SM_STALL_ENUM_
+    SM_NSTALLS
+};
+
+/* The name of a stall reason (its summary.json key). */
+const char *sm_stall_name(int reason);
+
 struct mem_level;
 
 typedef struct sm {
     int id;
     const warp_ops *wops;     /* its schedulers' policy (sm.warp_policy) */
+    int active_warps;         /* sm.active_warps (two_level) */
     struct mem_level *mem;    /* its first memory level (mem.h); the sim owns it */
     event ev;                 /* its issue event */
     /* clock domain: cycle c starts at base_ps + (c - base_cycle) * period_fs / 1000 */
@@ -161,7 +194,18 @@ typedef struct sm {
     ps_t resident_ps;         /* time with at least one CTA resident */
     ps_t resident_since;
     double mhz_ps_sum;        /* integral of MHz over time for mean_mhz */
+    ps_t idle_ps;             /* when its last CTA retired (it holds none since) */
+    ps_t bar_wait_ps;         /* warp time spent at barriers, arrival to release */
+    ps_t k_resident0, k_bar0; /* resident_ps and bar_wait_ps when the current kernel launched */
+    uint64_t issue_slots;     /* scheduler-cycles that issued at least one instruction */
+    uint64_t stall[SM_NSTALLS];  /* scheduler-cycles that issued nothing, by reason; NO_CTA
+                                    stays 0 here: sm_stall_cycles() gives it as the remainder */
 } sm;
+
+/* Scheduler-cycles of SM m that issued nothing, by reason, over its first
+ * `cycles` cycles (out[SM_NSTALLS]): NO_CTA is what no other reason and no
+ * issue accounts for. */
+void sm_stall_cycles(const sm *m, uint64_t cycles, uint64_t *out);
 
 /* Resources one CTA of a kernel needs, after allocation granularity. */
 typedef struct cta_need {

@@ -33,6 +33,7 @@ int validate_kernel_times(const cfg *c, const kernel *k, int n, const uint64_t *
 int validate_e11(const cfg *c, const char *dir, int *fails, sk_error *e);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);

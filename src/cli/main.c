@@ -29,6 +29,9 @@ static void usage(FILE *f)
           "                      print the effective configuration, or every key\n"
           "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list] [--slurm ...] [--timeline]\n"
           "                      run every point of a parameter sweep (docs/sweeps.md)\n"
+          "  compare -c CONFIG -t TRACE... --cta-policies A,B --warp-policies X,Y\n"
+          "          --silicon uniform,skewed[,file:F] --seeds N [-j J] [--baseline NAME] -o DIR\n"
+          "                      compare schedulers across seeds (docs/schedulers.md)\n"
           "  collect DIR         a sweep's results as one tidy table: DIR/results.csv, results.json\n"
           "  plot KIND DIR -o FILE.svg [-c CONFIG] | plot --list\n"
           "                      a figure of a run or sweep directory (docs/figures.md)\n"
@@ -45,7 +48,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep, collect, plot, report or version "
+        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep, compare, collect, plot, report or version "
               "('skewsim help' lists them)\n", stderr);
         return 1;
     }
@@ -62,6 +65,8 @@ int main(int argc, char **argv)
         return cmd_import(argc - 1, argv + 1);
     if (!strcmp(cmd, "sweep"))
         return cmd_sweep(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare"))
+        return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "collect"))
         return cmd_collect(argc - 1, argv + 1);
     if (!strcmp(cmd, "plot"))
@@ -76,6 +81,6 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep, collect, plot, report or version\n", cmd);
+    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep, compare, collect, plot, report or version\n", cmd);
     return 1;
 }

@@ -186,6 +186,9 @@ static const cfg_key cfg_schema[] = {
             "instructions issued per scheduler per cycle"),
     ROW_ENUM("sm.warp_policy", warp_policy, "gto", warp_policies,
              "warp scheduling (src/gpu/warp_<name>.c)." WARP_POLICY_MAP(POLICY_HELP_)),
+    ROW_INT("sm.active_warps", active_warps, 8, 1, 1024, "warps",
+            "two_level: warps per scheduler in the active set (Narasiman et al., MICRO 2011: "
+            "fetch groups of 8)"),
     ROW_INT("sm.starvation_cycles", starvation_cycles, 0, 0, 1000000, "cycles",
             "once every N cycles a scheduler issues the ready warp that has waited longest, "
             "if it waited N cycles (0 = never)"),

@@ -205,7 +205,7 @@ void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t)
     if (s->sink_want & SINK_W_CTA_FINISH)
         sim_sink_cta_finish(s, &r);   /* a failure stops the run (s->stop) */
     if (s->disp.ops->cta_done)
-        s->disp.ops->cta_done(s->disp.st, s, m->id);
+        s->disp.ops->cta_done(s->disp.st, s, m->id, cs, t);
     s->ctas_running--;
     if (t > s->ks.last_end_ps)
         s->ks.last_end_ps = t;
@@ -361,6 +361,24 @@ static void silicon_fire(sim *s, event *ev)
     silicon_rearm(s);
 }
 
+/* The kernel's balance figures (kernel_stats): every CTA has retired, so
+ * every SM's resident_ps is final for it. */
+static void kernel_figures(sim *s)
+{
+    ps_t max_busy = 0, sum_busy = 0, first_idle = PS_MAX, bar = 0;
+    for (int i = 0; i < s->nsms; i++) {
+        const sm *m = &s->sms[i];
+        ps_t busy = m->resident_ps - m->k_resident0;
+        max_busy = SK_MAX(max_busy, busy);
+        sum_busy += busy;
+        bar += m->bar_wait_ps - m->k_bar0;
+        first_idle = SK_MIN(first_idle, m->idle_ps == PS_MAX ? s->ks.first_start_ps : m->idle_ps);
+    }
+    s->ks.imbalance = sum_busy > 0 ? (double)max_busy * s->nsms / (double)sum_busy : 0.0;
+    s->ks.tail_ps = first_idle == PS_MAX || s->ks.last_end_ps < first_idle ? 0 : s->ks.last_end_ps - first_idle;
+    s->ks.barrier_wait_ps = bar;
+}
+
 static int kernel_done(const sim *s)
 {
     return s->ctas_left == 0 && s->ctas_running == 0;
@@ -422,8 +440,13 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         s->ctas_left = s->k.grid;
         s->ctas_running = 0;
         uint64_t before = 0;
-        for (int i = 0; i < s->nsms; i++)
-            before += s->sms[i].issued;
+        for (int i = 0; i < s->nsms; i++) {
+            sm *m = &s->sms[i];
+            before += m->issued;
+            m->k_resident0 = m->resident_ps;
+            m->k_bar0 = m->bar_wait_ps;
+            m->idle_ps = PS_MAX;      /* no CTA of this kernel retired on it yet */
+        }
         if (s->disp.ops->kernel_start)
             s->disp.ops->kernel_start(s->disp.st, s);
         for (mem_level *l = s->mem; l; l = l->next)
@@ -452,6 +475,7 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         }
         s->warp_instructions += s->ks.warp_instructions;
         s->ks.done_ps = s->ks.last_end_ps + (ps_t)s->c.launch_end_ns * PS_PER_NS;
+        kernel_figures(s);
         /* The silicon model sees every kernel end, and epochs.csv gets at
          * least one row per kernel. */
         if ((r = silicon_step(s, s->ks.last_end_ps)) < 0) {

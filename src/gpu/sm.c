@@ -34,6 +34,27 @@
 
 static void sm_fire(sim *s, event *ev);
 
+static const char *const stall_names[] = {
+#define SM_STALL_NAME_(id, name, help) [SM_STALL_##id] = #name,
+    SM_STALL_MAP(SM_STALL_NAME_)
+#undef SM_STALL_NAME_
+};
+
+const char *sm_stall_name(int reason)
+{
+    return reason >= 0 && reason < SM_NSTALLS ? stall_names[reason] : "?";
+}
+
+void sm_stall_cycles(const sm *m, uint64_t cycles, uint64_t *out)
+{
+    uint64_t total = cycles * (uint64_t)m->nsched, used = m->issue_slots;
+    for (int k = 0; k < SM_NSTALLS; k++) {
+        out[k] = m->stall[k];
+        used += m->stall[k];
+    }
+    out[SM_STALL_NO_CTA] += total > used ? total - used : 0;
+}
+
 /* ---- clock domain ---------------------------------------------------- */
 
 ps_t sm_cycle_time(const sm *m, uint64_t cycle)
@@ -100,11 +121,13 @@ int sm_init(sm *m, sim *s, int id)
     m->sched = xcalloc((size_t)c->warp_schedulers, sizeof *m->sched);
     m->nsched = c->warp_schedulers;
     m->wops = warp_lookup(c->warp_policy);
+    m->active_warps = c->active_warps;
     m->mem = s->mem;
     int per_sched = (c->max_warps + c->warp_schedulers - 1) / c->warp_schedulers;
     for (int i = 0; i < c->warp_schedulers; i++) {
         m->sched[i].order = xcalloc((size_t)per_sched, sizeof *m->sched[i].order);
         m->sched[i].min_wake = UINT64_MAX;
+        m->sched[i].why = -1;
         if (m->wops->init)
             m->wops->init(&m->sched[i]);
     }
@@ -261,15 +284,16 @@ static inline void advance(warp *w)
 
 static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
 {
+    ps_t rel = sm_cycle_time(m, SK_MAX(c, cs->bar_done) + (uint64_t)s->c.barrier_cycles);
     if (s->sink_want & SINK_W_BAR_RELEASE) {
         sink_barrier b = {.kind = SINK_BAR_CTA, .sm = m->id, .slot = -1, .cta = cs->id,
-                          .warps = (uint64_t)cs->at_barrier,
-                          .t = sm_cycle_time(m, SK_MAX(c, cs->bar_done) + (uint64_t)s->c.barrier_cycles)};
+                          .warps = (uint64_t)cs->at_barrier, .t = rel};
         sim_sink_bar_release(s, &b);
     }
     for (int i = 0; i < cs->nwarps; i++) {
         warp *x = &m->warps[cs->warp_slot[i]];
         if (x->state == W_BARRIER) {
+            m->bar_wait_ps += rel - x->bar_ps;
             x->state = W_ACTIVE;
             x->ready = SK_MAX(x->ready, SK_MAX(c, cs->bar_done) + (uint64_t)s->c.barrier_cycles);
             x->wake = x->ready;
@@ -377,8 +401,10 @@ static void retire(sim *s, sm *m, cta_slot *cs, uint64_t c)
     m->used_warps -= cs->nwarps;
     m->used_regs -= cs->regs;
     m->used_smem -= cs->smem;
-    if (--m->used_ctas == 0)
+    if (--m->used_ctas == 0) {
         m->resident_ps += t - m->resident_since;
+        m->idle_ps = t;
+    }
     sim_cta_finished(s, m, cs, t);
     cs->used = 0;
 }
@@ -450,6 +476,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         break;
     case IK_LD_GLOBAL:
         done = sm_cycle_at(m, global_access(s, m, w, in, c));
+        w->ldg_done = SK_MAX(w->ldg_done, done);
         break;
     case IK_ST_GLOBAL:
         global_access(s, m, w, in, c);
@@ -457,6 +484,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     case IK_BAR:
         advance(w);
         w->state = W_BARRIER;
+        w->bar_ps = sm_cycle_time(m, c);
         /* the barrier unit takes arrivals one at a time (E10: 2 cycles a warp) */
         m->bar_free = SK_MAX(c, m->bar_free) + (uint64_t)cf->barrier_arrive_cycles;
         cs->bar_done = SK_MAX(cs->bar_done, m->bar_free);
@@ -471,6 +499,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     case IK_GRIDBAR:
         advance(w);
         w->state = W_GRIDBAR;
+        w->bar_ps = sm_cycle_time(m, c);
         if (s->sink_want & SINK_W_BAR_ARRIVE) {
             sink_barrier b = {.kind = SINK_BAR_GRID, .sm = m->id, .slot = slot, .cta = cs->id, .warps = 1,
                               .t = sm_cycle_time(m, c)};
@@ -608,6 +637,7 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
     if (m->used_ctas == 0)
         m->resident_since = t;
     m->used_ctas++;
+    cs->co_resident = m->used_ctas;
     m->used_threads += need->threads;
     m->used_warps += need->warps;
     m->used_regs += need->regs;
@@ -666,11 +696,18 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
 void sm_release_grid(sim *s, sm *m, ps_t t)
 {
     uint64_t c = SK_MAX(sm_cycle_at(m, t), m->min_cycle);
+    /* An SM whose every warp waited at the grid barrier slept: its
+     * schedulers' cycles since then were barrier stalls. */
+    if (!event_queued(&m->ev) && m->live_warps > 0)
+        for (int sc = 0; sc < m->nsched; sc++)
+            if (m->sched[sc].n > 0)
+                m->stall[SM_STALL_BARRIER] += c - m->min_cycle;
     int any = 0;
     m->release_epoch++;
     for (int i = 0; i < s->c.max_warps; i++) {
         warp *w = &m->warps[i];
         if (w->state == W_GRIDBAR) {
+            m->bar_wait_ps += t - w->bar_ps;
             w->state = W_ACTIVE;
             w->ready = SK_MAX(w->ready, c);
             w->wake = w->ready;
@@ -681,6 +718,48 @@ void sm_release_grid(sim *s, sm *m, ps_t t)
     }
     if (any)
         wake_by(s, m, c);
+}
+
+/* ---- stall reasons -------------------------------------------------- */
+
+/* Why scheduler ws issued nothing at cycle c: what holds back the ACTIVE
+ * warp that could issue soonest (its compiler stall, a register, or a busy
+ * pipeline; a register counts as memory when a global load of that warp is
+ * still outstanding at the cycle it waits for), or a barrier when no warp is
+ * ACTIVE.  Called only for a scheduler with warps that issued nothing, once
+ * per processed cycle: the SM jumps over the cycles between, and the reason
+ * found here is charged for all of them. */
+static int stall_reason(const sm *m, warp_sched *ws)
+{
+    /* Nothing issued and no warp came or went (either would move min_wake
+     * or issued) since the last look: the same warp holds it back. */
+    if (ws->why_wake == ws->min_wake && ws->why_issued == ws->issued && ws->why >= 0)
+        return ws->why;
+    uint64_t best = UINT64_MAX;
+    int why = SM_STALL_BARRIER;
+    for (int i = 0; i < ws->n; i++) {
+        const warp *w = &m->warps[ws->order[i]];
+        if (w->state != W_ACTIVE)
+            continue;
+        int pipe;
+        uint64_t u = sm_unit_earliest(m, w->sched, w->cls, &pipe);
+        uint64_t t = SK_MAX(w->dep, u);
+        if (t >= best)
+            continue;
+        best = t;
+        if (u > w->dep)
+            why = SM_STALL_UNIT;
+        else if (w->dep <= w->ready)
+            why = SM_STALL_COMPILER;
+        else if (w->ldg_done >= w->dep)
+            why = SM_STALL_MEMORY;
+        else
+            why = SM_STALL_SCOREBOARD;
+    }
+    ws->why_wake = ws->min_wake;
+    ws->why_issued = ws->issued;
+    ws->why = why;
+    return why;
 }
 
 /* ---- the SM's event -------------------------------------------------- */
@@ -708,12 +787,17 @@ static void sm_fire(sim *s, event *ev)
                 if (slot < 0) {
                     if (count_mstall && k == 0 && c < m->load_until)
                         open_mstall(m, ws, c);
-                    if (want_stall && k == 0) {
-                        sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->min_wake};
-                        sim_sink_stall(s, &st);
+                    if (k == 0) {
+                        if (want_stall) {
+                            sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->min_wake};
+                            sim_sink_stall(s, &st);
+                        }
+                        m->stall[stall_reason(m, ws)]++;
                     }
                     break;
                 }
+                if (k == 0)
+                    m->issue_slots++;
                 issued = 1;
                 finished |= issue(s, m, slot, c);
             }
@@ -737,6 +821,15 @@ static void sm_fire(sim *s, event *ev)
             if (next != UINT64_MAX)
                 next = SK_MAX(next, c + 1);
         }
+        /* A scheduler that issued nothing was charged cycle c above.  When
+         * no scheduler issued, every one with warps stalls on until the
+         * next processed cycle, for the reason just found (if the SM now
+         * sleeps, a grid release or the remainder, sm_stall_cycles,
+         * accounts for the rest). */
+        if (!issued && next != UINT64_MAX && next > c + 1)
+            for (int sc = 0; sc < nsched; sc++)
+                if (m->sched[sc].n > 0 && m->sched[sc].why >= 0)
+                    m->stall[m->sched[sc].why] += next - c - 1;
         if (next == UINT64_MAX)         /* nothing can issue until a CTA arrives: sleep */
             return;
         m->cycle = next;

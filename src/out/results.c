@@ -171,6 +171,12 @@ typedef struct sm_fig {
     double mean_mhz;          /* cycles elapsed over time elapsed */
 } sm_fig;
 
+/* The SM's cycles over the run. */
+static uint64_t end_cycles(const sim *s, const sm *m)
+{
+    return s->end_ps > 0 ? sm_cycle_at(m, s->end_ps) : 0;
+}
+
 static sm_fig figures(const sim *s, const sm *m)
 {
     sm_fig f = {0, 0, 0};
@@ -234,6 +240,9 @@ static char *summary_text(const results *r, const sim *s, size_t *len)
         skjson_set(o, "span_ns", skjson_ns(k->last_record_end_ps - k->first_start_ps));
         skjson_set(o, "time_ns", skjson_ns(k->done_ps - k->launch_ps));
         skjson_set(o, "warp_instructions", skjson_u64(k->warp_instructions));
+        skjson_set(o, "imbalance", skjson_fixed(k->imbalance, 6));
+        skjson_set(o, "tail_ns", skjson_ns(k->tail_ps));
+        skjson_set(o, "barrier_wait_ns", skjson_ns(k->barrier_wait_ps));
         if (k->has_mem)
             skjson_set(o, "memory", mem_json(&k->mem, k->last_end_ps - k->first_start_ps));
         skjson_append(ks, o);
@@ -255,6 +264,13 @@ static char *summary_text(const results *r, const sim *s, size_t *len)
         skjson_set(o, "max_mhz", json_integer(m->max_mhz));
         skjson_set(o, "vdd_min_mv", skjson_fixed(m->vdd_min_mv, 1));
         skjson_set(o, "warp_instructions", skjson_u64(m->issued));
+        uint64_t st[SM_NSTALLS];
+        sm_stall_cycles(m, end_cycles(s, m), st);
+        json_t *so = json_object();
+        skjson_set(so, "issued", skjson_u64(m->issue_slots));
+        for (int k = 0; k < SM_NSTALLS; k++)
+            skjson_set(so, sm_stall_name(k), skjson_u64(st[k]));
+        skjson_set(o, "stalls", so);
         if (s->hier)
             skjson_set(o, "memory", mem_json(mem_hier_total(s->hier, i), s->end_ps));
         skjson_append(sms, o);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <jansson.h>
 #include "skewsim/plot.h"
 
@@ -353,11 +354,18 @@ void plot_run_free(plot_run *r)
 int plot_sweep_load(plot_sweep *sw, const char *dir, sk_error *e)
 {
     memset(sw, 0, sizeof *sw);
+    /* A compare directory holds its matrix as a sweep in DIR/runs. */
+    char *cmp = join(dir, "compare.json"), *own = join(dir, "sweep.csv"), *runs = NULL;
+    if (access(own, F_OK) != 0 && access(cmp, F_OK) == 0)
+        dir = runs = join(dir, "runs");
+    free(cmp);
+    free(own);
     char *path = join(dir, "sweep.csv");
     csv c;
     int rc = csv_open(&c, path, e);
     if (rc) {
         free(path);
+        free(runs);
         return rc;
     }
     int ci = csv_col(&c, "index", e), ct = csv_col(&c, "trace", e), cc = csv_col(&c, "case", e);
@@ -366,6 +374,7 @@ int plot_sweep_load(plot_sweep *sw, const char *dir, sk_error *e)
     if (e->code) {
         csv_close(&c);
         free(path);
+        free(runs);
         return e->code;
     }
     /* The axis columns lie between case and seed. */
@@ -406,9 +415,11 @@ int plot_sweep_load(plot_sweep *sw, const char *dir, sk_error *e)
     free(path);
     if (rc < 0) {
         plot_sweep_free(sw);
+        free(runs);
         return rc;
     }
     sw->dir = xstrdup(dir);
+    free(runs);
     return 0;
 }
 

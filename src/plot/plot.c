@@ -26,7 +26,7 @@ static const plot_kind KINDS[] = {
      PLOT_TIME_CLOCK},
     {"power", "SM power (W) and temperature (C) over time (epochs.csv)", RUN, plot_draw_time,
      PLOT_TIME_POWER},
-    {"kernel-times", "kernel time by case across seeds, from a sweep directory (sweep.csv)",
+    {"kernel-times", "kernel time by case across seeds, from a sweep (sweep.csv) or compare directory",
      PLOT_NEEDS_SWEEP, plot_draw_dist, 0},
 };
 

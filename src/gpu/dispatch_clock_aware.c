@@ -1,4 +1,4 @@
-/* dispatch_freq_aware.c -- a frequency-aware CTA dispatcher: what a GigaThread
+/* dispatch_clock_aware.c -- a clock-aware CTA dispatcher (formerly freq_aware): what a GigaThread
  * engine that could see each SM's clock might do.  A research policy, not a
  * model of any shipped GPU.
  *
@@ -64,6 +64,17 @@ static int fa_pick(void *st, const sim *s, const cta_need *need)
     return cap >= s->ctas_left ? -1 : best;
 }
 
+const dispatch_ops dispatch_clock_aware = {
+    .name = "clock_aware",
+    .create = NULL,
+    .destroy = NULL,
+    .kernel_start = NULL,
+    .pick = fa_pick,
+    .cta_done = NULL,
+};
+
+/* Its former name, kept so that configs and sweeps written for it still
+ * run: the same policy (policies.h lists it last, as an alias). */
 const dispatch_ops dispatch_freq_aware = {
     .name = "freq_aware",
     .create = NULL,

@@ -1,0 +1,627 @@
+/* test_zoo.c -- the figures a study compares schedulers by (summary.json:
+ * per kernel imbalance, tail and barrier wait; per SM the stall breakdown),
+ * and the scheduler zoo's policies, on hand-built cases whose answers are
+ * worked out in the comments (the tiny chip of testutil.h: 1000 MHz, one
+ * cycle = 1 ns). */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests.h"
+#include "testutil.h"
+#include "skewsim/compare.h"
+#include "skewsim/stats.h"
+
+static void run_tiny(tu_run *run, const char *yaml, const char *body, unsigned grid, unsigned block)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, yaml, NULL);
+    char *tr = tu_trace1(body, grid, block);
+    tu_simulate_ok(run, &c, tr);
+    free(tr);
+    ck_assert_uint_eq(results_nctas(run->r), grid);
+}
+
+/* ------------------------------------------------------------ stall breakdown */
+
+/* One CTA on the one-scheduler SM; the run ends with the CTA (no launch
+ * overheads), so every scheduler-cycle of the run is an issue or a stall.
+ *  - two stall=4 FFMAs: issues c0, c4, EXIT c8, end 9: c1-3 and c5-7 are
+ *    compiler stalls (6);
+ *  - FFMA R1 <- R0, FFMA R2 <- R1 (lat 4): c0, c4, EXIT c5, end 6: c1-3 wait
+ *    for R1 on the scoreboard (3);
+ *  - two warps, one FFMA each, fp32 ii 4 on one pipeline: W0 FFMA c0, W0
+ *    EXIT c1, W1 FFMA waits for the pipe until c4, EXIT c5, end 6: c2, c3 are
+ *    unit-busy stalls (2). */
+static const struct {
+    const char *yaml, *body;
+    unsigned block;
+    uint64_t issued, cycles, want[SM_NSTALLS];
+} stalls[] = {
+    {"", "FFMA stall=4\nFFMA stall=4\nEXIT\n", 32, 3, 9, {[SM_STALL_COMPILER] = 6}},
+    {"", "FFMA R1 <- R0\nFFMA R2 <- R1\nEXIT\n", 32, 3, 6, {[SM_STALL_SCOREBOARD] = 3}},
+    {"units: {fp32: {count: 1, lat_cycles: 4, ii_cycles: 4}}", "FFMA stall=1\nEXIT\n", 64, 4, 6,
+     {[SM_STALL_UNIT] = 2}},
+};
+
+START_TEST(test_stall_breakdown)
+{
+    tu_run run;
+    run_tiny(&run, stalls[_i].yaml, stalls[_i].body, 1, stalls[_i].block);
+    const sm *m = &run.s->sms[0];
+    ck_assert_int_eq(run.s->end_ps, (ps_t)stalls[_i].cycles * 1000);
+    ck_assert_uint_eq(m->issue_slots, stalls[_i].issued);
+    uint64_t got[SM_NSTALLS];
+    sm_stall_cycles(m, stalls[_i].cycles, got);
+    for (int k = 0; k < SM_NSTALLS; k++)
+        ck_assert_msg(got[k] == stalls[_i].want[k], "case %d: %s = %llu, expected %llu", _i, sm_stall_name(k),
+                      (unsigned long long)got[k], (unsigned long long)stalls[_i].want[k]);
+    tu_run_free(&run);
+}
+END_TEST
+
+/* The remainder is no_cta: the same one-CTA run counted over 20 cycles
+ * gives 20 - 9 = 11 more cycles with no warp. */
+START_TEST(test_stall_no_cta)
+{
+    tu_run run;
+    run_tiny(&run, "", "FFMA stall=4\nFFMA stall=4\nEXIT\n", 1, 32);
+    uint64_t got[SM_NSTALLS];
+    sm_stall_cycles(&run.s->sms[0], 20, got);
+    ck_assert_uint_eq(got[SM_STALL_NO_CTA], 11);
+    ck_assert_uint_eq(got[SM_STALL_COMPILER], 6);
+    tu_run_free(&run);
+}
+END_TEST
+
+/* ------------------------------------------------------------ kernel figures */
+
+/* Two SMs, one CTA each at a time, round-robin, three CTAs of 100
+ * back-to-back FFMAs and an EXIT (101 cycles): SM 0 runs CTA 0 (0-101 ns)
+ * and CTA 2 (101-202), SM 1 CTA 1 (0-101).  Busy 202 and 101: imbalance
+ * 202 / 151.5 = 4/3; SM 1 runs out of work at 101, the kernel ends at 202:
+ * tail 101 ns.  No barrier: wait 0. */
+START_TEST(test_kernel_figures)
+{
+    tu_run run;
+    run_tiny(&run, "topology: {sms_per_tpc: 2}\nsm: {max_ctas: 1}", "loop 100\nFFMA stall=1\nend\nEXIT\n", 3,
+             32);
+    const kernel_stats *k = results_kernel(run.r, 0);
+    ck_assert_int_eq(k->last_end_ps, 202000);
+    ck_assert_double_eq_tol(k->imbalance, 4.0 / 3.0, 1e-12);
+    ck_assert_int_eq(k->tail_ps, 101000);
+    ck_assert_int_eq(k->barrier_wait_ps, 0);
+    tu_run_free(&run);
+}
+END_TEST
+
+/* test_sm.c's barrier case (oldest-first, barrier_cycles 1): W0 arrives c0,
+ * W1 c31, both released at 32: W0 waited 32 ns, W1 1 ns, 33 ns in all.  One
+ * SM, one CTA: imbalance 1, tail 0. */
+START_TEST(test_barrier_wait)
+{
+    tu_run run;
+    run_tiny(&run, "sm: {warp_policy: oldest, barrier_cycles: 1}",
+             "ifwarp 1\nFFMA stall=15\nFFMA stall=15\nend\nBAR.SYNC stall=1\n"
+             "ifwarp 0\nFFMA stall=15\nend\nEXIT\n",
+             1, 64);
+    const kernel_stats *k = results_kernel(run.r, 0);
+    ck_assert_int_eq(k->barrier_wait_ps, 33000);
+    ck_assert_double_eq_tol(k->imbalance, 1.0, 1e-12);
+    ck_assert_int_eq(k->tail_ps, 0);
+    tu_run_free(&run);
+}
+END_TEST
+
+/* ------------------------------------------------------------ compare */
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st;
+    (void)flag;
+    (void)f;
+    return remove(p);
+}
+
+static void rm_tree(const char *dir)
+{
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+    char *p = tu_strf("%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    free(p);
+}
+
+/* The row of `combination` in compare.csv (a pointer into csv), or fail. */
+static const char *csv_row(const char *csv, const char *combination)
+{
+    char *key = tu_strf(",%s,", combination);
+    const char *p = strstr(csv, key);
+    ck_assert_msg(p != NULL, "no row for %s in compare.csv", combination);
+    free(key);
+    while (p > csv && p[-1] != '\n')
+        p--;
+    return p;
+}
+
+/* Field `col` (0-based) of a CSV row as a number (no quoted commas before it). */
+static double csv_field(const char *row, int col)
+{
+    const char *p = row;
+    for (int i = 0; i < col; i++) {
+        if (*p == '"')
+            p = strchr(p + 1, '"') + 1;
+        p = strchr(p, ',') + 1;
+    }
+    return *p == ',' || *p == '\n' ? NAN : strtod(p, NULL);
+}
+
+enum { C_MEAN = 8, C_MEDIAN, C_P99, C_SD, C_MIN, C_MAX, C_SPEEDUP, C_LO, C_HI, C_IMB, C_TAIL, C_BAR };
+
+/* Two SMs of the tiny chip; map "half" runs SM 1 at half its attainable
+ * clock, which the V-f curve makes 535 MHz (test_dispatch.c), "even" both
+ * at 1000.  Two one-warp CTAs of 1000 FFMAs and an EXIT (1001 cycles),
+ * round-robin: one per SM.  even: 1001 ns.  half: SM 1's period is
+ * round(1e9 / 535) = 1869159 fs, 1001 cycles = 1871028 ps = 1871.028 ns;
+ * speedup against even 1001 / 1871.028 = 0.535000; imbalance 1871.028 /
+ * ((1001 + 1871.028) / 2) = 1.302932; tail 1871.028 - 1001 = 870.028 ns.
+ * The file maps draw nothing from the seed: sd 0, an interval of width 0. */
+START_TEST(test_compare_exact)
+{
+    char dir[64];
+    tu_mkdtemp(dir, sizeof dir, "cmp");
+    put_file(dir, "even.csv", "sm,fmax_scale\n0,1.0\n1,1.0\n");
+    put_file(dir, "half.csv", "sm,fmax_scale\n0,1.0\n1,0.5\n");
+    /* TU_TINY_YAML with two SMs and per-SM DVFS (a file: one key once) */
+    put_file(dir, "tiny.yaml",
+             "topology: {gpcs: 1, tpcs_per_gpc: 1, sms_per_tpc: 2, numbering: gpc_major, tail_gpcs: 0}\n"
+             "sm: {warp_schedulers: 1, issue_width: 1, warp_policy: gto, starvation_cycles: 0,"
+             " cta_launch_cycles: 0, barrier_cycles: 1}\n"
+             "units: {fp32: {count: 1, lat_cycles: 4, ii_cycles: 1}, branch: {count: 1, lat_cycles: 1, ii_cycles: 1},"
+             " misc: {count: 1, lat_cycles: 2, ii_cycles: 1}}\n"
+             "clocks: {sm_mhz: 1000}\nlaunch: {start_ns: 0, end_ns: 0}\ndispatch: {policy: round_robin, cta_ps: 0}\n"
+             "dvfs: {policy: per_sm, min_mhz: 100}\n");
+    put_file(dir, "k.trace", "skewsim-trace 1\nkernel k grid=2 block=32\nprogram main\nloop 1000\n"
+                             "FFMA stall=1\nend\nEXIT\nend\nendkernel\n");
+    char *cfgp = tu_strf("%s/tiny.yaml", dir), *tp = tu_strf("%s/k.trace", dir), *out = tu_strf("%s/out", dir);
+    char *even = tu_strf("file:%s/even.csv", dir), *half = tu_strf("file:%s/half.csv", dir);
+    const char *traces[] = {tp}, *cta[] = {"round_robin"}, *wp[] = {"gto", "lrr"}, *sil[] = {even, half};
+    compare_opts o = {.config = cfgp, .traces = traces, .ntraces = 1, .cta = cta, .ncta = 1, .warp = wp,
+                      .nwarp = 2, .silicon = sil, .nsilicon = 2, .seeds = 3, .jobs = 2, .dir = out};
+    FILE *devnull = fopen("/dev/null", "w");
+    o.out = devnull;
+    compare_outcome r;
+    sk_error e = {0};
+    ck_assert_msg(compare_run(&o, &r, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(r.npoints, 12);
+    ck_assert_uint_eq(r.failed, 0);
+    char *csvp = tu_strf("%s/compare.csv", out);
+    char *csv = tu_slurp(csvp, NULL);
+    ck_assert_msg(strstr(csv, "\nk,0,\"k\",round_robin/lrr/file-half,round_robin,lrr,file-half,3,1871.028,1871.028,"
+                             "1871.028,0.000,1871.028,1871.028,0.535000,0.535000,0.535000,1.302932,870.028,0.000\n"),
+                  "compare.csv:\n%s", csv);
+    ck_assert_ptr_nonnull(strstr(csv, "\nk,0,\"k\",round_robin/gto/file-even,round_robin,gto,file-even,3,1001.000,"));
+    /* -j 1 into another directory: the same bytes. */
+    char *out2 = tu_strf("%s/out2", dir);
+    o.dir = out2;
+    o.jobs = 1;
+    ck_assert_msg(compare_run(&o, &r, &e) == 0, "%s", e.msg);
+    char *csv2p = tu_strf("%s/compare.csv", out2), *j1 = tu_strf("%s/compare.json", out), *j2 = tu_strf("%s/compare.json", out2);
+    char *csv2 = tu_slurp(csv2p, NULL), *t1 = tu_slurp(j1, NULL), *t2 = tu_slurp(j2, NULL);
+    ck_assert_str_eq(csv, csv2);
+    ck_assert_str_eq(t1, t2);
+    ck_assert_ptr_nonnull(strstr(t1, "\"baseline\": \"round_robin/gto/file-even\""));
+    fclose(devnull);
+    free(csv); free(csv2); free(t1); free(t2); free(csvp); free(csv2p); free(j1); free(j2);
+    free(cfgp); free(tp); free(out); free(out2); free(even); free(half);
+    rm_tree(dir);
+}
+END_TEST
+
+/* Seeds that differ: the skewed silicon of the H200 draws each SM's speed
+ * from the seed.  compare.csv's figures against the per-seed time_ns of
+ * each point's summary.json, worked out here by the formulas of stats.h
+ * without it: 3 seeds, sorted x0 <= x1 <= x2: median x1, p99 (type 7,
+ * h = 2 * 0.99 = 1.98) x1 + 0.98 (x2 - x1), sample sd, and the paired
+ * speedup's mean of u_i / x_i with mean +- 4.302653 s / sqrt(3)
+ * (t(0.975, 2)). */
+static double point_time(const char *out, int index, const char *slug)
+{
+    char *p = tu_strf("%s/runs/points/%04d-fma-%s/summary.json", out, index, slug);
+    char *text = tu_slurp(p, NULL);
+    double v = tu_json_num(text, "time_ns", 0);
+    free(text);
+    free(p);
+    return v;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+START_TEST(test_compare_stats)
+{
+    char dir[64];
+    tu_mkdtemp(dir, sizeof dir, "cmps");
+    put_file(dir, "fma.trace", "skewsim-trace 1\nkernel fma grid=264 block=256 regs=16\nprogram main\nloop 64\n"
+                               "FFMA stall=4\nend\nEXIT\nend\nendkernel\n");
+    char *tp = tu_strf("%s/fma.trace", dir), *out = tu_strf("%s/out", dir);
+    const char *traces[] = {tp}, *cta[] = {"gigathread"}, *wp[] = {"gto"}, *sil[] = {"uniform", "skewed"};
+    compare_opts o = {.config = TU_H200, .traces = traces, .ntraces = 1, .cta = cta, .ncta = 1, .warp = wp,
+                      .nwarp = 1, .silicon = sil, .nsilicon = 2, .seeds = 3, .jobs = 2, .dir = out};
+    FILE *devnull = fopen("/dev/null", "w");
+    o.out = devnull;
+    compare_outcome r;
+    sk_error e = {0};
+    ck_assert_msg(compare_run(&o, &r, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(r.failed, 0);
+    double u[3], x[3], s[3];
+    for (int i = 0; i < 3; i++) {
+        char slug[64];
+        snprintf(slug, sizeof slug, "gigathread_gto_uniform-s%d", i + 1);
+        u[i] = point_time(out, i, slug);
+        snprintf(slug, sizeof slug, "gigathread_gto_skewed-s%d", i + 1);
+        x[i] = point_time(out, 3 + i, slug);
+        s[i] = x[i];
+    }
+    qsort(s, 3, sizeof s[0], cmp_dbl);
+    ck_assert_msg(s[0] < s[2], "the skewed seeds should differ: %.3f %.3f %.3f", s[0], s[1], s[2]);
+    double mean = (x[0] + x[1] + x[2]) / 3, ss = 0;
+    for (int i = 0; i < 3; i++)
+        ss += (x[i] - mean) * (x[i] - mean);
+    double sd = sqrt(ss / 2), r0 = u[0] / x[0], r1 = u[1] / x[1], r2 = u[2] / x[2];
+    double rm = (r0 + r1 + r2) / 3;
+    double rsd = sqrt(((r0 - rm) * (r0 - rm) + (r1 - rm) * (r1 - rm) + (r2 - rm) * (r2 - rm)) / 2);
+    double half = 4.302653 * rsd / sqrt(3.0);
+    char *csvp = tu_strf("%s/compare.csv", out);
+    char *csv = tu_slurp(csvp, NULL);
+    const char *row = csv_row(csv, "gigathread/gto/skewed");
+    ck_assert_double_eq_tol(csv_field(row, C_MEAN), mean, 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_MEDIAN), s[1], 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_P99), s[1] + 0.98 * (s[2] - s[1]), 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_SD), sd, 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_MIN), s[0], 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_MAX), s[2], 0.0006);
+    ck_assert_double_eq_tol(csv_field(row, C_SPEEDUP), rm, 1e-6);
+    ck_assert_double_eq_tol(csv_field(row, C_LO), rm - half, 2e-6);
+    ck_assert_double_eq_tol(csv_field(row, C_HI), rm + half, 2e-6);
+    const char *brow = csv_row(csv, "gigathread/gto/uniform");
+    ck_assert_double_eq_tol(csv_field(brow, C_SPEEDUP), 1.0, 1e-12);
+    ck_assert_double_eq_tol(csv_field(brow, C_SD), 0.0, 1e-12);   /* uniform silicon: every seed alike */
+    fclose(devnull);
+    free(csv);
+    free(csvp);
+    free(tp);
+    free(out);
+    rm_tree(dir);
+}
+END_TEST
+
+/* compare_check: each rule is a message, before anything runs. */
+START_TEST(test_compare_check)
+{
+    const char *traces[] = {"x.trace"}, *cta[] = {"gigathread", "nope"}, *wp[] = {"gto"}, *sil[] = {"uniform"};
+    compare_opts o = {.config = TU_H200, .traces = traces, .ntraces = 1, .cta = cta, .ncta = 1, .warp = wp,
+                      .nwarp = 1, .silicon = sil, .nsilicon = 1, .seeds = 2, .dir = "/nonexistent/x"};
+    sk_error e = {0};
+    ck_assert_int_eq(compare_check(&o, &e), 0);
+    o.ncta = 2;
+    ck_assert_int_eq(compare_check(&o, &e), SK_EUSAGE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "dispatch.policy: nope"));
+    o.ncta = 1;
+    o.baseline = "gigathread/gto/skewed";
+    ck_assert_int_eq(compare_check(&o, &e), SK_EUSAGE);
+    o.baseline = "gigathread/gto/uniform";
+    ck_assert_int_eq(compare_check(&o, &e), 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ dispatch */
+
+/* The two-SM tiny chip; with `slow` SM 1 at half its attainable clock,
+ * which the V-f curve makes 535 MHz against SM 0's 1000 (test_dispatch.c). */
+static void run_two(tu_run *run, const char *policy, const char *yaml, int slow, const char *trace_text)
+{
+    char dir[64], map[128];
+    tu_mkdtemp(dir, sizeof dir, "zd");
+    snprintf(map, sizeof map, "%s/map.csv", dir);
+    FILE *f = fopen(map, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "sm,fmax_scale\n0,1.0\n1,%s\n", slow ? "0.5" : "1.0");
+    fclose(f);
+    char *si = tu_strf("silicon: {preset: file, map_file: %s}\ndvfs: {policy: per_sm, min_mhz: 100}\n", map);
+    char *pol = tu_strf("dispatch: {policy: %s}", policy);
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, "topology: {sms_per_tpc: 2}", yaml, si, pol, NULL);
+    tu_simulate_ok(run, &c, trace_text);
+    free(si);
+    free(pol);
+    tu_rmdir(dir);
+}
+
+/* One kernel of `grid` one-warp CTAs, each `body`. */
+static char *trace_k(const char *body, unsigned grid, const char *ctas)
+{
+    return tu_strf("skewsim-trace 1\nkernel k grid=%u block=32\nprogram main\n%send\n%sendkernel\n", grid, body,
+                   ctas ? ctas : "");
+}
+
+#define BODY100 "loop 100 work\nFFMA stall=1\nend\nEXIT\n"   /* 101 cycles at work 1 */
+
+static void check_sms(const tu_run *run, uint64_t k, unsigned n, const int *want, const char *what)
+{
+    for (unsigned i = 0; i < n; i++)
+        ck_assert_msg(tu_cta(run, k, i)->sm == want[i], "%s: CTA %u on SM %d, expected %d", what, i,
+                      tu_cta(run, k, i)->sm, want[i]);
+}
+
+/* The learned dispatcher on 1000 and 535 MHz SMs, eight CTAs of 101 cycles
+ * per kernel, two kernels.  Kernel 0, nothing learned: least-loaded, four
+ * on each; GTO runs an SM's CTAs one after another, so its CTAs take 101,
+ * 202, 303, 404 cycles with 1..4 resident at arrival: 101 cycles each, and
+ * cycles over wall time is the SM's clock.  Kernel 1 then places by
+ * (n + 1) * 101 / f: SM 0 (101), SM 1 (101 / 0.535 = 188.8 < 202), SM 0
+ * (202 < 377.6), SM 0 (303), SM 1 (377.6 < 404), SM 0 (404 < 566.4), SM 0
+ * (505), SM 1 (566.4 < 606): three on the slow SM, where
+ * round_robin keeps four, so its kernel 1 ends at 566 ns instead of 755. */
+START_TEST(test_learned_converges)
+{
+    char *body = trace_k(BODY100, 8, NULL);
+    char *tr = tu_strf("%s%s", body, strstr(body, "kernel"));
+    tu_run run, rr;
+    run_two(&run, "learned", "", 1, tr);
+    /* within 0.5 %: a CTA's wall time also spans the clock's wake after
+     * the idle between kernels, which the estimate rightly sees */
+    ck_assert_double_eq_tol(dispatch_learned_mhz(run.s, 0), 1000.0, 5.0);
+    ck_assert_double_eq_tol(dispatch_learned_mhz(run.s, 1), 535.0, 2.7);
+    static const int k0[] = {0, 1, 0, 1, 0, 1, 0, 1}, k1[] = {0, 1, 0, 0, 1, 0, 0, 1};
+    check_sms(&run, 0, 8, k0, "learned, kernel 0");
+    check_sms(&run, 1, 8, k1, "learned, kernel 1");
+    run_two(&rr, "round_robin", "", 1, tr);
+    check_sms(&rr, 1, 8, k0, "round_robin, kernel 1");
+    const kernel_stats *a = results_kernel(run.r, 1), *b = results_kernel(rr.r, 1);
+    ps_t ta = a->last_end_ps - a->launch_ps, tb = b->last_end_ps - b->launch_ps;
+    ck_assert_msg(ta * 10 < tb * 8, "learned %lld ps, round_robin %lld ps: expected 20%% sooner", (long long)ta,
+                  (long long)tb);
+    ck_assert_double_eq(dispatch_learned_mhz(rr.s, 0), 0.0);
+    tu_run_free(&run);
+    tu_run_free(&rr);
+    free(body);
+    free(tr);
+}
+END_TEST
+
+/* static_weights reads the same 1000 / 535 MHz once, at the first launch:
+ * one kernel already places as learned's kernel 1 does (three on SM 1). */
+START_TEST(test_static_weights)
+{
+    char *tr = trace_k(BODY100, 8, NULL);
+    tu_run run;
+    run_two(&run, "static_weights", "", 1, tr);
+    static const int want[] = {0, 1, 0, 0, 1, 0, 0, 1};
+    check_sms(&run, 0, 8, want, "static_weights");
+    tu_run_free(&run);
+    free(tr);
+}
+END_TEST
+
+/* The oracle knows each CTA's work: equal clocks, works 3,1,1,1,1 (301 and
+ * 101 instructions).  It places by remaining work + the CTA's: CTA 0 on SM
+ * 0 (301), 1 on SM 1 (101), 2 on SM 1 (202 < 402), 3 on SM 1 (303 < 402),
+ * 4 on SM 0 (402 < 404): SM 0 ends at 402 ns.  clock_aware sees only
+ * resident counts: 0, 1, 0, 1, 0, and SM 0 runs 301 + 101 + 101 = 503
+ * cycles. */
+START_TEST(test_oracle_beats_clock_aware)
+{
+    char *tr = trace_k(BODY100, 5, "ctas\ncta 0 work=3\nrange 1 4 work=1\nend\n");
+    tu_run o, ca;
+    run_two(&o, "oracle", "", 0, tr);
+    run_two(&ca, "clock_aware", "", 0, tr);
+    static const int wo[] = {0, 1, 1, 1, 0}, wc[] = {0, 1, 0, 1, 0};
+    check_sms(&o, 0, 5, wo, "oracle");
+    check_sms(&ca, 0, 5, wc, "clock_aware");
+    ck_assert_int_eq(results_kernel(o.r, 0)->last_end_ps, 402000);
+    ck_assert_int_eq(results_kernel(ca.r, 0)->last_end_ps, 503000);
+    tu_run_free(&o);
+    tu_run_free(&ca);
+    free(tr);
+}
+END_TEST
+
+/* greedy: least-loaded, ties to the lower id.  With dispatch.cta_ps 1 us a
+ * 101-cycle CTA is gone before the next is placed, so every SM is empty
+ * each time: greedy keeps SM 0; round_robin walks 0, 1, 0, 1. */
+START_TEST(test_greedy)
+{
+    char *tr = trace_k(BODY100, 4, NULL);
+    tu_run g, rr;
+    run_two(&g, "greedy", "dispatch: {cta_ps: 1000000}", 0, tr);
+    run_two(&rr, "round_robin", "dispatch: {cta_ps: 1000000}", 0, tr);
+    static const int wg[] = {0, 0, 0, 0}, wr[] = {0, 1, 0, 1};
+    check_sms(&g, 0, 4, wg, "greedy");
+    check_sms(&rr, 0, 4, wr, "round_robin");
+    tu_run_free(&g);
+    tu_run_free(&rr);
+    free(tr);
+}
+END_TEST
+
+/* BCS: pairs (0, 1), (2, 3), (4, 5) each to one SM, least-loaded first:
+ * SM 0, SM 1, SM 0.  Grid 5: the odd last CTA goes alone, to the
+ * least-loaded SM, ties to the lower id (SM 0). */
+START_TEST(test_bcs_pairs)
+{
+    char *tr6 = trace_k(BODY100, 6, NULL), *tr5 = trace_k(BODY100, 5, NULL);
+    tu_run a, b;
+    run_two(&a, "bcs", "", 0, tr6);
+    run_two(&b, "bcs", "", 0, tr5);
+    static const int w6[] = {0, 0, 1, 1, 0, 0}, w5[] = {0, 0, 1, 1, 0};
+    check_sms(&a, 0, 6, w6, "bcs, 6 CTAs");
+    check_sms(&b, 0, 5, w5, "bcs, 5 CTAs");
+    tu_run_free(&a);
+    tu_run_free(&b);
+    free(tr6);
+    free(tr5);
+}
+END_TEST
+
+/* LCS on one SM holding 4 CTAs, 8 one-warp CTAs.  Back-to-back FFMAs
+ * (stall=1): GTO lets the oldest CTA issue alone, so when it finishes the
+ * SM issued its 101 instructions and no more: ceil(101 / 101) = 1 CTA.
+ * stall=4: the four CTAs fill each other's three stall cycles, the SM
+ * issued about 4 x 101 - 3 when the first finishes: ceil(401 / 101) = 4. */
+START_TEST(test_lcs_limit)
+{
+    static const struct {
+        const char *body;
+        int limit;
+    } cases[] = {{"loop 100\nFFMA stall=1\nend\nEXIT\n", 1}, {"loop 100\nFFMA stall=4\nend\nEXIT\n", 4}};
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        cfg c;
+        tu_cfg(&c, NULL, TU_TINY_YAML, "sm: {max_ctas: 4}\ndispatch: {policy: lcs}", NULL);
+        char *tr = trace_k(cases[i].body, 8, NULL);
+        tu_run run;
+        tu_simulate_ok(&run, &c, tr);
+        ck_assert_int_eq(dispatch_lcs_limit(run.s, 0), cases[i].limit);
+        tu_run_free(&run);
+        free(tr);
+    }
+}
+END_TEST
+
+/* DYNCTA: warps that wait on 500 ns loads all the time push C_mem far
+ * above T_MEM_HIGH every period, so the SM's limit falls from 8 towards 1;
+ * back-to-back FFMAs never wait on memory (C_mem < T_MEM_LOW) and it stays
+ * at the most that fit. */
+START_TEST(test_dyncta_limit)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, "sm: {max_ctas: 8}\ndispatch: {policy: dyncta}", NULL);
+    char *mem = trace_k("loop 20\nLDG R1 <- R2 bytes=4\nFFMA R3 <- R1\nend\nEXIT\n", 64, NULL);
+    char *alu = trace_k("loop 500\nFFMA stall=1\nend\nEXIT\n", 64, NULL);
+    tu_run a, b;
+    tu_simulate_ok(&a, &c, mem);
+    tu_simulate_ok(&b, &c, alu);
+    ck_assert_int_lt(dispatch_dyncta_limit(a.s, 0), 8);
+    ck_assert_int_eq(dispatch_dyncta_limit(b.s, 0), 8);
+    tu_run_free(&a);
+    tu_run_free(&b);
+    free(mem);
+    free(alu);
+}
+END_TEST
+
+/* ------------------------------------------------------------ warp policies */
+
+/* BAWS against GTO on one scheduler.  CTA 0 (older): warp 0 goes straight
+ * to BAR.SYNC (c0); warp 1 issues an FFMA with stall=15 (c1), then 9 more
+ * and its BAR.SYNC.  CTA 1: two warps of 50 back-to-back FFMAs.  In c2 only
+ * CTA 1 is ready; its warp 0 becomes GTO's greedy warp and keeps the slot
+ * through c51, EXIT c52; CTA 0's warp 1 (ready since c16) then runs c53-61,
+ * BAR c62, release 63: warp 0 waited 63 ns, warp 1 1 ns: 64.  BAWS gives
+ * CTA 0's warp 1 the slot as soon as it is ready (its CTA has a warp at the
+ * barrier): c16-24, BAR c25, release 26: 26 + 1 = 27 ns. */
+#define BAWS_TRACE                                                                                  \
+    "skewsim-trace 1\nkernel k grid=2 block=64\n"                                                  \
+    "program b\nifwarp 0\nBAR.SYNC\nend\nifwarp 1\nFFMA stall=15\nloop 9\nFFMA stall=1\nend\n" \
+    "BAR.SYNC\nend\nEXIT\nend\n"                                                                   \
+    "program a\nloop 50\nFFMA stall=1\nend\nEXIT\nend\n"                                          \
+    "ctas\ncta 0 program=b\ncta 1 program=a\nend\nendkernel\n"
+
+START_TEST(test_baws_beats_gto)
+{
+    static const struct {
+        const char *yaml;
+        ps_t wait;
+    } cases[] = {{"sm: {warp_policy: gto}", 64000}, {"sm: {warp_policy: baws}", 27000}};
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        cfg c;
+        tu_cfg(&c, NULL, TU_TINY_YAML, cases[i].yaml, NULL);
+        tu_run run;
+        tu_simulate_ok(&run, &c, BAWS_TRACE);
+        ck_assert_msg(results_kernel(run.r, 0)->barrier_wait_ps == cases[i].wait, "%s: barrier wait %lld ps, "
+                      "expected %lld", cases[i].yaml, (long long)results_kernel(run.r, 0)->barrier_wait_ps,
+                      (long long)cases[i].wait);
+        tu_run_free(&run);
+    }
+}
+END_TEST
+
+/* two_level with an active set of one warp: two one-warp CTAs of 10
+ * back-to-back FFMAs and an EXIT.  The active warp runs alone, c0-10: CTA 0
+ * ends at 11, CTA 1 (c11-21) at 22.  With two active warps it is
+ * round-robin: they alternate, CTA 0's EXIT in c20 (end 21), CTA 1's in c21
+ * (end 22).  And a warp that waits on a global load leaves the set: CTA 0's
+ * LDG (c0), then an FFMA that needs it; CTA 1's warp takes the set in c1
+ * and ends at 12, long before the 500 ns load returns. */
+START_TEST(test_two_level)
+{
+    static const struct {
+        const char *yaml, *trace;
+        ps_t end0, end1;
+    } cases[] = {
+        {"sm: {warp_policy: two_level, active_warps: 1}", NULL, 11000, 22000},
+        {"sm: {warp_policy: two_level, active_warps: 2}", NULL, 21000, 22000},
+        {"sm: {warp_policy: lrr}", NULL, 21000, 22000},
+        {"sm: {warp_policy: two_level, active_warps: 1}",
+         "skewsim-trace 1\nkernel k grid=2 block=32\nprogram m\nLDG R1 <- R2 bytes=4\nFFMA R3 <- R1\nEXIT\nend\n"
+         "program f\nloop 10\nFFMA stall=1\nend\nEXIT\nend\nctas\ncta 0 program=m\ncta 1 program=f\nend\n"
+         "endkernel\n", -1, 12000},
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        cfg c;
+        tu_cfg(&c, NULL, TU_TINY_YAML, cases[i].yaml, NULL);
+        char *tr = cases[i].trace ? xstrdup(cases[i].trace) : trace_k("loop 10\nFFMA stall=1\nend\nEXIT\n", 2, NULL);
+        tu_run run;
+        tu_simulate_ok(&run, &c, tr);
+        if (cases[i].end0 >= 0)
+            ck_assert_msg(tu_cta(&run, 0, 0)->end_ps == cases[i].end0, "case %zu: CTA 0 ends at %lld", i,
+                          (long long)tu_cta(&run, 0, 0)->end_ps);
+        ck_assert_msg(tu_cta(&run, 0, 1)->end_ps == cases[i].end1, "case %zu: CTA 1 ends at %lld", i,
+                      (long long)tu_cta(&run, 0, 1)->end_ps);
+        tu_run_free(&run);
+        free(tr);
+    }
+}
+END_TEST
+
+Suite *zoo_suite(void)
+{
+    Suite *s = suite_create("zoo");
+    TCase *tc = tcase_create("figures");
+    tcase_add_loop_test(tc, test_stall_breakdown, 0, (int)SK_ARRAY_LEN(stalls));
+    tcase_add_test(tc, test_stall_no_cta);
+    tcase_add_test(tc, test_kernel_figures);
+    tcase_add_test(tc, test_barrier_wait);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("compare");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_compare_exact);
+    tcase_add_test(tc, test_compare_stats);
+    tcase_add_test(tc, test_compare_check);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("dispatch");
+    tcase_add_test(tc, test_learned_converges);
+    tcase_add_test(tc, test_static_weights);
+    tcase_add_test(tc, test_oracle_beats_clock_aware);
+    tcase_add_test(tc, test_greedy);
+    tcase_add_test(tc, test_bcs_pairs);
+    tcase_add_test(tc, test_lcs_limit);
+    tcase_add_test(tc, test_dyncta_limit);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("warp");
+    tcase_add_test(tc, test_baws_beats_gto);
+    tcase_add_test(tc, test_two_level);
+    suite_add_tcase(s, tc);
+    return s;
+}
