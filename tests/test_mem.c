@@ -315,6 +315,87 @@ START_TEST(test_coalesce_scattered)
 }
 END_TEST
 
+/* Brute force: mark every byte's sector, then read the lines out in order. */
+static int coalesce_ref(const uint64_t *a, uint32_t mask, unsigned lb, unsigned line_b,
+                        unsigned sec_b, mem_lines *out)
+{
+    uint64_t sec[32 * 16];
+    int n = 0;
+    for (int l = 0; l < 32; l++)
+        if (mask >> l & 1)
+            for (unsigned b = 0; b < lb; b++) {
+                uint64_t s = (a[l] + b) / sec_b;
+                int dup = 0;
+                for (int i = 0; i < n; i++)
+                    dup |= sec[i] == s;
+                if (!dup)
+                    sec[n++] = s;
+            }
+    for (int i = 0; i < n; i++)             /* selection sort, tiny n */
+        for (int j = i + 1; j < n; j++)
+            if (sec[j] < sec[i]) {
+                uint64_t t = sec[i];
+                sec[i] = sec[j];
+                sec[j] = t;
+            }
+    out->n = out->nsectors = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t line = sec[i] * sec_b / line_b * line_b;
+        if (!out->n || out->line[out->n - 1] != line) {
+            out->line[out->n] = line;
+            out->smask[out->n++] = 0;
+        }
+        out->smask[out->n - 1] |= (uint8_t)(1u << ((sec[i] * sec_b - line) / sec_b));
+        out->nsectors++;
+    }
+    return out->n;
+}
+
+/* The sorted and contiguous fast paths (coalesce_sorted) give exactly what
+ * the general sort does: random warps of every shape against brute force. */
+START_TEST(test_nsectors)
+{
+    for (unsigned m = 0; m < 256; m++) {
+        unsigned n = 0;
+        for (unsigned b = 0; b < 8; b++)
+            n += m >> b & 1;
+        ck_assert_uint_eq(mem_nsectors(m), n);
+    }
+}
+END_TEST
+
+START_TEST(test_coalesce_fast_paths)
+{
+    uint64_t x = 12345, a[32];
+    static const unsigned lbs[] = { 1, 2, 4, 8, 12, 16 };
+    int checked = 0;
+    for (int it = 0; it < 4000; it++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned lb = lbs[(x >> 20) % 6];
+        unsigned kind = (unsigned)(x >> 40) % 5;
+        uint64_t base = (x >> 8) & 0xfffff;
+        int64_t stride = (int64_t)((x >> 33) % 40) - (kind == 4 ? 20 : 0);
+        uint32_t mask = kind == 3 ? (uint32_t)(x >> 13) : ~0u;
+        for (int l = 0; l < 32; l++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            a[l] = kind == 2 ? base + (x >> 50) : base + (uint64_t)(l * stride) +
+                   (kind == 1 ? (x >> 62) : 0);
+        }
+        unsigned line_b = (x >> 11) & 1 ? 128 : 64, sec_b = (x >> 12) & 1 ? 32 : 16;
+        mem_lines got, want;
+        ck_assert_int_eq(mem_coalesce(a, mask, lb, line_b, sec_b, &got),
+                         coalesce_ref(a, mask, lb, line_b, sec_b, &want));
+        ck_assert_int_eq(got.nsectors, want.nsectors);
+        for (int i = 0; i < got.n; i++) {
+            ck_assert_uint_eq(got.line[i], want.line[i]);
+            ck_assert_uint_eq(got.smask[i], want.smask[i]);
+        }
+        checked += got.n > 0;
+    }
+    ck_assert_int_gt(checked, 3000);
+}
+END_TEST
+
 START_TEST(test_bank_conflicts)
 {
     uint64_t a[32];
@@ -437,7 +518,7 @@ static ps_t warp_op(mem_hier *h, int smi, int op, uint64_t base, ps_t t, int fla
 {
     uint64_t a[32];
     lanes(a, base, 4);
-    mem_req r = { smi, (uint8_t)op, (uint8_t)flags, 4, ~0u, a, 128, t };
+    mem_req r = { smi, (uint8_t)op, (uint8_t)flags, 4, ~0u, a, 128, t, 0, 0 };
     return mem_access(mem_hier_l1(h, smi), &r);
 }
 
@@ -661,6 +742,80 @@ END_TEST
 
 /* ---- address patterns -------------------------------------------------------- */
 
+/* The per-warp modulo walk of affine lanes (apat.c) against the formula
+ * per lane in 128 bits, over random strides of both signs and working sets. */
+START_TEST(test_apat_affine_walk)
+{
+    uint64_t x = 777, a[32];
+    for (int it = 0; it < 3000; it++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int64_t st[4];
+        for (int k = 0; k < 4; k++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            st[k] = (int64_t)(x >> 20) - (int64_t)(1ull << 43);
+        }
+        uint64_t ws = it % 3 == 0 ? 0 : (x >> 30) % (it % 3 == 1 ? 4096 : 1ull << 34) + 1;
+        mem_apat p = { MEM_AP_AFFINE, x >> 16, st[0], st[1], st[2], st[3], ws, 0 };
+        uint64_t cta = (x >> 7) & 0xffffffff, iter = (x >> 3) & 0xfffff;
+        uint32_t wi = (uint32_t)(x >> 50) & 31;
+        mem_apat_lanes(&p, cta, wi, iter, 4, a);
+        for (int l = 0; l < 32; l++) {
+            __int128 off = (__int128)wi * p.warp + (__int128)cta * p.cta +
+                           (__int128)iter * p.iter + (__int128)l * p.lane;
+            if (ws) {
+                off %= (__int128)ws;
+                if (off < 0)
+                    off += (__int128)ws;
+            }
+            ck_assert_uint_eq(a[l], p.base + (uint64_t)off);
+        }
+    }
+}
+END_TEST
+
+/* A span (mem_apat_span + mem_coalesce_range) gives exactly the sectors of
+ * the lanes it stands for, and is offered for the contiguous warps. */
+START_TEST(test_apat_span)
+{
+    uint64_t x = 99, a[32];
+    int spans = 0, lanes_only = 0;
+    for (int it = 0; it < 4000; it++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned lb = 1u << ((x >> 5) % 5);                       /* 1..16 */
+        int64_t lane = (int64_t)((x >> 9) % (2 * lb + 2)) - (it % 7 == 0 ? (int64_t)lb : 0);
+        uint64_t ws = it % 3 == 0 ? 0 : ((x >> 20) % 70000) + 1;
+        mem_apat p = { MEM_AP_AFFINE, (x >> 30) & 0xffffff, lane, 512, 4096, 1 << 20, ws, 0 };
+        uint64_t cta = (x >> 40) & 0xfff, iter = (x >> 52) & 0xff, f = 0, e = 0;
+        mem_apat_lanes(&p, cta, 3, iter, lb, a);
+        mem_lines want, got;
+        mem_coalesce(a, ~0u, lb, 128, 32, &want);
+        if (!mem_apat_span(&p, cta, 3, iter, lb, &f, &e)) {
+            lanes_only++;
+            ck_assert(lane < 0 || lane > (int64_t)lb || ws);   /* only these may refuse */
+            continue;
+        }
+        spans++;
+        mem_coalesce_range(f, e, 128, 32, &got);
+        ck_assert_int_eq(got.n, want.n);
+        ck_assert_int_eq(got.nsectors, want.nsectors);
+        for (int i = 0; i < got.n; i++) {
+            ck_assert_uint_eq(got.line[i], want.line[i]);
+            ck_assert_uint_eq(got.smask[i], want.smask[i]);
+        }
+    }
+    ck_assert_int_gt(spans, 1000);
+    ck_assert_int_gt(lanes_only, 500);
+    /* a strided warp is no span */
+    mem_apat g = { MEM_AP_AFFINE, 0, 128, 0, 0, 0, 0, 0 };
+    uint64_t f, e;
+    ck_assert_int_eq(mem_apat_span(&g, 0, 0, 0, 4, &f, &e), 0);
+    g.lane = 4;
+    ck_assert_int_eq(mem_apat_span(&g, 0, 0, 0, 4, &f, &e), 1);
+    ck_assert_uint_eq(f, 0);
+    ck_assert_uint_eq(e, 128);
+}
+END_TEST
+
 START_TEST(test_apat)
 {
     uint64_t a[32];
@@ -799,7 +954,7 @@ START_TEST(test_hbm_level_saturates)
     /* the same 128 B, 200 times: one channel, one row */
     for (int i = 0; i < 200; i++) {
         lanes(a, 0x100000, 32);
-        mem_req r = { 0, MEM_LOAD, 0, 32, 0xf, a, 128, 0 };
+        mem_req r = { 0, MEM_LOAD, 0, 32, 0xf, a, 128, 0, 0, 0 };
         ps_t di = mem_access(hbm, &r);
         d = SK_MAX(d, di);
     }
@@ -1012,6 +1167,27 @@ START_TEST(test_gen_kernels)
 }
 END_TEST
 
+/* Memory stall cycles (sm.c open_mstall): a one-warp pointer chase waits on
+ * every hop's load, so its scheduler's stalled cycles are nearly the sum of
+ * the loads' latencies (each hop issues a few instructions of its own);
+ * a kernel with no global load has none. */
+START_TEST(test_mem_stall_cycles)
+{
+    sk_error e = { 0 };
+    kernel k;
+    ck_assert_msg(gen_chase(&k, 8192, 100, 1, 64, 0, &e) == 0, "%s", e.msg);
+    mem_stats m = run_gen(&k);
+    cfg c;
+    cfg_defaults(&c);
+    double lat_cycles = (double)m.load_latency_ps * c.sm_mhz / 1e6;
+    ck_assert_uint_gt(m.stall_cycles, (uint64_t)(0.8 * lat_cycles));
+    ck_assert_uint_le(m.stall_cycles, (uint64_t)lat_cycles + 164);
+    ck_assert_msg(gen_fma(&k, 64, 256, 4, &e) == 0, "%s", e.msg);
+    m = run_gen(&k);
+    ck_assert_uint_eq(m.stall_cycles, 0);
+}
+END_TEST
+
 Suite *mem_suite(void)
 {
     Suite *s = suite_create("mem");
@@ -1027,6 +1203,8 @@ Suite *mem_suite(void)
     tc = tcase_create("coalesce");
     tcase_add_test(tc, test_coalesce_strided);
     tcase_add_test(tc, test_coalesce_scattered);
+    tcase_add_test(tc, test_coalesce_fast_paths);
+    tcase_add_test(tc, test_nsectors);
     tcase_add_test(tc, test_bank_conflicts);
     suite_add_tcase(s, tc);
 
@@ -1034,6 +1212,8 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_partition_hash);
     tcase_add_test(tc, test_slice_spread);
     tcase_add_test(tc, test_apat);
+    tcase_add_test(tc, test_apat_affine_walk);
+    tcase_add_test(tc, test_apat_span);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("hierarchy");
@@ -1049,6 +1229,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_energy);
     tcase_add_test(tc, test_tag_bounds);
     tcase_add_test(tc, test_gen_kernels);
+    tcase_add_test(tc, test_mem_stall_cycles);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);

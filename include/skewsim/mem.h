@@ -16,8 +16,10 @@
  * accept a request earlier than the last one it served.
  *
  * A request carries the bytes it moves and, when the trace gives them, the
- * 32 lane addresses of the warp (active lanes in `mask`); a level that needs
- * addresses and finds none (`addr == NULL`) works from `bytes` alone.
+ * 32 lane addresses of the warp (active lanes in `mask`), or, for a warp
+ * whose lanes cover one byte range, that range alone (span_*: the SM's
+ * fast path for contiguous affine patterns, so that no lane is computed);
+ * a level that needs addresses and finds neither works from `bytes` alone.
  *
  * Who calls what: the sim creates the levels (sim_create) and owns the
  * first one; each SM holds a pointer to its first level (sm.mem) and calls
@@ -53,6 +55,8 @@ typedef struct mem_req {
     const uint64_t *addr;     /* 32 lane addresses, or NULL */
     uint64_t bytes;           /* bytes the access moves (sectors x 32 when coalesced) */
     ps_t t;                   /* issue time */
+    uint64_t span_first;      /* span_end > span_first: the active lanes cover exactly */
+    uint64_t span_end;        /* the bytes [span_first, span_end), and addr may be NULL */
 } mem_req;
 
 typedef struct mem_level mem_level;

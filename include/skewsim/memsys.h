@@ -56,7 +56,8 @@ struct si_floorplan;
     X(noc_sector_um,    "sectors x wire length between SM and partition, um")               \
     X(dram_rd_bytes,    "bytes read from HBM")                                              \
     X(dram_wr_bytes,    "bytes written to HBM")                                             \
-    X(dram_row_misses,  "HBM accesses that opened a row")
+    X(dram_row_misses,  "HBM accesses that opened a row")                               \
+    X(stall_cycles,     "scheduler cycles with warps, all waiting on a global load's result")
 
 typedef struct mem_stats {
 #define MEM_STAT_FIELD_(name, help) uint64_t name;
@@ -110,6 +111,10 @@ void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm);
  * bank-conflict degree, 1 without addresses) and counts it. */
 int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask,
                   unsigned lane_bytes);
+
+/* Scheduler cycles of SM sm stalled on memory (sm.c counts them: every
+ * warp of the scheduler waiting on a load's destination register). */
+void mem_hier_stall(mem_hier *h, int sm, uint64_t cycles);
 
 /* Counters of SM sm since the last mem_hier_kernel_start() (or creation),
  * computed at the call; and since creation.  The pointers stay valid until
@@ -199,6 +204,17 @@ const mem_cache_geom *mem_cache_geometry(const mem_cache *c);
 
 /* ---- coalescer and shared-memory banks (coalesce.c) ------------------ */
 
+/* Sectors in a line's sector mask (at most 8 bits: line / sector <= 8).
+ * Bit arithmetic rather than __builtin_popcount, which without -mpopcnt
+ * is a library call on every sector mask of every level. */
+static inline unsigned mem_nsectors(unsigned smask)
+{
+    unsigned x = smask & 0xffu;
+    x = x - ((x >> 1) & 0x55u);
+    x = (x & 0x33u) + ((x >> 2) & 0x33u);
+    return (x + (x >> 4)) & 0x0fu;
+}
+
 #define MEM_MAX_LINES 64     /* 32 lanes, each at most 16 B, may straddle two lines */
 
 /* The distinct lines (ascending) a warp access touches and, per line, its
@@ -215,6 +231,11 @@ typedef struct mem_lines {
  * powers of two, line / sector <= 8).  Returns out->n. */
 int mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned lane_bytes,
                  unsigned line_bytes, unsigned sector_bytes, mem_lines *out);
+
+/* The same for an access whose active lanes cover exactly the bytes
+ * [first, end) (a contiguous warp: mem_apat_span()), without lanes. */
+int mem_coalesce_range(uint64_t first, uint64_t end, unsigned line_bytes,
+                       unsigned sector_bytes, mem_lines *out);
 
 #define MEM_SMEM_BANKS 32
 #define MEM_SMEM_BANK_BYTES 4
@@ -261,6 +282,14 @@ typedef struct mem_apat {
  * line (the trace's chase runs one thread). */
 void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
                     unsigned lane_bytes, uint64_t addr[32]);
+
+/* Whether the 32 lanes mem_apat_lanes() would give cover one byte range
+ * with no gap, in lane order (an affine pattern of lane stride 0..lane_bytes
+ * that does not wrap around its working set inside the warp): then
+ * [*first, *end) is that range and the warp's sectors are
+ * mem_coalesce_range()'s, with no lane computed.  0 otherwise. */
+int mem_apat_span(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
+                  unsigned lane_bytes, uint64_t *first, uint64_t *end);
 
 /* ---- a bandwidth server for out-of-order requests (bw.c) -------------- */
 

@@ -7,9 +7,12 @@
  * Rows are marked `fitted` where configs/h200.yaml set a value from that
  * very measurement (agreement by construction, printed, not judged) and
  * `predicted` otherwise (judged: PASS within 10 % for latencies, 15 % for
- * bandwidths).  The fitting set: the L1 hit (the 16 KiB .ca chase), the L2
- * and HBM tiers (l2map's medians, not a chase row) and the HBM peak (the
- * .cg stream at 128 MiB and up, where it is flat).  Bandwidths are bytes
+ * bandwidths).  The fitting set: the L1 hit (the 16 KiB .ca chase) and the
+ * L2 and HBM tiers (l2map's medians, not a chase row).  memory.hbm.pc_mbps
+ * was fitted to the 512 MiB .cg stream with a driver that had no SM model,
+ * so the SM-driven .cg rows are predictions of the whole chain and are
+ * judged (at the data sheet's 25000 MB/s the 128 MiB row moves only 1.7 %
+ * more: HBM is not what limits it, docs/memory.md).  Bandwidths are bytes
  * moved over kernel time, launch included, as the CUDA events measured
  * them, for a sample of the rows (each moves 4 GiB: seconds to simulate).
  * Measured numbers are read from the capture files, never written here.
@@ -159,8 +162,8 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         if ((rc = kernel_ns(&c, ws, passes, add, cg, &t, e)) < 0)
             break;
         simv = (double)moved / t;
-        /* the HBM peak (the .cg stream at 128 MiB and up) set memory.hbm.pc_mbps */
-        row(name + 4, gbps, simv, "GB/s", cg && mb >= 128, BW_TOL, fails);
+        /* no stream row set a value the SM-driven model uses as is (above) */
+        row(name + 4, gbps, simv, "GB/s", 0, BW_TOL, fails);
     }
     fclose(f);
     return rc;

@@ -153,10 +153,12 @@ void sm_free(sm *m)
     free(m->warps);
     free(m->ctas);
     free(m->regpool);
+    free(m->ldpool);
     free(m->unit_free);
     m->warps = NULL;
     m->ctas = NULL;
     m->regpool = NULL;
+    m->ldpool = NULL;
     m->unit_free = NULL;
     m->sched = NULL;
 }
@@ -301,6 +303,7 @@ static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
     }
     cs->at_barrier = 0;
     cs->bar_done = 0;
+    m->release_epoch++;
 }
 
 static void remove_from_sched(const sm *m, warp_sched *ws, int slot)
@@ -353,9 +356,16 @@ static ps_t global_access(sim *s, sm *m, const warp *w, const instr *in, uint64_
     };
     if (in->apat && s->hier) {
         uint64_t iter = w->sp ? w->loop_n[w->sp - 1] - w->loop_left[w->sp - 1] : 0;
-        mem_apat_lanes(&w->apats[in->apat - 1], m->ctas[w->cta].id, w->widx, iter, in->bytes, addr);
-        r.addr = addr;
+        const mem_apat *ap = &w->apats[in->apat - 1];
         r.mask = ~0u;
+        /* a contiguous warp goes as its byte range unless a sink wants the
+         * lanes (the level's sectors are the same either way) */
+        if ((s->sink_want & SINK_W_MEM) ||
+            !mem_apat_span(ap, m->ctas[w->cta].id, w->widx, iter, in->bytes, &r.span_first,
+                           &r.span_end)) {
+            mem_apat_lanes(ap, m->ctas[w->cta].id, w->widx, iter, in->bytes, addr);
+            r.addr = addr;
+        }
     }
     m->mem_bytes += r.bytes;
     ps_t done = mem_access(m->mem, &r);
@@ -516,8 +526,83 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     }
     for (int i = 0; i < in->ndst; i++)
         w->reg[in->dst[i]] = done;
+    if (s->hier) {
+        /* what the memory-stall count reads (open_mstall) */
+        for (int i = 0; i < in->ndst; i++)
+            w->from_load[in->dst[i]] = in->kind == IK_LD_GLOBAL;
+        if (in->kind == IK_LD_GLOBAL && done > m->load_until)
+            m->load_until = done;
+    }
     advance(w);
     return 0;
+}
+
+/* ---- memory stalls --------------------------------------------------- */
+
+/* Scheduler ws issued nothing at cycle c: when every one of its warps is
+ * ACTIVE and its next instruction reads or writes a register a global load
+ * has not delivered yet, the scheduler is stalled on memory from c until
+ * the first of those loads returns (or the SM's next cycle, whichever is
+ * first: close_mstalls).  Only called while some load of the SM is still
+ * out (c < load_until), so compute-only kernels never scan their warps. */
+static uint64_t mstall_scan(const sm *m, const warp_sched *ws, uint64_t c)
+{
+    uint64_t until = UINT64_MAX;
+    for (int i = 0; i < ws->n; i++) {
+        const warp *w = &m->warps[ws->order[i]];
+        if (w->state != W_ACTIVE)
+            return 0;
+        const instr *in = &w->code[w->pc];
+        uint64_t t = 0;
+        for (int k = 0; k < in->nsrc; k++)
+            if (w->from_load[in->src[k]])
+                t = SK_MAX(t, w->reg[in->src[k]]);
+        for (int k = 0; k < in->ndst; k++)
+            if (w->from_load[in->dst[k]])
+                t = SK_MAX(t, w->reg[in->dst[k]]);
+        if (t <= c)
+            return 0;
+        until = SK_MIN(until, t);
+    }
+    return ws->n ? until : 0;
+}
+
+/* Between two issues of its scheduler (and releases of the SM) no warp's
+ * next instruction or registers change, so a scan's answer holds: while c
+ * is before it, every warp still waits; once a warp did not wait, it never
+ * will again before it issues.  So the scan runs once per issue, not once
+ * per idle cycle. */
+static void open_mstall(sm *m, warp_sched *ws, uint64_t c)
+{
+    if (!ws->mstall_valid || ws->mstall_issued != ws->issued || ws->mstall_n != ws->n ||
+        ws->mstall_epoch != m->release_epoch) {
+        ws->mstall_valid = 1;
+        ws->mstall_issued = ws->issued;
+        ws->mstall_n = ws->n;
+        ws->mstall_epoch = m->release_epoch;
+        ws->mstall_until = mstall_scan(m, ws, c);
+    }
+    uint64_t until = ws->mstall_until;
+    if (until <= c)
+        return;
+    ws->mstall_from = c;
+    ws->mstall_to = until;
+    m->mstall_pending = 1;
+}
+
+/* The SM processes cycle c: count the open stalls up to it. */
+static void close_mstalls(sim *s, sm *m, uint64_t c)
+{
+    for (int sc = 0; sc < m->nsched; sc++) {
+        warp_sched *ws = &m->sched[sc];
+        if (ws->mstall_to) {
+            uint64_t end = SK_MIN(c, ws->mstall_to);
+            if (end > ws->mstall_from)
+                mem_hier_stall(s->hier, m->id, end - ws->mstall_from);
+            ws->mstall_to = 0;
+        }
+    }
+    m->mstall_pending = 0;
 }
 
 /* Make sure the SM processes cycle c (or its first unprocessed cycle, if
@@ -558,6 +643,7 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
     m->used_regs += need->regs;
     m->used_smem += need->smem;
     m->ctas_run++;
+    m->release_epoch++;
     s->live_warps += (uint64_t)need->warps;
 
     /* The scoreboard pool is sized for the kernel's largest program. */
@@ -565,6 +651,8 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
         m->regs_per_warp = SK_MAX(s->max_regs, 1u);
         free(m->regpool);
         m->regpool = xcalloc((size_t)c->max_warps * m->regs_per_warp, sizeof *m->regpool);
+        free(m->ldpool);
+        m->ldpool = xcalloc((size_t)c->max_warps * m->regs_per_warp, sizeof *m->ldpool);
     }
 
     uint64_t first = sm_cycle_at(m, t) + (uint64_t)c->cta_launch_cycles;
@@ -582,6 +670,8 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
         w->apats = p->apats;
         w->reg = &m->regpool[(size_t)slot * m->regs_per_warp];
         memset(w->reg, 0, m->regs_per_warp * sizeof *w->reg);
+        w->from_load = &m->ldpool[(size_t)slot * m->regs_per_warp];
+        memset(w->from_load, 0, m->regs_per_warp);
         w->cta = (uint16_t)ci;
         w->widx = (uint8_t)i;
         w->work = d->work;
@@ -613,6 +703,7 @@ void sm_release_grid(sim *s, sm *m, ps_t t)
             if (m->sched[sc].n > 0)
                 m->stall[SM_STALL_BARRIER] += c - m->min_cycle;
     int any = 0;
+    m->release_epoch++;
     for (int i = 0; i < s->c.max_warps; i++) {
         warp *w = &m->warps[i];
         if (w->state == W_GRIDBAR) {
@@ -684,13 +775,18 @@ static void sm_fire(sim *s, event *ev)
     const unsigned want_stall = s->sink_want & SINK_W_STALL;
     const uint64_t starve_lim = (uint64_t)s->c.starvation_cycles;
     uint64_t c = m->cycle;
+    const int count_mstall = s->hier != NULL;
     for (;;) {
         int finished = 0, issued = 0;
+        if (m->mstall_pending)
+            close_mstalls(s, m, c);
         for (int sc = 0; sc < nsched; sc++) {
             warp_sched *ws = &m->sched[sc];
             for (int k = 0; k < width && ws->n > 0; k++) {
                 int slot = warpsched_pick(m, ws, c, starve_lim);
                 if (slot < 0) {
+                    if (count_mstall && k == 0 && c < m->load_until)
+                        open_mstall(m, ws, c);
                     if (k == 0) {
                         if (want_stall) {
                             sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->min_wake};

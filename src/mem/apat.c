@@ -78,6 +78,28 @@ void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t ite
         /* 128-bit so that a CTA id of 2^32 times a large stride is exact */
         __int128 off0 = (__int128)warp * p->warp + (__int128)cta * p->cta +
                         (__int128)iter * p->iter;
+        if (p->ws && p->ws < (1ull << 63)) {
+            /* walk the lanes modulo ws: one 128-bit modulo per warp, not
+             * per lane (off0 + l * lane mod ws, exactly) */
+            __int128 w = (__int128)p->ws;
+            __int128 o = off0 % w, st = (__int128)p->lane % w;
+            uint64_t ou = (uint64_t)(o < 0 ? o + w : o);
+            uint64_t step = (uint64_t)(st < 0 ? st + w : st);
+            for (int l = 0; l < 32; l++) {
+                addr[l] = p->base + ou;
+                ou += step;
+                if (ou >= p->ws)
+                    ou -= p->ws;
+            }
+            break;
+        }
+        if (!p->ws) {
+            /* the sum wraps modulo 2^64 exactly as the 128-bit one truncates */
+            uint64_t a = p->base + (uint64_t)off0;
+            for (int l = 0; l < 32; l++)
+                addr[l] = a + (uint64_t)l * (uint64_t)p->lane;
+            break;
+        }
         for (int l = 0; l < 32; l++) {
             __int128 off = off0 + (__int128)l * p->lane;
             if (p->ws) {
@@ -90,4 +112,34 @@ void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t ite
         break;
     }
     }
+}
+
+int mem_apat_span(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
+                  unsigned lane_bytes, uint64_t *first, uint64_t *end)
+{
+    if (lane_bytes < 1)
+        lane_bytes = 1;
+    if (p->kind != MEM_AP_AFFINE || p->lane < 0 || (uint64_t)p->lane > lane_bytes)
+        return 0;
+    uint64_t span = 31 * (uint64_t)p->lane;     /* lane 31's offset from lane 0 */
+    __int128 off0 = (__int128)warp * p->warp + (__int128)cta * p->cta + (__int128)iter * p->iter;
+    uint64_t a0;
+    if (p->ws) {
+        if (p->ws >= (1ull << 63))
+            return 0;
+        __int128 w = (__int128)p->ws, o = off0 % w;
+        uint64_t ou = (uint64_t)(o < 0 ? o + w : o);
+        if (ou + span >= p->ws)
+            return 0;             /* the walk wraps inside the warp */
+        a0 = p->base + ou;
+    } else {
+        a0 = p->base + (uint64_t)off0;
+    }
+    /* not near the top, where lane + lane_bytes would wrap (mem_coalesce
+     * takes its general path there) */
+    if (a0 > UINT64_MAX - 32 - span)
+        return 0;
+    *first = a0;
+    *end = a0 + span + lane_bytes;
+    return 1;
 }

@@ -198,7 +198,26 @@ static size_t find(const mem_cache *c, uint64_t li)
     size_t base = (size_t)(li & c->set_mask) * c->g.ways;
     uint64_t want = li + 1;
     uint16_t sg = sig_of(li);
-    for (size_t w = base; w < base + c->g.ways; w++)
+    size_t end = base + c->g.ways, w = base;
+    /* four signatures a step (SWAR): a lane of x is zero where the
+     * signature matches; the borrow trick may flag a lane above a true
+     * match, never miss one, and every flagged way is checked in full, in
+     * way order, so the way found is the one the plain scan finds */
+    const uint64_t ones = 0x0001000100010001ull, highs = 0x8000800080008000ull;
+    uint64_t pat = (uint64_t)sg * ones;
+    for (; w + 4 <= end; w += 4) {
+        uint64_t v;
+        memcpy(&v, &c->sig[w], sizeof v);
+        uint64_t x = v ^ pat;
+        uint64_t hit = (x - ones) & ~x & highs;
+        while (hit) {
+            size_t k = w + (size_t)(__builtin_ctzll(hit) >> 4);
+            if (c->sig[k] == sg && (c->line[k].tagf & TAG_MASK) == want)
+                return k;
+            hit &= hit - 1;
+        }
+    }
+    for (; w < end; w++)
         if (c->sig[w] == sg && (c->line[w].tagf & TAG_MASK) == want)
             return w;
     return SIZE_MAX;
@@ -276,7 +295,7 @@ static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
         res->evicted = 1;
         if (v->dirty) {
             unsigned d = v->dirty;
-            res->wb_sectors += (unsigned)__builtin_popcount(d);
+            res->wb_sectors += (unsigned)mem_nsectors(d);
             if (io && io->writeback)
                 io->writeback(io->ud, ((v->tagf & TAG_MASK) - 1) << c->line_shift, d, *t);
         }
@@ -306,7 +325,7 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
         unsigned v = l->valid & smask;
         need = smask & ~v;
         if (!e) {
-            res->hits += (unsigned)__builtin_popcount(v);
+            res->hits += (unsigned)mem_nsectors(v);
         } else {
             for (unsigned s = 0; s < c->spl; s++) {
                 if (!(v >> s & 1))
@@ -355,7 +374,7 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
             heap_down(c, e->pos);
         }
         l->valid |= (uint8_t)need;
-        res->misses += (unsigned)__builtin_popcount(need);
+        res->misses += (unsigned)mem_nsectors(need);
         done = SK_MAX(done, back);
     }
     return done;

@@ -45,6 +45,95 @@ static unsigned log2u(unsigned x)
     return n;
 }
 
+/* Append sector number sec (ascending, distinct) to out; 0 when out is full. */
+static int add_sector(mem_lines *out, uint64_t sec, unsigned ss, unsigned ls)
+{
+    uint64_t line = (sec << ss) >> ls << ls;
+    unsigned s = (unsigned)((sec << ss) - line) >> ss;
+    if (out->n == 0 || out->line[out->n - 1] != line) {
+        if (out->n == MEM_MAX_LINES)
+            return 0;
+        out->line[out->n] = line;
+        out->smask[out->n] = 0;
+        out->n++;
+    }
+    out->smask[out->n - 1] |= (uint8_t)(1u << s);
+    out->nsectors++;
+    return 1;
+}
+
+int mem_coalesce_range(uint64_t first, uint64_t end, unsigned line_bytes,
+                       unsigned sector_bytes, mem_lines *out)
+{
+    unsigned ss = log2u(sector_bytes), ls = log2u(line_bytes);
+    out->n = 0;
+    out->nsectors = 0;
+    if (end <= first)
+        return 0;
+    /* every sector between the range's ends, a line at a time */
+    uint64_t s = first >> ss, s_end = (end - 1) >> ss;   /* inclusive */
+    unsigned spl_shift = ls - ss;
+    while (s <= s_end) {
+        uint64_t line_first = s >> spl_shift << spl_shift;
+        uint64_t last = SK_MIN(s_end, line_first + (1ull << spl_shift) - 1);
+        unsigned k0 = (unsigned)(s - line_first), k1 = (unsigned)(last - line_first);
+        if (out->n == MEM_MAX_LINES)
+            break;
+        out->line[out->n] = line_first << ss;
+        out->smask[out->n] = (uint8_t)(((2u << k1) - 1) & ~((1u << k0) - 1));
+        out->n++;
+        out->nsectors += (int)(k1 - k0 + 1);
+        s = last + 1;
+    }
+    return out->n;
+}
+
+/* The common case: active lanes in non-decreasing address order (a
+ * coalesced or strided access, the sector lists levels pass each other).
+ * Then each lane's sectors come in ascending order and only the last one
+ * emitted can repeat, so no sort is needed: the same lines and masks as the
+ * general path, in O(active lanes).  Returns 0 (out untouched) when the
+ * lanes are not in order. */
+static int coalesce_sorted(const uint64_t *addr, uint32_t mask, unsigned lane_bytes,
+                           unsigned ss, unsigned ls, mem_lines *out)
+{
+    uint64_t prev_addr = 0, first = 0, end = 0;   /* [first, end): bytes covered so far */
+    int contiguous = 1;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t a = addr[__builtin_ctz(m)];
+        if (a < prev_addr || a > UINT64_MAX - 32)
+            return 0;     /* out of order, or near the top where a + lane_bytes wraps */
+        if (m == mask)
+            first = end = a;
+        if (a > end)
+            contiguous = 0;
+        if (a + lane_bytes > end)
+            end = a + lane_bytes;
+        prev_addr = a;
+    }
+    out->n = 0;
+    out->nsectors = 0;
+    if (contiguous && mask && end > first) {
+        mem_coalesce_range(first, end, 1u << ls, 1u << ss, out);
+        return 1;
+    }
+    uint64_t next = 0;        /* first sector not yet emitted */
+    int any = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t a = addr[__builtin_ctz(m)];
+        uint64_t s0 = a >> ss, s1 = (a + lane_bytes - 1) >> ss;
+        if (any && s0 < next)
+            s0 = next;
+        for (uint64_t s = s0; s <= s1; s++)
+            if (!add_sector(out, s, ss, ls))
+                return 1;
+        if (s1 + 1 > next || !any)
+            next = s1 + 1;
+        any = 1;
+    }
+    return 1;
+}
+
 int mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned lane_bytes,
                  unsigned line_bytes, unsigned sector_bytes, mem_lines *out)
 {
@@ -53,6 +142,8 @@ int mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned lane_bytes,
     unsigned ss = log2u(sector_bytes), ls = log2u(line_bytes);
     if (lane_bytes < 1)
         lane_bytes = 1;
+    if (coalesce_sorted(addr, mask, lane_bytes, ss, ls, out))
+        return out->n;
     for (int l = 0; l < 32; l++) {
         if (!(mask >> l & 1))
             continue;

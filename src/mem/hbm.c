@@ -130,7 +130,7 @@ static ps_t hbm_access(mem_level *l, const mem_req *r)
         mem_coalesce(r->addr, r->mask, r->lane_bytes ? r->lane_bytes : 32, 1u << h->chunk_shift,
                      32, &ls);
         for (int i = 0; i < ls.n; i++) {
-            uint64_t b = (uint64_t)__builtin_popcount(ls.smask[i]) * 32;
+            uint64_t b = (uint64_t)mem_nsectors(ls.smask[i]) * 32;
             ps_t d = hbm_piece(h, ls.line[i], b, r->t, r->sm, &miss);
             misses += miss;
             done = SK_MAX(done, d);

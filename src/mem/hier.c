@@ -248,6 +248,11 @@ int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask, unsi
     return w;
 }
 
+void mem_hier_stall(mem_hier *h, int sm, uint64_t cycles)
+{
+    h->stats[sm].stall_cycles += cycles;
+}
+
 const mem_stats *mem_hier_stats(const mem_hier *h, int sm)
 {
     const uint64_t *a = (const uint64_t *)&h->stats[sm], *b = (const uint64_t *)&h->at_start[sm];

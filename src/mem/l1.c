@@ -35,6 +35,8 @@ typedef struct l1_state {
     ps_t port_free_ps;
     uint64_t fs_per_cycle;
     int hit_cycles, bytes_per_cycle;
+    ps_t hit_ps;                  /* hit_cycles at the current clock */
+    ps_t port_ps[9];              /* the data port's time for n = 0..8 sectors of a line */
     mem_level *next;
     mem_stats *stats;
 } l1_state;
@@ -42,7 +44,7 @@ typedef struct l1_state {
 static ps_t fetch_next(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
 {
     l1_state *s = ud;
-    uint64_t a[32] = { 0 };
+    uint64_t a[32];   /* only the lanes in r.mask are read */
     mem_req r = { 0 };
     int n = 0;
     for (unsigned k = 0; k < 8; k++)
@@ -62,7 +64,7 @@ static ps_t fetch_next(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
 
 static void store_next(l1_state *s, uint64_t line_addr, unsigned smask, ps_t t)
 {
-    uint64_t a[32] = { 0 };
+    uint64_t a[32];   /* only the lanes in r.mask are read */
     mem_req r = { 0 };
     int n = 0;
     for (unsigned k = 0; k < 8; k++)
@@ -107,7 +109,7 @@ static ps_t l1_access(mem_level *l, const mem_req *r)
 {
     l1_state *s = l->st;
     mem_stats *st = &s->stats[s->sm];
-    if (!r->addr) {
+    if (!r->addr && r->span_end <= r->span_first) {
         /* bytes only: nothing to look up; the next level sees it as is */
         uint64_t sec = (r->bytes + s->g.sector_bytes - 1) / s->g.sector_bytes;
         ps_t d = s->next ? mem_access(s->next, r) : r->t;
@@ -122,15 +124,16 @@ static ps_t l1_access(mem_level *l, const mem_req *r)
         return r->op == MEM_LOAD ? d : r->t;
     }
     mem_lines ls;
-    mem_coalesce(r->addr, r->mask, r->lane_bytes, s->g.line_bytes, s->g.sector_bytes, &ls);
+    if (r->span_end > r->span_first)
+        mem_coalesce_range(r->span_first, r->span_end, s->g.line_bytes, s->g.sector_bytes, &ls);
+    else
+        mem_coalesce(r->addr, r->mask, r->lane_bytes, s->g.line_bytes, s->g.sector_bytes, &ls);
     ps_t at = SK_MAX(r->t, s->port_free_ps);
-    ps_t hit_ps = (ps_t)((uint64_t)s->hit_cycles * s->fs_per_cycle / 1000);
+    ps_t hit_ps = s->hit_ps;
     ps_t done = r->t;
     mem_cache_io io = { fetch_next, NULL, s };
     for (int i = 0; i < ls.n; i++) {
-        unsigned n = (unsigned)__builtin_popcount(ls.smask[i]);
-        uint64_t port_fs = (uint64_t)n * s->g.sector_bytes * s->fs_per_cycle /
-                           (uint64_t)s->bytes_per_cycle;
+        unsigned n = (unsigned)mem_nsectors(ls.smask[i]);
         if (r->op == MEM_STORE) {
             st->st_sectors += n;
             if (s->c) {
@@ -155,7 +158,7 @@ static ps_t l1_access(mem_level *l, const mem_req *r)
             st->l1_mshr_wait_ps += (uint64_t)res.mshr_wait_ps;
             done = SK_MAX(done, SK_MAX(ready, at + hit_ps));
         }
-        at += (ps_t)(port_fs / 1000);
+        at += s->port_ps[n];
     }
     s->port_free_ps = at;
     if (r->op == MEM_STORE) {
@@ -198,6 +201,12 @@ void mem_l1_set_mhz(mem_level *l, int mhz)
 {
     l1_state *s = l->st;
     s->fs_per_cycle = 1000000000ull / (uint64_t)(mhz > 0 ? mhz : 1);
+    /* per request these were two divisions a line: the same formulas, once
+     * per clock change */
+    s->hit_ps = (ps_t)((uint64_t)s->hit_cycles * s->fs_per_cycle / 1000);
+    for (unsigned n = 0; n < SK_ARRAY_LEN(s->port_ps); n++)
+        s->port_ps[n] = (ps_t)((uint64_t)n * s->g.sector_bytes * s->fs_per_cycle /
+                               (uint64_t)s->bytes_per_cycle / 1000);
 }
 
 mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *next,

@@ -122,7 +122,7 @@ static ps_t hbm_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
 {
     l2_ctx *x = ud;
     l2_state *s = x->s;
-    uint64_t a[32] = { 0 };
+    uint64_t a[32];   /* only the lanes in r.mask are read */
     mem_req r = { 0 };
     int n = sector_lanes(s, line_addr, smask, a, &r.mask);
     r.sm = x->sm;
@@ -138,7 +138,7 @@ static void hbm_writeback(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
 {
     l2_ctx *x = ud;
     l2_state *s = x->s;
-    uint64_t a[32] = { 0 };
+    uint64_t a[32];   /* only the lanes in r.mask are read */
     mem_req r = { 0 };
     int n = sector_lanes(s, line_addr, smask, a, &r.mask);
     r.sm = x->sm;
@@ -165,7 +165,7 @@ static ps_t slice_read(l2_state *s, int sm, int q, uint64_t line, unsigned smask
                        uint8_t flags, const mem_cache_io *io, mem_cache_res *res)
 {
     ps_t ready = mem_cache_read(slice_for(s, q, line), line, smask, t, flags, io, res);
-    uint64_t bytes = (uint64_t)__builtin_popcount(smask) * s->sector_bytes;
+    uint64_t bytes = (uint64_t)mem_nsectors(smask) * s->sector_bytes;
     (void)sm;
     return mem_bw_take(port_for(s, q, line), ready, bytes);
 }
@@ -182,9 +182,9 @@ static ps_t remote_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
     ps_t half = s->remote_ps / 2;
     ps_t out = slice_read(s, x->sm, x->to, line_addr, smask, t + half, 0, &io, &res);
     count(&s->stats[x->sm], &res);
-    uint64_t bytes = (uint64_t)__builtin_popcount(smask) * s->sector_bytes;
-    s->stats[x->sm].fabric_sectors += (uint64_t)__builtin_popcount(smask);
-    s->stats[x->sm].noc_sector_um += (uint64_t)__builtin_popcount(smask) * s->geo.fabric_um;
+    uint64_t bytes = (uint64_t)mem_nsectors(smask) * s->sector_bytes;
+    s->stats[x->sm].fabric_sectors += (uint64_t)mem_nsectors(smask);
+    s->stats[x->sm].noc_sector_um += (uint64_t)mem_nsectors(smask) * s->geo.fabric_um;
     ps_t f = mem_bw_take(&s->fabric[x->to][x->from], out, bytes);
     return f + (s->remote_ps - half);
 }
@@ -194,7 +194,7 @@ static ps_t l2_load_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps_
     mem_stats *st = &s->stats[sm];
     int p = s->geo.home[sm];
     int q = mem_partition_of(line, s->nparts, s->hash_mask, s->frame_bit);
-    unsigned n = (unsigned)__builtin_popcount(smask);
+    unsigned n = (unsigned)mem_nsectors(smask);
     ps_t lat = s->geo.lat_ps[sm * s->nparts + p], half = lat / 2;
     st->l2_sectors += n;
     st->noc_sector_um += (uint64_t)n * s->geo.dist_um[sm * s->nparts + p];
@@ -238,7 +238,7 @@ static ps_t l2_store_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps
     mem_stats *st = &s->stats[sm];
     int p = s->geo.home[sm];
     int q = mem_partition_of(line, s->nparts, s->hash_mask, s->frame_bit);
-    unsigned n = (unsigned)__builtin_popcount(smask);
+    unsigned n = (unsigned)mem_nsectors(smask);
     ps_t lat = s->geo.lat_ps[sm * s->nparts + p], half = lat / 2;
     st->l2_sectors += n;
     st->noc_sector_um += (uint64_t)n * s->geo.dist_um[sm * s->nparts + p];
