@@ -615,6 +615,47 @@ START_TEST(test_validate_bounds)
 }
 END_TEST
 
+/* ---- include: ------------------------------------------------------- */
+
+/* A child overrides only what it names; a grandchild stacks on it; paths
+ * resolve against the including file. */
+START_TEST(test_include_overrides)
+{
+    cfg base, child, grand;
+    cfg_defaults(&base);
+    cfg_defaults(&child);
+    cfg_defaults(&grand);
+    load_ok(&base, "configs/h200.yaml");
+    load_ok(&child, CFGDIR "inc/child.yaml");
+    load_ok(&grand, CFGDIR "inc/grandchild.yaml");
+    ck_assert_int_eq(base.max_ctas, 32);
+    ck_assert_int_eq(child.max_ctas, 16);
+    ck_assert_int_eq(grand.max_ctas, 16);
+    ck_assert_int_eq(grand.sm_mhz, 1500);
+    ck_assert_int_eq(child.sm_mhz, base.sm_mhz);
+    /* Everything else is the base's, byte for byte in the dump. */
+    child.max_ctas = base.max_ctas;
+    char *a = dump_string(&base, 0), *b = dump_string(&child, 0);
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+}
+END_TEST
+
+/* An error inside the base names the base file and its own line. */
+START_TEST(test_include_error_in_base)
+{
+    cfg c;
+    cfg_defaults(&c);
+    int before = c.max_warps;
+    sk_error e = { 0 };
+    int rc = cfg_load_file(&c, CFGDIR "inc/bad_child.yaml", &e);
+    ck_assert_int_eq(rc, SK_ECONFIG);
+    ck_assert_str_eq(e.msg, CFGDIR "inc/bad_base.yaml:2:14: sm.max_warps: lots: expected an integer in 1..1024");
+    ck_assert_int_eq(c.max_warps, before);
+}
+END_TEST
+
 Suite *config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -625,6 +666,8 @@ Suite *config_suite(void)
     tcase_add_test(tc, test_block_and_flow);
     tcase_add_test(tc, test_dotted_keys);
     tcase_add_test(tc, test_tpcs_list_and_scalar);
+    tcase_add_test(tc, test_include_overrides);
+    tcase_add_test(tc, test_include_error_in_base);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("schema");

@@ -699,10 +699,28 @@ int cfg_num_sms(const cfg *c)
 
 /* ---- YAML ------------------------------------------------------------ */
 
+/* The files being read, innermost first: an include of one of them is a
+ * cycle. */
+typedef struct incl_chain {
+    const char *name;           /* as given (messages) */
+    const char *real;           /* realpath(), NULL for a string */
+    const struct incl_chain *up;
+    int depth;
+} incl_chain;
+
+/* Nested includes deeper than this are refused (a cycle through links that
+ * realpath() cannot see stops here too). */
+#define CFG_MAX_INCLUDE_DEPTH 16
+
 typedef struct loader {
     yrd y;                      /* the parser, the name, the keys seen */
     cfg *c;                     /* scratch copy, committed only on success */
+    const incl_chain *chain;    /* this file and the files including it */
+    int top_keys;               /* top-level keys read so far */
 } loader;
+
+static int load_buffer_chain(cfg *c, const char *name, const unsigned char *buf, size_t len,
+                             const incl_chain *up, sk_error *e);
 
 /* A scalar for key k (entry `index` of a list when index >= 0). */
 static int load_scalar(loader *L, const cfg_key *k, const yaml_event_t *ev, int index,
@@ -827,6 +845,87 @@ out:
     return rc;
 }
 
+/* "include: PATH" (the first top-level key): load the base file into the
+ * scratch config, so that every key of this file overrides it.  PATH is
+ * relative to the including file's folder (to the working directory for a
+ * config given as a string). */
+static int load_include(loader *L, yaml_mark_t km)
+{
+    char shown[80], buf[80];
+    yaml_event_t ev;
+    int rc;
+
+    if (L->top_keys > 0)
+        return yrd_err(&L->y, km, SK_ECONFIG,
+                       "include: expected as the first key of the file (the base is read first, "
+                       "then this file overrides it)");
+    if ((rc = yrd_next(&L->y, &ev)) != 0)
+        return rc;
+    if ((rc = yrd_check_plain(&L->y, &ev, "include")) != 0)
+        goto out;
+    if (ev.type != YAML_SCALAR_EVENT || yrd_is_null(&ev)) {
+        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: expected the path of a config file",
+                     yrd_show_event(&ev, buf, sizeof buf));
+        goto out;
+    }
+    const char *v = (const char *)ev.data.scalar.value;
+    size_t n = ev.data.scalar.length;
+    yrd_show(shown, sizeof shown, v, n);
+    if (memchr(v, '\0', n) || n >= 4096) {
+        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: expected the path of a config file",
+                     shown);
+        goto out;
+    }
+    /* Resolve against the including file's folder. */
+    const char *self = L->chain->real ? L->chain->name : NULL;
+    const char *slash = self ? strrchr(self, '/') : NULL;
+    size_t dl = (v[0] != '/' && slash) ? (size_t)(slash - self) + 1 : 0;
+    char *path = xmalloc(dl + n + 1);
+    memcpy(path, self ? self : "", dl);
+    memcpy(path + dl, v, n);
+    path[dl + n] = '\0';
+
+    if (L->chain->depth + 1 > CFG_MAX_INCLUDE_DEPTH) {
+        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: expected at most %d nested includes",
+                     shown, CFG_MAX_INCLUDE_DEPTH);
+        free(path);
+        goto out;
+    }
+    char *real = realpath(path, NULL);
+    unsigned char *fbuf = NULL;
+    size_t flen = 0;
+    sk_error fe;
+    memset(&fe, 0, sizeof fe);
+    if (!real || yrd_read_file(path, &fbuf, &flen, &fe) != 0) {
+        const char *why = real ? fe.msg : strerror(errno);
+        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG,
+                     "include: %s: expected a readable config file (%s: %s)", shown, path,
+                     real ? why + strlen(path) + 2 : why);
+        free(real);
+        free(path);
+        goto out;
+    }
+    for (const incl_chain *up = L->chain; up; up = up->up) {
+        if (up->real && strcmp(up->real, real) == 0) {
+            rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG,
+                         "include: %s: expected a file that does not include this one "
+                         "(include cycle through %s)", shown, up->name);
+            free(fbuf);
+            free(real);
+            free(path);
+            goto out;
+        }
+    }
+    incl_chain link = {.name = path, .real = real, .up = L->chain, .depth = L->chain->depth + 1};
+    rc = load_buffer_chain(L->c, path, fbuf, flen, &link, L->y.e);
+    free(fbuf);
+    free(real);
+    free(path);
+out:
+    yaml_event_delete(&ev);
+    return rc;
+}
+
 /* Key/value pairs up to the mapping's end; `prefix` is "" at the top. */
 static int load_mapping(loader *L, const char *prefix)
 {
@@ -862,7 +961,12 @@ static int load_mapping(loader *L, const char *prefix)
             full[np] = '\x01';
         yaml_mark_t km = ev.start_mark;
         yaml_event_delete(&ev);
-        rc = load_value(L, full, km);
+        if (!*prefix && strcmp(full, "include") == 0)
+            rc = load_include(L, km);
+        else
+            rc = load_value(L, full, km);
+        if (!*prefix)
+            L->top_keys++;
         free(full);
         if (rc)
             return rc;
@@ -916,14 +1020,17 @@ static int load_document(loader *L)
     return rc;
 }
 
-/* Parse buf[0..len) into *c; *c is untouched on error. */
-static int load_buffer(cfg *c, const char *name, const unsigned char *buf, size_t len,
-                       sk_error *e)
+/* Parse buf[0..len) into *c; *c is untouched on error.  `up` is the chain
+ * of files including this one (its own link, for a file). */
+static int load_buffer_chain(cfg *c, const char *name, const unsigned char *buf, size_t len,
+                             const incl_chain *up, sk_error *e)
 {
     loader L;
     cfg scratch = *c;
     yrd_init(&L.y, name, buf, len, e);
     L.c = &scratch;
+    L.chain = up;
+    L.top_keys = 0;
 
     int rc = load_document(&L);
     if (rc == 0)
@@ -934,7 +1041,8 @@ static int load_buffer(cfg *c, const char *name, const unsigned char *buf, size_
 
 int cfg_load_string(cfg *c, const char *name, const char *yaml, sk_error *e)
 {
-    return load_buffer(c, name, (const unsigned char *)yaml, strlen(yaml), e);
+    incl_chain self = {.name = name, .real = NULL, .up = NULL, .depth = 0};
+    return load_buffer_chain(c, name, (const unsigned char *)yaml, strlen(yaml), &self, e);
 }
 
 int cfg_load_file(cfg *c, const char *path, sk_error *e)
@@ -944,7 +1052,10 @@ int cfg_load_file(cfg *c, const char *path, sk_error *e)
     int rc = yrd_read_file(path, &buf, &len, e);
     if (rc)
         return rc;
-    rc = load_buffer(c, path, buf, len, e);
+    char *real = realpath(path, NULL);
+    incl_chain self = {.name = path, .real = real, .up = NULL, .depth = 0};
+    rc = load_buffer_chain(c, path, buf, len, &self, e);
+    free(real);
     free(buf);
     return rc;
 }
