@@ -165,8 +165,18 @@ $(BENCH): bench/bench.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
 
+# BASE (a git revision, default HEAD~1; BASE= for none) is built in its
+# own worktree under $(BUILD)/bench-base and run side by side with this
+# tree's binary, so a change is judged against the previous commit in one run.
+BASE ?= HEAD~1
+BASE_DIR := $(BUILD)/bench-base
 bench: deps $(BIN) $(BENCH)
-	$(BENCH) -b $(BIN) -c configs/h200.yaml -d $(BUILD)/bench-work -o $(BUILD)/bench.txt -H docs/performance.md
+	@if [ -n "$(BASE)" ]; then \
+	    rm -rf $(BASE_DIR) && git worktree prune && \
+	    git worktree add -q --detach $(BASE_DIR) $(BASE) && \
+	    $(MAKE) --no-print-directory -C $(BASE_DIR) BUILD=build build/skewsim >/dev/null; fi
+	$(BENCH) -b $(BIN) $(if $(BASE),-B $(BASE_DIR)/build/skewsim) -c configs/h200.yaml -d $(BUILD)/bench-work \
+	    -o $(BUILD)/bench.txt -H docs/performance.md
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -36,7 +36,14 @@
  * rev-parse --short HEAD, "-dirty" when tracked files are modified).  Only
  * libc and POSIX: a fresh Debian machine with what the Makefile needs runs it.
  *
- * usage: bench -b BIN -c CONFIG -d WORKDIR [-o RESULTS] [-H HISTORY.md] [-q]
+ * With -B BASE (another skewsim binary, e.g. the previous commit's, which
+ * `make bench` builds), every workload also runs on BASE, alternating run
+ * by run with BIN on the same trace, so both see the same machine load; the
+ * table then gives BASE's rate and the ratio BIN/BASE on CPU time (less
+ * disturbed by other processes than wall time).  This is how a change is
+ * judged "within 3 % of the previous commit": side by side, in one run.
+ *
+ * usage: bench -b BIN -c CONFIG -d WORKDIR [-B BASE] [-o RESULTS] [-H HISTORY.md] [-q]
  *   -q  quick: smaller workloads (a smoke test of the driver, minutes -> seconds)
  */
 #include <errno.h>
@@ -234,13 +241,15 @@ static void commit_id(char *buf, size_t n)
 
 int main(int argc, char **argv)
 {
-    const char *bin = NULL, *cfgp = NULL, *dir = NULL, *out = NULL, *hist = NULL;
+    const char *bin = NULL, *base = NULL, *cfgp = NULL, *dir = NULL, *out = NULL, *hist = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-q"))
             quick = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "-b"))
             bin = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "-B"))
+            base = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "-c"))
             cfgp = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "-d"))
@@ -250,15 +259,17 @@ int main(int argc, char **argv)
         else if (i + 1 < argc && !strcmp(argv[i], "-H"))
             hist = argv[++i];
         else
-            die("%s: usage: bench -b BIN -c CONFIG -d WORKDIR [-o RESULTS] [-H HISTORY.md] [-q]", argv[i]);
+            die("%s: usage: bench -b BIN -c CONFIG -d WORKDIR [-B BASE] [-o RESULTS] [-H HISTORY.md] [-q]", argv[i]);
     }
     if (!bin || !cfgp || !dir)
-        die("%s", "usage: bench -b BIN -c CONFIG -d WORKDIR [-o RESULTS] [-H HISTORY.md] [-q]");
+        die("%s", "usage: bench -b BIN -c CONFIG -d WORKDIR [-B BASE] [-o RESULTS] [-H HISTORY.md] [-q]");
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         die("cannot create the work directory: %s", strerror(errno));
 
-    result res[NWL];
-    char trace[NWL][4096], odir[NWL][4096];
+    result res[NWL], bres[NWL];
+    int bok[NWL];
+    double cpu_best[NWL];
+    char trace[NWL][4096], odir[NWL][4096], bdir[NWL][4096];
     for (size_t w = 0; w < NWL; w++) {
         const workload *wl = &workloads[w];
         snprintf(trace[w], sizeof trace[w], "%s/%s%s.trace", dir, wl->name, quick ? "_q" : "");
@@ -274,8 +285,11 @@ int main(int argc, char **argv)
         av[k] = NULL;
         run_or_die(av);
 
+        snprintf(bdir[w], sizeof bdir[w], "%s/%s%s.base.out", dir, wl->name, quick ? "_q" : "");
         char *rv[] = {(char *)bin, "run", "-c", (char *)cfgp, "-t", trace[w], "-o", odir[w], NULL};
+        char *bv[] = {(char *)base, "run", "-c", (char *)cfgp, "-t", trace[w], "-o", bdir[w], NULL};
         fprintf(stderr, "bench: %-9s %s ...", wl->name, quick ? "(quick)" : wl->what);
+        bok[w] = base != NULL;
         for (int rep = 0; rep < wl->reps; rep++) {
             result r;
             double t0 = now_s();
@@ -285,7 +299,21 @@ int main(int argc, char **argv)
                 die("%s: the simulation failed", wl->name);
             if (rep == 0 || r.wall_s < res[w].wall_s)
                 res[w] = r;
+            if (rep == 0 || r.cpu_s < cpu_best[w])
+                cpu_best[w] = r.cpu_s;
             fprintf(stderr, " %.1f s", r.wall_s);
+            if (!bok[w])
+                continue;
+            /* the base binary may not read a newer trace: then no ratio */
+            t0 = now_s();
+            pid = spawn(bv, 1);
+            r.ok = reap(pid, t0, &r) && read_summary(bdir[w], &r);
+            if (!r.ok)
+                bok[w] = 0;
+            else if (rep == 0 || r.cpu_s < bres[w].cpu_s)
+                bres[w] = r;
+            if (r.ok)
+                fprintf(stderr, " (base %.1f s)", r.wall_s);
         }
         fputc('\n', stderr);
     }
@@ -359,6 +387,19 @@ int main(int argc, char **argv)
         fprintf(t, "%-9s %9.1f %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %10.1f %9.0f\n", workloads[w].name,
                 r->wi / 1e6, r->wall_s, r->cpu_s, r->wi / r->wall_s / 1e6, r->sm_cycles / r->wall_s / 1e6,
                 r->events / r->wall_s / 1e6, r->rss_mb, r->total_ns / 1e3, r->wall_s / (r->total_ns * 1e-9));
+    }
+    if (base) {
+        fprintf(t, "\nside by side with the base binary %s (alternating runs, best CPU time of each):\n", base);
+        fprintf(t, "%-9s %12s %12s %12s\n", "workload", "base Mwi/s", "this Mwi/s", "this/base");
+        for (size_t w = 0; w < NWL; w++) {
+            if (!bok[w]) {
+                fprintf(t, "%-9s %12s %12.2f %12s\n", workloads[w].name, "n/a", res[w].wi / cpu_best[w] / 1e6,
+                        "n/a");
+                continue;
+            }
+            double rb = bres[w].wi / bres[w].cpu_s / 1e6, rn = res[w].wi / cpu_best[w] / 1e6;
+            fprintf(t, "%-9s %12.2f %12.2f %12.3f\n", workloads[w].name, rb, rn, rn / rb);
+        }
     }
     /* Linearity on wall time (the issue's wording) and on CPU time, which
      * other processes on a busy machine disturb less. */

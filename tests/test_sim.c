@@ -849,7 +849,7 @@ END_TEST
  * from the table is not counted (so adding one does not fail here) until
  * it is added. */
 static const char *const layout_folders[] = {"core", "config", "trace", "mem", "silicon",
-                                             "gpu", "out", "sweep", "cli"};
+                                             "gpu", "out", "sweep", "cli", "stats"};
 #define NFOLD ((int)SK_ARRAY_LEN(layout_folders))
 static const struct {
     const char *header;
@@ -858,6 +858,7 @@ static const struct {
     {"common", 0}, {"event", 0}, {"config", 1}, {"yamlrd", 1}, {"topo", 1}, {"policies", 1},
     {"trace", 2}, {"program", 2}, {"sass", 2}, {"gen", 2}, {"mem", 3}, {"silicon", 4},
     {"sim", 5}, {"sm", 5}, {"dispatch", 5}, {"sink", 5}, {"results", 6}, {"sweep", 7},
+    {"json", 6}, {"run", 6}, {"lineread", 2}, {"stats", 9},
 };
 
 static int header_folder(const char *name, size_t n)
@@ -876,6 +877,8 @@ static void scan_includes(const char *path, int from, int edge[NFOLD][NFOLD])
     for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
         const char *name = p + sizeof key - 1, *dot = strstr(name, ".h\"");
         int to = dot ? header_folder(name, (size_t)(dot - name)) : -1;
+        ck_assert_msg(!dot || to >= 0, "%s includes skewsim/%.*s.h, which layout_headers does not place in a "
+                      "folder: add its row", path, dot ? (int)(dot - name) : 0, name);
         if (to >= 0 && to != from)
             edge[from][to] = 1;
     }
@@ -896,10 +899,7 @@ static void scan_dir(const char *dir, int folder, int edge[NFOLD][NFOLD])
         int from = folder;
         if (from < 0) {                  /* include/skewsim: the header's own folder */
             from = header_folder(de->d_name, n - 2);
-            if (from < 0) {
-                free(path);
-                continue;
-            }
+            ck_assert_msg(from >= 0, "%s: layout_headers does not place it in a folder: add its row", path);
         }
         scan_includes(path, from, edge);
         free(path);
@@ -933,6 +933,16 @@ START_TEST(test_layout_no_folder_circle)
         free(dir);
     }
     scan_dir("include/skewsim", -1, edge);
+    /* every folder of src/ is in the table */
+    DIR *d = opendir("src");
+    ck_assert_ptr_nonnull(d);
+    for (struct dirent *de; (de = readdir(d));) {
+        int known = de->d_name[0] == '.';
+        for (int f = 0; f < NFOLD && !known; f++)
+            known = strcmp(de->d_name, layout_folders[f]) == 0;
+        ck_assert_msg(known, "src/%s: not in layout_folders: add it", de->d_name);
+    }
+    closedir(d);
     ck_assert_int_eq(edge[5][4], 1);     /* the scan sees gpu -> silicon ... */
     ck_assert_int_eq(edge[6][5], 1);     /* ... and out -> gpu */
     int state[NFOLD] = {0};

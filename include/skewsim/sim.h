@@ -1,15 +1,15 @@
 /* sim.h -- the simulation context and the simulator's contract.
  *
  * One `sim` holds everything a run touches (config, event queue, SMs,
- * dispatcher, memory, statistics, the trace being replayed): no globals, so
- * two simulations in one process never see each other.
+ * dispatcher, memory levels, sinks, statistics, the trace being replayed):
+ * no globals, so two simulations in one process never see each other.
  *
  * Contract (cf. SimpleScalar's sim.h): sim_create() from a validated config
  * and a list of sinks (sink.h); sim_run() replays every kernel of a trace,
  * reporting its events (kernels, CTAs, barriers, silicon steps and, to the
  * sinks that ask, every issue, stall and memory access) to the sinks;
- * sim_destroy().  Results are deterministic: the
- * same config, trace and seed give the same events in the same order.
+ * sim_destroy().  Results are deterministic: the same config, trace and
+ * seed give the same events in the same order.
  */
 #ifndef SKEWSIM_SIM_H
 #define SKEWSIM_SIM_H
@@ -24,8 +24,6 @@
 #include "skewsim/silicon.h"
 #include "skewsim/mem.h"
 #include "skewsim/sink.h"
-
-struct sim;
 
 typedef struct sim {
     cfg c;                    /* private copy of the config */

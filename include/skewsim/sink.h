@@ -9,7 +9,8 @@
  * The fine-grained events (warp issue and stall, memory accesses) are
  * reported from the SM's hot loop, where that test is one predictable
  * branch on a word already in cache: with no sink asking they cost nothing
- * measurable (docs/performance.md), and no event record is even built.
+ * measurable (FMA rows of make bench, run side by side with the commit
+ * before sinks: within noise), and no event record is even built.
  *
  * Every callback returns 0, or non-zero to stop the run: sim_run() then
  * returns SK_EIO.  Callbacks see the simulation read-only (`s`); the

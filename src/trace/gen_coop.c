@@ -17,7 +17,7 @@
  * FADDs), BAR.SYNC, thread 0's timestamp store (an `ifwarp 0` block) and
  * the grid barrier.  grid.sync() is the GRID.SYNC pseudo-op: the
  * simulator releases every warp of the grid sync.grid_ns after the last one
- * arrives (src/core/sim.c), which stands for the barrier's BAR.SYNC, thread
+ * arrives (src/gpu/sim.c), which stands for the barrier's BAR.SYNC, thread
  * 0's atomic and the flag polling.  Stall counts of the code around the loop
  * follow the conventions of fma_kernel.sass (no SASS of coop_kernel was
  * captured): FP32 dependent ops stall 4, independent ones 1, compares 13
