@@ -20,6 +20,7 @@ Suite *accelsim_suite(void);
 Suite *sass_suite(void);
 Suite *sweep_suite(void);
 Suite *stats_suite(void);
+Suite *topo_suite(void);
 
 /* Directory holding test inputs (tests/data), relative to the repository root
  * where `make check` runs. */

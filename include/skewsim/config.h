@@ -77,6 +77,7 @@ typedef struct cfg {
     int sms_per_tpc;                  /* topology.sms_per_tpc */
     int numbering;                    /* topology.numbering: enum cfg_numbering */
     int tail_gpcs;                    /* topology.tail_gpcs: the last N GPCs are numbered after all others */
+    int tail_max_cluster;             /* topology.tail_max_cluster: largest cluster a tail SM takes */
 
     /* per-SM limits */
     int max_threads;                  /* sm.max_threads */

@@ -53,6 +53,8 @@ typedef struct kernel_stats {
                                  span = last_record_end_ps - first_start_ps */
     ps_t done_ps;             /* completion (the CUDA event after it) */
     uint64_t warp_instructions;
+    uint32_t cluster;         /* CTAs per cluster, 0: launched without one */
+    uint64_t max_active_clusters; /* with a cluster: cudaOccupancyMaxActiveClusters (topo.h) */
 } kernel_stats;
 
 /* The dispatcher handed CTA `cta` of kernel `kernel` to SM `sm` at t. */

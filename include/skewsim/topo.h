@@ -10,6 +10,7 @@ typedef struct topo_sm {
     int tpc;           /* TPC index within its GPC */
     int tpc_global;    /* TPC index over the chip (GPC-major) */
     int slot;          /* SM index within its TPC */
+    int cgroup;        /* cluster group: the SMs one thread block cluster may span */
 } topo_sm;
 
 typedef struct topo {
@@ -17,10 +18,22 @@ typedef struct topo {
     topo_sm *sm;       /* owned: indexed by SM id */
     int *gpc_first;    /* owned: gpc_first[g] = index into by_gpc of GPC g's first SM */
     int *by_gpc;       /* owned: SM ids GPC-major, TPC order within a GPC, then TPC slot */
+    /* Cluster groups (docs/topology.md, "Clusters"): one per cluster-capable
+     * GPC, then one per TPC of the tail GPCs, whose SMs take clusters of at
+     * most topology.tail_max_cluster CTAs. */
+    int ncgroups;
+    int *cg_first;     /* owned: cg_first[g] = index into cg_sms of group g's first SM */
+    int *cg_sms;       /* owned: SM ids group by group, in by_gpc order */
+    int *cg_max;       /* owned: largest cluster group g takes (INT32_MAX: any) */
 } topo;
 
 /* Build from the config's topology.* keys.  Returns 0 or SK_ECONFIG. */
 int topo_build(topo *t, const cfg *c, sk_error *e);
 void topo_free(topo *t);
+
+/* cudaOccupancyMaxActiveClusters by mechanism: how many clusters of
+ * `csize` CTAs are resident at once when every SM holds `per_sm` CTAs of
+ * the kernel, each cluster inside one cluster group.  csize 0 counts as 1. */
+uint64_t topo_max_active_clusters(const topo *t, int per_sm, int csize);
 
 #endif

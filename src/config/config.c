@@ -150,6 +150,8 @@ static const cfg_key cfg_schema[] = {
              "SM id order: all SMs of GPC 0 first, or one TPC of each GPC in turn"),
     ROW_INT("topology.tail_gpcs", tail_gpcs, 0, 0, CFG_MAX_GPCS - 1, "GPCs",
             "the last N GPCs are numbered after all others"),
+    ROW_INT("topology.tail_max_cluster", tail_max_cluster, 2, 1, 64, "CTAs",
+            "largest thread block cluster an SM of the tail GPCs takes (the H200's 'random' SMs: 2)"),
 
     ROW_INT("sm.max_threads", max_threads, 2048, 1, 65536, "threads",
             "resident threads per SM"),

@@ -69,6 +69,34 @@ int topo_build(topo *t, const cfg *c, sk_error *e)
                         t->by_gpc[k++] = sm;
     }
     t->gpc_first[c->gpcs] = k;
+
+    /* Cluster groups: a head GPC is one; a tail GPC is one per TPC (the
+     * two SMs of a TPC share a GPC whatever floorsweeping did, so a
+     * cluster of 2 stays inside one). */
+    int head = c->gpcs - c->tail_gpcs;
+    t->ncgroups = head;
+    for (int g = head; g < c->gpcs; g++)
+        t->ncgroups += c->tpcs_per_gpc[g];
+    t->cg_first = xcalloc((size_t)t->ncgroups + 1, sizeof *t->cg_first);
+    t->cg_sms = xcalloc((size_t)t->nsms, sizeof *t->cg_sms);
+    t->cg_max = xcalloc((size_t)t->ncgroups, sizeof *t->cg_max);
+    int cg = 0;
+    k = 0;
+    for (int g = 0; g < c->gpcs; g++) {
+        int per = g < head ? c->tpcs_per_gpc[g] : 1;  /* TPCs per group */
+        for (int first = 0; first < c->tpcs_per_gpc[g]; first += per, cg++) {
+            t->cg_first[cg] = k;
+            t->cg_max[cg] = g < head ? INT32_MAX : c->tail_max_cluster;
+            for (int j = t->gpc_first[g]; j < t->gpc_first[g + 1]; j++) {
+                int sm = t->by_gpc[j];
+                if (t->sm[sm].tpc >= first && t->sm[sm].tpc < first + per) {
+                    t->sm[sm].cgroup = cg;
+                    t->cg_sms[k++] = sm;
+                }
+            }
+        }
+    }
+    t->cg_first[cg] = k;
     return 0;
 }
 
@@ -79,5 +107,19 @@ void topo_free(topo *t)
     free(t->sm);
     free(t->gpc_first);
     free(t->by_gpc);
+    free(t->cg_first);
+    free(t->cg_sms);
+    free(t->cg_max);
     memset(t, 0, sizeof *t);
+}
+
+uint64_t topo_max_active_clusters(const topo *t, int per_sm, int csize)
+{
+    csize = SK_MAX(csize, 1);
+    uint64_t n = 0;
+    for (int g = 0; g < t->ncgroups; g++)
+        if (csize <= t->cg_max[g])
+            n += (uint64_t)(t->cg_first[g + 1] - t->cg_first[g]) * (uint64_t)SK_MAX(per_sm, 0) /
+                 (uint64_t)csize;
+    return n;
 }

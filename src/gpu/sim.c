@@ -163,6 +163,17 @@ static int prepare_kernel(sim *s, sk_error *e)
                          k->name, k->block_threads, k->regs_per_thread, k->smem_bytes, s->need.warps,
                          s->need.regs, s->need.smem, s->c.max_threads, s->c.max_warps, s->c.registers,
                          s->c.smem_bytes);
+    /* cudaLaunchKernelEx refuses a cluster that no GPC can hold at this
+     * occupancy (cudaErrorClusterOutOfResources). */
+    if (k->cluster > 1 && topo_max_active_clusters(&s->topo, per_sm, (int)k->cluster) == 0) {
+        int most = 0;
+        for (int g = 0; g < s->topo.ncgroups; g++)
+            most = SK_MAX(most, (s->topo.cg_first[g + 1] - s->topo.cg_first[g]) * per_sm);
+        return sk_errorf(e, SK_EFIT,
+                         "kernel %s: cluster=%u: expected at most %d CTAs per cluster (the largest GPC "
+                         "holds %d CTAs of it at %d per SM), as cudaLaunchKernelEx requires",
+                         k->name, k->cluster, SK_MIN(most, 16), most, per_sm);
+    }
     return 0;
 }
 
@@ -350,11 +361,16 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         s->ks.ctas = s->k.grid;
         s->ks.launch_ps = t;
         s->ks.first_start_ps = PS_MAX;
+        s->ks.cluster = s->k.cluster;
+        if (s->k.cluster)
+            s->ks.max_active_clusters = topo_max_active_clusters(
+                &s->topo, sm_ctas_per_sm(&s->c, &s->need), (int)s->k.cluster);
         s->ctas_left = s->k.grid;
         s->ctas_running = 0;
         uint64_t before = 0;
         for (int i = 0; i < s->nsms; i++)
             before += s->sms[i].issued;
+        dispatch_kernel_start(s);
         if (s->disp.ops->kernel_start)
             s->disp.ops->kernel_start(s->disp.st, s);
         for (mem_level *l = s->mem; l; l = l->next)

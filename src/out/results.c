@@ -213,6 +213,10 @@ static char *summary_text(const results *r, const sim *s, size_t *len)
         skjson_set(o, "span_ns", skjson_ns(k->last_record_end_ps - k->first_start_ps));
         skjson_set(o, "time_ns", skjson_ns(k->done_ps - k->launch_ps));
         skjson_set(o, "warp_instructions", skjson_u64(k->warp_instructions));
+        if (k->cluster) {
+            skjson_set(o, "cluster", skjson_u64(k->cluster));
+            skjson_set(o, "max_active_clusters", skjson_u64(k->max_active_clusters));
+        }
         skjson_append(ks, o);
     }
     skjson_set(root, "kernels", ks);

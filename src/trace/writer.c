@@ -197,6 +197,8 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
     gzFile f = w->f;
     gzprintf(f, "kernel %s grid=%llu block=%u regs=%u smem=%u", k->name,
              (unsigned long long)k->grid, k->block_threads, k->regs_per_thread, k->smem_bytes);
+    if (k->cluster)
+        gzprintf(f, " cluster=%u", k->cluster);
     if (k->gap_ns)
         gzprintf(f, " gap_ns=%llu", (unsigned long long)k->gap_ns);
     gzputs(f, "\n");
