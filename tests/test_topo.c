@@ -144,6 +144,130 @@ START_TEST(test_cluster_key_round_trip)
 }
 END_TEST
 
+/* ---- floorsweeping ----------------------------------------------------- */
+
+static void build_topo(topo *t, const char *yaml)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, yaml, NULL);
+    sk_error e = {0};
+    ck_assert_msg(topo_build(t, &c, &e) == 0, "%s", e.msg);
+}
+
+/* The measured chip as a floorsweep gives today's h200.yaml map, SM by SM;
+ * so does a common H200 whose 18-SM GPCs sit elsewhere on the die. */
+START_TEST(test_floorsweep_measured_map)
+{
+    topo ref, fs, common;
+    build_topo(&ref, "");
+    build_topo(&fs, "topology: {floorsweep: \"0.8 1.8 2.8 3.8 4.8 5.8\"}\n");
+    build_topo(&common, "topology: {floorsweep: \"2.8,3.8,4.8,5.8,6.8,7.8\"}\n");
+    ck_assert_int_eq(fs.nsms, 132);
+    for (int i = 0; i < 132; i++) {
+        ck_assert_int_eq(fs.sm[i].gpc, ref.sm[i].gpc);
+        ck_assert_int_eq(fs.sm[i].tpc, ref.sm[i].tpc);
+        ck_assert_int_eq(common.sm[i].gpc, ref.sm[i].gpc);
+    }
+    /* physics.md: smid 0-63 -> (smid mod 16) div 2 */
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(fs.sm[i].gpc, (i % 16) / 2);
+    /* physical GPCs: logical GPC 0 is physical 0 here, physical 2 in the
+     * common layout (the first 16-SM GPC); the random TPCs come from it. */
+    ck_assert_int_eq(fs.sm[0].phys_gpc, 0);
+    ck_assert_int_eq(common.sm[0].phys_gpc, 2);
+    ck_assert_int_eq(common.sm[124].phys_gpc, 2);
+    ck_assert_int_eq(common.sm[120].phys_gpc, 0);   /* the 9th TPC of an 18-SM GPC */
+    topo_free(&ref);
+    topo_free(&fs);
+    topo_free(&common);
+}
+END_TEST
+
+/* 12/16x3/18x4 worked by hand: physical 6,8,8,8,9,9,9,9 TPCs; four random
+ * TPCs from GPC 0 leave 2,8,8,8,9,9,9,9.  Round-robin numbering: rounds 0-1
+ * take all 8 GPCs (SMs 0-31), rounds 2-7 the 7 others (14 SMs each: 32-115),
+ * round 8 GPCs 4-7 (116-123), then the tail 124-131. */
+START_TEST(test_floorsweep_uneven_by_hand)
+{
+    topo t;
+    build_topo(&t, "topology: {floorsweep: \"0.6 0.7 0.8 1.8 2.8 3.8\"}\n");
+    ck_assert_int_eq(t.nsms, 132);
+    ck_assert_int_eq(t.ngpcs, 9);
+    static const int want[][2] = {{0, 0}, {1, 0}, {2, 1}, {15, 7}, {16, 0}, {17, 0}, {31, 7},
+                                  {32, 1}, {45, 7}, {46, 1}, {115, 7}, {116, 4}, {118, 5},
+                                  {122, 7}, {123, 7}, {124, 8}, {131, 8}};
+    for (size_t i = 0; i < SK_ARRAY_LEN(want); i++)
+        ck_assert_msg(t.sm[want[i][0]].gpc == want[i][1], "SM %d: GPC %d, expected %d", want[i][0],
+                      t.sm[want[i][0]].gpc, want[i][1]);
+    ck_assert_int_eq(t.sm[32].tpc, 2);
+    ck_assert_int_eq(t.sm[116].tpc, 8);
+    /* Clusters: of 16 at one CTA per SM only the seven 16- and 18-SM GPCs;
+     * of 4: 1 + 4 + 4 + 4 + 4 x 4 = 29. */
+    ck_assert_uint_eq(topo_max_active_clusters(&t, 1, 16), 7);
+    ck_assert_uint_eq(topo_max_active_clusters(&t, 1, 4), 29);
+    ck_assert_uint_eq(topo_max_active_clusters(&t, 1, 2), 66);
+    topo_free(&t);
+}
+END_TEST
+
+/* The yield model: deterministic per seed, always the SKU's 132 SMs, and
+ * most chips common (the paper: 23 of 28), some uneven. */
+START_TEST(test_floorsweep_yield)
+{
+    int common = 0, uneven = 0, n = 400;
+    for (int seed = 1; seed <= n; seed++) {
+        cfg c;
+        char *y = tu_strf("topology: {floorsweep: yield}\nsim: {seed: %d}\n", seed);
+        tu_cfg(&c, TU_H200, y, NULL);
+        free(y);
+        topo_sweep w, w2;
+        sk_error e = {0};
+        ck_assert_int_eq(topo_sweep_chip(&c, &w, &e), 0);
+        ck_assert_int_eq(topo_sweep_chip(&c, &w2, &e), 0);
+        ck_assert_int_eq(memcmp(w.working, w2.working, sizeof w.working), 0);
+        int total = 0, n16 = 0, n18 = 0;
+        for (int g = 0; g < w.ngpcs; g++) {
+            total += w.working[g];
+            n16 += w.working[g] == 8;
+            n18 += w.working[g] == 9;
+        }
+        ck_assert_int_eq(total, 66);
+        if (n16 == 6 && n18 == 2)
+            common++;
+        else
+            uneven++;
+    }
+    ck_assert_int_ge(common, n * 70 / 100);
+    ck_assert_int_le(common, n * 92 / 100);
+    ck_assert_int_gt(uneven, 0);
+}
+END_TEST
+
+/* Bad floorsweeps: one clear line each. */
+static const struct { const char *yaml, *msg; } bad_sweeps[] = {
+    {"topology: {floorsweep: \"0.8 1.8\"}\n",
+     "config: topology.floorsweep: 2 fused TPCs: expected 6 (the die's 8 x 9 less topology.sku_tpcs=66)"},
+    {"topology: {floorsweep: \"0.9 1.8 2.8 3.8 4.8 5.8\"}\n",
+     "config: topology.floorsweep: 0.9: expected fused TPCs as GPC.TPC (GPC 0..7, TPC 0..8), 'none' or 'yield'"},
+    {"topology: {floorsweep: \"0.8 0.8 2.8 3.8 4.8 5.8\"}\n",
+     "config: topology.floorsweep: 0.8: expected each fused TPC once"},
+    {"topology: {floorsweep: \"x\"}\n",
+     "config: topology.floorsweep: x: expected fused TPCs as GPC.TPC (GPC 0..7, TPC 0..8), 'none' or 'yield'"},
+    {"topology: {floorsweep: none, sku_tpcs: 72, random_tpcs: 72}\n",
+     "config: topology.random_tpcs: 72: expected less than topology.sku_tpcs (72)"},
+};
+
+START_TEST(test_floorsweep_bad)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    sk_error e = {0};
+    ck_assert_int_eq(cfg_load_string(&c, "t.yaml", bad_sweeps[_i].yaml, &e), 0);
+    ck_assert_int_eq(cfg_validate(&c, &e), SK_ECONFIG);
+    ck_assert_str_eq(e.msg, bad_sweeps[_i].msg);
+}
+END_TEST
+
 Suite *topo_suite(void)
 {
     Suite *s = suite_create("topo");
@@ -154,6 +278,14 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_cluster_waits_for_room);
     tcase_add_test(tc, test_cluster_fit_error);
     tcase_add_test(tc, test_cluster_key_round_trip);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("floorsweep");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_floorsweep_measured_map);
+    tcase_add_test(tc, test_floorsweep_uneven_by_hand);
+    tcase_add_test(tc, test_floorsweep_yield);
+    tcase_add_loop_test(tc, test_floorsweep_bad, 0, (int)SK_ARRAY_LEN(bad_sweeps));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -78,6 +78,12 @@ typedef struct cfg {
     int numbering;                    /* topology.numbering: enum cfg_numbering */
     int tail_gpcs;                    /* topology.tail_gpcs: the last N GPCs are numbered after all others */
     int tail_max_cluster;             /* topology.tail_max_cluster: largest cluster a tail SM takes */
+    char floorsweep[CFG_NAME_MAX];    /* topology.floorsweep: fused TPCs, "none", "yield"; "" off */
+    int die_gpcs;                     /* topology.die_gpcs */
+    int die_tpcs_per_gpc;             /* topology.die_tpcs_per_gpc */
+    int sku_tpcs;                     /* topology.sku_tpcs */
+    int random_tpcs;                  /* topology.random_tpcs */
+    int defect_ppm;                   /* topology.defect_ppm */
 
     /* per-SM limits */
     int max_threads;                  /* sm.max_threads */

@@ -11,6 +11,7 @@ typedef struct topo_sm {
     int tpc_global;    /* TPC index over the chip (GPC-major) */
     int slot;          /* SM index within its TPC */
     int cgroup;        /* cluster group: the SMs one thread block cluster may span */
+    int phys_gpc;      /* physical GPC of a floorswept chip (its logical gpc otherwise) */
 } topo_sm;
 
 typedef struct topo {
@@ -26,6 +27,26 @@ typedef struct topo {
     int *cg_sms;       /* owned: SM ids group by group, in by_gpc order */
     int *cg_max;       /* owned: largest cluster group g takes (INT32_MAX: any) */
 } topo;
+
+/* The physical chip of a floorsweep (topology.floorsweep): working TPCs
+ * per GPC of the full die, and where the chip's rule puts each TPC. */
+typedef struct topo_sweep {
+    int ngpcs;                       /* topology.die_gpcs */
+    int working[CFG_MAX_GPCS];       /* working TPCs per physical GPC */
+    int cluster[CFG_MAX_GPCS];       /* of them, cluster-capable */
+    int order[CFG_MAX_GPCS];         /* logical GPC i is physical GPC order[i] */
+    int nlogical;                    /* GPCs with a cluster-capable TPC */
+    int nrandom;                     /* random TPCs (topology.random_tpcs) */
+    int random_gpc[2048];            /* physical GPC of random TPC k, in numbering order */
+} topo_sweep;
+
+/* Work out the chip of c's floorsweep (fused list, or drawn from c->seed
+ * under the yield model).  0 or SK_ECONFIG "config: topology.floorsweep:
+ * ...".  A no-op returning 0 when topology.floorsweep is empty. */
+int topo_sweep_chip(const cfg *c, topo_sweep *w, sk_error *e);
+/* Replace c's topology.gpcs/tpcs_per_gpc/tail_gpcs/numbering by those of
+ * its floorsweep (nothing when topology.floorsweep is empty). */
+int topo_resolve(cfg *c, sk_error *e);
 
 /* Build from the config's topology.* keys.  Returns 0 or SK_ECONFIG. */
 int topo_build(topo *t, const cfg *c, sk_error *e);

@@ -30,6 +30,7 @@
 #include <string.h>
 #include "skewsim/config.h"
 #include "skewsim/yamlrd.h"
+#include "skewsim/topo.h"
 
 enum key_type {
     KEY_INT,      /* int, bounds min..max */
@@ -152,6 +153,19 @@ static const cfg_key cfg_schema[] = {
             "the last N GPCs are numbered after all others"),
     ROW_INT("topology.tail_max_cluster", tail_max_cluster, 2, 1, 64, "CTAs",
             "largest thread block cluster an SM of the tail GPCs takes (the H200's 'random' SMs: 2)"),
+    ROW_PATH("topology.floorsweep", floorsweep,
+             "the chip from its fused TPCs instead of the keys above (docs/topology.md): 'G.T ...' "
+             "fused TPCs of the full die, 'none', or 'yield' (drawn from sim.seed); empty: off"),
+    ROW_INT("topology.die_gpcs", die_gpcs, 8, 1, CFG_MAX_GPCS - 1, "GPCs",
+            "with floorsweep: GPCs of the full die"),
+    ROW_INT("topology.die_tpcs_per_gpc", die_tpcs_per_gpc, 9, 1, 64, "TPCs",
+            "with floorsweep: TPCs per GPC of the full die"),
+    ROW_INT("topology.sku_tpcs", sku_tpcs, 66, 1, 2048, "TPCs",
+            "with floorsweep: working TPCs of the SKU (yield: the vendor fuses good TPCs down to it)"),
+    ROW_INT("topology.random_tpcs", random_tpcs, 4, 0, 2048, "TPCs",
+            "with floorsweep: TPCs the chip keeps out of cluster-capable GPCs, numbered last"),
+    ROW_INT("topology.defect_ppm", defect_ppm, 28000, 0, 1000000, "ppm",
+            "with floorsweep: yield: probability that a TPC of the die has a defect"),
 
     ROW_INT("sm.max_threads", max_threads, 2048, 1, 65536, "threads",
             "resident threads per SM"),
@@ -1210,6 +1224,11 @@ int cfg_validate(const cfg *c, sk_error *e)
     if (c->tail_gpcs >= c->gpcs)
         return sk_errorf(e, SK_ECONFIG, "config: topology.tail_gpcs: %d: expected less than "
                          "topology.gpcs (%d)", c->tail_gpcs, c->gpcs);
+    if (c->floorsweep[0]) {
+        cfg scratch = *c;
+        if ((rc = topo_resolve(&scratch, e)) != 0)
+            return rc;
+    }
     /* At least one SM now follows: gpcs >= 1, every used list entry >= 1,
      * sms_per_tpc >= 1. */
     if (c->max_warps % c->warp_schedulers != 0)

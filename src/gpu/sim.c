@@ -57,6 +57,11 @@ sim *sim_create(const cfg *c, const sim_sink *sinks, int nsinks, sk_error *e)
 {
     if (cfg_validate(c, e) < 0)
         return NULL;
+    /* A floorswept chip's topology keys come from its fused TPCs. */
+    cfg resolved = *c;
+    if (topo_resolve(&resolved, e) < 0)
+        return NULL;
+    c = &resolved;
     sim *s = xcalloc(1, sizeof *s);
     s->c = *c;
     if (sinks && nsinks > 0) {
