@@ -268,6 +268,98 @@ START_TEST(test_floorsweep_bad)
 }
 END_TEST
 
+/* ---- green contexts ---------------------------------------------------- */
+
+/* Every default-flags split measured on the H200 (validation/h200/capture/
+ * green.csv, E14: N = 8..128 in steps of 8, two launch methods): the
+ * group's SM ids and the remainder's, against the rule over the topology. */
+START_TEST(test_green_measured)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    topo t;
+    sk_error e = {0};
+    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
+    FILE *f = fopen("validation/h200/capture/green.csv", "r");
+    ck_assert_ptr_nonnull(f);
+    char line[4096];
+    int rows = 0, g[132], r[132], ng, nr;
+    while (fgets(line, sizeof line, f)) {
+        char method[8], flags[8], part[16];
+        int n, api, seen, off = 0;
+        if (sscanf(line, "%7[^,],%7[^,],%d,%15[^,],%d,ok,%d,%n", method, flags, &n, part, &api, &seen,
+                   &off) != 6 || strcmp(flags, "0") != 0)
+            continue;
+        ck_assert_int_eq(topo_green(&t, n, c.green_unit_sms, g, &ng, r, &nr, &e), 0);
+        const int *want = strcmp(part, "group") == 0 ? g : r;
+        int nwant = strcmp(part, "group") == 0 ? ng : nr;
+        int k = 0;
+        for (char *p = line + off, *end; *p && *p != '\n'; p = end, k++) {
+            long id = strtol(p, &end, 10);
+            ck_assert_ptr_ne(end, p);
+            ck_assert_msg(k < nwant && want[k] == id, "N=%d %s: SM #%d is %ld, model %d", n, part, k, id,
+                          k < nwant ? want[k] : -1);
+        }
+        ck_assert_msg(k == nwant, "N=%d %s: %d SMs measured, model %d", n, part, k, nwant);
+        rows++;
+    }
+    fclose(f);
+    ck_assert_int_ge(rows, 60);          /* 16 sizes x 2 methods x group and rest */
+    /* A request rounds up to whole units of 8. */
+    ck_assert_int_eq(topo_green(&t, 1, 8, g, &ng, r, &nr, &e), 0);
+    ck_assert_int_eq(ng, 8);
+    ck_assert_int_eq(g[7], 49);
+    ck_assert_int_eq(topo_green(&t, 133, 8, g, &ng, r, &nr, &e), SK_EUSAGE);
+    topo_free(&t);
+}
+END_TEST
+
+/* On an uneven chip the rule still hands out the random SMs last. */
+START_TEST(test_green_uneven_random_last)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, "topology: {floorsweep: \"0.5 0.6 0.7 0.8 1.8 2.8\"}\n", NULL);
+    topo t;
+    sk_error e = {0};
+    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
+    int g[132], r[132], ng, nr;
+    ck_assert_int_eq(topo_green(&t, 120, 8, g, &ng, r, &nr, &e), 0);
+    for (int i = 0; i < ng; i++)
+        ck_assert_int_lt(g[i], 124);
+    topo_free(&t);
+}
+END_TEST
+
+/* `skewsim topo --green N`: the group, the rest, then one line per SM. */
+START_TEST(test_topo_cli)
+{
+    const char *bin = getenv("SKEWSIM_BIN");
+    char *cmd = tu_strf("'%s' topo -c " TU_H200 " --green 8", bin && *bin ? bin : "build/skewsim");
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    char line[2048];
+    int n = 0;
+    while (fgets(line, sizeof line, p)) {
+        if (n == 0)
+            ck_assert_str_eq(line, "0 1 16 17 32 33 48 49\n");
+        if (n == 1) {
+            ck_assert_int_eq(strncmp(line, "2 3 4 5 6 7 8 9 10 11 12 13 14 15 18 19 ", 40), 0);
+            ck_assert_ptr_nonnull(strstr(line, " 124 125 126 127 128 129 130 131\n"));
+        }
+        if (n == 2)
+            ck_assert_str_eq(line, "sm tpc gpc phys_gpc cluster_group max_cluster\n");
+        if (n == 3)
+            ck_assert_str_eq(line, "0 0 0 0 0 8\n");        /* GPC 0: 8 SMs */
+        if (n == 3 + 124)
+            ck_assert_str_eq(line, "124 62 8 8 8 2\n");     /* a random SM: clusters of 2 */
+        n++;
+    }
+    ck_assert_int_eq(pclose(p), 0);
+    ck_assert_int_eq(n, 3 + 132);
+    free(cmd);
+}
+END_TEST
+
 Suite *topo_suite(void)
 {
     Suite *s = suite_create("topo");
@@ -286,6 +378,12 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_floorsweep_uneven_by_hand);
     tcase_add_test(tc, test_floorsweep_yield);
     tcase_add_loop_test(tc, test_floorsweep_bad, 0, (int)SK_ARRAY_LEN(bad_sweeps));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("green");
+    tcase_add_test(tc, test_green_measured);
+    tcase_add_test(tc, test_green_uneven_random_last);
+    tcase_add_test(tc, test_topo_cli);
     suite_add_tcase(s, tc);
     return s;
 }

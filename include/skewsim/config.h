@@ -78,6 +78,7 @@ typedef struct cfg {
     int numbering;                    /* topology.numbering: enum cfg_numbering */
     int tail_gpcs;                    /* topology.tail_gpcs: the last N GPCs are numbered after all others */
     int tail_max_cluster;             /* topology.tail_max_cluster: largest cluster a tail SM takes */
+    int green_unit_sms;               /* topology.green_unit_sms: green-context granule */
     char floorsweep[CFG_NAME_MAX];    /* topology.floorsweep: fused TPCs, "none", "yield"; "" off */
     int die_gpcs;                     /* topology.die_gpcs */
     int die_tpcs_per_gpc;             /* topology.die_tpcs_per_gpc */

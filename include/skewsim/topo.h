@@ -57,4 +57,16 @@ void topo_free(topo *t);
  * the kernel, each cluster inside one cluster group.  csize 0 counts as 1. */
 uint64_t topo_max_active_clusters(const topo *t, int per_sm, int csize);
 
+/* Green contexts (cuDevSmResourceSplitByCount, default flags), the rule
+ * measured on the H200 (validation/h200 E14, docs/topology.md): the SMs
+ * go in units of `unit_sms` (minSmPartitionSize = smCoscheduledAlignment
+ * = 8) made of whole TPCs of one cluster-capable GPC, unit u of every GPC
+ * in GPC order before unit u + 1; the TPCs left over (a GPC's last partial
+ * unit, the tail's random TPCs) come last, pooled in SM-id order.  A
+ * request of n SMs is rounded up to whole units.  group[] gets the group's
+ * SM ids ascending (*ngroup of them), rest[] the others; each holds nsms.
+ * 0, or SK_EUSAGE when n is not 1..the chip's SMs. */
+int topo_green(const topo *t, int n, int unit_sms, int *group, int *ngroup, int *rest, int *nrest,
+               sk_error *e);
+
 #endif

@@ -18,6 +18,7 @@ int cmd_validate(int argc, char **argv);
 int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_topo(int argc, char **argv);
 
 /* Print "skewsim: <msg>" for a recorded error and return its exit status. */
 int cli_fail(const sk_error *e);

@@ -30,6 +30,9 @@ static void usage(FILE *f)
           "                      run every point of a parameter sweep (docs/sweeps.md)\n"
           "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
           "                      simulate the H200 measurements in DIR and compare\n"
+          "  topo -c CONFIG [--set key=value ...] [--green N]\n"
+          "                      print each SM's TPC, GPC and cluster group; --green N: first the SMs\n"
+          "                      of a green context of N SMs, then those left over (docs/topology.md)\n"
           "  version             print the version\n",
           f);
 }
@@ -54,6 +57,8 @@ int main(int argc, char **argv)
         return cmd_import(argc - 1, argv + 1);
     if (!strcmp(cmd, "sweep"))
         return cmd_sweep(argc - 1, argv + 1);
+    if (!strcmp(cmd, "topo"))
+        return cmd_topo(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("skewsim %s\n", SKEWSIM_VERSION);
         return 0;

@@ -153,6 +153,9 @@ static const cfg_key cfg_schema[] = {
             "the last N GPCs are numbered after all others"),
     ROW_INT("topology.tail_max_cluster", tail_max_cluster, 2, 1, 64, "CTAs",
             "largest thread block cluster an SM of the tail GPCs takes (the H200's 'random' SMs: 2)"),
+    ROW_INT("topology.green_unit_sms", green_unit_sms, 8, 1, 1024, "SMs",
+            "green contexts take SMs in units of this many, whole TPCs of one GPC "
+            "(H200: minSmPartitionSize = smCoscheduledAlignment = 8)"),
     ROW_PATH("topology.floorsweep", floorsweep,
              "the chip from its fused TPCs instead of the keys above (docs/topology.md): 'G.T ...' "
              "fused TPCs of the full die, 'none', or 'yield' (drawn from sim.seed); empty: off"),

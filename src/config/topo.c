@@ -289,6 +289,57 @@ void topo_free(topo *t)
     memset(t, 0, sizeof *t);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int topo_green(const topo *t, int n, int unit_sms, int *group, int *ngroup, int *rest, int *nrest,
+               sk_error *e)
+{
+    if (n < 1 || n > t->nsms)
+        return sk_errorf(e, SK_EUSAGE, "topo: --green %d: expected 1..%d SMs (the chip's)", n, t->nsms);
+    int *order = xcalloc((size_t)t->nsms, sizeof *order);
+    unsigned char *taken = xcalloc((size_t)t->nsms, 1);
+    int k = 0, head = 0;
+    for (int g = 0; g < t->ncgroups; g++)
+        head += t->cg_max[g] == INT32_MAX;   /* cluster groups of head GPCs come first */
+    for (int u = 0;; u++) {
+        int any = 0;
+        for (int g = 0; g < head; g++) {
+            int first = t->cg_first[g] + u * unit_sms;
+            if (first + unit_sms > t->cg_first[g + 1])
+                continue;
+            any = 1;
+            for (int j = first; j < first + unit_sms; j++) {
+                order[k++] = t->cg_sms[j];
+                taken[t->cg_sms[j]] = 1;
+            }
+        }
+        if (!any)
+            break;
+    }
+    for (int sm = 0; sm < t->nsms; sm++)
+        if (!taken[sm])
+            order[k++] = sm;
+    int want = (n + unit_sms - 1) / unit_sms * unit_sms;
+    want = SK_MIN(want, t->nsms);
+    memcpy(group, order, (size_t)want * sizeof *group);
+    qsort(group, (size_t)want, sizeof *group, cmp_int);
+    *ngroup = want;
+    memset(taken, 0, (size_t)t->nsms);
+    for (int i = 0; i < want; i++)
+        taken[group[i]] = 1;
+    *nrest = 0;
+    for (int sm = 0; sm < t->nsms; sm++)
+        if (!taken[sm])
+            rest[(*nrest)++] = sm;
+    free(order);
+    free(taken);
+    return 0;
+}
+
 uint64_t topo_max_active_clusters(const topo *t, int per_sm, int csize)
 {
     csize = SK_MAX(csize, 1);
