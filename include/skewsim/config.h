@@ -112,6 +112,8 @@ typedef struct cfg {
     /* kernel launch */
     int launch_start_ns;              /* launch.start_ns: launch (CUDA event) to first CTA dispatch */
     int launch_end_ns;                /* launch.end_ns: last CTA end to completion event */
+    int launch_host_ns;               /* launch.host_ns: host launch call, back to back */
+    int launch_queue_gap_ns;          /* launch.queue_gap_ns: last CTA to a queued kernel's first (0: off) */
 
     /* CTA dispatch (GigaThread) */
     int dispatch_policy;              /* dispatch.policy: enum cfg_dispatch_policy */

@@ -210,6 +210,13 @@ static const cfg_key cfg_schema[] = {
             "kernel launch (CUDA event) to first CTA dispatch"),
     ROW_INT("launch.end_ns", launch_end_ns, 2000, 0, 1000000000, "ns",
             "last CTA end to the completion event"),
+    ROW_INT("launch.host_ns", launch_host_ns, 0, 0, 1000000000, "ns",
+            "back-to-back launches: the host's launch call, so one stream's launch commands reach "
+            "the GPU this far apart (0: all queued at once)"),
+    ROW_INT("launch.queue_gap_ns", launch_queue_gap_ns, 0, 0, 1000000000, "ns",
+            "back-to-back launches in one stream: the command processor works ahead, and a "
+            "queued kernel's first CTA starts this long after the previous kernel's last CTA "
+            "(0: no pipelining, each launch waits for the previous completion)"),
 
     ROW_ENUM("dispatch.policy", dispatch_policy, "gigathread", dispatch_policies,
              "CTA dispatcher (src/gpu/dispatch_<name>.c)." DISPATCH_POLICY_MAP(POLICY_HELP_)),

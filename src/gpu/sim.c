@@ -336,9 +336,43 @@ static int run_kernel(sim *s, sk_error *e)
     return 0;
 }
 
+/* Launch pipelining (docs/topology.md, "Launch pipelining"; E12).  A
+ * launch is two steps: the command processor takes the launch command and
+ * sets the kernel up (launch.start_ns from the command's arrival), and then
+ * starts dispatching its CTAs, which in one stream waits for the previous
+ * kernel: its last CTA, plus launch.queue_gap_ns (the front end's
+ * completion-to-dispatch turnaround).  Commands of back-to-back launches
+ * arrive launch.host_ns apart (the host's launch call), so the setup of
+ * kernel i overlaps the run of kernel i-1: a host-bound chain costs
+ * host_ns per kernel, a pre-queued one (host_ns 0) its CTA span plus
+ * queue_gap_ns.  A kernel after an idle gap (gap_ns > 0), the first one,
+ * and every kernel with queue_gap_ns = 0 launch when the previous one has
+ * completed, as before. */
+typedef struct launch_plan {
+    ps_t launch_ps;     /* the launch command reaches the GPU (kernel_stats.launch_ps) */
+    ps_t dispatch_ps;   /* earliest first CTA dispatch, before the silicon wake-up */
+} launch_plan;
+
+static launch_plan plan_launch(const sim *s, int pipelined, ps_t done_prev, ps_t cmd_prev,
+                               ps_t last_end_prev)
+{
+    launch_plan p;
+    ps_t start = (ps_t)s->c.launch_start_ns * PS_PER_NS;
+    if (!pipelined) {
+        p.launch_ps = done_prev;
+        p.dispatch_ps = done_prev + start;
+        return p;
+    }
+    p.launch_ps = cmd_prev + (ps_t)s->c.launch_host_ns * PS_PER_NS;
+    p.dispatch_ps = SK_MAX(p.launch_ps + start,
+                           last_end_prev + (ps_t)s->c.launch_queue_gap_ns * PS_PER_NS);
+    return p;
+}
+
 int sim_run(sim *s, trace *tr, sk_error *e)
 {
     ps_t t = s->end_ps;
+    ps_t cmd_prev = t, last_end_prev = t;
     s->tr = tr;
     for (uint64_t index = 0;; index++) {
         int r = trace_next_kernel(tr, &s->k, e);
@@ -360,11 +394,13 @@ int sim_run(sim *s, trace *tr, sk_error *e)
                 return r;
             }
         }
+        int pipelined = index > 0 && s->k.gap_ns == 0 && s->c.launch_queue_gap_ns > 0;
+        launch_plan lp = plan_launch(s, pipelined, t, cmd_prev, last_end_prev);
         memset(&s->ks, 0, sizeof s->ks);
         snprintf(s->ks.name, sizeof s->ks.name, "%s", s->k.name);
         s->ks.index = index;
         s->ks.ctas = s->k.grid;
-        s->ks.launch_ps = t;
+        s->ks.launch_ps = lp.launch_ps;
         s->ks.first_start_ps = PS_MAX;
         s->ks.cluster = s->k.cluster;
         if (s->k.cluster)
@@ -385,9 +421,13 @@ int sim_run(sim *s, trace *tr, sk_error *e)
             *e = s->err;
             return e->code;
         }
-        ps_t wake = silicon_kernel_launch(s->si, t);
+        /* The silicon model sees the launch no earlier than the previous kernel's end (a queued
+         * launch's command may have arrived while the previous kernel ran). */
+        ps_t seen = SK_MAX(lp.launch_ps, SK_MAX(s->q.now, pipelined ? last_end_prev : 0));
+        ps_t wake = silicon_kernel_launch(s->si, seen);
         silicon_rearm(s);
-        dispatch_kick(s, t + wake + (ps_t)s->c.launch_start_ns * PS_PER_NS);
+        dispatch_kick(s, SK_MAX(lp.dispatch_ps + wake, seen));
+        cmd_prev = lp.launch_ps;
         if ((r = run_kernel(s, e)) < 0)
             return r;
         uint64_t after = 0;
@@ -405,6 +445,7 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         silicon_kernel_end(s->si, s->ks.last_end_ps);
         silicon_rearm(s);
         t = s->ks.done_ps;
+        last_end_prev = s->ks.last_end_ps;
         s->kernels_done++;
         if ((s->sink_want & SINK_W_KERNEL_END) && sim_sink_kernel_end(s) < 0) {
             *e = s->err;
