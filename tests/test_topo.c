@@ -330,6 +330,37 @@ START_TEST(test_green_uneven_random_last)
 }
 END_TEST
 
+/* A kernel in a green context runs on its SMs only: sms=green:8 on GPC 0's
+ * eight, sms=rest:120 on the twelve left (120-131, the random SMs among). */
+START_TEST(test_green_kernel_sms)
+{
+    static const struct { const char *key; int lo_sm, nsms; } cases[] = {
+        {"sms=green:8", -1, 8}, {"sms=rest:120", 120, 12}, {"sms=green:128", -1, 128}};
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        cfg c;
+        tu_cfg(&c, TU_H200, NULL);
+        char *tr = tu_strf("skewsim-trace 1\nkernel k grid=264 block=256 regs=16 %s\nprogram main\n"
+                           "  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n", cases[i].key);
+        tu_run run;
+        tu_simulate_ok(&run, &c, tr);
+        int used[132] = {0}, nused = 0;
+        for (uint64_t cta = 0; cta < 264; cta++) {
+            int smid = tu_cta(&run, 0, cta)->sm;
+            if (cases[i].lo_sm >= 0)
+                ck_assert_int_ge(smid, cases[i].lo_sm);
+            else if (cases[i].nsms == 8)
+                ck_assert_msg(smid % 16 < 2 && smid < 64, "%s: CTA on SM %d", cases[i].key, smid);
+            else
+                ck_assert_int_lt(smid, 128);
+            nused += !used[smid]++;
+        }
+        ck_assert_int_eq(nused, cases[i].nsms);
+        tu_run_free(&run);
+        free(tr);
+    }
+}
+END_TEST
+
 /* `skewsim topo --green N`: the group, the rest, then one line per SM. */
 START_TEST(test_topo_cli)
 {
@@ -479,6 +510,7 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_green_measured);
     tcase_add_test(tc, test_green_uneven_random_last);
     tcase_add_test(tc, test_topo_cli);
+    tcase_add_test(tc, test_green_kernel_sms);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("launch");

@@ -117,6 +117,7 @@ void sim_destroy(sim *s)
     evq_free(&s->q);
     if (s->have_kernel)
         kernel_free(&s->k);
+    free(s->allowed);
     dispatch_free(&s->disp);
     silicon_destroy(s->si);
     free(s->si_seen);
@@ -155,11 +156,37 @@ static int prepare_kernel(sim *s, sk_error *e)
                          (unsigned long long)entries, (unsigned long long)SIM_MAX_SCOREBOARD);
     sm_cta_need(&s->c, k, &s->need);
     int per_sm = sm_ctas_per_sm(&s->c, &s->need);
-    if (s->cooperative && (uint64_t)per_sm * (uint64_t)s->nsms < k->grid)
+    free(s->allowed);
+    s->allowed = NULL;
+    int usable = s->nsms;
+    if (k->green_sms) {
+        /* The kernel runs in a green context: the group of a split of N SMs,
+         * or what that split leaves (topo_green: the rule measured in E14). */
+        int n = k->green_sms > 0 ? k->green_sms : -k->green_sms;
+        int *g = xcalloc((size_t)s->nsms, sizeof *g), *r = xcalloc((size_t)s->nsms, sizeof *r);
+        int ng = 0, nr = 0;
+        sk_error ge = {0};
+        if (topo_green(&s->topo, n, s->c.green_unit_sms, g, &ng, r, &nr, &ge) < 0 ||
+            (k->green_sms < 0 && nr == 0)) {
+            free(g);
+            free(r);
+            return sk_errorf(e, SK_EFIT, "kernel %s: sms=%s:%d: expected a green-context split of 1..%d SMs "
+                             "that leaves SMs for this kernel", k->name, k->green_sms > 0 ? "green" : "rest",
+                             n, k->green_sms > 0 ? s->nsms : s->nsms - 1);
+        }
+        s->allowed = xcalloc((size_t)s->nsms, 1);
+        const int *set = k->green_sms > 0 ? g : r;
+        usable = k->green_sms > 0 ? ng : nr;
+        for (int i = 0; i < usable; i++)
+            s->allowed[set[i]] = 1;
+        free(g);
+        free(r);
+    }
+    if (s->cooperative && (uint64_t)per_sm * (uint64_t)usable < k->grid)
         return sk_errorf(e, SK_EFIT,
                          "kernel %s: cooperative (GRID.SYNC) grid of %llu CTAs: expected at most %d "
                          "(%d SMs x %d co-resident CTAs), as cudaLaunchCooperativeKernel requires",
-                         k->name, (unsigned long long)k->grid, per_sm * s->nsms, s->nsms, per_sm);
+                         k->name, (unsigned long long)k->grid, per_sm * usable, usable, per_sm);
     if (per_sm < 1)
         return sk_errorf(e, SK_EFIT,
                          "kernel %s: a CTA of %u threads, %u registers/thread, %u bytes of shared memory "
@@ -170,10 +197,15 @@ static int prepare_kernel(sim *s, sk_error *e)
                          s->c.smem_bytes);
     /* cudaLaunchKernelEx refuses a cluster that no GPC can hold at this
      * occupancy (cudaErrorClusterOutOfResources). */
-    if (k->cluster > 1 && topo_max_active_clusters(&s->topo, per_sm, (int)k->cluster) == 0) {
-        int most = 0;
-        for (int g = 0; g < s->topo.ncgroups; g++)
-            most = SK_MAX(most, (s->topo.cg_first[g + 1] - s->topo.cg_first[g]) * per_sm);
+    int most = 0;            /* CTAs of the kernel the roomiest usable cluster group holds */
+    for (int g = 0; k->cluster > 1 && g < s->topo.ncgroups; g++) {
+        int n = 0;
+        for (int j = s->topo.cg_first[g]; j < s->topo.cg_first[g + 1]; j++)
+            n += !s->allowed || s->allowed[s->topo.cg_sms[j]];
+        if ((int)k->cluster <= s->topo.cg_max[g])
+            most = SK_MAX(most, n * per_sm);
+    }
+    if (k->cluster > 1 && most < (int)k->cluster) {
         return sk_errorf(e, SK_EFIT,
                          "kernel %s: cluster=%u: expected at most %d CTAs per cluster (the largest GPC "
                          "holds %d CTAs of it at %d per SM), as cudaLaunchKernelEx requires",

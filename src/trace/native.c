@@ -561,7 +561,8 @@ static int parse_kernel_line(native *t, kernel *k)
     const token *tk = t->tok;
     uint64_t grid = 0, block = 0, regs = 32, smem = 0, gap = 0, cluster = 0;
     uint32_t cluster_col = 0;
-    int seen[6] = {0, 0, 0, 0, 0, 0};
+    int64_t green = 0;
+    int seen[7] = {0, 0, 0, 0, 0, 0, 0};
 
     if (t->ntok < 2)
         return fail_at(t, t->eol_col, "kernel: end of line: expected a kernel name");
@@ -589,9 +590,11 @@ static int parse_kernel_line(native *t, kernel *k)
             which = 4;
         else if (key_is(s, klen, "cluster"))
             which = 5;
+        else if (key_is(s, klen, "sms"))
+            which = 6;
         else
-            return fail_at(t, col, "kernel: %s: expected grid=, block=, regs=, smem=, gap_ns= or cluster=",
-                           s);
+            return fail_at(t, col, "kernel: %s: expected grid=, block=, regs=, smem=, gap_ns=, cluster= "
+                           "or sms=", s);
         if (seen[which]++)
             return fail_at(t, col, "kernel: %s: expected each key once", s);
         switch (which) {
@@ -619,6 +622,17 @@ static int parse_kernel_line(native *t, kernel *k)
                                "cluster=X,Y,Z)", s, CLUSTER_MAX);
             cluster_col = col;
             break;
+        case 6: {
+            /* A green-context SM set (docs/topology.md, "SM partitions"). */
+            uint64_t n = 0;
+            int rest = strncmp(v, "rest:", 5) == 0;
+            if ((!rest && strncmp(v, "green:", 6) != 0) ||
+                trace_parse_dec(v + (rest ? 5 : 6), 65536, &n) < 0 || n == 0)
+                return fail_at(t, col, "kernel: %s: expected sms=green:N or sms=rest:N (N = 1..65536 "
+                               "SMs of a green-context split)", s);
+            green = rest ? -(int64_t)n : (int64_t)n;
+            break;
+        }
         default:
             if (trace_parse_dec(v, GAP_MAX_NS, &gap) < 0)
                 return fail_at(t, col, "kernel: %s: expected an idle gap of 0..%llu ns before the launch", s,
@@ -636,6 +650,7 @@ static int parse_kernel_line(native *t, kernel *k)
         return fail_at(t, cluster_col, "kernel: cluster=%llu: expected a divisor of grid=%llu",
                        (unsigned long long)cluster, (unsigned long long)grid);
     k->cluster = (uint32_t)cluster;
+    k->green_sms = (int32_t)green;
     k->grid = grid;
     k->block_threads = (uint32_t)block;
     k->regs_per_thread = (uint32_t)regs;

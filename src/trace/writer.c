@@ -199,6 +199,9 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
              (unsigned long long)k->grid, k->block_threads, k->regs_per_thread, k->smem_bytes);
     if (k->cluster)
         gzprintf(f, " cluster=%u", k->cluster);
+    if (k->green_sms)
+        gzprintf(f, " sms=%s:%d", k->green_sms > 0 ? "green" : "rest",
+                 k->green_sms > 0 ? k->green_sms : -k->green_sms);
     if (k->gap_ns)
         gzprintf(f, " gap_ns=%llu", (unsigned long long)k->gap_ns);
     gzputs(f, "\n");
