@@ -8,6 +8,7 @@
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each
 #   make valgrind   a small run under valgrind memcheck
 #   make bench      simulation speed on fixed workloads (docs/performance.md)
+#   make check-slurm  a sweep through a real one-node Slurm (installs it, as root)
 #
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -41,7 +42,7 @@ BIN := $(BUILD)/skewsim
 LIB := $(BUILD)/libskewsim.a
 TESTBIN := $(BUILD)/check_skewsim
 
-.PHONY: all deps libs demo check test validate docs clean help fuzz valgrind bench
+.PHONY: all deps libs demo check test validate docs clean help fuzz valgrind bench check-slurm FORCE
 
 # A plain `make` never installs anything: it only builds, and stops first
 # with one clear line when a library is missing (the `libs` check below).
@@ -75,6 +76,19 @@ $(BUILD)/tests/%.o: tests/%.c | libs
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -c $< -o $@
 
+# The source commit baked into the binary (src/core/version.c): rewritten on
+# every make, replaced only when it changes, so version.o (and nothing else)
+# rebuilds after a commit or an edit.  Outside a git checkout: "unknown".
+COMMIT_H := $(BUILD)/gen/commit.h
+$(COMMIT_H): FORCE
+	@mkdir -p $(dir $@)
+	@c=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	 printf '#define SKEWSIM_COMMIT "%s"\n' "$$c" > $@.tmp; \
+	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/src/core/version.o: $(COMMIT_H)
+$(BUILD)/src/core/version.o: CFLAGS_ALL += -I$(BUILD)/gen
+FORCE:
+
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -92,6 +106,14 @@ demo: deps $(BIN)
 
 check test: deps $(BIN) $(TESTBIN)
 	SKEWSIM_BIN=$(BIN) $(TESTBIN)
+
+# make check-slurm: a one-node Slurm on localhost brought up in a temporary
+# directory (slurmctld and slurmd installed with apt-get when missing, as
+# root), a sweep submitted as an array job through the project's own
+# submission path, and its collected results compared byte for byte with the
+# same sweep run locally; tests/slurm/check-slurm.sh says more.
+check-slurm: deps $(BIN)
+	sh tests/slurm/check-slurm.sh $(BIN)
 
 validate: deps $(BIN)
 	$(BIN) validate -c configs/h200.yaml -d validation/h200
@@ -161,9 +183,9 @@ valgrind: deps $(BIN)
 # how); the table goes to $(BUILD)/bench.txt and one row to the history in
 # docs/performance.md.  About three minutes on two cores.
 BENCH := $(BUILD)/bench
-$(BENCH): bench/bench.c
+$(BENCH): bench/bench.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LDFLAGS_ALL) $(LIB) $(PKG_LIBS) -lm
 
 # BASE (a git revision, default HEAD~1; BASE= for none) is built in its
 # own worktree under $(BUILD)/bench-base and run side by side with this
@@ -182,6 +204,6 @@ clean:
 	rm -rf build build-san build-fuzz
 
 help:
-	@sed -n '1,11p' Makefile
+	@sed -n '1,12p' Makefile
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

@@ -858,7 +858,8 @@ static const struct {
     {"common", 0}, {"event", 0}, {"config", 1}, {"yamlrd", 1}, {"topo", 1}, {"policies", 1},
     {"trace", 2}, {"program", 2}, {"sass", 2}, {"gen", 2}, {"mem", 3}, {"silicon", 4},
     {"sim", 5}, {"sm", 5}, {"dispatch", 5}, {"sink", 5}, {"results", 6}, {"sweep", 7},
-    {"json", 6}, {"run", 6}, {"lineread", 2}, {"stats", 9},
+    {"json", 6}, {"run", 6}, {"lineread", 2}, {"stats", 9}, {"version", 0}, {"sweep_hpc", 7},
+    {"memsys", 3},
 };
 
 static int header_folder(const char *name, size_t n)

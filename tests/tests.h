@@ -21,6 +21,8 @@ Suite *sass_suite(void);
 Suite *sweep_suite(void);
 Suite *stats_suite(void);
 Suite *topo_suite(void);
+Suite *hpc_suite(void);
+Suite *mem_suite(void);
 
 /* Directory holding test inputs (tests/data), relative to the repository root
  * where `make check` runs. */

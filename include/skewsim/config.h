@@ -67,6 +67,7 @@ enum cfg_warp_policy {
 };
 enum cfg_si_preset { SI_PRESET_UNIFORM, SI_PRESET_SKEWED, SI_PRESET_FILE };
 enum cfg_dvfs_policy { DVFS_FIXED, DVFS_POWER_CAP, DVFS_PER_GPC, DVFS_PER_SM };
+enum cfg_mem_model { MEM_MODEL_FLAT, MEM_MODEL_HIERARCHY };
 
 typedef struct cfg {
     char name[CFG_NAME_MAX];          /* chip.name */
@@ -129,6 +130,38 @@ typedef struct cfg {
     int mem_latency_ns;               /* memory.latency_ns: global load round trip, unloaded */
     int mem_bandwidth_gbps;           /* memory.bandwidth_gbps: sustained DRAM bandwidth */
     int smem_latency_cycles;          /* memory.smem_latency_cycles: shared memory load to use */
+    /* memory hierarchy (memory.model = hierarchy; src/mem, docs/memory.md) */
+    int mem_model;                    /* memory.model: enum cfg_mem_model */
+    int l1_unified_bytes;             /* memory.l1.unified_bytes: L1 + shared memory per SM */
+    int l1_sets;                      /* memory.l1.sets (ways follow from the carve-out) */
+    int l1_line_bytes, l1_sector_bytes;   /* memory.l1.line_bytes, memory.l1.sector_bytes */
+    int l1_mshrs;                     /* memory.l1.mshrs: misses in flight per SM */
+    int l1_hit_cycles;                /* memory.l1.hit_cycles: lookup to data, SM cycles */
+    int l1_bytes_per_cycle;           /* memory.l1.bytes_per_cycle: data port */
+    int l1_sector_pj;                 /* memory.l1.sector_pj: energy per 32 B sector */
+    int smem_wavefront_pj;            /* memory.l1.smem_wavefront_pj: per shared-memory wavefront */
+    int l2_partitions;                /* memory.l2.partitions (1 or 2) */
+    int l2_slices_per_partition;      /* memory.l2.slices_per_partition */
+    int l2_slice_bytes;               /* memory.l2.slice_bytes */
+    int l2_sets;                      /* memory.l2.sets: per slice */
+    int l2_line_bytes, l2_sector_bytes;   /* memory.l2.line_bytes, memory.l2.sector_bytes */
+    int l2_mshrs;                     /* memory.l2.mshrs: per slice */
+    int l2_hit_ps;                    /* memory.l2.hit_ps: unloaded hit at zero route length */
+    int l2_remote_ps;                 /* memory.l2.remote_ps: extra for the other partition */
+    int l2_noc_ps_per_mm;             /* memory.l2.noc_ps_per_mm: route delay, each way */
+    int l2_slice_gbps;                /* memory.l2.slice_gbps: a slice's data port */
+    int l2_fabric_gbps;               /* memory.l2.fabric_gbps: between partitions, each way */
+    char l2_hash_bits[CFG_NAME_MAX];  /* memory.l2.hash_bits: "12,13,15,17,19" (cfg_bit_list) */
+    int l2_frame_bit;                 /* memory.l2.frame_bit: first bit of the physical frame */
+    int l2_replicate;                 /* memory.l2.replicate: keep remote lines in the home partition */
+    int l2_sector_pj;                 /* memory.l2.sector_pj: slice array, per sector */
+    int l2_wire_fj_per_bit_mm;        /* memory.l2.wire_fj_per_bit_mm: on-die wires */
+    int hbm_stacks, hbm_channels_per_stack, hbm_pcs_per_channel;  /* memory.hbm.* */
+    int hbm_pc_mbps;                  /* memory.hbm.pc_mbps: one pseudo-channel's bus */
+    int hbm_latency_ps;               /* memory.hbm.latency_ps: beyond an L2 hit */
+    int hbm_row_bytes, hbm_banks;     /* memory.hbm.row_bytes, memory.hbm.banks (per pseudo-channel) */
+    int hbm_row_miss_ps;              /* memory.hbm.row_miss_ps: precharge + activate */
+    int hbm_interleave_bytes;         /* memory.hbm.interleave_bytes */
 
     /* silicon model (src/silicon, docs/silicon.md); sources in config.c */
     int si_preset;                    /* silicon.preset: enum cfg_si_preset */
@@ -138,6 +171,7 @@ typedef struct cfg {
     int fp_l2_um;                     /* floorplan.l2_um: height of the central L2 band */
     int fp_phy_um;                    /* floorplan.phy_um: width of each HBM PHY/MC edge strip */
     int fp_io_um;                     /* floorplan.io_um: height of each I/O edge strip */
+    int fp_gpc_slots[CFG_MAX_GPCS];   /* floorplan.gpc_slots: block (from 1) of each GPC */
     int var_sigma_permille;           /* variation.vth_sigma_permille: sigma/mu of Vth */
     int var_sys_pct;                  /* variation.sys_pct: systematic share of the variance */
     int var_phi_permille;             /* variation.phi_permille: correlation range / die width */
@@ -224,6 +258,9 @@ void cfg_help(FILE *out);
 size_t cfg_schema_len(void);
 const char *cfg_schema_key(size_t i);
 const char *cfg_schema_default(size_t i);
+
+/* A list of bit numbers "12,13,15" as a mask: 0, or -1 when it is not one. */
+int cfg_bit_list(const char *s, uint64_t *mask);
 
 /* Derived: total SMs and TPCs. */
 int cfg_num_sms(const cfg *c);

@@ -92,4 +92,17 @@ int gen_gemm(kernel *k, long m, long n, long kk, sk_error *e);
  * Returns 0 or SK_EUSAGE.  Caller frees *k with kernel_free(). */
 int gen_coop(kernel *k, long ctas, long block, long rounds, long iters, sk_error *e);
 
+/* The memory kernels with addresses (src/trace/gen_mem.c; E11's
+ * cap_mem.cu): a grid-stride float4 read of `bytes` (a multiple of 16)
+ * `passes` times; c = a + b over three fp32 arrays of `bytes` each; one
+ * thread per CTA chasing a random cycle of 128-byte lines through `bytes`
+ * (128 x a power of two), `warm` untimed hops then `hops` timed ones
+ * (clock/timer marks around them), through L1 or, cg = 1, past it.  Each
+ * returns 0 or SK_EUSAGE; the caller frees *k with kernel_free(). */
+int gen_stream_bytes(kernel *k, long ctas, long block, long long bytes, long passes, sk_error *e);
+/* ... the same with __ldcg loads (cg = 1: LDG.E.128.STRONG.GPU, past L1), as E11 measured too. */
+int gen_stream_cache(kernel *k, long ctas, long block, long long bytes, long passes, int cg, sk_error *e);
+int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e);
+int gen_chase(kernel *k, long long bytes, long hops, long ctas, long warm, long cg, sk_error *e);
+
 #endif

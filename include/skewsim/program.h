@@ -53,6 +53,10 @@ enum mem_pattern {  /* how the 32 threads of a warp address memory */
 #define IF_TIMER_END   0x4
 #define IF_CLOCK_START 0x8
 #define IF_CLOCK_END   0x10
+/* A global load the trace marks as not cached in L1 (its mnemonic carries
+ * .CG, .STRONG.GPU, .STRONG.SYS or .VOLATILE: docs/trace-format.md,
+ * "Addresses"). */
+#define IF_BYPASS_L1   0x20
 
 typedef struct instr {
     uint8_t kind;                 /* enum instr_kind */
@@ -65,6 +69,8 @@ typedef struct instr {
     uint8_t bytes;                /* memory ops: bytes per thread (1..16) */
     uint16_t ii;                  /* cycles the pipeline is busy (trace key ii=); 0: the unit's
                                      ii_cycles.  For shape-dependent ops such as HGMMA.64x256x16 */
+    uint16_t apat;                /* memory ops: 1 + index into program.apats of its address
+                                     pattern (trace key addr=); 0: none, bytes only */
     uint16_t dst[PROG_MAX_DST];   /* dense register ids */
     uint16_t src[PROG_MAX_SRC];
     uint32_t arg;                 /* IK_LOOP: count; IK_ENDLOOP: index of the IK_LOOP;
@@ -90,6 +96,8 @@ typedef struct program {
                                      writer prints a program back as it was read; NULL
                                      for a program built by hand (writer invents names) */
     uint32_t regcap;
+    struct mem_apat *apats;       /* owned: address patterns (memsys.h), napats entries */
+    uint32_t napats, apcap;
 } program;
 
 /* What one CTA runs: which program, and a multiplier on its work-scaled loops. */
@@ -115,6 +123,9 @@ typedef struct kernel {
                                      this one launches (trace key gap_ns=; 0: back to back) */
     program *progs;               /* owned array of nprogs */
     uint32_t nprogs;
+    char *ctas_text;              /* owned, or NULL: the body of a ctas section the writer
+                                   writes back (a generator's CTA-to-program map; a reader
+                                   streams its own and leaves this NULL) */
 } kernel;
 
 /* Opcode table: map an opcode mnemonic (with or without modifiers, e.g.
@@ -130,6 +141,14 @@ instr *prog_append(program *p);                         /* zeroed, stall = 1 */
 /* Dense id of register `name` ("R9", "P2"), numbered in order of first
  * appearance and recorded in regnames.  0, or -1 past PROG_MAX_REGS. */
 int prog_regname(program *p, const char *name, uint16_t *out);
+
+/* IF_* flags an opcode's modifiers give a memory instruction of this kind
+ * (IF_BYPASS_L1), for every trace reader. */
+uint8_t prog_mem_flags(const char *opcode, uint8_t kind);
+
+/* Add an address pattern; returns its instr.apat value (1 + index), or 0
+ * when the program already holds 65535. */
+uint16_t prog_add_apat(program *p, const struct mem_apat *a);
 
 /* Total dynamic warp-instructions one warp executes for `work` (loops
  * expanded, markers not counted).  Used by tests and for progress. */

@@ -48,6 +48,12 @@ typedef struct si_activity {
                                      each holds its pipe: its ii (trace ii=, or
                                      units.tensor.ii_cycles when the trace gives none) */
     uint64_t mem_bytes;           /* DRAM bytes moved on its behalf */
+    /* memory.model = hierarchy only (zero under flat): accesses to the
+     * arrays and wires of the memory hierarchy on its behalf (src/mem) */
+    uint64_t l1_sectors;          /* L1 data-array sectors read or written */
+    uint64_t smem_wavefronts;     /* shared-memory wavefronts */
+    uint64_t l2_sectors;          /* L2 slice-array sectors read or written */
+    uint64_t noc_sector_um;       /* sectors x on-die wire length, SM to L2 and fabric */
 } si_activity;
 
 /* One SM as the model stands after the last silicon_advance(). */
@@ -237,6 +243,8 @@ typedef struct si_power {
     double leak_ref_c, leak_beta;        /* exp(beta (T - ref)) */
     double leak_v_mv, leak_vth_mv;       /* e-fold voltages: DIBL, subthreshold slope */
     double uncore_w, mem_idle_w, mem_j_per_byte;
+    double l1_j, smem_j;                 /* per L1 sector, per smem wavefront, at vnom (J) */
+    double l2_j, wire_j_per_sector_um;   /* per L2 sector; per 32 B sector per um of wire */
 } si_power;
 
 void si_power_init(si_power *p, const cfg *c);
@@ -247,6 +255,11 @@ double si_power_leak_w(const si_power *p, double v_mv, double vth_mv, double tem
  * cycles; multiply by (v / vnom)^2 for the actual supply. */
 double si_power_dyn_nom_j(const si_power *p, const double *issued, double tensor_cycles,
                           double cycles);
+/* Energy of an SM's L1 and shared-memory accesses at nominal voltage (J),
+ * scaled like the rest of the SM's switching; and of the chip's L2 and
+ * wires (J), which run on the uncore supply. */
+double si_power_mem_sm_nom_j(const si_power *p, double l1_sectors, double smem_wavefronts);
+double si_power_mem_chip_j(const si_power *p, double l2_sectors, double noc_sector_um);
 
 /* ---- temperature (thermal.c) ----------------------------------------- */
 

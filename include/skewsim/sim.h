@@ -33,6 +33,8 @@ typedef struct sim {
     int nsms;
     dispatcher disp;
     mem_level *mem;           /* owned: the first memory level every SM uses (src/mem) */
+    struct mem_hier *hier;    /* owned, memory.model = hierarchy: SM i's first level is its
+                                 L1 (memsys.h) and mem is NULL */
     sim_sink *sinks;          /* owned copy of the list given to sim_create */
     int nsinks;
     unsigned sink_want;       /* SINK_W_* of every callback some sink has (sink.h) */

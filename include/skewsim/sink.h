@@ -26,6 +26,7 @@
 #include "skewsim/common.h"
 #include "skewsim/mem.h"
 #include "skewsim/program.h"
+#include "skewsim/memsys.h"
 
 struct sim;
 
@@ -55,6 +56,8 @@ typedef struct kernel_stats {
     uint64_t warp_instructions;
     uint32_t cluster;         /* CTAs per cluster, 0: launched without one */
     uint64_t max_active_clusters; /* with a cluster: cudaOccupancyMaxActiveClusters (topo.h) */
+    int has_mem;              /* memory.model = hierarchy: mem holds the kernel's counters */
+    mem_stats mem;            /* summed over the SMs (memsys.h MEM_STAT_MAP) */
 } kernel_stats;
 
 /* The dispatcher handed CTA `cta` of kernel `kernel` to SM `sm` at t. */

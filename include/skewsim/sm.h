@@ -46,6 +46,8 @@ typedef struct warp {
     double work;              /* CTA work factor for IF_WORK_SCALED loops */
     uint64_t loop_left[PROG_MAX_LOOP_DEPTH];  /* 64-bit: a work-scaled count round(N * work)
                                                  reaches 2^32 * 1e6 */
+    uint64_t loop_n[PROG_MAX_LOOP_DEPTH];     /* each loop's count: iteration = n - left */
+    const struct mem_apat *apats;             /* its program's address patterns (memsys.h) */
 } warp;
 
 typedef struct cta_slot {

@@ -22,6 +22,7 @@
 #include "skewsim/common.h"
 #include "skewsim/config.h"
 #include "skewsim/program.h"
+#include "skewsim/sweep_hpc.h"
 
 #define SWEEP_MAX_POINTS 100000   /* a bigger study is several specs, or a mistake */
 #define SWEEP_MAX_AXES 16
@@ -139,6 +140,11 @@ typedef struct sweep_opts {
      * NULL: no signal stops the sweep. */
     const volatile sig_atomic_t *stop;
     FILE *out;                    /* the table, --list: NULL is stdout */
+    int quiet;                    /* no progress report */
+    FILE *progress;               /* the progress report (sweep_hpc.h): NULL: none */
+    int progress_tty;             /* 1: one line rewritten in place, 0: a line per point, -1: isatty() */
+    int reuse_across_versions;    /* a point done by another build of skewsim counts as done */
+    const sweep_slurm_opts *slurm;   /* on: submit to Slurm instead of running (docs/hpc.md); NULL: run */
 } sweep_opts;
 
 /* How a sweep ended, for the caller's message and exit status. */
@@ -148,6 +154,7 @@ typedef struct sweep_outcome {
     size_t missing, not_ok;       /* sweep.csv: points not done (stale or missing), points failed */
     char missing_list[128];       /* the first of the missing: "0003, 0007, ..." */
     int signal;                   /* the signal that stopped it, 0: none */
+    int slurm;                    /* submitted (or printed, --dry-run) instead of run */
 } sweep_outcome;
 
 /* Run (or with collect / list, only read) the sweep of opts->spec into

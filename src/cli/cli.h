@@ -16,9 +16,13 @@ int cmd_validate(int argc, char **argv);
 /* validate's E10 section (validate_e10.c): the unit table against the
  * measured latencies and issue rates in DIR; adds failed criteria to *fails. */
 int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e);
+/* validate's E11 section (validate_e11.c): the memory hierarchy against the
+ * chases and bandwidths in DIR/capture; adds failed criteria to *fails. */
+int validate_e11(const cfg *c, const char *dir, int *fails, sk_error *e);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
 
 /* Print "skewsim: <msg>" for a recorded error and return its exit status. */
 int cli_fail(const sk_error *e);

@@ -10,10 +10,13 @@
 #include <string.h>
 #include "cli.h"
 #include "skewsim/sweep.h"
+#include "skewsim/sweep_hpc.h"
 
 #define SWEEP_EXIT_FAILED 6        /* README.md, "Exit status" */
 
-#define SWEEP_USAGE "expected SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]"
+#define SWEEP_OPTS "[-j N] [--shard K/N] [--force] [--collect] [--list] [--quiet] [--reuse-across-versions] " \
+    SWEEP_SLURM_USAGE
+#define SWEEP_USAGE "expected SPEC -o DIR " SWEEP_OPTS
 
 /* Decimal digits only: no sign, no blank (strtol would skip leading ones
  * and take " -1"). */
@@ -64,13 +67,20 @@ int cmd_sweep(int argc, char **argv)
     o.shard_n = 1;
     o.stop = &stop_signal;
     o.out = stdout;
+    o.progress = stderr;
+    o.progress_tty = -1;
+    sweep_slurm_opts so;
+    sweep_slurm_opts_init(&so);
+    o.slurm = &so;
     sk_error e = {0};
     int status = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            printf("usage: skewsim sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]\n\n"
+            printf("usage: skewsim sweep SPEC -o DIR " SWEEP_OPTS "\n\n"
+                   "--slurm submits the sweep as a Slurm array job and a collect job after it\n"
+                   "(docs/hpc.md); --dry-run prints the scripts instead.\n\n"
                    "SPEC keys (docs/sweeps.md):\n");
             sweep_spec_help(stdout);
             return 0;
@@ -97,6 +107,14 @@ int cmd_sweep(int argc, char **argv)
             o.collect = 1;
         } else if (!strcmp(a, "--list")) {
             o.list = 1;
+        } else if (!strcmp(a, "--quiet")) {
+            o.quiet = 1;
+        } else if (!strcmp(a, "--reuse-across-versions")) {
+            o.reuse_across_versions = 1;
+        } else if (a[0] == '-' && a[1] && a[1] == '-' && (status = sweep_slurm_opt(&so, argc, argv, &i, &e)) != 0) {
+            if (status < 0)
+                return cli_fail(&e);
+            status = 0;
         } else if (a[0] == '-' && a[1]) {
             int takes = !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--shard");
             sk_errorf(&e, SK_EUSAGE, "sweep: %s: %s: " SWEEP_USAGE, a, takes ? "missing value" : "unknown option");
@@ -112,11 +130,23 @@ int cmd_sweep(int argc, char **argv)
         sk_errorf(&e, SK_EUSAGE, "sweep: missing %s: " SWEEP_USAGE, !o.spec ? "SPEC" : "-o DIR");
         return cli_fail(&e);
     }
+    if (!so.on && (so.dry_run || so.partition || so.mem || so.time_s != 7200 || so.cpus != 8 ||
+                   so.array_max != 1000)) {
+        sk_errorf(&e, SK_EUSAGE, "sweep: --dry-run, --partition, --time, --array-max, --cpus and --mem go with "
+                  "--slurm");
+        return cli_fail(&e);
+    }
+    if (so.on && (o.force || o.collect || o.list || o.shard_n > 1)) {
+        sk_errorf(&e, SK_EUSAGE, "sweep: --slurm: expected no %s with it (the array shards the sweep itself; "
+                  "resubmitting skips done points)",
+                  o.force ? "--force" : o.collect ? "--collect" : o.list ? "--list" : "--shard");
+        return cli_fail(&e);
+    }
     if (o.collect && (o.force || o.list)) {
         sk_errorf(&e, SK_EUSAGE, "sweep: --collect: runs nothing: expected no --force or --list with it");
         return cli_fail(&e);
     }
-    if (!o.collect && !o.list) {
+    if (!o.collect && !o.list && !so.on) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_signal;
@@ -129,7 +159,7 @@ int cmd_sweep(int argc, char **argv)
         fflush(stdout);
         return cli_fail(&e);
     }
-    if (o.list)
+    if (o.list || r.slurm)
         return 0;
     if (o.collect) {
         printf("sweep: %zu points: %zu done, %zu failed, %zu not done\n", r.npoints,

@@ -3,8 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-
-#define SKEWSIM_VERSION "0.1.0"
+#include "skewsim/version.h"
 
 int cli_fail(const sk_error *e)
 {
@@ -26,8 +25,9 @@ static void usage(FILE *f)
           "                      to the native format (.gz: gzip'd; docs/accelsim.md)\n"
           "  config [-c CONFIG] [--set key=value ...] (--dump | --help-config)\n"
           "                      print the effective configuration, or every key\n"
-          "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list]\n"
+          "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list] [--slurm ...]\n"
           "                      run every point of a parameter sweep (docs/sweeps.md)\n"
+          "  collect DIR         a sweep's results as one tidy table: DIR/results.csv, results.json\n"
           "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
           "                      simulate the H200 measurements in DIR and compare\n"
           "  topo -c CONFIG [--set key=value ...] [--green N]\n"
@@ -59,8 +59,10 @@ int main(int argc, char **argv)
         return cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "topo"))
         return cmd_topo(argc - 1, argv + 1);
+    if (!strcmp(cmd, "collect"))
+        return cmd_collect(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-        printf("skewsim %s\n", SKEWSIM_VERSION);
+        printf("skewsim %s (%s)\n", sk_version(), sk_commit());
         return 0;
     }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {

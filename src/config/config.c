@@ -137,6 +137,9 @@ static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "p
             "pJ", cname ": energy of one warp instruction at vf.vnom_mv "      \
             "(tensor: per cycle it holds the pipe)"),
 
+/* memory.model: in the order of enum cfg_mem_model. */
+static const char *const mem_models[] = { "flat", "hierarchy", NULL };
+
 /* Keys of one section must be contiguous: cfg_dump() nests by comparing each
  * row's path with the previous row's. */
 static const cfg_key cfg_schema[] = {
@@ -240,6 +243,79 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("memory.smem_latency_cycles", smem_latency_cycles, 29, 0, 100000,
             "cycles", "shared memory load to use"),
 
+    /* The memory hierarchy (src/mem, docs/memory.md); configs/h200.yaml
+     * gives the source of every H200 value, which are the defaults. */
+    ROW_ENUM("memory.model", mem_model, "flat", mem_models,
+             "flat: one bandwidth server and a fixed latency (memory.latency_ns, "
+             "memory.bandwidth_gbps); hierarchy: L1, partitioned L2 and HBM (memory.l1/l2/hbm.*)"),
+    ROW_INT("memory.l1.unified_bytes", l1_unified_bytes, 262144, 0, 16777216, "bytes",
+            "L1 and shared memory of one SM together; the shared-memory carve-out a kernel "
+            "needs is taken from it"),
+    ROW_INT("memory.l1.sets", l1_sets, 32, 1, 1048576, "sets",
+            "L1 sets (a power of two); ways = what the carve-out leaves / (sets x line)"),
+    ROW_INT("memory.l1.line_bytes", l1_line_bytes, 128, 16, 4096, "bytes", "L1 line"),
+    ROW_INT("memory.l1.sector_bytes", l1_sector_bytes, 32, 16, 4096, "bytes",
+            "L1 sector: the unit a miss fetches"),
+    ROW_INT("memory.l1.mshrs", l1_mshrs, 256, 1, 65534, "MSHRs",
+            "L1 misses in flight per SM (misses to a sector in flight merge)"),
+    ROW_INT("memory.l1.hit_cycles", l1_hit_cycles, 44, 0, 100000, "cycles",
+            "L1 lookup to data back in the SM, SM cycles"),
+    ROW_INT("memory.l1.bytes_per_cycle", l1_bytes_per_cycle, 128, 1, 65536, "bytes",
+            "L1 data port: sectors it moves per SM cycle"),
+    ROW_INT("memory.l1.sector_pj", l1_sector_pj, 51, 0, 1000000, "pJ",
+            "L1 energy per sector read or written, at vf.vnom_mv"),
+    ROW_INT("memory.l1.smem_wavefront_pj", smem_wavefront_pj, 204, 0, 1000000, "pJ",
+            "shared-memory energy per wavefront (32 banks x 4 B), at vf.vnom_mv"),
+    ROW_INT("memory.l2.partitions", l2_partitions, 2, 1, 2, "partitions",
+            "L2 partitions; an address's partition is the page hash's parity"),
+    ROW_INT("memory.l2.slices_per_partition", l2_slices_per_partition, 60, 1, 1024, "slices",
+            "L2 slices in each partition"),
+    ROW_INT("memory.l2.slice_bytes", l2_slice_bytes, 524288, 1, 1073741824, "bytes",
+            "capacity of one L2 slice"),
+    ROW_INT("memory.l2.sets", l2_sets, 256, 1, 1048576, "sets",
+            "sets per L2 slice (a power of two); ways = slice_bytes / (sets x line)"),
+    ROW_INT("memory.l2.line_bytes", l2_line_bytes, 128, 16, 4096, "bytes", "L2 line"),
+    ROW_INT("memory.l2.sector_bytes", l2_sector_bytes, 32, 16, 4096, "bytes", "L2 sector"),
+    ROW_INT("memory.l2.mshrs", l2_mshrs, 192, 1, 65534, "MSHRs", "L2 misses in flight per slice"),
+    ROW_INT("memory.l2.hit_ps", l2_hit_ps, 140466, 0, 1000000000, "ps",
+            "unloaded L2 hit from an SM at zero route length to its home partition"),
+    ROW_INT("memory.l2.remote_ps", l2_remote_ps, 89798, 0, 1000000000, "ps",
+            "extra latency of the other partition (the fabric crossing, both ways)"),
+    ROW_INT("memory.l2.noc_ps_per_mm", l2_noc_ps_per_mm, 100, 0, 1000000, "ps/mm",
+            "delay per mm of route between an SM and a partition's centre, each way"),
+    ROW_INT("memory.l2.slice_gbps", l2_slice_gbps, 90, 1, 1000000, "GB/s",
+            "data port of one L2 slice"),
+    ROW_INT("memory.l2.fabric_gbps", l2_fabric_gbps, 2000, 1, 1000000, "GB/s",
+            "fabric between the partitions, each direction"),
+    ROW_STRING("memory.l2.hash_bits", l2_hash_bits, "12,13,15,17,19",
+               "address bits whose XOR picks a line's partition, comma-separated"),
+    ROW_INT("memory.l2.frame_bit", l2_frame_bit, 21, 12, 64, "bit",
+            "bits from this one up are the physical frame, not modelled: each frame's "
+            "partition bit is flipped by a fixed hash of its number (64 = physical = virtual)"),
+    ROW_INT("memory.l2.replicate", l2_replicate, 2, 0, 2, "",
+            "0: no replicas; 1: a remote line read is kept as a replica in the reader's home "
+            "partition; 2: kept, but entering its set as the next victim (LRU insertion)"),
+    ROW_INT("memory.l2.sector_pj", l2_sector_pj, 72, 0, 1000000, "pJ",
+            "L2 slice array energy per sector read or written"),
+    ROW_INT("memory.l2.wire_fj_per_bit_mm", l2_wire_fj_per_bit_mm, 200, 0, 1000000, "fJ",
+            "on-die wire energy per bit per mm (SM to L2, and the fabric)"),
+    ROW_INT("memory.hbm.stacks", hbm_stacks, 6, 1, 64, "stacks", "HBM stacks"),
+    ROW_INT("memory.hbm.channels_per_stack", hbm_channels_per_stack, 16, 1, 64, "channels",
+            "channels per stack"),
+    ROW_INT("memory.hbm.pcs_per_channel", hbm_pcs_per_channel, 2, 1, 8, "pseudo-channels",
+            "pseudo-channels per channel"),
+    ROW_INT("memory.hbm.pc_mbps", hbm_pc_mbps, 24000, 1, 1000000000, "MB/s",
+            "data bus of one pseudo-channel"),
+    ROW_INT("memory.hbm.latency_ps", hbm_latency_ps, 101874, 0, 1000000000, "ps",
+            "HBM access beyond an L2 hit, row open, unloaded"),
+    ROW_INT("memory.hbm.row_bytes", hbm_row_bytes, 1024, 32, 1048576, "bytes",
+            "row (page) of one pseudo-channel"),
+    ROW_INT("memory.hbm.banks", hbm_banks, 16, 1, 1024, "banks", "banks per pseudo-channel"),
+    ROW_INT("memory.hbm.row_miss_ps", hbm_row_miss_ps, 28000, 0, 1000000000, "ps",
+            "precharge + activate before a new row's data (tRP + tRCD)"),
+    ROW_INT("memory.hbm.interleave_bytes", hbm_interleave_bytes, 256, 32, 65536, "bytes",
+            "consecutive bytes on one pseudo-channel (a power of two)"),
+
     /* Silicon model: docs/silicon.md gives the source of every default;
      * [physics] = shared physics.md, [trace] = validation/h200/smi_trace2. */
     ROW_ENUM("silicon.preset", si_preset, "uniform", si_presets,
@@ -259,6 +335,9 @@ static const cfg_key cfg_schema[] = {
             "width of each HBM PHY / memory-controller strip (left and right edges)"),
     ROW_INT("floorplan.io_um", fp_io_um, 1000, 0, 100000, "um",
             "height of each NVLink/PCIe strip (top and bottom edges)"),
+    ROW_LIST("floorplan.gpc_slots", fp_gpc_slots, 1, 1, 64, "block",
+             "block of each GPC in the grid of GPC blocks, numbered from 1 row by row: a list "
+             "of topology.gpcs distinct ints; one int (the default) puts GPC g in block g + 1"),
 
     ROW_INT("variation.vth_sigma_permille", var_sigma_permille, 90, 0, 500, "1/1000",
             "sigma/mu of Vth (VARIUS: 9 %)"),
@@ -1221,6 +1300,101 @@ static int check_bounds(const cfg *c, sk_error *e)
     return 0;
 }
 
+/* The cache geometries of memory.l1.* and memory.l2.* (src/mem): sets a
+ * power of two, a line a power of two of at least one and at most 8
+ * sectors, and every capacity a whole number of ways in every set. */
+static int is_pow2(int64_t x)
+{
+    return x > 0 && !(x & (x - 1));
+}
+
+static int check_cache(const char *lvl, int sets, int line, int sector, sk_error *e)
+{
+    if (!is_pow2(sets))
+        return sk_errorf(e, SK_ECONFIG, "config: memory.%s.sets: %d: expected a power of two",
+                         lvl, sets);
+    if (!is_pow2(sector))
+        return sk_errorf(e, SK_ECONFIG, "config: memory.%s.sector_bytes: %d: expected a power "
+                         "of two", lvl, sector);
+    if (line < sector)
+        return sk_errorf(e, SK_ECONFIG, "config: memory.%s.line_bytes: %d: expected at least "
+                         "memory.%s.sector_bytes (%d)", lvl, line, lvl, sector);
+    if (!is_pow2(line))
+        return sk_errorf(e, SK_ECONFIG, "config: memory.%s.line_bytes: %d: expected a power of "
+                         "two", lvl, line);
+    if (line / sector > 8)
+        return sk_errorf(e, SK_ECONFIG, "config: memory.%s.line_bytes: %d: expected at most 8 "
+                         "sectors of memory.%s.sector_bytes (%d)", lvl, line, lvl, sector);
+    return 0;
+}
+
+int cfg_bit_list(const char *s, uint64_t *mask)
+{
+    *mask = 0;
+    while (*s) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        int b = 0;
+        while (*s >= '0' && *s <= '9' && b < 64)
+            b = b * 10 + (*s++ - '0');
+        if (b > 63)
+            return -1;
+        *mask |= 1ull << b;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return -1;
+    }
+    return *mask ? 0 : -1;
+}
+
+static int check_memory(const cfg *c, sk_error *e)
+{
+    /* the shared-memory carve-outs of src/mem/hier.c, KB */
+    static const int carve_kb[] = { 0, 8, 16, 32, 64, 100, 132, 164, 196, 228 };
+    int rc = check_cache("l1", c->l1_sets, c->l1_line_bytes, c->l1_sector_bytes, e);
+    if (!rc)
+        rc = check_cache("l2", c->l2_sets, c->l2_line_bytes, c->l2_sector_bytes, e);
+    if (rc)
+        return rc;
+    int64_t way1 = (int64_t)c->l1_sets * c->l1_line_bytes;
+    for (size_t i = 0; i < SK_ARRAY_LEN(carve_kb); i++) {
+        int64_t left = (int64_t)c->l1_unified_bytes - (int64_t)carve_kb[i] * 1024;
+        if (left >= 0 && left % way1 != 0)
+            return sk_errorf(e, SK_ECONFIG, "config: memory.l1.unified_bytes: %d: expected a "
+                             "multiple of memory.l1.sets x memory.l1.line_bytes (%lld bytes), "
+                             "also less each shared-memory carve-out (here %d KB)",
+                             c->l1_unified_bytes, (long long)way1, carve_kb[i]);
+    }
+    int64_t way2 = (int64_t)c->l2_sets * c->l2_line_bytes;
+    if (c->l2_slice_bytes % way2 != 0)
+        return sk_errorf(e, SK_ECONFIG, "config: memory.l2.slice_bytes: %d: expected a "
+                         "multiple of memory.l2.sets x memory.l2.line_bytes (%lld bytes), so "
+                         "that every set has whole ways",
+                         c->l2_slice_bytes, (long long)way2);
+    if (!is_pow2(c->hbm_interleave_bytes))
+        return sk_errorf(e, SK_ECONFIG, "config: memory.hbm.interleave_bytes: %d: expected a "
+                         "power of two", c->hbm_interleave_bytes);
+    uint64_t mask;
+    if (cfg_bit_list(c->l2_hash_bits, &mask) != 0)
+        return sk_errorf(e, SK_ECONFIG, "config: memory.l2.hash_bits: %s: expected bit numbers "
+                         "0..63 separated by commas", c->l2_hash_bits);
+    /* bound the tag arrays: 2^23 L2 lines is a 1 GB L2 in ~150 MB of tags; the
+     * L1s' bound depends on the SM count, so only a hierarchy run checks it
+     * (a flat run's chip-size limits are sim.c's) */
+    int64_t l2_lines = (int64_t)c->l2_partitions * c->l2_slices_per_partition *
+                       (c->l2_slice_bytes / c->l2_line_bytes);
+    int64_t l1_lines = (int64_t)cfg_num_sms(c) * (c->l1_unified_bytes / c->l1_line_bytes);
+    if (c->mem_model == MEM_MODEL_HIERARCHY && l1_lines > (1 << 24))
+        return sk_errorf(e, SK_ECONFIG, "config: memory.l1: %lld lines on the chip: expected at "
+                         "most 16777216 (SMs x unified_bytes / line_bytes)", (long long)l1_lines);
+    if (l2_lines > (1 << 23))
+        return sk_errorf(e, SK_ECONFIG, "config: memory.l2: %lld lines: expected at most "
+                         "8388608 (partitions x slices_per_partition x slice_bytes / line_bytes)",
+                         (long long)l2_lines);
+    return 0;
+}
+
 int cfg_validate(const cfg *c, sk_error *e)
 {
     int rc = check_bounds(c, e);
@@ -1255,7 +1429,7 @@ int cfg_validate(const cfg *c, sk_error *e)
         return sk_errorf(e, SK_ECONFIG, "config: sm.smem_reserved_per_cta_bytes: %d: expected "
                          "at most sm.smem_bytes (%d)", c->smem_reserved_per_cta_bytes,
                          c->smem_bytes);
-    return 0;
+    return check_memory(c, e);
 }
 
 /* ---- output ---------------------------------------------------------- */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "skewsim/sim.h"
+#include "skewsim/memsys.h"
 
 static void grid_release(sim *s, event *ev);
 static void silicon_fire(sim *s, event *ev);
@@ -74,9 +75,16 @@ sim *sim_create(const cfg *c, const sim_sink *sinks, int nsinks, sk_error *e)
         }
     }
     evq_init(&s->q);
-    /* Every SM talks to its first memory level; today all share one. */
-    s->mem = mem_flat_create((uint64_t)c->mem_bandwidth_gbps, (uint64_t)c->mem_latency_ns);
+    /* Every SM talks to its first memory level: all share the flat one, or
+     * each has its own L1 of the hierarchy (src/mem, docs/memory.md). */
+    if (c->mem_model != MEM_MODEL_HIERARCHY)
+        s->mem = mem_flat_create((uint64_t)c->mem_bandwidth_gbps, (uint64_t)c->mem_latency_ns);
     if (topo_build(&s->topo, &s->c, e) < 0) {
+        sim_destroy(s);
+        return NULL;
+    }
+    if (c->mem_model == MEM_MODEL_HIERARCHY &&
+        !(s->hier = mem_hier_create(&s->c, &s->topo, NULL, e))) {
         sim_destroy(s);
         return NULL;
     }
@@ -86,8 +94,11 @@ sim *sim_create(const cfg *c, const sim_sink *sinks, int nsinks, sk_error *e)
         return NULL;
     }
     s->sms = xcalloc((size_t)s->nsms, sizeof *s->sms);
-    for (int i = 0; i < s->nsms; i++)
+    for (int i = 0; i < s->nsms; i++) {
         sm_init(&s->sms[i], s, i);
+        if (s->hier)
+            s->sms[i].mem = mem_hier_l1(s->hier, i);
+    }
     dispatch_init(&s->disp, s);
     event_init(&s->grid_ev, grid_release, "grid-barrier", 0);
     s->si = silicon_create(&s->c, &s->topo, e);
@@ -100,6 +111,8 @@ sim *sim_create(const cfg *c, const sim_sink *sinks, int nsinks, sk_error *e)
     for (int i = 0; i < s->nsms; i++) {
         int mhz = silicon_sm_mhz(s->si, i, 0);
         sm_set_mhz(&s->sms[i], mhz, 0);
+        if (s->hier)
+            mem_hier_set_mhz(s->hier, i, mhz);
         s->sms[i].min_mhz = s->sms[i].max_mhz = mhz;
     }
     event_init(&s->si_ev, silicon_fire, "silicon", 0);
@@ -127,6 +140,7 @@ void sim_destroy(sim *s)
     free(s->sms);
     topo_free(&s->topo);
     mem_destroy(s->mem);
+    mem_hier_destroy(s->hier);
     free(s->sinks);
     free(s);
 }
@@ -300,8 +314,29 @@ static int silicon_step(sim *s, ps_t t)
         }
         a->tensor_cycles = m->tensor_cycles - seen->tensor_cycles;
         seen->tensor_cycles = m->tensor_cycles;
-        a->mem_bytes = m->mem_bytes - seen->mem_bytes;
-        seen->mem_bytes = m->mem_bytes;
+        if (!s->hier) {
+            a->mem_bytes = m->mem_bytes - seen->mem_bytes;
+            seen->mem_bytes = m->mem_bytes;
+            continue;
+        }
+        /* the hierarchy's counters since creation (memsys.h): DRAM bytes,
+         * and the arrays and wires every access used, for their energy */
+        const mem_stats *ms = mem_hier_total(s->hier, i);
+        uint64_t v[5] = {
+            ms->dram_rd_bytes + ms->dram_wr_bytes,
+            ms->l1_sectors + ms->l1_bypass + ms->st_sectors,
+            ms->smem_wavefronts,
+            ms->l2_sectors + ms->l2_misses + ms->l2_writebacks,
+            ms->noc_sector_um,
+        };
+        uint64_t *now[5] = { &a->mem_bytes, &a->l1_sectors, &a->smem_wavefronts, &a->l2_sectors,
+                             &a->noc_sector_um };
+        uint64_t *was[5] = { &seen->mem_bytes, &seen->l1_sectors, &seen->smem_wavefronts,
+                             &seen->l2_sectors, &seen->noc_sector_um };
+        for (int k = 0; k < 5; k++) {
+            *now[k] = v[k] - *was[k];
+            *was[k] = v[k];
+        }
     }
     int r = silicon_advance(s->si, t, s->si_act, &s->err);
     if (r < 0)
@@ -309,8 +344,11 @@ static int silicon_step(sim *s, ps_t t)
     for (int i = 0; i < s->nsms; i++) {
         sm *m = &s->sms[i];
         int mhz = silicon_sm_mhz(s->si, i, t);
-        if (mhz != m->mhz)
+        if (mhz != m->mhz) {
             sm_change_clock(s, m, mhz, t);
+            if (s->hier)
+                mem_hier_set_mhz(s->hier, i, mhz);
+        }
         double v = silicon_sm(s->si, i)->vdd_mv;
         if (m->vdd_min_mv == 0 || v < m->vdd_min_mv)
             m->vdd_min_mv = v;
@@ -449,6 +487,9 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         for (mem_level *l = s->mem; l; l = l->next)
             if (l->ops->kernel_start)
                 l->ops->kernel_start(l);
+        if (s->hier)   /* the carve-out for this kernel's shared memory at full occupancy */
+            mem_hier_kernel_start(s->hier, (uint64_t)s->need.smem *
+                                           (uint64_t)SK_MAX(0, sm_ctas_per_sm(&s->c, &s->need)));
         if ((s->sink_want & SINK_W_KERNEL_LAUNCH) && sim_sink_kernel_launch(s) < 0) {
             *e = s->err;
             return e->code;
@@ -466,6 +507,11 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         for (int i = 0; i < s->nsms; i++)
             after += s->sms[i].issued;
         s->ks.warp_instructions = after - before;
+        if (s->hier) {
+            s->ks.has_mem = 1;
+            for (int i = 0; i < s->nsms; i++)
+                mem_stats_add(&s->ks.mem, mem_hier_stats(s->hier, i));
+        }
         s->warp_instructions += s->ks.warp_instructions;
         s->ks.done_ps = s->ks.last_end_ps + (ps_t)s->c.launch_end_ns * PS_PER_NS;
         /* The silicon model sees every kernel end, and epochs.csv gets at

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "skewsim/sim.h"
+#include "skewsim/memsys.h"
 
 static void sm_fire(sim *s, event *ev);
 
@@ -197,6 +198,7 @@ static void settle(warp *w)
             if (n == 0) {
                 w->pc = in->jump;       /* just past the matching IK_ENDLOOP */
             } else {
+                w->loop_n[w->sp] = n;
                 w->loop_left[w->sp++] = n;
                 w->pc++;
             }
@@ -311,24 +313,50 @@ static uint64_t access_bytes(const instr *in)
 }
 
 /* A global load or store at cycle c through the SM's first memory level
- * (mem.h; src/mem): returns the time the level completes it. */
-static ps_t global_access(sim *s, sm *m, const instr *in, uint64_t c)
+ * (mem.h; src/mem): returns the time the level completes it.  An
+ * instruction with an address pattern (trace key addr=, apat.c) hands the
+ * level its 32 lane addresses; the flat level ignores them. */
+static ps_t global_access(sim *s, sm *m, const warp *w, const instr *in, uint64_t c)
 {
+    uint64_t addr[32];
     mem_req r = {
         .sm = m->id,
         .op = in->kind == IK_ST_GLOBAL ? MEM_STORE : MEM_LOAD,
-        .flags = 0,
+        .flags = (in->flags & IF_BYPASS_L1) ? MEM_F_BYPASS_L1 : 0,
         .lane_bytes = (uint8_t)in->bytes,
         .mask = 0,
         .addr = NULL,
         .bytes = access_bytes(in),
         .t = sm_cycle_time(m, c),
     };
+    if (in->apat && s->hier) {
+        uint64_t iter = w->sp ? w->loop_n[w->sp - 1] - w->loop_left[w->sp - 1] : 0;
+        mem_apat_lanes(&w->apats[in->apat - 1], m->ctas[w->cta].id, w->widx, iter, in->bytes, addr);
+        r.addr = addr;
+        r.mask = ~0u;
+    }
     m->mem_bytes += r.bytes;
     ps_t done = mem_access(m->mem, &r);
     if (s->sink_want & SINK_W_MEM)
         sim_sink_mem(s, &r, done);
     return done;
+}
+
+/* Extra cycles of a shared-memory access beyond one wavefront: its
+ * bank conflicts (memory.model = hierarchy and an address pattern). */
+static uint64_t smem_conflict(sim *s, sm *m, const warp *w, const instr *in)
+{
+    if (!s->hier)
+        return 0;
+    uint64_t addr[32];
+    const uint64_t *a = NULL;
+    if (in->apat) {
+        uint64_t iter = w->sp ? w->loop_n[w->sp - 1] - w->loop_left[w->sp - 1] : 0;
+        mem_apat_lanes(&w->apats[in->apat - 1], m->ctas[w->cta].id, w->widx, iter, in->bytes, addr);
+        a = addr;
+    }
+    int wf = mem_hier_smem(s->hier, m->id, a, ~0u, in->bytes);
+    return wf > 1 ? (uint64_t)(wf - 1) : 0;
 }
 
 /* The last warp of a CTA exited in cycle c: free what it held and report. */
@@ -407,13 +435,16 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     uint64_t done = c + (uint64_t)cf->units[in->cls].lat_cycles;
     switch (in->kind) {
     case IK_LD_SHARED:
-        done = c + (uint64_t)cf->smem_latency_cycles;
+        done = c + (uint64_t)cf->smem_latency_cycles + smem_conflict(s, m, w, in);
+        break;
+    case IK_ST_SHARED:
+        smem_conflict(s, m, w, in);
         break;
     case IK_LD_GLOBAL:
-        done = sm_cycle_at(m, global_access(s, m, in, c));
+        done = sm_cycle_at(m, global_access(s, m, w, in, c));
         break;
     case IK_ST_GLOBAL:
-        global_access(s, m, in, c);
+        global_access(s, m, w, in, c);
         break;
     case IK_BAR:
         advance(w);
@@ -520,6 +551,7 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
         w->sched = sched;
         w->state = W_ACTIVE;
         w->code = p->code;
+        w->apats = p->apats;
         w->reg = &m->regpool[(size_t)slot * m->regs_per_warp];
         memset(w->reg, 0, m->regs_per_warp * sizeof *w->reg);
         w->cta = (uint16_t)ci;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "skewsim/json.h"
 #include "skewsim/results.h"
+#include "skewsim/memsys.h"
 
 struct results {
     char *dir;                /* NULL: in memory */
@@ -183,6 +184,26 @@ static sm_fig figures(const sim *s, const sm *m)
     return f;
 }
 
+/* The hierarchy's counters (memsys.h MEM_STAT_MAP, every one by its name)
+ * and what follows from them over `span`: DRAM bandwidth, mean load
+ * latency, L1 and L2 hit rates, the remote share of L2 sectors. */
+static json_t *mem_json(const mem_stats *m, ps_t span)
+{
+    json_t *o = json_object();
+    for (int i = 0; i < MEM_NSTATS; i++)
+        skjson_set(o, mem_stat_name(i), skjson_u64(mem_stat_get(m, i)));
+    double dram = (double)(m->dram_rd_bytes + m->dram_wr_bytes);
+    skjson_set(o, "dram_gbps", skjson_fixed(span > 0 ? dram / ((double)span * 1e-3) : 0.0, 3));
+    skjson_set(o, "mean_load_ns", skjson_fixed(m->load_reqs ? (double)m->load_latency_ps * 1e-3 /
+                                                                  (double)m->load_reqs : 0.0, 3));
+    uint64_t l1 = m->l1_hits + m->l1_merged + m->l1_misses, l2 = m->l2_hits + m->l2_merged + m->l2_misses;
+    skjson_set(o, "l1_hit_rate", skjson_fixed(l1 ? (double)m->l1_hits / (double)l1 : 0.0, 6));
+    skjson_set(o, "l2_hit_rate", skjson_fixed(l2 ? (double)(m->l2_hits + m->l2_merged) / (double)l2 : 0.0, 6));
+    uint64_t lr = m->l2_local + m->l2_remote;
+    skjson_set(o, "l2_remote_frac", skjson_fixed(lr ? (double)m->l2_remote / (double)lr : 0.0, 6));
+    return o;
+}
+
 /* summary.json as a jansson tree, in the pinned format of json.h: the
  * fixed-point values of the former hand-written form (ns with 3 decimals,
  * ratios with 6, MHz with 3, mV with 1) are rounded to those decimals. */
@@ -217,6 +238,8 @@ static char *summary_text(const results *r, const sim *s, size_t *len)
             skjson_set(o, "cluster", skjson_u64(k->cluster));
             skjson_set(o, "max_active_clusters", skjson_u64(k->max_active_clusters));
         }
+        if (k->has_mem)
+            skjson_set(o, "memory", mem_json(&k->mem, k->last_end_ps - k->first_start_ps));
         skjson_append(ks, o);
     }
     skjson_set(root, "kernels", ks);
@@ -236,6 +259,8 @@ static char *summary_text(const results *r, const sim *s, size_t *len)
         skjson_set(o, "max_mhz", json_integer(m->max_mhz));
         skjson_set(o, "vdd_min_mv", skjson_fixed(m->vdd_min_mv, 1));
         skjson_set(o, "warp_instructions", skjson_u64(m->issued));
+        if (s->hier)
+            skjson_set(o, "memory", mem_json(mem_hier_total(s->hier, i), s->end_ps));
         skjson_append(sms, o);
     }
     skjson_set(root, "sms", sms);

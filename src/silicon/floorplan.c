@@ -8,8 +8,10 @@
  * SMs form a grid of GPC blocks around a central L2, which is what makes
  * IR drop and the systematic part of process variation spatial.
  *
- * GPC g sits in block (row g / cols, column g % cols) of a gpc_rows x cols
- * grid, cols = ceil(gpcs / gpc_rows).  Every block is the same size, with
+ * GPC g sits in block (row s / cols, column s % cols) of a gpc_rows x cols
+ * grid, cols = ceil(gpcs / gpc_rows), s = g or floorplan.gpc_slots[g] - 1
+ * (which lets a config place the GPCs that share an L2 partition on the
+ * same side, src/mem/hier.c).  Every block is the same size, with
  * room for the largest GPC's TPCs in a grid of cells; a GPC with fewer TPCs
  * leaves cells empty (on a real die: TPCs fused off).  The SMs of a TPC
  * split its cell along the cell's longer side.  On the H200 config the four
@@ -44,6 +46,22 @@ int si_floorplan_build(si_floorplan *fp, const cfg *c, const topo *t, sk_error *
                          "(io), %d um (l2) leave no room for GPCs on a %d x %d um die",
                          c->fp_phy_um, c->fp_io_um, c->fp_l2_um, c->die_w_um, c->die_h_um);
 
+    /* floorplan.gpc_slots: one int for all = GPC order; else a block per GPC */
+    int slot[CFG_MAX_GPCS], listed = 0;
+    for (int g = 1; g < CFG_MAX_GPCS; g++)
+        listed |= c->fp_gpc_slots[g] != c->fp_gpc_slots[0];
+    for (int g = 0; g < t->ngpcs; g++) {
+        slot[g] = listed ? c->fp_gpc_slots[g] - 1 : g;
+        if (slot[g] < 0 || slot[g] >= rows * cols)
+            return sk_errorf(e, SK_ECONFIG, "config: floorplan.gpc_slots: %d: expected one "
+                             "block 1..%d per GPC (topology.gpcs = %d)", c->fp_gpc_slots[g],
+                             rows * cols, t->ngpcs);
+        for (int k = 0; k < g; k++)
+            if (slot[k] == slot[g])
+                return sk_errorf(e, SK_ECONFIG, "config: floorplan.gpc_slots: %d: expected "
+                                 "each block once", slot[g] + 1);
+    }
+
     int max_tpcs = 1;
     for (int g = 0; g < t->ngpcs; g++)
         max_tpcs = SK_MAX(max_tpcs, c->tpcs_per_gpc[g]);
@@ -64,7 +82,7 @@ int si_floorplan_build(si_floorplan *fp, const cfg *c, const topo *t, sk_error *
     int mid = rows / 2;   /* rows >= mid lie below the L2 band */
     for (int i = 0; i < t->nsms; i++) {
         const topo_sm *m = &t->sm[i];
-        int r = m->gpc / cols, col = m->gpc % cols;
+        int r = slot[m->gpc] / cols, col = slot[m->gpc] % cols;
         double y = io + r * bh + (rows > 1 && r >= mid ? l2 : 0);
         double x = phy + col * bw;
         double cx = x + (m->tpc % tc) * cw, cy = y + (m->tpc / tc) * ch;

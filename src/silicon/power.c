@@ -28,7 +28,10 @@
  *
  * Memory and uncore are chip-level and handled by silicon.c: HBM costs
  * mem_idle_w plus mem_pj_per_byte per byte moved; the rest of the die and
- * the board is the constant uncore_w.
+ * the board is the constant uncore_w.  Under memory.model = hierarchy the
+ * SM's L1 and shared-memory accesses add to its switched energy, and the
+ * L2's arrays and the wires to and between its partitions add to the
+ * uncore's (si_power_mem_*).
  */
 #include <math.h>
 #include "skewsim/silicon.h"
@@ -48,6 +51,12 @@ void si_power_init(si_power *p, const cfg *c)
     p->uncore_w = c->uncore_w;
     p->mem_idle_w = c->mem_idle_w;
     p->mem_j_per_byte = c->mem_pj_per_byte * 1e-12;
+    /* memory hierarchy (memory.l1/l2.*_pj, docs/memory.md "Energy"): a
+     * 32 B sector is 256 bits on a wire of wire_fj_per_bit_mm */
+    p->l1_j = c->l1_sector_pj * 1e-12;
+    p->smem_j = c->smem_wavefront_pj * 1e-12;
+    p->l2_j = c->l2_sector_pj * 1e-12;
+    p->wire_j_per_sector_um = c->l2_wire_fj_per_bit_mm * 1e-15 * 256 * 1e-3;
 }
 
 double si_power_leak_w(const si_power *p, double v_mv, double vth_mv, double temp_c)
@@ -65,4 +74,14 @@ double si_power_dyn_nom_j(const si_power *p, const double *issued, double tensor
         if (k != FU_TENSOR)
             j += issued[k] * p->op_j[k];
     return j;
+}
+
+double si_power_mem_sm_nom_j(const si_power *p, double l1_sectors, double smem_wavefronts)
+{
+    return l1_sectors * p->l1_j + smem_wavefronts * p->smem_j;
+}
+
+double si_power_mem_chip_j(const si_power *p, double l2_sectors, double noc_sector_um)
+{
+    return l2_sectors * p->l2_j + noc_sector_um * p->wire_j_per_sector_um;
 }

@@ -194,6 +194,9 @@ static void run_interval(silicon *si, ps_t t0, ps_t t1, const si_activity *act, 
         double tensor = act ? (double)act[i].tensor_cycles * frac : 0;
         double v = vreg - si->drop_mv[i];
         double nom_j = si_power_dyn_nom_j(&si->pw, issued, tensor, cycles);
+        if (act)
+            nom_j += si_power_mem_sm_nom_j(&si->pw, (double)act[i].l1_sectors * frac,
+                                           (double)act[i].smem_wavefronts * frac);
         double s = v / si->pw.vnom_mv;
         double p = nom_j * s * s / dt + si_power_leak_w(&si->pw, v, si->vth_mv[i], temp[i]);
         si->blk_w[i] = p;
@@ -204,20 +207,26 @@ static void run_interval(silicon *si, ps_t t0, ps_t t1, const si_activity *act, 
     }
     for (int b = si->nsms; b < si->nblocks; b++)
         si->blk_w[b] = si->uncore_share[b];
-    double bytes = 0;
-    for (int i = 0; act && i < si->nsms; i++)
+    double bytes = 0, l2_j = 0;
+    for (int i = 0; act && i < si->nsms; i++) {
         bytes += (double)act[i].mem_bytes * frac;
+        l2_j += si_power_mem_chip_j(&si->pw, (double)act[i].l2_sectors * frac,
+                                    (double)act[i].noc_sector_um * frac);
+    }
     double mem_w = si->pw.mem_idle_w + bytes * si->pw.mem_j_per_byte / dt;
-    double other_w = si->pw.uncore_w + mem_w;
+    double uncore_w = si->pw.uncore_w + l2_j / dt;
+    double other_w = uncore_w + mem_w;
 
     if (!si->fast)
         solve_grid(si, vreg);
-    si_thermal_step(si->th, si->blk_w, mem_w + si->uncore_pkg_w, dt);
+    /* the hierarchy's L2 and wire heat goes to the package node, as the
+     * HBM's does (not spread over the L2 band's block) */
+    si_thermal_step(si->th, si->blk_w, mem_w + si->uncore_pkg_w + l2_j / dt, dt);
 
     si->win_s += dt;
     si->win_other_j += other_w * dt;
     si->chip.sm_power_w = sm_w;
-    si->chip.uncore_w = si->pw.uncore_w;
+    si->chip.uncore_w = uncore_w;
     si->chip.mem_w = mem_w;
     si->chip.power_w = sm_w + other_w;
     si->chip.energy_j += si->chip.power_w * dt;

@@ -49,7 +49,10 @@
 #include "skewsim/json.h"
 #include "skewsim/results.h"
 #include "skewsim/run.h"
+#include "skewsim/sass.h"
 #include "skewsim/sweep.h"
+#include "skewsim/sweep_hpc.h"
+#include "skewsim/version.h"
 
 #define TABLE_MAX_ROWS 500
 #define FORK_RETRIES 100             /* fork() at EAGAIN with no point running: */
@@ -64,6 +67,11 @@ typedef struct trace_info {
     uint64_t bytes;
     uint64_t sass_hash, sass_bytes;   /* the same of its SASS listing (sass:), 0 without */
     int ready;                  /* hashed (gen: generated) */
+    int parsed;                 /* read to the end once (sweep_trace_cost_read) */
+    double point_s;             /* a point's estimated seconds on one core */
+    char *cmd_file;             /* the trace in a point's `run` command: gen: relative to DIR, else absolute */
+    char *cmd_sass;             /* the listing's absolute path, or NULL */
+    int cached;                 /* file is DIR/cache/...: an Accel-Sim trace converted, listing applied */
 } trace_info;
 
 /* A file a config points to (silicon.map_file), hashed once per sweep. */
@@ -84,6 +92,11 @@ typedef struct sweep_ctx {
     side_file *side;
     size_t nside;
     size_t run, skipped, failed, started;
+    int quiet, reuse;           /* sweep_opts.quiet, .reuse_across_versions */
+    sweep_lock lock;            /* DIR/.lock while points run */
+    pid_t parent;               /* this process, for the point processes' binding */
+    sweep_progress prog;
+    char *config_abs;           /* the config's absolute path, for each point's `run` command */
 } sweep_ctx;
 
 /* The signal that stops the sweep, 0 while none has come. */
@@ -476,6 +489,10 @@ typedef struct point_state {
     char *message;
 } point_state;
 
+/* `key` is the point's input key (point_key); the point is current when
+ * its point.json holds that key with this build (sweep_key_with_build), or
+ * with reuse the same input key from any build (a point.json older than
+ * build keys holds the input key as its "key"). */
 static void read_state(const sweep_ctx *x, const sweep_point *p, uint64_t key, point_state *st)
 {
     memset(st, 0, sizeof *st);
@@ -490,10 +507,14 @@ static void read_state(const sweep_ctx *x, const sweep_point *p, uint64_t key, p
     if (!f)
         return;
     st->exists = 1;       /* a point.json that does not parse is stale: it runs again */
-    char want[32];
-    snprintf(want, sizeof want, "%016" PRIx64, key);
-    char *k = json_get(j, "key"), *status = json_get(j, "status");
+    char want[32], in[32];
+    snprintf(want, sizeof want, "%016" PRIx64, sweep_key_with_build(key));
+    snprintf(in, sizeof in, "%016" PRIx64, key);
+    char *k = json_get(j, "key"), *status = json_get(j, "status"), *ik = json_get(j, "input_key");
     st->current = k && strcmp(k, want) == 0;
+    if (!st->current && x->reuse)
+        st->current = ik ? strcmp(ik, in) == 0 : k && strcmp(k, in) == 0;
+    free(ik);
     st->ok = status && strcmp(status, "ok") == 0;
     st->message = json_get(j, "message");
     free(k);
@@ -512,8 +533,10 @@ static int write_point_json(const sweep_ctx *x, const sweep_point *p, uint64_t k
     json_t *o = json_object();
     skjson_set(o, "index", skjson_u64(p->index));
     skjson_set(o, "dir", skjson_str(sweep_point_slug(s, p, slug, sizeof slug)));
-    snprintf(hex, sizeof hex, "%016" PRIx64, key);
+    snprintf(hex, sizeof hex, "%016" PRIx64, sweep_key_with_build(key));
     skjson_set(o, "key", skjson_str(hex));
+    snprintf(hex, sizeof hex, "%016" PRIx64, key);
+    skjson_set(o, "input_key", skjson_str(hex));
     skjson_set(o, "trace", skjson_str(t->name));
     skjson_set(o, "trace_file", skjson_str(ti->shown));
     if (t->gen)
@@ -544,6 +567,49 @@ static int write_point_json(const sweep_ctx *x, const sweep_point *p, uint64_t k
     skjson_set(o, "status", skjson_str(status == 0 ? "ok" : "failed"));
     skjson_set(o, "exit", json_integer(status));
     skjson_set(o, "message", skjson_str(message));
+    /* provenance (docs/hpc.md): which build, which effective config, and
+     * the `run` command, from DIR, that gives this point's files */
+    skjson_set(o, "skewsim_version", skjson_str(sk_version()));
+    skjson_set(o, "skewsim_commit", skjson_str(sk_commit()));
+    {
+        char *dump = NULL;
+        size_t dlen = 0;
+        FILE *df = mem_open(&dump, &dlen);
+        cfg_dump(c, df, 0);
+        fclose(df);
+        snprintf(hex, sizeof hex, "%016" PRIx64, fnv1a(FNV_INIT, dump, dlen));
+        free(dump);
+        skjson_set(o, "config_fnv1a64", skjson_str(hex));
+        if (ti->sass_bytes || ti->sass_hash) {
+            snprintf(hex, sizeof hex, "%016" PRIx64, ti->sass_hash);
+            skjson_set(o, "sass_fnv1a64", skjson_str(hex));
+        }
+        json_t *cmd = json_array();
+        const char *head[] = {"skewsim", "run", "-c", x->config_abs ? x->config_abs : s->config_resolved, "-t",
+                              ti->cmd_file ? ti->cmd_file : ti->shown};
+        for (size_t i = 0; i < SK_ARRAY_LEN(head); i++)
+            skjson_append(cmd, skjson_str(head[i]));
+        if (ti->cmd_sass) {
+            skjson_append(cmd, skjson_str("--sass"));
+            skjson_append(cmd, skjson_str(ti->cmd_sass));
+        }
+        for (size_t i = 0; i < json_array_size(ov); i++) {
+            json_t *kv = json_array_get(ov, i);
+            char *a = strf("%s=%s", json_string_value(json_array_get(kv, 0)),
+                           json_string_value(json_array_get(kv, 1)));
+            skjson_append(cmd, skjson_str("--set"));
+            skjson_append(cmd, skjson_str(a));
+            free(a);
+        }
+        char *sd = strf("sim.seed=%llu", (unsigned long long)c->seed);
+        char *od = strf("points/%s", slug);
+        const char *tailv[] = {"--set", sd, "-o", od};
+        for (size_t i = 0; i < SK_ARRAY_LEN(tailv); i++)
+            skjson_append(cmd, skjson_str(tailv[i]));
+        free(sd);
+        free(od);
+        skjson_set(o, "command", cmd);
+    }
     size_t len;
     char *text = skjson_dumps(o, &len);
     json_decref(o);
@@ -585,11 +651,153 @@ static void clear_point(const char *pd, int finals)
     }
 }
 
+
+/* Trace i read to the end, as `run` will read it (sweep_trace_cost_read),
+ * before any point runs: a trace with a bad record anywhere is an error
+ * of the spec, at its traces.NAME line, rather than a failure of each of
+ * its points.  What it counts gives its points' estimated cost. */
+static int parse_trace(sweep_ctx *x, size_t i, sk_error *e)
+{
+    trace_info *ti = &x->traces[i];
+    const sweep_trace *t = &x->spec.traces[i];
+    if (ti->parsed)
+        return 0;
+    int rc = prepare_trace(x, i, e);
+    if (rc)
+        return rc;
+    sk_error inner = {0};
+    sass *listing = NULL;
+    if (t->sass && !(listing = sass_load(t->sass_resolved, &inner)))
+        return sk_errorf(e, inner.code ? inner.code : SK_EIO, "%s:%zu:%zu: traces.%s.sass: %s", x->spec.name,
+                         t->at.line, t->at.col, t->name, inner.msg);
+    if (!t->gen && !ti->cmd_file)
+        ti->cmd_file = realpath(ti->file, NULL);
+    if (t->sass && !ti->cmd_sass)
+        ti->cmd_sass = realpath(t->sass_resolved, NULL);
+    sweep_trace_cost c;
+    char *cache = NULL;
+    if (!t->gen && !sweep_trace_is_native(ti->file)) {
+        /* An Accel-Sim trace is text that takes most of a point's time to
+         * parse: convert it once, listing applied, into DIR/cache/ under
+         * its input hashes (so a changed trace or listing is another file,
+         * and shards converting at once write the same bytes), and let
+         * every point read the compact native form, which simulates to
+         * the same bytes.  The key still hashes the original files. */
+        char *cdir = strf("%s/cache", x->dir);
+        rc = make_dir(cdir, e);
+        cache = strf("%s/%016" PRIx64 "-%016" PRIx64 ".trace", cdir, ti->hash, ti->sass_hash);
+        free(cdir);
+        if (rc) {
+            free(cache);
+            sass_free(listing);
+            return rc;
+        }
+        struct stat st;
+        if (stat(cache, &st) == 0)
+            rc = sweep_trace_cost_read(cache, NULL, NULL, &c, &inner);
+        else
+            rc = sweep_trace_convert(ti->file, listing, t->sass_resolved, cache, &c, &inner);
+    } else {
+        rc = sweep_trace_cost_read(ti->file, listing, t->sass_resolved, &c, &inner);
+    }
+    sass_free(listing);
+    if (rc) {
+        free(cache);
+        return sk_errorf(e, rc, "%s:%zu:%zu: traces.%s.%s: %s", x->spec.name, t->at.line, t->at.col, t->name,
+                         t->gen ? "gen" : "path", inner.msg);
+    }
+    if (cache) {
+        free(ti->file);
+        ti->file = cache;
+        ti->cached = 1;
+    }
+    ti->point_s = sweep_point_seconds(&c);
+    ti->parsed = 1;
+    return 0;
+}
+
+/* Every trace with a point in this shard generated, hashed and parsed. */
+static int parse_shard_traces(sweep_ctx *x, sk_error *e)
+{
+    const sweep_spec *s = &x->spec;
+    for (size_t t = 0; t < s->ntraces; t++) {
+        /* the trace varies slowest: its points are one block of indices */
+        size_t per = s->npoints / s->ntraces, first = t * per, in_shard = 0;
+        for (size_t i = first; i < first + per && !in_shard; i++)
+            in_shard = (int)(i % (size_t)x->shard_n) == x->shard_k;
+        if (!in_shard)
+            continue;
+        int rc = parse_trace(x, t, e);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Which of this shard's points will run (not done, or all with force):
+ * their count and estimated seconds; with `cost`, cost[i] for every point
+ * (-1: done or another shard's). */
+static int plan(sweep_ctx *x, double *cost, size_t *nrun, double *est, sk_error *e)
+{
+    const sweep_spec *s = &x->spec;
+    *nrun = 0;
+    *est = 0;
+    for (size_t i = 0; i < s->npoints; i++) {
+        if (cost)
+            cost[i] = -1;
+        if ((int)(i % (size_t)x->shard_n) != x->shard_k)
+            continue;
+        sweep_point p;
+        cfg c;
+        sweep_point_at(s, i, &p);
+        int rc = sweep_point_cfg(s, &p, &x->base, &c, e);
+        if (rc)
+            return rc;
+        if (!x->force) {
+            point_state st;
+            read_state(x, &p, point_key(x, &p, &c), &st);
+            free(st.message);
+            if (st.current && st.ok)
+                continue;
+        }
+        ++*nrun;
+        *est += x->traces[p.trace].point_s;
+        if (cost)
+            cost[i] = x->traces[p.trace].point_s;
+    }
+    return 0;
+}
+
+/* Remove the temporaries (NAME.tmp.XXXXXX, .NAME.trace.tmp.XXXXXX) that a
+ * killed sweep left in dir itself (not below it).  Only a sweep holding
+ * the whole directory's lock may: a shard's neighbours may be writing
+ * theirs right now. */
+static void clear_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char **names = NULL;
+    size_t n = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;)
+        if (strstr(de->d_name, ".tmp.")) {
+            names = xrealloc(names, (n + 1) * sizeof *names);
+            names[n++] = strf("%s/%s", dir, de->d_name);
+        }
+    closedir(d);
+    for (size_t i = 0; i < n; i++) {
+        remove(names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
 /* ---- running --------------------------------------------------------- */
 
 typedef struct job {
     pid_t pid;
     size_t index;
+    double t0;                  /* sweep_clock() at its start, for the progress report */
 } job;
 
 static void ctx_free(sweep_ctx *x)
@@ -598,6 +806,8 @@ static void ctx_free(sweep_ctx *x)
         for (size_t i = 0; i < x->spec.ntraces; i++) {
             free(x->traces[i].file);
             free(x->traces[i].shown);
+            free(x->traces[i].cmd_file);
+            free(x->traces[i].cmd_sass);
         }
     free(x->traces);
     x->traces = NULL;
@@ -606,6 +816,8 @@ static void ctx_free(sweep_ctx *x)
     free(x->side);
     x->side = NULL;
     x->nside = 0;
+    free(x->config_abs);
+    x->config_abs = NULL;
     sweep_spec_free(&x->spec);
 }
 
@@ -621,10 +833,15 @@ static void run_child(sweep_ctx *x, const sweep_point *p, const cfg *c, uint64_t
      * and now kills it as it should. */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    /* die with the sweep (a SIGKILLed sweep must leave no point running on
+     * its own), and hold no lock of its own on DIR */
+    sweep_child_bind(x->parent);
+    sweep_lock_drop(&x->lock);
     sigprocmask(SIG_SETMASK, mask, NULL);
     free(jobs);
     sk_error e = {0};
-    int rc = run_trace(c, x->traces[p->trace].file, x->spec.traces[p->trace].sass_resolved, pd, NULL, &e);
+    const trace_info *ti = &x->traces[p->trace];
+    int rc = run_trace(c, ti->file, ti->cached ? NULL : x->spec.traces[p->trace].sass_resolved, pd, NULL, &e);
     int status = rc ? sk_exit_status(rc) : 0;
     sk_error we = {0};
     if (write_point_json(x, p, key, c, status, rc ? e.msg : "", &we) != 0) {
@@ -658,11 +875,18 @@ static void reap(sweep_ctx *x, job *jobs, int *njobs, int stopping)
         sweep_point p;
         sweep_point_at(&x->spec, jobs[i].index, &p);
         char *pd = point_dir(x, &p);
+        char slug[160];
+        sweep_point_slug(&x->spec, &p, slug, sizeof slug);
+        double wall = sweep_clock() - jobs[i].t0, est = x->traces[p.trace].point_s;
         if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
             x->run++;
+            sweep_progress_ended(&x->prog, slug, 1, wall, est);
         } else if (WIFSIGNALED(st) && stopped(x)) {
             clear_point(pd, 0);       /* interrupted: unfinished, not failed */
+            if (x->prog.running)
+                x->prog.running--;
         } else {
+            sweep_progress_ended(&x->prog, slug, 0, wall, est);
             x->failed++;
             x->run++;
             if (WIFSIGNALED(st)) {
@@ -760,7 +984,9 @@ static int run_points(sweep_ctx *x, sk_error *e)
         free(pd);
         x->started++;
         jobs[njobs].pid = pid;
+        jobs[njobs].t0 = sweep_clock();
         jobs[njobs++].index = i;
+        sweep_progress_started(&x->prog);
     }
     while (njobs > 0) {
         if (stopped(x) && !forwarded) {
@@ -1033,6 +1259,7 @@ static void list_points(const sweep_ctx *x)
 
 int sweep_run(const sweep_opts *o, sweep_outcome *out, sk_error *e)
 {
+    int fresh = 0;
     sweep_ctx x;
     memset(&x, 0, sizeof x);
     memset(out, 0, sizeof *out);
@@ -1045,6 +1272,10 @@ int sweep_run(const sweep_opts *o, sweep_outcome *out, sk_error *e)
     x.list = o->list;
     x.stop = o->stop;
     x.out = o->out ? o->out : stdout;
+    x.quiet = o->quiet;
+    x.reuse = o->reuse_across_versions;
+    x.lock.fd = -1;
+    x.parent = getpid();
     if (x.jobs == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         x.jobs = n < 1 ? 1 : n > SWEEP_MAX_JOBS ? SWEEP_MAX_JOBS : (int)n;
@@ -1064,14 +1295,54 @@ int sweep_run(const sweep_opts *o, sweep_outcome *out, sk_error *e)
         x.traces[i].shown = t->gen ? strf("traces/%s.trace", t->name) : xstrdup(t->path);
     }
     char *pdir = strf("%s/points", x.dir);
+    struct stat dst;
+    fresh = stat(x.dir, &dst) != 0;     /* this run makes DIR: it may remove it again */
     rc = make_dir(x.dir, e);
     if (!rc)
         rc = make_dir(pdir, e);
     free(pdir);
     if (rc)
         goto done;
+    {
+        char *ca = realpath(x.spec.config_resolved, NULL);
+        x.config_abs = ca;
+    }
+    if (o->slurm && o->slurm->on) {
+        /* submit: every point's cost from its trace, parsed now */
+        double *cost = xcalloc(x.spec.npoints ? x.spec.npoints : 1, sizeof *cost);
+        size_t nrun;
+        double est;
+        if ((rc = parse_shard_traces(&x, e)) == 0 && (rc = plan(&x, cost, &nrun, &est, e)) == 0)
+            rc = sweep_slurm_launch(o->slurm, NULL, o->spec, x.dir, cost, x.spec.npoints,
+                                    x.reuse ? "--reuse-across-versions" : NULL, x.out, e);
+        free(cost);
+        out->slurm = 1;
+        goto done;
+    }
     if (!x.collect) {
+        /* one sweep writes DIR (or one shard of it) at a time */
+        if ((rc = sweep_lock_take(&x.lock, x.dir, x.shard_k, x.shard_n, e)) != 0)
+            goto done;
+        if (x.shard_n == 1) {
+            /* what a SIGKILLed sweep left half-written outside the points
+             * (a point's own are cleared before it runs) */
+            static const char *const sub[] = {"", "/traces", "/cache"};
+            for (size_t i = 0; i < SK_ARRAY_LEN(sub); i++) {
+                char *d = strf("%s%s", x.dir, sub[i]);
+                clear_temps(d);
+                free(d);
+            }
+        }
+        size_t nrun;
+        double est;
+        if ((rc = parse_shard_traces(&x, e)) != 0 || (rc = plan(&x, NULL, &nrun, &est, e)) != 0)
+            goto done;
+        /* a library caller that names no stream gets no report */
+        FILE *pf = o->progress ? o->progress : stderr;
+        int tty = o->progress_tty >= 0 ? o->progress_tty : isatty(fileno(pf));
+        sweep_progress_init(&x.prog, pf, tty, x.quiet || !o->progress, nrun, est, NULL);
         rc = run_points(&x, e);
+        sweep_progress_pause(&x.prog);
         if (rc) {
             /* points ran before the error: sweep.csv still says what is done */
             size_t missing, failed;
@@ -1083,11 +1354,31 @@ int sweep_run(const sweep_opts *o, sweep_outcome *out, sk_error *e)
         }
     }
     rc = collect(&x, 1, !stopped(&x), &out->missing, &out->not_ok, out->missing_list, sizeof out->missing_list, e);
+    /* the tidy table (skewsim collect) beside sweep.csv, but not per shard:
+     * an array's collect job writes it once */
+    if (rc == 0 && (x.shard_n == 1 || x.collect)) {
+        size_t np, nr;
+        rc = sweep_tidy_write(x.dir, &np, &nr, e);
+    }
     out->run = x.run;
     out->skipped = x.skipped;
     out->failed = x.failed;
     out->signal = stopped(&x);
 done:
+    sweep_lock_drop(&x.lock);
+    if (rc != 0 && x.dir && !x.started && !x.list && fresh) {
+        /* refused before any point ran (a bad trace, a lock): leave no
+         * trace of this run but what it could not undo (a gen trace) */
+        static const char *const made[] = {".lock", "points", "cache", "traces", ""};
+        for (size_t i = 0; i < SK_ARRAY_LEN(made); i++) {
+            char *m = strf("%s/%s", x.dir, made[i]);
+            if (i == 0)
+                remove(m);
+            else
+                rmdir(m);
+            free(m);
+        }
+    }
     ctx_free(&x);
     return rc;
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 #include "skewsim/gen.h"
 #include "skewsim/sweep.h"
+#include "skewsim/sweep_hpc.h"
 #include "skewsim/yamlrd.h"
 
 typedef struct reader {
@@ -566,10 +567,13 @@ static int read_axes(reader *R, const yaml_event_t *v)
         if (rc)
             return rc;
         size_t cap = 0;
+        uint64_t *fps = NULL;     /* each value's sweep_value_fingerprint */
         for (;;) {
             yaml_event_t item;
-            if ((rc = yrd_next(&R->y, &item)) != 0)
+            if ((rc = yrd_next(&R->y, &item)) != 0) {
+                free(fps);
                 return rc;
+            }
             if (item.type == YAML_SEQUENCE_END_EVENT) {
                 yaml_event_delete(&item);
                 break;
@@ -583,12 +587,24 @@ static int read_axes(reader *R, const yaml_event_t *v)
             char *value = rc ? NULL : scalar_dup(&item);
             if (!rc)
                 rc = try_override(R, "axes", ax->key, value, item.start_mark);
+            /* Two values are one point when they give one config (`0`
+             * and `-0`), not only when they are spelled alike: compare
+             * what they mean (sweep_value_fingerprint). */
+            uint64_t fp = 0;
+            sk_error fe = {0};
+            if (!rc && sweep_value_fingerprint(ax->key, value, &fp, &fe) != 0)
+                rc = yrd_err(&R->y, item.start_mark, SK_ECONFIG, "%s: %s", iw, fe.msg);
             for (size_t i = 0; !rc && i < ax->nvalues; i++)
-                if (strcmp(ax->values[i], value) == 0)
-                    rc = yrd_err(&R->y, item.start_mark, SK_ECONFIG,
-                                 "%s: %s: duplicate value: first at line %zu", iw, value, ax->at[i].line);
+                if (fps[i] == fp)
+                    rc = strcmp(ax->values[i], value) == 0
+                             ? yrd_err(&R->y, item.start_mark, SK_ECONFIG,
+                                       "%s: %s: duplicate value: first at line %zu", iw, value, ax->at[i].line)
+                             : yrd_err(&R->y, item.start_mark, SK_ECONFIG,
+                                       "%s: %s: duplicate value: the same as %s at line %zu:%zu", iw, value,
+                                       ax->values[i], ax->at[i].line, ax->at[i].col);
             if (rc) {
                 free(value);
+                free(fps);
                 yaml_event_delete(&item);
                 return rc;
             }
@@ -596,11 +612,14 @@ static int read_axes(reader *R, const yaml_event_t *v)
                 cap = cap ? 2 * cap : 8;
                 ax->values = xrealloc(ax->values, cap * sizeof *ax->values);
                 ax->at = xrealloc(ax->at, cap * sizeof *ax->at);
+                fps = xrealloc(fps, cap * sizeof *fps);
             }
+            fps[ax->nvalues] = fp;
             ax->values[ax->nvalues] = value;
             ax->at[ax->nvalues++] = pos_of(item.start_mark);
             yaml_event_delete(&item);
         }
+        free(fps);
         if (ax->nvalues == 0)
             return yrd_err(&R->y, start, SK_ECONFIG, "%s: []: expected at least one value", where);
     }

@@ -94,6 +94,17 @@ typedef struct as_cta {
     unsigned long line;           /* its `thread block =` line */
 } as_cta;
 
+/* What a mnemonic means, remembered: a trace repeats a few dozen mnemonics
+ * millions of times, and classifying and interning each one again took a
+ * third of the reader's time.  Direct-mapped by a hash of the text; `gen`
+ * ties an entry to the kernel whose mnemonic table holds `op`. */
+#define OPCACHE_SLOTS 128
+typedef struct as_opcache {
+    char name[TRACE_OPNAME_MAX_BYTES + 1];
+    uint32_t len, gen, op;
+    uint8_t kind, cls, tma, width;
+} as_opcache;
+
 typedef struct as_reader {
     lineread *src;                /* borrowed: the input trace_open() opened */
     int kind;                     /* AS_KERNEL_FILE or AS_KERNELSLIST */
@@ -122,6 +133,8 @@ typedef struct as_reader {
     uint32_t bdim[3], block, nwarps, regs, smem, version;
     int lineinfo;
     program ops;                  /* kernel-wide mnemonic table (names only) */
+    as_opcache opc[OPCACHE_SLOTS];
+    uint32_t opc_gen;             /* this kernel's: 0 is never one */
     uint32_t op_exit, op_pexit;
     as_seq warp[MAX_WARPS];
     as_seq cwarp[MAX_WARPS];      /* the same, repeats folded into loops */
@@ -209,18 +222,31 @@ static int next_line(as_reader *r)
  * header value). */
 static int tokenize(as_reader *r)
 {
-    char *s = r->line;
+    /* the field bytes' loop is the reader's hottest: one test per byte
+     * (NUL, blank, tab and CR are all <= ' '; a field byte is above it,
+     * and the rare control byte below it is checked on the slow path) */
+    unsigned char *s = (unsigned char *)r->line;
+    int nt = 0;
     r->ntok = 0;
     for (;;) {
-        while (is_blank(*s))
+        while (is_blank((char)*s))
             s++;
-        if (!*s)
+        if (!*s) {
+            r->ntok = nt;
             return 0;
-        if (r->ntok == MAX_TOKENS)
-            return FAIL(r, "%.40s: expected at most %d fields on a line", s, MAX_TOKENS);
-        r->tok[r->ntok++] = s;
-        while (*s && !is_blank(*s))
-            s++;
+        }
+        if (nt == MAX_TOKENS) {
+            r->ntok = nt;
+            return FAIL(r, "%.40s: expected at most %d fields on a line", (char *)s, MAX_TOKENS);
+        }
+        r->tok[nt++] = (char *)s;
+        for (;;) {
+            while (*s > ' ')
+                s++;
+            if (!*s || is_blank((char)*s))
+                break;
+            s++;                  /* a control byte inside a field: part of it, as before */
+        }
         if (*s)
             *s++ = '\0';
     }
@@ -242,23 +268,25 @@ static int parse_sdec(const char *s, int64_t *out)
 /* Hexadecimal of at most `digits` digits, "0x" optional. */
 static int parse_hex(const char *s, int digits, uint64_t *out)
 {
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        s += 2;
-    size_t n = strlen(s);
-    if (n == 0 || n > (size_t)digits)
+    /* each byte's digit value plus one, 0 for anything that is not a hex
+     * digit: one load and one test per byte (a PC, a mask and addresses
+     * are most of an instruction line) */
+    static const unsigned char hexval[256] = {
+        ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9,
+        ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11,
+        ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+    };
+    const unsigned char *p = (const unsigned char *)s;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    if (!*p)
         return -1;
     uint64_t v = 0;
-    for (; *s; s++) {
-        unsigned d;
-        if (*s >= '0' && *s <= '9')
-            d = (unsigned)(*s - '0');
-        else if (*s >= 'a' && *s <= 'f')
-            d = (unsigned)(*s - 'a' + 10);
-        else if (*s >= 'A' && *s <= 'F')
-            d = (unsigned)(*s - 'A' + 10);
-        else
+    for (int n = 0; *p; p++) {
+        unsigned d = hexval[*p];
+        if (!d || ++n > digits)
             return -1;
-        v = v << 4 | d;
+        v = v << 4 | (d - 1);
     }
     *out = v;
     return 0;
@@ -297,7 +325,24 @@ static int parse_dim3(const char *s, uint64_t min, const uint64_t max[3], uint64
 /* 1: a register (code set), 0: RZ/R255/PT/URZ/UPT (no dependency), -1: not one. */
 static int parse_reg(const char *s, uint16_t *code)
 {
-    /* The tracer prints raw register numbers, so RZ comes as R255. */
+    /* The common case first, without a library call: R0..R254, and R255,
+     * which is how the tracer prints RZ (its raw register number).  A
+     * leading zero ("R07") takes the general path, which refuses it. */
+    if (s[0] == 'R' && s[1] >= '1' && s[1] <= '9') {
+        unsigned v = (unsigned)(s[1] - '0');
+        int k = 2;
+        for (; s[k] >= '0' && s[k] <= '9' && k < 4; k++)
+            v = v * 10 + (unsigned)(s[k] - '0');
+        if (!s[k] && v <= 255) {
+            if (v == 255)
+                return 0;
+            *code = (uint16_t)v;
+            return 1;
+        }
+    } else if (s[0] == 'R' && s[1] == '0' && !s[2]) {
+        *code = 0;
+        return 1;
+    }
     if (strcmp(s, "R255") == 0)
         return 0;
     int pred;
@@ -309,7 +354,10 @@ static int parse_reg(const char *s, uint16_t *code)
         base = s[1] == 'R' ? CODE_UR : CODE_UP, skip = 2;
     else
         base = s[0] == 'R' ? 0 : CODE_P, skip = 1;
-    *code = (uint16_t)(base + (unsigned)atoi(s + skip));
+    unsigned v = 0;
+    for (const char *q = s + skip; *q >= '0' && *q <= '9'; q++)
+        v = v * 10 + (unsigned)(*q - '0');     /* trace_parse_reg checked its range */
+    *code = (uint16_t)(base + v);
     return 1;
 }
 
@@ -441,11 +489,21 @@ static uint8_t width_of_opcode(const char *op)
 }
 
 /* Pattern of n active addresses given by their n-1 successive deltas. */
+static void set_pattern_same(as_ins *a, int64_t delta, int n, int same);
+
 static void set_pattern(as_ins *a, const int64_t *delta, int n)
 {
     int same = 1;
     for (int i = 1; i < n - 1; i++)
         same &= delta[i] == delta[0];
+    set_pattern_same(a, n > 1 ? delta[0] : 0, n, same);
+}
+
+/* set_pattern() once it knows whether the n-1 deltas are all `delta`
+ * (what a base-stride address line says without a list to compare). */
+static void set_pattern_same(as_ins *a, int64_t delta0, int n, int same)
+{
+    const int64_t *delta = &delta0;
     if (n <= 1 || (same && delta[0] == 0)) {
         a->pattern = MP_UNIFORM;
         return;
@@ -560,14 +618,35 @@ static int parse_ins(as_reader *r, as_seq *s)
     NEED("an opcode");
     op = tk[i++];
     /* SASS mnemonics are letters, digits, '_' and '.' (and the native
-     * format, which `import` writes, reads '#' as a comment) */
-    if (strspn(op, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.") != strlen(op))
-        return FAIL(r, "opcode: %.40s: expected a SASS mnemonic (letters, digits, '_' and '.')", op);
-    if (strlen(op) > TRACE_OPNAME_MAX_BYTES)
+     * format, which `import` writes, reads '#' as a comment): checked,
+     * measured and hashed in one pass */
+    size_t oplen = 0;
+    uint32_t oph = 2166136261u;
+    for (const unsigned char *q = (const unsigned char *)op; *q; q++, oplen++) {
+        unsigned char ch = *q;
+        if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+              ch == '.'))
+            return FAIL(r, "opcode: %.40s: expected a SASS mnemonic (letters, digits, '_' and '.')", op);
+        oph = (oph ^ ch) * 16777619u;
+    }
+    if (oplen > TRACE_OPNAME_MAX_BYTES)
         return FAIL(r, "opcode: %.40s...: expected a mnemonic of at most %d bytes", op, TRACE_OPNAME_MAX_BYTES);
-    sk_error ce = {0};
-    if (prog_classify(op, &a.kind, &a.cls, &ce) < 0)
-        return FAIL(r, "%s: expected a SASS mnemonic of docs/trace-format.md's opcode table", ce.msg);
+    as_opcache *oc = &r->opc[oph % OPCACHE_SLOTS];
+    if (oc->gen != r->opc_gen || oc->len != oplen || memcmp(oc->name, op, oplen) != 0) {
+        sk_error ce = {0};
+        if (prog_classify(op, &oc->kind, &oc->cls, &ce) < 0) {
+            oc->gen = 0;
+            return FAIL(r, "%s: expected a SASS mnemonic of docs/trace-format.md's opcode table", ce.msg);
+        }
+        memcpy(oc->name, op, oplen + 1);
+        oc->len = (uint32_t)oplen;
+        oc->tma = (uint8_t)is_tma(op);
+        oc->width = width_of_opcode(op);
+        oc->op = UINT32_MAX;      /* interned once its instruction is whole, as before */
+        oc->gen = r->opc_gen;
+    }
+    a.kind = oc->kind;
+    a.cls = oc->cls;
     if (r->listing && listing_stall(r, op, pc, &a.stall) < 0)
         return -1;
     NEED("src_num");
@@ -595,7 +674,7 @@ static int parse_ins(as_reader *r, as_seq *s)
     if (trace_parse_dec(tk[i], 16, &width) < 0 || (width & (width - 1)))
         return FAIL(r, "%s: mem_width: %s: expected 0, 1, 2, 4, 8 or 16 bytes per thread", op, tk[i]);
     i++;
-    if (width > 0 && is_tma(op)) {
+    if (width > 0 && oc->tma) {
         i = n;                      /* descriptor layout, not interpreted */
         a.bytes = 16;
         a.pattern = MP_COALESCED;
@@ -607,7 +686,8 @@ static int parse_ins(as_reader *r, as_seq *s)
                         "deltas)", op, tk[i]);
         i++;
         int active = __builtin_popcount((unsigned)mask);
-        int64_t delta[WARP_THREADS];
+        int64_t delta[WARP_THREADS], stride_v = 0;
+        int strided = 0;
         int nd = active > 0 ? active - 1 : 0;
         a.bytes = (uint8_t)width;
         if (fmt == AF_LIST_ALL) {
@@ -631,8 +711,9 @@ static int parse_ins(as_reader *r, as_seq *s)
                 if (parse_sdec(tk[i], &stride) < 0 || stride < INT32_MIN || stride > INT32_MAX)
                     return FAIL(r, "%s: stride: %s: expected a decimal stride in bytes", op, tk[i]);
                 i++;
-                for (int j = 0; j < nd; j++)
-                    delta[j] = stride;
+                (void)nd;
+                strided = 1;
+                stride_v = stride;
             } else {
                 for (int j = 0; j < nd; j++, i++) {
                     NEED("a delta per active thread after the first");
@@ -641,7 +722,10 @@ static int parse_ins(as_reader *r, as_seq *s)
                 }
             }
         }
-        set_pattern(&a, delta, active);
+        if (strided)
+            set_pattern_same(&a, stride_v, active, 1);   /* every delta is the stride */
+        else
+            set_pattern(&a, delta, active);
     }
     /* tracer version 5 ends the line with the immediate */
     if (i < n) {
@@ -654,10 +738,12 @@ static int parse_ins(as_reader *r, as_seq *s)
         a.pattern = 0;
         a.stride = 0;
     } else if (width == 0) {        /* constant loads: no address operand traced */
-        a.bytes = width_of_opcode(op);
+        a.bytes = oc->width;
         a.pattern = MP_UNIFORM;
     }
-    a.op = prog_opname(&r->ops, op);
+    if (oc->op == UINT32_MAX)
+        oc->op = prog_opname(&r->ops, op);
+    a.op = oc->op;
     if (r->ops.nopnames > TRACE_MAX_OPNAMES)
         return FAIL(r, "%s: expected at most %d distinct opcode mnemonics per kernel", op, TRACE_MAX_OPNAMES);
     *seq_push(s, (uint32_t)SK_MIN(r->lineno, (unsigned long)UINT32_MAX)) = a;
@@ -805,6 +891,7 @@ static void build_program(as_reader *r, program *p, const as_seq *l, uint32_t in
         in->bytes = a->bytes;
         in->pattern = a->pattern;
         in->stride = a->stride;
+        in->flags |= prog_mem_flags(r->ops.opnames[a->op], a->kind);
         char buf[8];
         for (int j = 0; j < a->nsrc; j++) {
             reg_name(a->src[j], buf, sizeof buf);
@@ -1030,6 +1117,9 @@ static int parse_kernel(as_reader *r, kernel *k)
     r->smem = 0;
     r->version = TRACER_MAX;
     r->lineinfo = 0;
+    /* a new mnemonic table: cached indices into the old one are stale */
+    if (++r->opc_gen == 0)
+        r->opc_gen = 1;
     r->op_exit = prog_opname(&r->ops, "EXIT");
     r->op_pexit = prog_opname(&r->ops, "PEXIT");
     int rc;
@@ -1074,7 +1164,10 @@ static int parse_kernel(as_reader *r, kernel *k)
             return rc;
         char **tk = r->tok;
         int n = r->ntok;
-        if (strcmp(tk[0], "#BEGIN_TB") == 0) {
+        /* the keyword tests look at the first byte before calling strcmp:
+         * nearly every line is an instruction, which starts with a digit */
+        char c0 = tk[0][0];
+        if (c0 == '#' && strcmp(tk[0], "#BEGIN_TB") == 0) {
             if (in_tb)
                 return FAIL(r, "#BEGIN_TB: expected #END_TB of the thread block of line %lu first",
                             begin_line);
@@ -1089,7 +1182,7 @@ static int parse_kernel(as_reader *r, kernel *k)
                 r->warp[w].n = 0;
             continue;
         }
-        if (strcmp(tk[0], "#END_TB") == 0) {
+        if (c0 == '#' && strcmp(tk[0], "#END_TB") == 0) {
             if (!in_tb || !have_tb)
                 return FAIL(r, "#END_TB: expected %s first", in_tb ? "'thread block = X,Y,Z'" : "#BEGIN_TB");
             if (warp >= 0 && !have_insts)
@@ -1116,7 +1209,7 @@ static int parse_kernel(as_reader *r, kernel *k)
             continue;               /* a comment, e.g. "#traces format = ..." */
         if (!in_tb)
             return FAIL(r, "%.40s: expected #BEGIN_TB", tk[0]);
-        if (n >= 3 && strcmp(tk[0], "thread") == 0 && strcmp(tk[1], "block") == 0) {
+        if (c0 == 't' && n >= 3 && strcmp(tk[0], "thread") == 0 && strcmp(tk[1], "block") == 0) {
             uint64_t max[3] = {r->gdim[0] - 1, r->gdim[1] - 1, r->gdim[2] - 1};
             if (have_tb || warp >= 0)
                 return FAIL(r, "thread block: expected it once, before the warps");
@@ -1130,9 +1223,9 @@ static int parse_kernel(as_reader *r, kernel *k)
                      (unsigned long long)tb[1], (unsigned long long)tb[2]);
             continue;
         }
-        if (strcmp(tk[0], "cluster") == 0)
+        if (c0 == 'c' && strcmp(tk[0], "cluster") == 0)
             continue;               /* Hopper cluster ids: not modelled */
-        if (strcmp(tk[0], "warp") == 0) {
+        if (c0 == 'w' && strcmp(tk[0], "warp") == 0) {
             uint64_t w;
             if (!have_tb)
                 return FAIL(r, "warp: expected 'thread block = X,Y,Z' first");
@@ -1151,7 +1244,7 @@ static int parse_kernel(as_reader *r, kernel *k)
             have_insts = 0;
             continue;
         }
-        if (strcmp(tk[0], "insts") == 0) {
+        if (c0 == 'i' && strcmp(tk[0], "insts") == 0) {
             if (warp < 0 || have_insts)
                 return FAIL(r, "insts: expected 'warp = N' first");
             if (n != 3 || strcmp(tk[1], "=") != 0 || trace_parse_dec(tk[2], TRACE_MAX_INSTRS, &announced) < 0)

@@ -34,7 +34,27 @@ static int build_fma(kernel *k, const long *v, sk_error *e)
     int rc = gen_fma(k, v[0], v[1], v[2], e);
     return rc ? rc : set_cluster(k, "fma", "--grid", v[3], e);
 }
-static int build_stream(kernel *k, const long *v, sk_error *e) { return gen_stream(k, v[0], v[1], v[2], e); }
+static int build_stream(kernel *k, const long *v, sk_error *e)
+{
+    /* --bytes N: the grid-stride read of N bytes, --passes times (E11);
+     * without: capture.cu's mem_kernel, --bytes-per-cta each (E6) */
+    if (v[3] > 0)
+        return gen_check(&gen_workloads[GEN_STREAM], v, 0, 5, e) < 0
+                   ? e->code : gen_stream_bytes(k, v[0], v[1], v[3], v[4], e);
+    return gen_stream(k, v[0], v[1], v[2], e);
+}
+static int build_chase(kernel *k, const long *v, sk_error *e)
+{
+    if (gen_check(&gen_workloads[GEN_CHASE], v, 0, 5, e) < 0)
+        return e->code;
+    return gen_chase(k, v[0], v[1], v[2], v[3], v[4], e);
+}
+static int build_add(kernel *k, const long *v, sk_error *e)
+{
+    if (gen_check(&gen_workloads[GEN_ADD], v, 0, 3, e) < 0)
+        return e->code;
+    return gen_add(k, v[1], v[2], v[0], e);
+}
 static int build_gemm(kernel *k, const long *v, sk_error *e) { return gen_gemm(k, v[0], v[1], v[2], e); }
 static int build_coop(kernel *k, const long *v, sk_error *e)
 {
@@ -56,12 +76,17 @@ const gen_workload gen_workloads[] = {
                    "CTAs, %R (default %D: 8 CTAs on each of 132 SMs)"},
                   CLUSTER_OPT},
                  -1, build_fma},
-    [GEN_STREAM] = {"stream", "memory-bound streaming read, capture.cu's mem_kernel", 20, 3,
+    [GEN_STREAM] = {"stream", "memory-bound streaming read, capture.cu's mem_kernel", 20, 5,
                     {{"--ctas", "G", 4224, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"},
                      {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
                      {"--bytes-per-cta", "N", 1016800, 16, STREAM_MAX_BYTES, 16, "", NULL,
                       "bytes each CTA reads, a multiple of %M (default %D:\n"
-                      "                      4 GiB over 4224 CTAs, as measured)"}},
+                      "                      4 GiB over 4224 CTAs, as measured)"},
+                     {"--bytes", "N", 0, 0, STREAM_MAX_BYTES, 16, "", NULL,
+                      "instead: a grid-stride float4 read of N bytes, a multiple of %M\n"
+                      "                      (default %D: off), with addresses (memory.model: hierarchy)"},
+                     {"--passes", "P", 1, 1, INT32_MAX, 0, "", NULL,
+                      "times the grid-stride loop reads the N bytes, %R (default %D)"}},
                     -1, build_stream},
     [GEN_GEMM] = {"gemm", "Hopper warp-specialised bf16 GEMM, CTA tile 128x256x64, 384 threads", 20, 4,
                   {{"--m", "M", 8192, GEMM_TILE_M, 16777216, GEMM_TILE_M, "", "--m M, --n N, --k K",
@@ -78,6 +103,21 @@ const gen_workload gen_workloads[] = {
                     "FMA iterations per thread per round, %R (default %D)"},
                    CLUSTER_OPT},
                   -1, build_coop},
+    [GEN_CHASE] = {"chase", "one thread per CTA following a random cycle of 128-byte lines (E11)", 14, 5,
+                   {{"--bytes", "N", 16384, 128, STREAM_MAX_BYTES, 128, "", NULL,
+                     "bytes of the cycle: 128 x a power of two (default %D)"},
+                    {"--hops", "H", 4096, 0, INT32_MAX, 0, "", NULL, "timed hops, %R (default %D)"},
+                    {"--ctas", "G", 1, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs of one thread, %R (default %D)"},
+                    {"--warm", "W", 0, 0, INT32_MAX, 0, "", NULL,
+                     "untimed hops first, as E11 walks the cycle, %R (default %D)"},
+                    {"--cg", "C", 0, 0, 1, 0, "", NULL, "1: ld.global.cg, past L1 (default %D)"}},
+                   -1, build_chase},
+    [GEN_ADD] = {"add", "c = a + b over three fp32 arrays, a grid-stride loop (E11)", 12, 3,
+                 {{"--bytes", "N", 67108864, 4, STREAM_MAX_BYTES, 4, "", NULL,
+                   "bytes of each array, a multiple of %M (default %D)"},
+                  {"--ctas", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"},
+                  {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"}},
+                 -1, build_add},
 };
 const size_t gen_nworkloads = SK_ARRAY_LEN(gen_workloads);
 

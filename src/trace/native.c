@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "trace_priv.h"
+#include "skewsim/memsys.h"
 
 #define MAX_TOKENS 64                 /* per line */
 #define MAX_BLOCKS 32                 /* open loop/ifwarp blocks in a program */
@@ -273,6 +274,88 @@ static instr *append(native *t, program *p)
     return in;
 }
 
+/* An unsigned number, decimal or 0x hex, at most max. */
+static int parse_u64(const char *v, uint64_t max, uint64_t *out)
+{
+    if (v[0] != '0' || (v[1] != 'x' && v[1] != 'X'))
+        return trace_parse_dec(v, max, out);
+    uint64_t x = 0;
+    const char *q = v + 2;
+    if (!*q)
+        return -1;
+    for (; *q; q++) {
+        int d = (*q >= '0' && *q <= '9') ? *q - '0' : (*q >= 'a' && *q <= 'f') ? *q - 'a' + 10
+              : (*q >= 'A' && *q <= 'F') ? *q - 'A' + 10 : -1;
+        if (d < 0 || x > (max - (uint64_t)d) / 16)
+            return -1;
+        x = x * 16 + (uint64_t)d;
+    }
+    *out = x;
+    return 0;
+}
+
+/* A signed decimal in -2^40..2^40 (an address stride). */
+static int parse_stride(const char *v, int64_t *out)
+{
+    uint64_t m;
+    int neg = v[0] == '-';
+    if (trace_parse_dec(v + neg, 1ull << 40, &m) < 0)
+        return -1;
+    *out = neg ? -(int64_t)m : (int64_t)m;
+    return 0;
+}
+
+/* The address keys of docs/trace-format.md, "Addresses": 1 when s is one
+ * (parsed into *a and *seen), 0 when it is not, -1 after a message. */
+enum { AK_ADDR = 1, AK_LANE = 2, AK_WARP = 4, AK_CTA = 8, AK_ITER = 16, AK_WS = 32, AK_RAND = 64,
+       AK_CHASE = 128 };
+
+static int parse_addr_key(native *t, const char *op, const char *s, uint32_t col, size_t klen,
+                          const char *v, int memory, mem_apat *a, unsigned *seen)
+{
+    static const struct { const char *k; unsigned bit; } keys[] = {
+        {"addr", AK_ADDR}, {"lane", AK_LANE}, {"warp", AK_WARP}, {"cta", AK_CTA},
+        {"iter", AK_ITER}, {"ws", AK_WS}, {"rand", AK_RAND}, {"chase", AK_CHASE},
+    };
+    unsigned bit = 0;
+    for (size_t i = 0; i < SK_ARRAY_LEN(keys); i++)
+        if (key_is(s, klen, keys[i].k))
+            bit = keys[i].bit;
+    if (!bit)
+        return 0;
+    if (*seen & bit)
+        return fail_at(t, col, "%s: %s: expected each key once", op, s);
+    *seen |= bit;
+    if (!memory)
+        return fail_at(t, col, "%s: %s: expected address keys only on a memory instruction", op, s);
+    int rc = 0;
+    uint64_t u = 0;
+    switch (bit) {
+    case AK_ADDR:
+        rc = parse_u64(v, INT64_MAX, &a->base);
+        if (rc < 0)
+            return fail_at(t, col, "%s: %s: expected an address 0..2^63-1 (decimal or 0x hex)", op, s);
+        return 1;
+    case AK_LANE: rc = parse_stride(v, &a->lane); break;
+    case AK_WARP: rc = parse_stride(v, &a->warp); break;
+    case AK_CTA: rc = parse_stride(v, &a->cta); break;
+    case AK_ITER: rc = parse_stride(v, &a->iter); break;
+    case AK_WS:
+        if (parse_u64(v, 1ull << 40, &u) < 0 || u == 0)
+            return fail_at(t, col, "%s: %s: expected a working set of 1..2^40 bytes", op, s);
+        a->ws = u;
+        return 1;
+    default:
+        if (parse_u64(v, UINT64_MAX, &a->seed) < 0)
+            return fail_at(t, col, "%s: %s: expected a seed 0..2^64-1", op, s);
+        a->kind = bit == AK_RAND ? MEM_AP_RANDOM : MEM_AP_CHASE;
+        return 1;
+    }
+    if (rc < 0)
+        return fail_at(t, col, "%s: %s: expected a stride of -2^40..2^40 bytes", op, s);
+    return 1;
+}
+
 /* One instruction line: [@[!]PRED] OPCODE [DST ...] [<- SRC ...] [key=value ...] */
 static int parse_instr(native *t, program *p)
 {
@@ -319,6 +402,9 @@ static int parse_instr(native *t, program *p)
     uint8_t marks = 0;
     uint64_t ii = 0;
     int seen_ii = 0;
+    mem_apat ap = { MEM_AP_AFFINE, 0, 0, 0, 0, 0, 0, 0 };
+    unsigned seen_addr = 0;
+    uint32_t addr_col = 0;
 
     for (; i < n; i++) {
         const char *s = tk[i].s;
@@ -375,7 +461,15 @@ static int parse_instr(native *t, program *p)
                 else
                     return fail_at(t, col, "%s: %s: expected start or end", op, s);
             } else {
-                return fail_at(t, col, "%s: %s: expected stall=, ii=, bytes=, pattern=, timer= or clock=", op, s);
+                int ar = parse_addr_key(t, op, s, col, klen, v, is_memory(kind), &ap, &seen_addr);
+                if (ar < 0)
+                    return ar;
+                if (ar == 0)
+                    return fail_at(t, col, "%s: %s: expected stall=, ii=, bytes=, pattern=, timer=, "
+                                   "clock= or an address key (addr=, lane=, warp=, cta=, iter=, ws=, "
+                                   "rand=, chase=)", op, s);
+                if (!addr_col)
+                    addr_col = col;
             }
         } else {
             /* A predicate source may be negated ("!P0"): the negation does
@@ -404,6 +498,24 @@ static int parse_instr(native *t, program *p)
     if (t->entries_before + p->n >= TRACE_MAX_INSTRS)
         return fail_at(t, op_col, "%s: expected at most %u entries per kernel", op, TRACE_MAX_INSTRS);
 
+    if (seen_addr) {
+        if (!(seen_addr & AK_ADDR))
+            return fail_at(t, addr_col, "%s: expected addr= with the other address keys", op);
+        if (ap.kind != MEM_AP_AFFINE && (seen_addr & (AK_LANE | AK_WARP | AK_CTA | AK_ITER)))
+            return fail_at(t, addr_col, "%s: expected no strides with rand= or chase=", op);
+        if ((seen_addr & AK_RAND) && (seen_addr & AK_CHASE))
+            return fail_at(t, addr_col, "%s: expected one of rand= and chase=", op);
+        if (ap.kind != MEM_AP_AFFINE && !ap.ws)
+            return fail_at(t, addr_col, "%s: expected ws= with rand= or chase=", op);
+        if (ap.kind == MEM_AP_CHASE && (ap.ws % 128 || ((ap.ws / 128) & (ap.ws / 128 - 1))))
+            return fail_at(t, addr_col, "%s: ws=%llu: expected 128 bytes x a power of two for a chase",
+                           op, (unsigned long long)ap.ws);
+        if (!(seen_addr & AK_LANE))
+            ap.lane = (int64_t)bytes;
+        if (!(seen_addr & AK_WARP))
+            ap.warp = 32 * ap.lane;
+    }
+
     instr *in = append(t, p);
     in->kind = kind;
     in->cls = cls;
@@ -414,6 +526,9 @@ static int parse_instr(native *t, program *p)
         in->bytes = (uint8_t)bytes;
         in->pattern = pattern;
         in->stride = (uint32_t)stride;
+        if (seen_addr && !(in->apat = prog_add_apat(p, &ap)))
+            return fail_at(t, addr_col, "%s: expected at most 65535 address patterns per program", op);
+        in->flags |= prog_mem_flags(op, kind);
     }
     in->opcode = prog_opname(p, op);
     if (in->opcode >= TRACE_MAX_OPNAMES)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "skewsim/program.h"
+#include "skewsim/memsys.h"
 
 #define OPCODE_BASE_MAX 32
 
@@ -169,6 +170,28 @@ void prog_init(program *p, const char *name)
     p->name = xstrdup(name);
 }
 
+uint8_t prog_mem_flags(const char *opcode, uint8_t kind)
+{
+    /* the cache modifiers of a global load that does not allocate in L1
+     * (ld.global.cg, ld.volatile, ld.relaxed/acquire.gpu|sys) */
+    if (kind == IK_LD_GLOBAL && (strstr(opcode, ".CG") || strstr(opcode, ".STRONG.GPU") ||
+                                 strstr(opcode, ".STRONG.SYS") || strstr(opcode, ".VOLATILE")))
+        return IF_BYPASS_L1;
+    return 0;
+}
+
+uint16_t prog_add_apat(program *p, const mem_apat *a)
+{
+    if (p->napats >= 65535)
+        return 0;
+    if (p->napats == p->apcap) {
+        p->apcap = p->apcap ? 2 * p->apcap : 4;
+        p->apats = xrealloc(p->apats, p->apcap * sizeof *p->apats);
+    }
+    p->apats[p->napats++] = *a;
+    return (uint16_t)p->napats;
+}
+
 void prog_free(program *p)
 {
     if (!p)
@@ -183,6 +206,7 @@ void prog_free(program *p)
         free(p->regnames);
     }
     free(p->code);
+    free(p->apats);
     free(p->name);
     memset(p, 0, sizeof *p);
 }
@@ -334,6 +358,7 @@ void kernel_free(kernel *k)
     for (uint32_t i = 0; i < k->nprogs; i++)
         prog_free(&k->progs[i]);
     free(k->progs);
+    free(k->ctas_text);
     free(k->name);
     memset(k, 0, sizeof *k);
 }

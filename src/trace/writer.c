@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "skewsim/trace.h"
+#include "skewsim/memsys.h"
 
 /* Register names for a program built by hand (no regnames): the dense ids
  * are mapped onto R0-R254, then UR0-UR62, P0-P6, UP0-UP6. */
@@ -135,6 +136,18 @@ static int write_instr(gzFile f, const program *p, const instr *in, int indent)
         case MP_UNIFORM: gzputs(f, " pattern=uniform"); break;
         default: gzputs(f, " pattern=coalesced"); break;
         }
+        if (in->apat && in->apat <= p->napats) {
+            const mem_apat *a = &p->apats[in->apat - 1];
+            gzprintf(f, " addr=0x%llx", (unsigned long long)a->base);
+            if (a->kind == MEM_AP_AFFINE)
+                gzprintf(f, " lane=%lld warp=%lld cta=%lld iter=%lld", (long long)a->lane,
+                         (long long)a->warp, (long long)a->cta, (long long)a->iter);
+            if (a->ws)
+                gzprintf(f, " ws=%llu", (unsigned long long)a->ws);
+            if (a->kind != MEM_AP_AFFINE)
+                gzprintf(f, " %s=%llu", a->kind == MEM_AP_RANDOM ? "rand" : "chase",
+                         (unsigned long long)a->seed);
+        }
     }
     if (in->ii)
         gzprintf(f, " ii=%u", in->ii);
@@ -242,6 +255,8 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
             write_ctas(f, k, first, want - 1, &run);
         gzputs(f, "end\n");
     }
+    if (k->ctas_text)
+        gzprintf(f, "ctas\n%send\n", k->ctas_text);
     gzputs(f, "endkernel\n");
     return 0;
 }

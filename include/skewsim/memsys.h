@@ -1,0 +1,308 @@
+/* memsys.h -- the memory hierarchy behind `memory.model: hierarchy`: a
+ * per-SM L1 (with the shared-memory carve-out), a chip L2 in partitions of
+ * slices, and HBM channels; each is a mem_level (mem.h) wrapping the next.
+ *
+ * The run loop needs only mem_hier_*: build the hierarchy once per
+ * simulation, hand SM i its first level (mem_hier_l1(h, i)), read the
+ * statistics at the end of a kernel.  The second half of the header
+ * ("building blocks") exposes each mechanism on its own -- the sectored
+ * cache, the coalescer, the bank-conflict count, the partition hash, one
+ * HBM pseudo-channel -- so that tests check them against hand-computed
+ * cases (tests/test_mem.c) and docs/memory.md can describe them one by one.
+ *
+ * Everything is deterministic and has no globals: two hierarchies in one
+ * process never see each other.
+ */
+#ifndef SKEWSIM_MEMSYS_H
+#define SKEWSIM_MEMSYS_H
+
+#include "skewsim/common.h"
+#include "skewsim/config.h"
+#include "skewsim/mem.h"
+#include "skewsim/topo.h"
+
+struct si_floorplan;
+
+/* ==================================================================== */
+/* Statistics: declared once                                             */
+/* ==================================================================== */
+
+/* One SM's memory counters (the chip's are the sums).  Sector counts are
+ * in 32 B sectors of the level's geometry.  The same list writes
+ * summary.json and feeds the power model, so a counter added here appears
+ * everywhere. */
+#define MEM_STAT_MAP(X)                                                                     \
+    X(load_reqs,        "warp-level global loads")                                          \
+    X(load_latency_ps,  "sum over global loads of issue to data back, ps")                  \
+    X(store_reqs,       "warp-level global stores")                                         \
+    X(l1_sectors,       "load sectors looked up in L1")                                     \
+    X(l1_hits,          "L1 load sectors found valid")                                      \
+    X(l1_merged,        "L1 load sectors that joined a fill already in flight (MSHR merge)")\
+    X(l1_misses,        "L1 load sectors fetched from L2")                                  \
+    X(l1_bypass,        "load sectors that bypassed L1 (.cg, volatile)")                    \
+    X(l1_mshr_wait_ps,  "time L1 misses waited for a free MSHR, ps")                        \
+    X(st_sectors,       "store sectors written through L1")                                 \
+    X(smem_accesses,    "shared-memory warp accesses")                                      \
+    X(smem_wavefronts,  "shared-memory wavefronts (accesses x bank-conflict degree)")       \
+    X(l2_sectors,       "sectors requested of L2 (loads and stores)")                       \
+    X(l2_hits,          "L2 load sectors found valid")                                      \
+    X(l2_merged,        "L2 load sectors that joined a fill in flight")                     \
+    X(l2_misses,        "L2 load sectors fetched from HBM")                                 \
+    X(l2_local,         "L2 sectors whose address lives in the SM's home partition")        \
+    X(l2_remote,        "L2 sectors whose address lives in the other partition")            \
+    X(l2_replica_hits,  "remote load sectors served by a replica in the home partition")    \
+    X(l2_writebacks,    "dirty L2 sectors written back to HBM")                             \
+    X(fabric_sectors,   "sectors that crossed the fabric between partitions")               \
+    X(noc_sector_um,    "sectors x wire length between SM and partition, um")               \
+    X(dram_rd_bytes,    "bytes read from HBM")                                              \
+    X(dram_wr_bytes,    "bytes written to HBM")                                             \
+    X(dram_row_misses,  "HBM accesses that opened a row")
+
+typedef struct mem_stats {
+#define MEM_STAT_FIELD_(name, help) uint64_t name;
+    MEM_STAT_MAP(MEM_STAT_FIELD_)
+#undef MEM_STAT_FIELD_
+} mem_stats;
+
+enum {
+#define MEM_STAT_ENUM_(name, help) MEM_STAT_##name,
+    MEM_STAT_MAP(MEM_STAT_ENUM_)
+#undef MEM_STAT_ENUM_
+    MEM_NSTATS
+};
+
+/* Name and help of counter i (0..MEM_NSTATS-1), and a counter by index. */
+const char *mem_stat_name(int i);
+const char *mem_stat_help(int i);
+uint64_t mem_stat_get(const mem_stats *s, int i);
+/* dst += src, counter by counter. */
+void mem_stats_add(mem_stats *dst, const mem_stats *src);
+
+/* ==================================================================== */
+/* The hierarchy                                                         */
+/* ==================================================================== */
+
+typedef struct mem_hier mem_hier;
+
+/* Build L1s for every SM of the topology, the L2 and HBM from the
+ * memory.* keys of a validated config.  Per-SM wire lengths to each L2
+ * partition, and each SM's home partition, come from the floorplan
+ * (fp may be NULL: one is built from c).  Returns NULL with *e filled
+ * (SK_ECONFIG) on a config the model cannot use.  Caller owns it:
+ * mem_hier_destroy(). */
+mem_hier *mem_hier_create(const cfg *c, const topo *t, const struct si_floorplan *fp,
+                          sk_error *e);
+void mem_hier_destroy(mem_hier *h);          /* NULL is a no-op */
+
+/* SM sm's first level (its L1).  Owned by h. */
+mem_level *mem_hier_l1(mem_hier *h, int sm);
+/* The chip-wide levels behind the L1s (owned by h). */
+mem_level *mem_hier_l2(mem_hier *h);
+mem_level *mem_hier_hbm(mem_hier *h);
+
+/* SM sm's clock changed: L1 latencies are in its cycles. */
+void mem_hier_set_mhz(mem_hier *h, int sm, int mhz);
+/* A kernel starts: its CTAs ask for smem_per_sm bytes of shared memory on
+ * an SM at most, so the driver's carve-out leaves the rest of the unified
+ * array as L1 (the L1s are flushed, as a carve-out change does). */
+void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm);
+/* A shared-memory warp access on SM sm: returns its wavefronts (the
+ * bank-conflict degree, 1 without addresses) and counts it. */
+int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask,
+                  unsigned lane_bytes);
+
+/* Counters of SM sm since the last mem_hier_kernel_start() (or creation),
+ * computed at the call; and since creation.  The pointers stay valid until
+ * mem_hier_destroy() (the first is overwritten by the next call for sm). */
+const mem_stats *mem_hier_stats(const mem_hier *h, int sm);
+const mem_stats *mem_hier_total(const mem_hier *h, int sm);
+int mem_hier_num_sms(const mem_hier *h);
+/* Home partition of SM sm, and the unloaded L2-hit latency in ps from SM
+ * sm to partition p (what a .cg pointer chase sees). */
+int mem_hier_home(const mem_hier *h, int sm);
+ps_t mem_hier_l2_hit_ps(const mem_hier *h, int sm, int p);
+/* Valid lines held by the L2 (home copies and replicas), and of them
+ * replicas: how much of the capacity replication takes. */
+void mem_hier_l2_occupancy(const mem_hier *h, uint64_t *lines, uint64_t *replicas);
+
+/* ==================================================================== */
+/* Building blocks                                                       */
+/* ==================================================================== */
+
+/* ---- sectored set-associative cache (cache.c) ----------------------- */
+
+typedef struct mem_cache_geom {
+    uint32_t sets;          /* power of two */
+    uint32_t ways;          /* >= 1 */
+    uint32_t line_bytes;    /* power of two */
+    uint32_t sector_bytes;  /* power of two, <= line_bytes, line / sector <= 8 */
+    uint32_t mshrs;         /* fills in flight at once (>= 1) */
+    int write_back;         /* 1: write-back, write-allocate; 0: write-through, no allocate */
+} mem_cache_geom;
+
+/* What the cache asks of the level behind it.  fetch: bring `smask`
+ * sectors of the line at `line_addr`, requested at t; returns when they are
+ * back.  writeback: dirty sectors of an evicted line leave at t. */
+typedef struct mem_cache_io {
+    ps_t (*fetch)(void *ud, uint64_t line_addr, unsigned smask, ps_t t);
+    void (*writeback)(void *ud, uint64_t line_addr, unsigned smask, ps_t t);
+    void *ud;
+} mem_cache_io;
+
+/* Sector counts of one access. */
+typedef struct mem_cache_res {
+    unsigned hits, merged, misses;   /* requested sectors: valid, in flight, fetched */
+    unsigned wb_sectors;             /* dirty sectors the eviction wrote back */
+    int evicted;                     /* a valid line was evicted */
+    ps_t mshr_wait_ps;               /* the fetch waited this long for an MSHR */
+} mem_cache_res;
+
+typedef struct mem_cache mem_cache;
+
+/* Geometry checked by mem_cache_geom_check(); caller owns the cache. */
+mem_cache *mem_cache_create(const mem_cache_geom *g);
+void mem_cache_destroy(mem_cache *c);        /* NULL is a no-op */
+/* "" or the reason the geometry is unusable, as "expected ..." text. */
+const char *mem_cache_geom_check(const mem_cache_geom *g);
+
+/* fill_flags bit: a line allocated by this read enters at the LRU end of
+ * its set instead of the MRU end (LRU insertion, Qureshi et al., ISCA 2007),
+ * so it is the first to go unless it is hit first. */
+#define MEM_CACHE_FILL_LRU 0x80
+
+/* Read sectors smask of the line holding addr at time t.  A sector valid
+ * and filled by t hits; one still being filled merges with that fill; the
+ * rest are fetched together through io (after an MSHR frees, if all are
+ * busy), on a miss into an LRU victim line (dirty sectors written back
+ * first; a line whose fill is still in flight is not chosen while another
+ * way is free of fills).  `fill_flags` is stored on a newly allocated line
+ * (mem_cache_probe returns it).  Returns the time every requested sector is
+ * valid (t when all hit). */
+ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t fill_flags,
+                    const mem_cache_io *io, mem_cache_res *res);
+/* Write sectors smask at t.  Write-back: allocate (LRU victim as for a
+ * read), mark the sectors valid and dirty, ready at t (a write covers whole
+ * sectors, so nothing is fetched).  Write-through: update a present line,
+ * allocate nothing.  Returns 1 on a hit (the line was present). */
+int mem_cache_write(mem_cache *c, uint64_t addr, unsigned smask, ps_t t,
+                    const mem_cache_io *io, mem_cache_res *res);
+/* Valid sector mask of the line holding addr (0 when absent); *flags (may
+ * be NULL) gets its fill_flags.  Does not touch LRU. */
+unsigned mem_cache_probe(const mem_cache *c, uint64_t addr, uint8_t *flags);
+/* Drop the line holding addr (no write-back); 1 if it was present. */
+int mem_cache_invalidate(mem_cache *c, uint64_t addr);
+/* Drop everything, dirty lines included (a carve-out change, a test). */
+void mem_cache_flush(mem_cache *c);
+/* Valid lines, and of them those whose fill_flags has a bit of `flag`. */
+uint64_t mem_cache_lines(const mem_cache *c, uint8_t flag, uint64_t *flagged);
+const mem_cache_geom *mem_cache_geometry(const mem_cache *c);
+
+/* ---- coalescer and shared-memory banks (coalesce.c) ------------------ */
+
+#define MEM_MAX_LINES 64     /* 32 lanes, each at most 16 B, may straddle two lines */
+
+/* The distinct lines (ascending) a warp access touches and, per line, its
+ * sectors (bit s = sector s of the line). */
+typedef struct mem_lines {
+    int n;
+    int nsectors;                     /* sum of the masks' bits */
+    uint64_t line[MEM_MAX_LINES];     /* line-aligned addresses */
+    uint8_t smask[MEM_MAX_LINES];
+} mem_lines;
+
+/* Coalesce the active lanes (mask) of a warp access of lane_bytes (1..16)
+ * each at addr[0..31] into line_bytes lines of sector_bytes sectors (both
+ * powers of two, line / sector <= 8).  Returns out->n. */
+int mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned lane_bytes,
+                 unsigned line_bytes, unsigned sector_bytes, mem_lines *out);
+
+#define MEM_SMEM_BANKS 32
+#define MEM_SMEM_BANK_BYTES 4
+/* Wavefronts a shared-memory access needs: the largest number of distinct
+ * 4 B words any one of the 32 banks must deliver (lanes reading the same
+ * word share it: a broadcast).  A lane of 8 or 16 B reads 2 or 4 words.
+ * 0 for an empty mask. */
+int mem_bank_degree(const uint64_t *addr, uint32_t mask, unsigned lane_bytes);
+
+/* ---- address maps (l2.c) ---------------------------------------------- */
+
+/* Partition of an address among 2 partitions: the XOR of its bits in mask
+ * below frame_bit, flipped by a fixed pseudo-random bit per frame (the
+ * address >> frame_bit) when frame_bit < 64.  The H200 (E11,
+ * validation/h200): bits 12, 13, 15, 17, 19, so a 4 KB page lives wholly in
+ * one partition, and a constant per 2 MB frame that no linear function of
+ * the virtual address explains, since the driver maps 2 MB virtual pages
+ * to physical frames.  1 partition: 0. */
+int mem_partition_of(uint64_t addr, int nparts, uint64_t mask, int frame_bit);
+/* Slice of a line among nslices of its partition: a multiplicative hash of
+ * the line index, so that strided streams spread over the slices. */
+int mem_slice_of(uint64_t line_index, int nslices);
+
+/* ---- address patterns of the native trace (apat.c) --------------------- */
+
+enum mem_apat_kind {
+    MEM_AP_AFFINE,   /* base + lane*lane + warp*warp + cta*cta + iter*iter, modulo ws if ws */
+    MEM_AP_RANDOM,   /* each lane its own element, uniform over the ws bytes from base */
+    MEM_AP_CHASE     /* one pointer chase: a random cycle through the ws / 128 lines */
+};
+
+/* Where one memory instruction's lanes point (docs/trace-format.md,
+ * "Addresses"); `iter` is the iteration of its innermost enclosing loop. */
+typedef struct mem_apat {
+    uint8_t kind;                 /* enum mem_apat_kind */
+    uint64_t base;
+    int64_t lane, warp, cta, iter;    /* strides in bytes (affine) */
+    uint64_t ws;                  /* working set in bytes: 0 = unbounded (affine only) */
+    uint64_t seed;                /* random, chase */
+} mem_apat;
+
+/* The 32 lane addresses of warp `warp` of CTA `cta` in iteration `iter`
+ * of an access of lane_bytes per lane.  A chase gives every lane the same
+ * line (the trace's chase runs one thread). */
+void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
+                    unsigned lane_bytes, uint64_t addr[32]);
+
+/* ---- a bandwidth server for out-of-order requests (bw.c) -------------- */
+
+/* Capacity booked on a calendar of nslots slots of slot_ps each; see bw.c. */
+typedef struct mem_bw {
+    uint64_t fs_per_byte;
+    ps_t slot_ps;
+    uint32_t nslots;
+    uint64_t base;                /* first slot index in the window */
+    uint64_t full_from, full_to;  /* a run of full slots [from, to) */
+    ps_t *end_ps;                 /* owned: per slot, when its bookings end (0: none) */
+    uint64_t bytes;
+} mem_bw;
+
+void mem_bw_init(mem_bw *b, uint64_t fs_per_byte, ps_t slot_ps, uint32_t nslots);
+void mem_bw_free(mem_bw *b);
+void mem_bw_reset(mem_bw *b);
+/* Move `bytes` arriving at t; returns when the transfer ends (>= t + its
+ * own transfer time). */
+ps_t mem_bw_take(mem_bw *b, ps_t t, uint64_t bytes);
+
+/* ---- one HBM pseudo-channel (hbm.c) ----------------------------------- */
+
+/* A bandwidth server (its data bus) in front of banks that each keep one
+ * row open.  An access to the open row of its bank starts when the bus is
+ * free; one to another row waits for the bank to close and open a row
+ * (row_miss_ps) first.  Data are back latency_ps after the transfer. */
+typedef struct mem_hbm_chan {
+    mem_bw bus;                /* the data bus */
+    ps_t latency_ps, row_miss_ps;
+    int nbanks;
+    uint64_t *open_row;        /* owned: row + 1 per bank, 0 = closed */
+    ps_t *bank_free_ps;        /* owned: its last transfer's end */
+    ps_t *row_open_ps;         /* owned: when its open row became usable */
+    uint64_t bytes, row_misses;
+} mem_hbm_chan;
+
+void mem_hbm_chan_init(mem_hbm_chan *ch, uint64_t mbps, ps_t latency_ps, ps_t row_miss_ps,
+                       int nbanks);
+void mem_hbm_chan_free(mem_hbm_chan *ch);
+/* Move `bytes` of row `row` in bank `bank`, arriving at t; returns when
+ * the data are back (a read) or written (a write). */
+ps_t mem_hbm_chan_access(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t);
+
+#endif

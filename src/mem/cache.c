@@ -1,0 +1,425 @@
+/* cache.c -- a sectored, set-associative, LRU cache with finite MSHRs, timed
+ * as the requests arrive.
+ *
+ * The model.  A line of line_bytes holds line/sector sectors; each sector
+ * is valid or not, dirty or not, and, while a fill is in flight, carries
+ * the time its data arrive (its fill time, kept in the line's MSHR).  GPUs allocate and tag whole lines but move sectors (Volta and
+ * later: 128 B lines of four 32 B sectors; Jia et al., "Dissecting the NVIDIA
+ * Volta GPU Architecture via Microbenchmarking", 2018), so a miss fetches
+ * only the sectors asked for and missing.  A sector that is valid but whose
+ * fill time lies after the request is a miss already in flight: the request
+ * waits for that fill instead of fetching again, which is what an MSHR that
+ * merges misses to one line does.  Fetching takes one MSHR from the request
+ * to the data's return; when all are busy the fetch waits for the earliest
+ * to free (a min-heap of their free times).
+ *
+ * Because timing is computed when the request is made, "in flight" is a
+ * statement about times, not a queue: the fill time is known at once.
+ * Requests to one cache arrive in nearly, not strictly, increasing time
+ * (mem.h); a request that arrives before a fill started by a request made
+ * earlier in simulation order merges with it, which is as causal as the
+ * run-ahead window lets anything be.
+ *
+ * Replacement is LRU by a per-cache access stamp.  A victim is an invalid
+ * way if there is one, else the least recently used way with no fill in
+ * flight; when every way is still filling, the request waits until the
+ * first of those fills lands (a reservation failure on real hardware).
+ *
+ * Layout.  A line is 16 bytes (tag and flags, LRU stamp, MSHR index, valid
+ * and dirty masks), the ways of a set side by side, so the 60 MB H200 L2 is
+ * 7.5 MB of tags that a lookup reads a few host cache lines of.  Fill times
+ * live only in the MSHRs, as on the chip: a line points to the MSHR that
+ * last filled it, and a sector is in flight while that MSHR's time for it
+ * lies ahead.  Sector misses to a line whose MSHR is still busy merge into
+ * it (one MSHR per line, as GPU L1s track sectors).
+ *
+ * Left out: per-MSHR merge limits, partial-sector (byte-masked) writes,
+ * and tag/data-bank conflicts inside the array (the levels charge port
+ * bandwidth instead).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "skewsim/memsys.h"
+
+#define NIL 0xffffu
+#define TAG_MASK ((1ull << 56) - 1)
+
+typedef struct cline {
+    uint64_t tagf;              /* line index + 1 in bits 0-55 (0 = invalid), fill_flags above */
+    uint32_t stamp;             /* LRU: last use */
+    uint16_t mshr;              /* MSHR that filled it last, or NIL */
+    uint8_t valid, dirty;       /* sector masks */
+} cline;
+
+typedef struct mshr {
+    ps_t free_ps;               /* busy until: the last of its fills */
+    ps_t ready[8];              /* per sector of its line */
+    size_t gw;                  /* its line's way, or SIZE_MAX when the line left */
+    uint32_t pos;               /* its place in the heap */
+} mshr;
+
+struct mem_cache {
+    mem_cache_geom g;
+    unsigned spl;               /* sectors per line */
+    unsigned line_shift;
+    uint64_t set_mask;
+    size_t nlines;
+    cline *line;                /* sets * ways, set-major */
+    uint16_t *sig;              /* per line: a 16-bit hash of its tag, 0 when invalid, so
+                                   that a lookup scans 2 bytes a way, not 16 */
+    uint32_t clock;
+    mshr *m;                    /* g.mshrs entries */
+    uint16_t *heap;             /* min-heap of entries by free_ps ... */
+    ps_t *key;                  /* ... whose free_ps, side by side, the heap compares */
+};
+
+static unsigned log2u(uint64_t x)
+{
+    unsigned n = 0;
+    while (x > 1) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+
+static int pow2(uint64_t x)
+{
+    return x && !(x & (x - 1));
+}
+
+const char *mem_cache_geom_check(const mem_cache_geom *g)
+{
+    if (!pow2(g->sets))
+        return "expected a power of two number of sets";
+    if (g->ways < 1)
+        return "expected at least one way";
+    if (!pow2(g->sector_bytes))
+        return "expected a power of two sector size";
+    if (!pow2(g->line_bytes))
+        return "expected a power of two line size";
+    if (g->line_bytes < g->sector_bytes)
+        return "expected a line at least as large as a sector";
+    if (g->line_bytes / g->sector_bytes > 8)
+        return "expected at most 8 sectors per line";
+    if (g->mshrs < 1 || g->mshrs >= NIL)
+        return "expected 1..65534 MSHRs";
+    return "";
+}
+
+/* ---- MSHR heap --------------------------------------------------------- */
+
+static void heap_swap(mem_cache *c, uint32_t a, uint32_t b)
+{
+    uint16_t x = c->heap[a];
+    ps_t k = c->key[a];
+    c->heap[a] = c->heap[b];
+    c->key[a] = c->key[b];
+    c->heap[b] = x;
+    c->key[b] = k;
+    c->m[c->heap[a]].pos = a;
+    c->m[c->heap[b]].pos = b;
+}
+
+/* Entry at heap place i got a later free time: move it down. */
+static void heap_down(mem_cache *c, uint32_t i)
+{
+    uint32_t n = c->g.mshrs;
+    c->key[i] = c->m[c->heap[i]].free_ps;
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, k = i;
+        if (l < n && c->key[l] < c->key[k])
+            k = l;
+        if (r < n && c->key[r] < c->key[k])
+            k = r;
+        if (k == i)
+            return;
+        heap_swap(c, i, k);
+        i = k;
+    }
+}
+
+static void mshr_reset(mem_cache *c)
+{
+    for (uint32_t i = 0; i < c->g.mshrs; i++) {
+        memset(&c->m[i], 0, sizeof c->m[i]);
+        c->m[i].gw = SIZE_MAX;
+        c->m[i].pos = i;
+        c->heap[i] = (uint16_t)i;
+        c->key[i] = 0;
+    }
+}
+
+mem_cache *mem_cache_create(const mem_cache_geom *g)
+{
+    mem_cache *c = xcalloc(1, sizeof *c);
+    c->g = *g;
+    c->spl = g->line_bytes / g->sector_bytes;
+    c->line_shift = log2u(g->line_bytes);
+    c->set_mask = g->sets - 1;
+    c->nlines = (size_t)g->sets * g->ways;
+    c->line = xcalloc(c->nlines, sizeof *c->line);
+    c->sig = xcalloc(c->nlines, sizeof *c->sig);
+    for (size_t w = 0; w < c->nlines; w++)
+        c->line[w].mshr = NIL;
+    c->m = xcalloc(g->mshrs, sizeof *c->m);
+    c->heap = xcalloc(g->mshrs, sizeof *c->heap);
+    c->key = xcalloc(g->mshrs, sizeof *c->key);
+    mshr_reset(c);
+    return c;
+}
+
+void mem_cache_destroy(mem_cache *c)
+{
+    if (!c)
+        return;
+    free(c->line);
+    free(c->sig);
+    free(c->m);
+    free(c->heap);
+    free(c->key);
+    free(c);
+}
+
+const mem_cache_geom *mem_cache_geometry(const mem_cache *c)
+{
+    return &c->g;
+}
+
+/* ---- lookup ------------------------------------------------------------ */
+
+static uint16_t sig_of(uint64_t li)
+{
+    return (uint16_t)((li * 0x9E3779B97F4A7C15ull) >> 48) | 1;
+}
+
+static size_t find(const mem_cache *c, uint64_t li)
+{
+    size_t base = (size_t)(li & c->set_mask) * c->g.ways;
+    uint64_t want = li + 1;
+    uint16_t sg = sig_of(li);
+    for (size_t w = base; w < base + c->g.ways; w++)
+        if (c->sig[w] == sg && (c->line[w].tagf & TAG_MASK) == want)
+            return w;
+    return SIZE_MAX;
+}
+
+/* The time line w's fills are all in: 0 when none is in flight. */
+static ps_t busy(const mem_cache *c, size_t w)
+{
+    uint16_t k = c->line[w].mshr;
+    return k == NIL ? 0 : c->m[k].free_ps;
+}
+
+static void touch(mem_cache *c, size_t w)
+{
+    if (++c->clock == UINT32_MAX) {
+        /* renumber rather than wrap: halving keeps the order */
+        for (size_t i = 0; i < c->nlines; i++)
+            c->line[i].stamp >>= 1;
+        c->clock >>= 1;
+    }
+    c->line[w].stamp = c->clock;
+}
+
+/* Empty way w (its MSHR, if any, stays busy but forgets it). */
+static void clear(mem_cache *c, size_t w)
+{
+    cline *l = &c->line[w];
+    if (l->mshr != NIL)
+        c->m[l->mshr].gw = SIZE_MAX;
+    memset(l, 0, sizeof *l);
+    l->mshr = NIL;
+    c->sig[w] = 0;
+}
+
+/* Choose and clear a way for line li at *t (which may move later when every
+ * way is filling). */
+static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
+                       const mem_cache_io *io, mem_cache_res *res)
+{
+    size_t base = (size_t)(li & c->set_mask) * c->g.ways;
+    size_t victim = SIZE_MAX;
+    /* the LRU way, or an invalid one; only when that one is still filling
+     * (rare) are the others' MSHRs looked at */
+    for (size_t w = base; w < base + c->g.ways; w++) {
+        const cline *l = &c->line[w];
+        if (!c->sig[w]) {
+            victim = w;
+            break;
+        }
+        if (victim == SIZE_MAX || l->stamp < c->line[victim].stamp)
+            victim = w;
+    }
+    if (c->line[victim].tagf && busy(c, victim) > *t) {
+        size_t soonest = base;
+        ps_t soonest_ps = PS_MAX;
+        victim = SIZE_MAX;
+        for (size_t w = base; w < base + c->g.ways; w++) {
+            ps_t b = busy(c, w);
+            if (b <= *t) {
+                if (victim == SIZE_MAX || c->line[w].stamp < c->line[victim].stamp)
+                    victim = w;
+            } else if (b < soonest_ps) {
+                soonest_ps = b;
+                soonest = w;
+            }
+        }
+        if (victim == SIZE_MAX) {
+            res->mshr_wait_ps += soonest_ps - *t;
+            *t = soonest_ps;
+            victim = soonest;
+        }
+    }
+    cline *v = &c->line[victim];
+    if (v->tagf) {
+        res->evicted = 1;
+        if (v->dirty) {
+            unsigned d = v->dirty;
+            res->wb_sectors += (unsigned)__builtin_popcount(d);
+            if (io && io->writeback)
+                io->writeback(io->ud, ((v->tagf & TAG_MASK) - 1) << c->line_shift, d, *t);
+        }
+    }
+    clear(c, victim);
+    v->tagf = (li + 1) | (uint64_t)fill_flags << 56;
+    c->sig[victim] = sig_of(li);
+    return victim;
+}
+
+ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t fill_flags,
+                    const mem_cache_io *io, mem_cache_res *res)
+{
+    uint64_t li = addr >> c->line_shift;
+    smask &= (1u << c->spl) - 1;
+    ps_t done = t;
+    unsigned need = 0;
+    size_t w = find(c, li);
+    int fresh = w == SIZE_MAX;
+    if (fresh) {
+        w = allocate(c, li, &t, fill_flags, io, res);
+        done = t;
+        need = smask;
+    } else {
+        cline *l = &c->line[w];
+        const mshr *e = l->mshr != NIL && c->m[l->mshr].free_ps > t ? &c->m[l->mshr] : NULL;
+        unsigned v = l->valid & smask;
+        need = smask & ~v;
+        if (!e) {
+            res->hits += (unsigned)__builtin_popcount(v);
+        } else {
+            for (unsigned s = 0; s < c->spl; s++) {
+                if (!(v >> s & 1))
+                    continue;
+                if (e->ready[s] <= t) {
+                    res->hits++;
+                } else {
+                    res->merged++;
+                    done = SK_MAX(done, e->ready[s]);
+                }
+            }
+        }
+    }
+    if (fresh && (fill_flags & MEM_CACHE_FILL_LRU))
+        c->line[w].stamp = 0;     /* inserted as the next victim; a hit promotes it */
+    else
+        touch(c, w);
+    if (need) {
+        cline *l = &c->line[w];
+        mshr *e;
+        ps_t start;
+        if (l->mshr != NIL && c->m[l->mshr].free_ps > t) {
+            /* the line's MSHR is still busy: the new sectors join it */
+            e = &c->m[l->mshr];
+            start = t;
+        } else {
+            e = &c->m[c->heap[0]];
+            start = SK_MAX(t, e->free_ps);
+            res->mshr_wait_ps += start - t;
+            if (e->gw != SIZE_MAX && c->line[e->gw].mshr == c->heap[0])
+                c->line[e->gw].mshr = NIL;
+            if (l->mshr != NIL)
+                c->m[l->mshr].gw = SIZE_MAX;
+            e->gw = w;
+            e->free_ps = 0;
+            l->mshr = c->heap[0];
+        }
+        ps_t back = io && io->fetch ? io->fetch(io->ud, li << c->line_shift, need, start) : start;
+        if (back < start)
+            back = start;
+        for (unsigned s = 0; s < c->spl; s++)
+            if (need >> s & 1)
+                e->ready[s] = back;
+        if (back > e->free_ps) {
+            e->free_ps = back;
+            heap_down(c, e->pos);
+        }
+        l->valid |= (uint8_t)need;
+        res->misses += (unsigned)__builtin_popcount(need);
+        done = SK_MAX(done, back);
+    }
+    return done;
+}
+
+int mem_cache_write(mem_cache *c, uint64_t addr, unsigned smask, ps_t t,
+                    const mem_cache_io *io, mem_cache_res *res)
+{
+    uint64_t li = addr >> c->line_shift;
+    smask &= (1u << c->spl) - 1;
+    size_t w = find(c, li);
+    int hit = w != SIZE_MAX;
+    if (!hit) {
+        if (!c->g.write_back)
+            return 0;
+        w = allocate(c, li, &t, 0, io, res);
+    }
+    touch(c, w);
+    /* a written sector is whole and valid now: any fill still on its way
+     * for it merges into the written data (its time is left as it is) */
+    c->line[w].valid |= (uint8_t)smask;
+    if (c->g.write_back)
+        c->line[w].dirty |= (uint8_t)smask;
+    return hit;
+}
+
+unsigned mem_cache_probe(const mem_cache *c, uint64_t addr, uint8_t *flags)
+{
+    size_t w = find(c, addr >> c->line_shift);
+    if (w == SIZE_MAX)
+        return 0;
+    if (flags)
+        *flags = (uint8_t)(c->line[w].tagf >> 56);
+    return c->line[w].valid;
+}
+
+int mem_cache_invalidate(mem_cache *c, uint64_t addr)
+{
+    size_t w = find(c, addr >> c->line_shift);
+    if (w == SIZE_MAX)
+        return 0;
+    clear(c, w);
+    return 1;
+}
+
+void mem_cache_flush(mem_cache *c)
+{
+    memset(c->line, 0, c->nlines * sizeof *c->line);
+    memset(c->sig, 0, c->nlines * sizeof *c->sig);
+    for (size_t w = 0; w < c->nlines; w++)
+        c->line[w].mshr = NIL;
+    mshr_reset(c);
+}
+
+uint64_t mem_cache_lines(const mem_cache *c, uint8_t flag, uint64_t *flagged)
+{
+    uint64_t n = 0, f = 0;
+    for (size_t w = 0; w < c->nlines; w++) {
+        if (c->line[w].tagf && c->line[w].valid) {
+            n++;
+            f += ((c->line[w].tagf >> 56) & flag) != 0;
+        }
+    }
+    if (flagged)
+        *flagged = f;
+    return n;
+}

@@ -1,0 +1,283 @@
+/* hier.c -- the hierarchy as a whole: it builds one L1 per SM over one L2
+ * over HBM, derives every SM's routes to the L2 partitions from the
+ * floorplan, and holds the per-SM counters the levels add to.
+ *
+ * Geometry (src/silicon/floorplan.c places the SMs around a central L2
+ * band).  The band is split along x into memory.l2.partitions equal halves;
+ * a partition's centre is its half's centre.  The GPCs, in order of their
+ * SMs' centroid from left to right, are dealt out in equal shares: the left
+ * half of them to partition 0 (arXiv:2609.24270: 4 GPCs form a partition
+ * on the H200).  The tail groups (topology.tail_gpcs: SMs in no full GPC)
+ * go to the partition nearest them.  On the H200 floorplan that is GPCs
+ * 0, 1, 5, 6 (58 SMs) and 2, 3, 4, 7 plus the tail (74 SMs); the chip
+ * itself can differ (which 4 GPCs pair up varies with floorsweeping, and
+ * its halves are up to 12 SMs apart).  An SM's route to a
+ * partition is the Manhattan distance from its block's centre to the
+ * partition's centre (wires run in x and y), and its unloaded L2 hit
+ * latency is memory.l2.hit_ps plus that route, out and back, at
+ * memory.l2.noc_ps_per_mm.  So SMs far from the band see longer
+ * latencies, and, where their L1's MSHRs bound their requests in flight,
+ * less bandwidth (Little's law) -- from where they sit, not from a table.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skewsim/memsys.h"
+#include "skewsim/silicon.h"
+#include "mem_internal.h"
+
+struct mem_hier {
+    int nsms;
+    cfg c;
+    mem_stats *stats;         /* nsms: since creation (the levels add to these) */
+    mem_stats *at_start;      /* nsms: the same at the current kernel's start */
+    mem_stats *kstats;        /* nsms: scratch for mem_hier_stats() */
+    mem_level **l1;           /* nsms */
+    mem_level *l2, *hbm;
+    uint64_t l1_bytes;        /* after the current carve-out */
+};
+
+static const char *const stat_names[] = {
+#define NAME_(name, help) #name,
+    MEM_STAT_MAP(NAME_)
+#undef NAME_
+};
+static const char *const stat_helps[] = {
+#define HELP_(name, help) help,
+    MEM_STAT_MAP(HELP_)
+#undef HELP_
+};
+
+const char *mem_stat_name(int i)
+{
+    return i >= 0 && i < MEM_NSTATS ? stat_names[i] : NULL;
+}
+
+const char *mem_stat_help(int i)
+{
+    return i >= 0 && i < MEM_NSTATS ? stat_helps[i] : NULL;
+}
+
+uint64_t mem_stat_get(const mem_stats *s, int i)
+{
+    const uint64_t *v = (const uint64_t *)s;
+    return i >= 0 && i < MEM_NSTATS ? v[i] : 0;
+}
+
+void mem_stats_add(mem_stats *dst, const mem_stats *src)
+{
+    uint64_t *d = (uint64_t *)dst;
+    const uint64_t *s = (const uint64_t *)src;
+    for (int i = 0; i < MEM_NSTATS; i++)
+        d[i] += s[i];
+}
+
+/* Shared-memory carve-outs of compute capability 9.0, KB (CUDA C++
+ * Programming Guide, "Compute Capability 9.0"). */
+static const int carveouts_kb[] = { 0, 8, 16, 32, 64, 100, 132, 164, 196, 228 };
+
+static uint64_t l1_after_carveout(const cfg *c, uint64_t smem)
+{
+    uint64_t unified = (uint64_t)c->l1_unified_bytes;
+    uint64_t carve = unified;
+    for (size_t i = 0; i < SK_ARRAY_LEN(carveouts_kb); i++) {
+        uint64_t b = (uint64_t)carveouts_kb[i] * 1024;
+        if (b >= smem && b <= unified) {
+            carve = b;
+            break;
+        }
+    }
+    if (smem > unified)
+        carve = unified;
+    return unified - carve;
+}
+
+static int build_geo(const cfg *c, const topo *t, const si_floorplan *fp, mem_l2_geo *g)
+{
+    int np = c->l2_partitions, n = t->nsms;
+    g->nsms = n;
+    g->nparts = np;
+    g->home = xcalloc((size_t)n, sizeof *g->home);
+    g->lat_ps = xcalloc((size_t)(n * np), sizeof *g->lat_ps);
+    g->dist_um = xcalloc((size_t)(n * np), sizeof *g->dist_um);
+
+    /* the L2 band, or the die's middle when the floorplan has none */
+    double bx0 = 0, bx1 = fp->w_um, by = fp->h_um / 2;
+    for (int b = 0; b < fp->nblocks; b++)
+        if (fp->blocks[b].kind == SI_BLOCK_L2) {
+            bx0 = fp->blocks[b].x0_um;
+            bx1 = fp->blocks[b].x1_um;
+            by = (fp->blocks[b].y0_um + fp->blocks[b].y1_um) / 2;
+        }
+    double px[2];
+    for (int p = 0; p < np; p++)
+        px[p] = bx0 + (bx1 - bx0) * (2 * p + 1) / (2.0 * np);
+    g->fabric_um = np > 1 ? (uint32_t)lround(px[1] - px[0]) : 0;
+
+    /* GPC centroids and home partitions */
+    int ng = t->ngpcs;
+    double *gx = xcalloc((size_t)ng, sizeof *gx);
+    int *gn = xcalloc((size_t)ng, sizeof *gn), *ghome = xcalloc((size_t)ng, sizeof *ghome);
+    for (int i = 0; i < n; i++) {
+        const si_block *b = &fp->blocks[i];
+        gx[t->sm[i].gpc] += (b->x0_um + b->x1_um) / 2;
+        gn[t->sm[i].gpc]++;
+    }
+    /* real GPCs in order of centroid x (ties by id): the first
+     * ceil(real / nparts) to partition 0, and so on; tail groups (SMs in
+     * no full GPC) to the partition nearest their centroid */
+    int nreal = ng - c->tail_gpcs;
+    int *order = xcalloc((size_t)ng, sizeof *order);
+    for (int k = 0; k < ng; k++) {
+        gx[k] = gn[k] ? gx[k] / gn[k] : 0;
+        order[k] = k;
+    }
+    for (int i = 1; i < nreal; i++)
+        for (int j = i; j > 0 && gx[order[j]] < gx[order[j - 1]] - 1e-6; j--) {
+            int tmp = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = tmp;
+        }
+    int per = (nreal + np - 1) / np;
+    for (int r = 0; r < nreal; r++)
+        ghome[order[r]] = SK_MIN(r / per, np - 1);
+    for (int k = nreal; k < ng; k++) {
+        int best = 0;
+        for (int p = 1; p < np; p++)
+            if (fabs(gx[k] - px[p]) < fabs(gx[k] - px[best]))
+                best = p;
+        ghome[k] = best;
+    }
+    free(order);
+    for (int i = 0; i < n; i++) {
+        const si_block *b = &fp->blocks[i];
+        double sx = (b->x0_um + b->x1_um) / 2, sy = (b->y0_um + b->y1_um) / 2;
+        g->home[i] = ghome[t->sm[i].gpc];
+        for (int p = 0; p < np; p++) {
+            double d = fabs(sx - px[p]) + fabs(sy - by);
+            g->dist_um[i * np + p] = (uint32_t)lround(d);
+            /* out and back: 2 d mm x ps_per_mm */
+            g->lat_ps[i * np + p] = c->l2_hit_ps + (ps_t)llround(2 * d * 1e-3 * c->l2_noc_ps_per_mm);
+        }
+    }
+    free(gx);
+    free(gn);
+    free(ghome);
+    return 0;
+}
+
+mem_hier *mem_hier_create(const cfg *c, const topo *t, const si_floorplan *fp, sk_error *e)
+{
+    si_floorplan own;
+    if (!fp) {
+        if (si_floorplan_build(&own, c, t, e))
+            return NULL;
+        fp = &own;
+    }
+    mem_hier *h = xcalloc(1, sizeof *h);
+    h->nsms = t->nsms;
+    h->c = *c;
+    h->stats = xcalloc((size_t)h->nsms, sizeof *h->stats);
+    h->at_start = xcalloc((size_t)h->nsms, sizeof *h->at_start);
+    h->kstats = xcalloc((size_t)h->nsms, sizeof *h->kstats);
+    mem_l2_geo geo;
+    build_geo(c, t, fp, &geo);
+    if (fp == &own)
+        si_floorplan_free(&own);
+    h->hbm = mem_hbm_create(c, h->stats);
+    h->l2 = mem_l2_create(c, &geo, h->hbm, h->stats);
+    h->l1_bytes = l1_after_carveout(c, (uint64_t)c->smem_bytes);
+    h->l1 = xcalloc((size_t)h->nsms, sizeof *h->l1);
+    for (int i = 0; i < h->nsms; i++)
+        h->l1[i] = mem_l1_create(c, i, h->l1_bytes, h->l2, h->stats);
+    return h;
+}
+
+void mem_hier_destroy(mem_hier *h)
+{
+    if (!h)
+        return;
+    for (int i = 0; i < h->nsms; i++)
+        h->l1[i]->ops->destroy(h->l1[i]);
+    free(h->l1);
+    h->l2->ops->destroy(h->l2);
+    h->hbm->ops->destroy(h->hbm);
+    free(h->stats);
+    free(h->at_start);
+    free(h->kstats);
+    free(h);
+}
+
+mem_level *mem_hier_l1(mem_hier *h, int sm)
+{
+    return h->l1[sm];
+}
+
+mem_level *mem_hier_l2(mem_hier *h)
+{
+    return h->l2;
+}
+
+mem_level *mem_hier_hbm(mem_hier *h)
+{
+    return h->hbm;
+}
+
+void mem_hier_set_mhz(mem_hier *h, int sm, int mhz)
+{
+    mem_l1_set_mhz(h->l1[sm], mhz);
+}
+
+void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm)
+{
+    /* The L1s are not coherent, so a kernel starts with them invalid
+     * (as at a launch on the chip), whatever the carve-out. */
+    h->l1_bytes = l1_after_carveout(&h->c, smem_per_sm);
+    for (int i = 0; i < h->nsms; i++)
+        mem_l1_resize(h->l1[i], h->l1_bytes);
+    memcpy(h->at_start, h->stats, (size_t)h->nsms * sizeof *h->stats);
+}
+
+int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask, unsigned lane_bytes)
+{
+    int w = addr ? mem_bank_degree(addr, mask, lane_bytes) : 1;
+    if (w < 1)
+        w = 1;
+    h->stats[sm].smem_accesses++;
+    h->stats[sm].smem_wavefronts += (uint64_t)w;
+    return w;
+}
+
+const mem_stats *mem_hier_stats(const mem_hier *h, int sm)
+{
+    const uint64_t *a = (const uint64_t *)&h->stats[sm], *b = (const uint64_t *)&h->at_start[sm];
+    uint64_t *k = (uint64_t *)&h->kstats[sm];
+    for (int i = 0; i < MEM_NSTATS; i++)
+        k[i] = a[i] - b[i];
+    return &h->kstats[sm];
+}
+
+const mem_stats *mem_hier_total(const mem_hier *h, int sm)
+{
+    return &h->stats[sm];
+}
+
+int mem_hier_num_sms(const mem_hier *h)
+{
+    return h->nsms;
+}
+
+int mem_hier_home(const mem_hier *h, int sm)
+{
+    return mem_l2_home(h->l2, sm);
+}
+
+ps_t mem_hier_l2_hit_ps(const mem_hier *h, int sm, int p)
+{
+    return mem_l2_hit_ps(h->l2, sm, p);
+}
+
+void mem_hier_l2_occupancy(const mem_hier *h, uint64_t *lines, uint64_t *replicas)
+{
+    mem_l2_occupancy(h->l2, lines, replicas);
+}

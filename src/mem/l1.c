@@ -1,0 +1,225 @@
+/* l1.c -- one SM's L1 data cache, the first memory level its loads and
+ * stores meet.
+ *
+ * Hopper's L1 and shared memory are one 256 KB array per SM; the driver
+ * carves shared memory out of it per kernel in steps of 0, 8, 16, 32, 64,
+ * 100, 132, 164, 196 or 228 KB (CUDA C++ Programming Guide, compute
+ * capability 9.0; NVIDIA H100 whitepaper), and what is left is L1
+ * (hier.c picks the step).  The L1 keeps its set count and changes its ways
+ * with the carve-out, as GPGPU-Sim's adaptive L1 does.
+ *
+ * Loads: the warp's lanes are coalesced into lines and sectors
+ * (coalesce.c); the lines go through the L1's data port one after another,
+ * memory.l1.bytes_per_cycle of sectors per cycle, and each is looked up in
+ * the sectored cache (cache.c) whose misses go to the next level through
+ * memory.l1.mshrs MSHRs.  A hit's data are back memory.l1.hit_cycles after
+ * its lookup; a miss's when the next level returns them.  A load flagged
+ * MEM_F_BYPASS_L1 (ld.cg, volatile) is not looked up or kept, but still
+ * needs an MSHR for its request (a pool of the same size).
+ *
+ * Stores are write-through and allocate nothing (Jia et al. 2018 for Volta;
+ * the issue's model for Hopper): a store updates the line if present, goes
+ * on to the next level, and is done, for the SM, once the port has taken
+ * it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "skewsim/memsys.h"
+#include "mem_internal.h"
+
+typedef struct l1_state {
+    int sm;
+    mem_cache *c;                 /* NULL: no L1 left after the carve-out */
+    mem_cache_geom g;             /* ways is per capacity */
+    ps_t *bypass_mshr;            /* min-heap of free times, g.mshrs */
+    ps_t port_free_ps;
+    uint64_t fs_per_cycle;
+    int hit_cycles, bytes_per_cycle;
+    mem_level *next;
+    mem_stats *stats;
+} l1_state;
+
+static ps_t fetch_next(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
+{
+    l1_state *s = ud;
+    uint64_t a[32] = { 0 };
+    mem_req r = { 0 };
+    int n = 0;
+    for (unsigned k = 0; k < 8; k++)
+        if (smask >> k & 1) {
+            a[n] = line_addr + k * s->g.sector_bytes;
+            r.mask |= 1u << n;
+            n++;
+        }
+    r.sm = s->sm;
+    r.op = MEM_LOAD;
+    r.lane_bytes = (uint8_t)s->g.sector_bytes;
+    r.addr = a;
+    r.bytes = (uint64_t)n * s->g.sector_bytes;
+    r.t = t;
+    return s->next ? mem_access(s->next, &r) : t;
+}
+
+static void store_next(l1_state *s, uint64_t line_addr, unsigned smask, ps_t t)
+{
+    uint64_t a[32] = { 0 };
+    mem_req r = { 0 };
+    int n = 0;
+    for (unsigned k = 0; k < 8; k++)
+        if (smask >> k & 1) {
+            a[n] = line_addr + k * s->g.sector_bytes;
+            r.mask |= 1u << n;
+            n++;
+        }
+    r.sm = s->sm;
+    r.op = MEM_STORE;
+    r.lane_bytes = (uint8_t)s->g.sector_bytes;
+    r.addr = a;
+    r.bytes = (uint64_t)n * s->g.sector_bytes;
+    r.t = t;
+    if (s->next)
+        mem_access(s->next, &r);
+}
+
+/* Take the MSHR that frees first, at t or later: returns the start time;
+ * the caller sets the new free time with heap_set_top(). */
+static void heap_set_top(ps_t *h, size_t n, ps_t v)
+{
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        ps_t mv = v;
+        if (l < n && h[l] < mv) {
+            m = l;
+            mv = h[l];
+        }
+        if (r < n && h[r] < mv)
+            m = r;
+        if (m == i)
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    h[i] = v;
+}
+
+static ps_t l1_access(mem_level *l, const mem_req *r)
+{
+    l1_state *s = l->st;
+    mem_stats *st = &s->stats[s->sm];
+    if (!r->addr) {
+        /* bytes only: nothing to look up; the next level sees it as is */
+        uint64_t sec = (r->bytes + s->g.sector_bytes - 1) / s->g.sector_bytes;
+        ps_t d = s->next ? mem_access(s->next, r) : r->t;
+        if (r->op == MEM_LOAD) {
+            st->load_reqs++;
+            st->l1_bypass += sec;
+            st->load_latency_ps += (uint64_t)(d - r->t);
+        } else {
+            st->store_reqs++;
+            st->st_sectors += sec;
+        }
+        return r->op == MEM_LOAD ? d : r->t;
+    }
+    mem_lines ls;
+    mem_coalesce(r->addr, r->mask, r->lane_bytes, s->g.line_bytes, s->g.sector_bytes, &ls);
+    ps_t at = SK_MAX(r->t, s->port_free_ps);
+    ps_t hit_ps = (ps_t)((uint64_t)s->hit_cycles * s->fs_per_cycle / 1000);
+    ps_t done = r->t;
+    mem_cache_io io = { fetch_next, NULL, s };
+    for (int i = 0; i < ls.n; i++) {
+        unsigned n = (unsigned)__builtin_popcount(ls.smask[i]);
+        uint64_t port_fs = (uint64_t)n * s->g.sector_bytes * s->fs_per_cycle /
+                           (uint64_t)s->bytes_per_cycle;
+        if (r->op == MEM_STORE) {
+            st->st_sectors += n;
+            if (s->c) {
+                mem_cache_res res = { 0 };
+                mem_cache_write(s->c, ls.line[i], ls.smask[i], at, NULL, &res);
+            }
+            store_next(s, ls.line[i], ls.smask[i], at);
+        } else if (!s->c || (r->flags & MEM_F_BYPASS_L1)) {
+            st->l1_bypass += n;
+            ps_t start = SK_MAX(at, s->bypass_mshr[0]);
+            st->l1_mshr_wait_ps += (uint64_t)(start - at);
+            ps_t back = fetch_next(s, ls.line[i], ls.smask[i], start);
+            heap_set_top(s->bypass_mshr, s->g.mshrs, back);
+            done = SK_MAX(done, back);
+        } else {
+            mem_cache_res res = { 0 };
+            ps_t ready = mem_cache_read(s->c, ls.line[i], ls.smask[i], at, 0, &io, &res);
+            st->l1_sectors += n;
+            st->l1_hits += res.hits;
+            st->l1_merged += res.merged;
+            st->l1_misses += res.misses;
+            st->l1_mshr_wait_ps += (uint64_t)res.mshr_wait_ps;
+            done = SK_MAX(done, SK_MAX(ready, at + hit_ps));
+        }
+        at += (ps_t)(port_fs / 1000);
+    }
+    s->port_free_ps = at;
+    if (r->op == MEM_STORE) {
+        st->store_reqs++;
+        return at;
+    }
+    st->load_reqs++;
+    st->load_latency_ps += (uint64_t)(done - r->t);
+    return done;
+}
+
+static void l1_destroy(mem_level *l)
+{
+    l1_state *s = l->st;
+    mem_cache_destroy(s->c);
+    free(s->bypass_mshr);
+    free(s);
+    free(l);
+}
+
+static const mem_level_ops l1_ops = { "l1", l1_access, NULL, l1_destroy };
+
+void mem_l1_resize(mem_level *l, uint64_t l1_bytes)
+{
+    l1_state *s = l->st;
+    uint64_t per_way = (uint64_t)s->g.sets * s->g.line_bytes;
+    uint32_t ways = (uint32_t)(l1_bytes / per_way);
+    if (s->c && s->g.ways == ways) {
+        mem_cache_flush(s->c);
+        return;
+    }
+    mem_cache_destroy(s->c);
+    s->c = NULL;
+    s->g.ways = ways;
+    if (ways > 0)
+        s->c = mem_cache_create(&s->g);
+}
+
+void mem_l1_set_mhz(mem_level *l, int mhz)
+{
+    l1_state *s = l->st;
+    s->fs_per_cycle = 1000000000ull / (uint64_t)(mhz > 0 ? mhz : 1);
+}
+
+mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *next,
+                         mem_stats *stats)
+{
+    l1_state *s = xcalloc(1, sizeof *s);
+    s->sm = sm;
+    s->g.sets = (uint32_t)c->l1_sets;
+    s->g.line_bytes = (uint32_t)c->l1_line_bytes;
+    s->g.sector_bytes = (uint32_t)c->l1_sector_bytes;
+    s->g.mshrs = (uint32_t)c->l1_mshrs;
+    s->g.write_back = 0;
+    s->bypass_mshr = xcalloc(s->g.mshrs, sizeof *s->bypass_mshr);
+    s->hit_cycles = c->l1_hit_cycles;
+    s->bytes_per_cycle = c->l1_bytes_per_cycle;
+    s->next = next;
+    s->stats = stats;
+    mem_level *l = xcalloc(1, sizeof *l);
+    l->ops = &l1_ops;
+    l->next = next;
+    l->st = s;
+    mem_l1_set_mhz(l, c->sm_mhz);
+    mem_l1_resize(l, l1_bytes);
+    return l;
+}

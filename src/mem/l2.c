@@ -1,0 +1,386 @@
+/* l2.c -- the chip's L2: partitions of slices, the page hash that spreads
+ * addresses over the partitions, the fabric between them, and replication
+ * of remote lines.
+ *
+ * The measured chip (Fan et al., "Dissecting How Die Scaling Breaks GPU
+ * Fine-grained Scheduling", arXiv:2609.24270, 2026; shared physics.md):
+ * the H200's L2 is two partitions; 4 KB pages go to one or the other by an
+ * XOR of 16 physical-address bits from bit 12; an SM's home partition is
+ * the one its GPC sits by; an L2 hit takes 309 cycles from the home
+ * partition and 466 from the other; remote lines are replicated into the
+ * home partition, so the L2 holds less than its 60 MB of distinct data;
+ * remote bandwidth is limited by the fabric between the halves.
+ *
+ * The model.  Each partition has slices_per_partition slices, each a
+ * sectored write-back cache (cache.c) behind a bandwidth server (its data
+ * port).  A line's partition is mem_partition_of() of its address (we take
+ * physical = virtual: the trace gives virtual addresses and the page map is
+ * not modelled); its slice, in whichever partition holds it, is
+ * mem_slice_of() of its line index.  A load from SM s (home partition P) of
+ * a line whose partition is Q:
+ *
+ *   Q = P      slice of P: hit, or fetch from HBM (a channel of P)
+ *   Q != P     replication on: the slice of P is looked up first (a replica
+ *              hit costs what a local hit does); missing sectors come over
+ *              the fabric from Q's slice (which may fetch from HBM) and are
+ *              kept in P as a replica.  Replication off: Q's slice serves it
+ *              over the fabric and nothing is kept in P.
+ *
+ * Stores go to the line's own partition (write-back, sectors made dirty
+ * there) and drop any replica elsewhere, so a replica is never stale or
+ * dirty.  Dirty sectors go to HBM when their line is evicted.
+ *
+ * Latency.  mem_l2_geo gives, per SM and partition, the unloaded hit
+ * latency: memory.l2.hit_ps plus the route from the SM to the partition's
+ * centre and back at memory.l2.noc_ps_per_mm (hier.c derives the route from
+ * the floorplan).  A remote access adds memory.l2.remote_ps, the fabric
+ * crossing, and its data occupy the fabric's direction Q -> P for their
+ * size at memory.l2.fabric_gbps.  Slice ports and the fabric are bw.c
+ * calendars, which requests may reach out of time order.  Half of each latency is spent before the
+ * slice is reached and half after, so queueing at a slice happens at the
+ * time the request would be there.
+ *
+ * Left out: the crossbar's own contention (each SM's requests are limited
+ * by its L1's MSHRs instead), the request packets' bandwidth (only data
+ * are charged), the point of coherence for atomics, and compression.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "skewsim/memsys.h"
+#include "mem_internal.h"
+
+int mem_partition_of(uint64_t addr, int nparts, uint64_t mask, int frame_bit)
+{
+    if (nparts < 2)
+        return 0;
+    uint64_t low = frame_bit >= 64 ? ~0ull : (1ull << frame_bit) - 1;
+    int p = __builtin_parityll(addr & mask & low);
+    if (frame_bit < 64) {
+        /* the frame's physical bits: a fixed pseudo-random bit per frame */
+        uint64_t f = (addr >> frame_bit) * 0x9E3779B97F4A7C15ull;
+        p ^= (int)(f >> 63);
+    }
+    return p;
+}
+
+int mem_slice_of(uint64_t line_index, int nslices)
+{
+    /* Fibonacci hashing, then Lemire's multiply-shift to reduce into
+     * 0..nslices-1 without a modulo bias toward low slices. */
+    uint64_t h = line_index * 0x9E3779B97F4A7C15ull;
+    return (int)(((h >> 32) * (uint64_t)nslices) >> 32);
+}
+
+typedef struct l2_state {
+    int nparts, nslices;          /* slices per partition */
+    mem_cache **slice;            /* nparts * nslices */
+    mem_bw *port;                 /* nparts * nslices slice data ports */
+    mem_bw fabric[2][2];          /* [from][to] */
+    ps_t remote_ps;
+    int replicate;
+    uint64_t hash_mask;
+    int frame_bit;
+    unsigned line_shift, sector_bytes;
+    mem_l2_geo geo;
+    mem_stats *stats;
+    mem_level *next;
+} l2_state;
+
+/* What a miss needs to know to go on. */
+typedef struct l2_ctx {
+    l2_state *s;
+    int sm, from, to;             /* remote fetch: slice of `to`, data back to `from` */
+    int part;                     /* HBM fetch: partition whose channel serves it */
+} l2_ctx;
+
+static mem_cache *slice_for(l2_state *s, int p, uint64_t addr)
+{
+    return s->slice[p * s->nslices + mem_slice_of(addr >> s->line_shift, s->nslices)];
+}
+
+static mem_bw *port_for(l2_state *s, int p, uint64_t addr)
+{
+    return &s->port[p * s->nslices + mem_slice_of(addr >> s->line_shift, s->nslices)];
+}
+
+/* Sector addresses of smask in the line at line_addr, as lanes of a request. */
+static int sector_lanes(const l2_state *s, uint64_t line_addr, unsigned smask, uint64_t *a,
+                        uint32_t *mask)
+{
+    int n = 0;
+    *mask = 0;
+    for (unsigned k = 0; k < 8; k++)
+        if (smask >> k & 1) {
+            a[n] = line_addr + k * s->sector_bytes;
+            *mask |= 1u << n;
+            n++;
+        }
+    return n;
+}
+
+static ps_t hbm_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
+{
+    l2_ctx *x = ud;
+    l2_state *s = x->s;
+    uint64_t a[32] = { 0 };
+    mem_req r = { 0 };
+    int n = sector_lanes(s, line_addr, smask, a, &r.mask);
+    r.sm = x->sm;
+    r.op = MEM_LOAD;
+    r.lane_bytes = (uint8_t)s->sector_bytes;
+    r.addr = a;
+    r.bytes = (uint64_t)n * s->sector_bytes;
+    r.t = t;
+    return s->next ? mem_access(s->next, &r) : t;
+}
+
+static void hbm_writeback(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
+{
+    l2_ctx *x = ud;
+    l2_state *s = x->s;
+    uint64_t a[32] = { 0 };
+    mem_req r = { 0 };
+    int n = sector_lanes(s, line_addr, smask, a, &r.mask);
+    r.sm = x->sm;
+    r.op = MEM_STORE;
+    r.lane_bytes = (uint8_t)s->sector_bytes;
+    r.addr = a;
+    r.bytes = (uint64_t)n * s->sector_bytes;
+    r.t = t;
+    s->stats[x->sm].l2_writebacks += (uint64_t)n;
+    if (s->next)
+        mem_access(s->next, &r);
+}
+
+static void count(mem_stats *st, const mem_cache_res *res)
+{
+    st->l2_hits += res->hits;
+    st->l2_merged += res->merged;
+    st->l2_misses += res->misses;
+}
+
+/* Read smask of the line in partition q's slice at t (already there);
+ * returns when the data leave the slice. */
+static ps_t slice_read(l2_state *s, int sm, int q, uint64_t line, unsigned smask, ps_t t,
+                       uint8_t flags, const mem_cache_io *io, mem_cache_res *res)
+{
+    ps_t ready = mem_cache_read(slice_for(s, q, line), line, smask, t, flags, io, res);
+    uint64_t bytes = (uint64_t)__builtin_popcount(smask) * s->sector_bytes;
+    (void)sm;
+    return mem_bw_take(port_for(s, q, line), ready, bytes);
+}
+
+/* Remote fill of a replica: from `from`'s slice miss, through the fabric to
+ * `to`'s slice and back. */
+static ps_t remote_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
+{
+    l2_ctx *x = ud;
+    l2_state *s = x->s;
+    l2_ctx hx = { s, x->sm, 0, 0, x->to };
+    mem_cache_io io = { hbm_fetch, hbm_writeback, &hx };
+    mem_cache_res res = { 0 };
+    ps_t half = s->remote_ps / 2;
+    ps_t out = slice_read(s, x->sm, x->to, line_addr, smask, t + half, 0, &io, &res);
+    count(&s->stats[x->sm], &res);
+    uint64_t bytes = (uint64_t)__builtin_popcount(smask) * s->sector_bytes;
+    s->stats[x->sm].fabric_sectors += (uint64_t)__builtin_popcount(smask);
+    s->stats[x->sm].noc_sector_um += (uint64_t)__builtin_popcount(smask) * s->geo.fabric_um;
+    ps_t f = mem_bw_take(&s->fabric[x->to][x->from], out, bytes);
+    return f + (s->remote_ps - half);
+}
+
+static ps_t l2_load_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps_t t)
+{
+    mem_stats *st = &s->stats[sm];
+    int p = s->geo.home[sm];
+    int q = mem_partition_of(line, s->nparts, s->hash_mask, s->frame_bit);
+    unsigned n = (unsigned)__builtin_popcount(smask);
+    ps_t lat = s->geo.lat_ps[sm * s->nparts + p], half = lat / 2;
+    st->l2_sectors += n;
+    st->noc_sector_um += (uint64_t)n * s->geo.dist_um[sm * s->nparts + p];
+    mem_cache_res res = { 0 };
+    ps_t out;
+    if (q == p) {
+        st->l2_local += n;
+        l2_ctx hx = { s, sm, 0, 0, p };
+        mem_cache_io io = { hbm_fetch, hbm_writeback, &hx };
+        out = slice_read(s, sm, p, line, smask, t + half, 0, &io, &res);
+        count(st, &res);
+    } else if (s->replicate) {
+        st->l2_remote += n;
+        /* the victim may be a dirty home line of p: hbm_writeback finds
+         * its channel from its address, whatever the context */
+        l2_ctx rx = { s, sm, p, q, q };
+        mem_cache_io io = { remote_fetch, hbm_writeback, &rx };
+        uint8_t fl = MEM_LINE_REPLICA | (s->replicate == 2 ? MEM_CACHE_FILL_LRU : 0);
+        out = slice_read(s, sm, p, line, smask, t + half, fl, &io, &res);
+        st->l2_replica_hits += res.hits + res.merged;
+        st->l2_hits += res.hits;
+        st->l2_merged += res.merged;
+        /* res.misses were counted by remote_fetch as hits or misses in q */
+    } else {
+        st->l2_remote += n;
+        l2_ctx hx = { s, sm, 0, 0, q };
+        mem_cache_io io = { hbm_fetch, hbm_writeback, &hx };
+        ps_t rh = s->remote_ps / 2;
+        ps_t o = slice_read(s, sm, q, line, smask, t + half + rh, 0, &io, &res);
+        count(st, &res);
+        st->fabric_sectors += n;
+        st->noc_sector_um += (uint64_t)n * s->geo.fabric_um;
+        out = mem_bw_take(&s->fabric[q][p], o, (uint64_t)n * s->sector_bytes) +
+              (s->remote_ps - rh);
+    }
+    return out + (lat - half);
+}
+
+static ps_t l2_store_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps_t t)
+{
+    mem_stats *st = &s->stats[sm];
+    int p = s->geo.home[sm];
+    int q = mem_partition_of(line, s->nparts, s->hash_mask, s->frame_bit);
+    unsigned n = (unsigned)__builtin_popcount(smask);
+    ps_t lat = s->geo.lat_ps[sm * s->nparts + p], half = lat / 2;
+    st->l2_sectors += n;
+    st->noc_sector_um += (uint64_t)n * s->geo.dist_um[sm * s->nparts + p];
+    ps_t at = t + half;
+    if (q != p) {
+        st->l2_remote += n;
+        st->fabric_sectors += n;
+        st->noc_sector_um += (uint64_t)n * s->geo.fabric_um;
+        at = mem_bw_take(&s->fabric[p][q], at, (uint64_t)n * s->sector_bytes) +
+             s->remote_ps / 2;
+    } else {
+        st->l2_local += n;
+    }
+    if (s->replicate)
+        for (int o = 0; o < s->nparts; o++)
+            if (o != q)
+                mem_cache_invalidate(slice_for(s, o, line), line);
+    l2_ctx hx = { s, sm, 0, 0, q };
+    mem_cache_io io = { hbm_fetch, hbm_writeback, &hx };
+    mem_cache_res res = { 0 };
+    mem_cache_write(slice_for(s, q, line), line, smask, at, &io, &res);
+    return mem_bw_take(port_for(s, q, line), at, (uint64_t)n * s->sector_bytes);
+}
+
+static ps_t l2_access(mem_level *l, const mem_req *r)
+{
+    l2_state *s = l->st;
+    if (!r->addr) {
+        /* No addresses: the home partition's latency, then HBM by bytes. */
+        mem_stats *st = &s->stats[r->sm];
+        int p = s->geo.home[r->sm];
+        ps_t lat = s->geo.lat_ps[r->sm * s->nparts + p];
+        st->l2_sectors += (r->bytes + s->sector_bytes - 1) / s->sector_bytes;
+        if (r->op == MEM_LOAD)
+            st->l2_misses += (r->bytes + s->sector_bytes - 1) / s->sector_bytes;
+        mem_req q = *r;
+        q.t = r->t + lat / 2;
+        ps_t d = s->next ? mem_access(s->next, &q) : q.t;
+        return r->op == MEM_STORE ? r->t + lat / 2 : d + (lat - lat / 2);
+    }
+    mem_lines ls;
+    mem_coalesce(r->addr, r->mask, r->lane_bytes ? r->lane_bytes : 4, 1u << s->line_shift,
+                 s->sector_bytes, &ls);
+    ps_t done = r->t;
+    for (int i = 0; i < ls.n; i++) {
+        ps_t d = r->op == MEM_STORE ? l2_store_line(s, r->sm, ls.line[i], ls.smask[i], r->t)
+                                    : l2_load_line(s, r->sm, ls.line[i], ls.smask[i], r->t);
+        done = SK_MAX(done, d);
+    }
+    return done;
+}
+
+static void l2_destroy(mem_level *l)
+{
+    l2_state *s = l->st;
+    for (int i = 0; i < s->nparts * s->nslices; i++)
+        mem_cache_destroy(s->slice[i]);
+    free(s->slice);
+    for (int i = 0; i < s->nparts * s->nslices; i++)
+        mem_bw_free(&s->port[i]);
+    free(s->port);
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            mem_bw_free(&s->fabric[a][b]);
+    free(s->geo.home);
+    free(s->geo.lat_ps);
+    free(s->geo.dist_um);
+    free(s);
+    free(l);
+}
+
+static const mem_level_ops l2_ops = { "l2", l2_access, NULL, l2_destroy };
+
+static unsigned log2u(uint64_t x)
+{
+    unsigned n = 0;
+    while (x > 1) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+
+mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_stats *stats)
+{
+    l2_state *s = xcalloc(1, sizeof *s);
+    s->nparts = c->l2_partitions;
+    s->nslices = c->l2_slices_per_partition;
+    mem_cache_geom g = {
+        (uint32_t)c->l2_sets,
+        (uint32_t)((uint64_t)c->l2_slice_bytes / ((uint64_t)c->l2_sets * (uint64_t)c->l2_line_bytes)),
+        (uint32_t)c->l2_line_bytes, (uint32_t)c->l2_sector_bytes, (uint32_t)c->l2_mshrs, 1,
+    };
+    s->slice = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->slice);
+    s->port = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->port);
+    /* 1 GB/s = 1e9 B per 1e15 fs: 1e6 fs per byte; calendars of 8 us (bw.c) */
+    for (int i = 0; i < s->nparts * s->nslices; i++) {
+        s->slice[i] = mem_cache_create(&g);
+        mem_bw_init(&s->port[i], 1000000ull / (uint64_t)c->l2_slice_gbps, 16000, 512);
+    }
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            mem_bw_init(&s->fabric[a][b], 1000000ull / (uint64_t)c->l2_fabric_gbps, 4000, 2048);
+    s->remote_ps = c->l2_remote_ps;
+    s->replicate = c->l2_replicate;
+    cfg_bit_list(c->l2_hash_bits, &s->hash_mask);
+    s->frame_bit = c->l2_frame_bit;
+    s->line_shift = log2u((uint64_t)c->l2_line_bytes);
+    s->sector_bytes = (unsigned)c->l2_sector_bytes;
+    s->geo = *geo;
+    memset(geo, 0, sizeof *geo);
+    s->stats = stats;
+    s->next = next;
+    mem_level *l = xcalloc(1, sizeof *l);
+    l->ops = &l2_ops;
+    l->next = next;
+    l->st = s;
+    return l;
+}
+
+void mem_l2_occupancy(const mem_level *l, uint64_t *lines, uint64_t *replicas)
+{
+    const l2_state *s = l->st;
+    uint64_t n = 0, rep = 0;
+    for (int i = 0; i < s->nparts * s->nslices; i++) {
+        uint64_t f;
+        n += mem_cache_lines(s->slice[i], MEM_LINE_REPLICA, &f);
+        rep += f;
+    }
+    *lines = n;
+    *replicas = rep;
+}
+
+ps_t mem_l2_hit_ps(const mem_level *l, int sm, int p)
+{
+    const l2_state *s = l->st;
+    int home = s->geo.home[sm];
+    return s->geo.lat_ps[sm * s->nparts + home] + (p != home ? s->remote_ps : 0);
+}
+
+int mem_l2_home(const mem_level *l, int sm)
+{
+    const l2_state *s = l->st;
+    return s->geo.home[sm];
+}

@@ -1,0 +1,41 @@
+/* mem_internal.h -- constructors of the hierarchy's levels, for hier.c and
+ * the tests; the run loop uses memsys.h only. */
+#ifndef SKEWSIM_MEM_INTERNAL_H
+#define SKEWSIM_MEM_INTERNAL_H
+
+#include "skewsim/memsys.h"
+
+/* HBM for the memory.hbm.* keys; stats: per-SM counters it adds to.
+ * Caller owns it (ops->destroy). */
+mem_level *mem_hbm_create(const cfg *c, mem_stats *stats);
+/* Bytes pseudo-channel i has moved (partition-major order). */
+uint64_t mem_hbm_chan_bytes(const mem_level *l, int i);
+
+/* Per-SM geometry the L2 needs, derived from the floorplan by hier.c. */
+typedef struct mem_l2_geo {
+    int nsms, nparts;
+    int *home;              /* home partition of each SM */
+    ps_t *lat_ps;           /* nsms * nparts: unloaded hit, SM to partition's slices and back
+                               through its home crossbar (remote adds the fabric) */
+    uint32_t *dist_um;      /* nsms * nparts: route length from SM to partition centre */
+    uint32_t fabric_um;     /* between the partitions' centres */
+} mem_l2_geo;
+
+/* The L2 over `next` (HBM); takes ownership of geo's arrays, not of next. */
+mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_stats *stats);
+void mem_l2_occupancy(const mem_level *l, uint64_t *lines, uint64_t *replicas);
+ps_t mem_l2_hit_ps(const mem_level *l, int sm, int p);
+int mem_l2_home(const mem_level *l, int sm);
+
+/* SM sm's L1 over `next` (the L2), capacity l1_bytes (0: every load
+ * bypasses).  Caller owns it (ops->destroy), not next. */
+mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *next,
+                         mem_stats *stats);
+/* Resize (flushes) and re-clock. */
+void mem_l1_resize(mem_level *l, uint64_t l1_bytes);
+void mem_l1_set_mhz(mem_level *l, int mhz);
+
+/* Line flag of an L2 line that is a replica of a remote partition's line. */
+#define MEM_LINE_REPLICA 0x1
+
+#endif

@@ -1,0 +1,225 @@
+/* gen_mem.c -- memory kernels with addresses, for the hierarchy
+ * (memory.model: hierarchy, docs/memory.md): the grid-stride read of
+ * `gen stream --bytes`, the pointer chase of `gen chase`, and `gen add`.
+ * They stand for tools/capture/cap_mem.cu's kernels (E11), written as a user
+ * writes them:
+ *
+ *   stream:  for (p = 0; p < passes; p++)
+ *              for (i = gtid; i < n4; i += gridDim.x * blockDim.x) {
+ *                  float4 v = a[i]; acc += v.x + v.y + v.z + v.w; }
+ *            if (acc == 1234.5f) *sink = acc;
+ *   chase:   j = 0; for (i = 0; i < hops; i++) j = a[j * 32]; sink[0] = j;
+ *            (one thread; a[] holds a random cycle of 128-byte lines)
+ *   add:     for (i = gtid; i < n; i += gridDim.x * blockDim.x) c[i] = a[i] + b[i];
+ *
+ * The instruction streams are what nvcc -O3 -arch=sm_90 makes of such loops,
+ * written down by hand (not unrolled: one load in flight per warp, which is
+ * enough to saturate L2 and HBM with 64 warps per SM; cap_mem.sass.gz shows
+ * nvcc's own choice).  Every memory instruction carries its address pattern
+ * (docs/trace-format.md, "Addresses"): lane 16 (or 4) bytes, warp 512 (128),
+ * CTA blockDim x that, iteration the grid's bytes.  A grid-stride loop's n
+ * elements split as q = n / T iterations for every thread (T threads) and
+ * one more for the first n % T: CTAs wholly in that remainder run program
+ * `more`, the CTA across its edge runs `edge` (its extra warps in `ifwarp`
+ * blocks; a partly needed warp is charged in full), the rest `main`.
+ * Arrays start at 0x7f0000000000 and are 1 GiB-aligned (a, b, c in turn).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skewsim/gen.h"
+#include "gen_priv.h"
+
+#define ARRAY0 0x7f0000000000ull
+#define ARRAY_GAP (1ull << 40)     /* a, b, c far apart: no aliasing whatever N */
+
+/* The address keys of an array at base: inside the loop the iteration
+ * stride is one grid; the extra iteration of the remainder threads sits
+ * outside the loop, at the fixed iteration extra_iter. */
+static void addr_keys(char *buf, size_t cap, uint64_t base, long elem, long block, uint64_t grid_bytes,
+                      uint64_t ws, uint64_t extra_iter)
+{
+    if (extra_iter)
+        snprintf(buf, cap, "addr=0x%llx lane=%ld warp=%ld cta=%ld iter=0 ws=%llu",
+                 (unsigned long long)(base + extra_iter * grid_bytes), elem, 32 * elem, block * elem,
+                 (unsigned long long)ws);
+    else
+        snprintf(buf, cap, "addr=0x%llx lane=%ld warp=%ld cta=%ld iter=%llu ws=%llu",
+                 (unsigned long long)base, elem, 32 * elem, block * elem,
+                 (unsigned long long)grid_bytes, (unsigned long long)ws);
+}
+
+/* One float4 of the stream: the load and its three adds, acc +=.  __ldcg
+ * compiles to LDG.E.128.STRONG.GPU, which bypasses L1 (prog_mem_flags). */
+static void stream_iter_op(strbuf *b, const char *const *addr, const char *op)
+{
+    sb_printf(b, "%s R4 <- R8 bytes=16 pattern=coalesced %s stall=1\n"
+                 "IADD3 R8 <- R8 R10 stall=1\n"            /* p += gridDim * blockDim */
+                 "ISETP.GE.U32.AND P0 <- R8 R11 stall=1\n"
+                 "FADD R12 <- R4 stall=4\n"                /* x + y */
+                 "FADD R12 <- R12 R4 stall=4\n"            /* + z */
+                 "FADD R12 <- R12 R4 stall=4\n"            /* + w */
+                 "FADD R0 <- R0 R12 stall=1\n"
+                 "@!P0 BRA stall=5\n", op, addr[0]);
+}
+
+static void stream_iter(strbuf *b, const char *const *addr)
+{
+    stream_iter_op(b, addr, "LDG.E.128");
+}
+
+static void stream_iter_cg(strbuf *b, const char *const *addr)
+{
+    stream_iter_op(b, addr, "LDG.E.128.STRONG.GPU");
+}
+
+/* One element of c = a + b. */
+static void add_iter(strbuf *b, const char *const *addr)
+{
+    sb_printf(b, "LDG.E R4 <- R8 bytes=4 pattern=coalesced %s stall=1\n"
+                 "LDG.E R5 <- R9 bytes=4 pattern=coalesced %s stall=1\n"
+                 "IADD3 R8 <- R8 R10 stall=1\n"
+                 "IADD3 R9 <- R9 R10 stall=1\n"
+                 "ISETP.GE.U32.AND P0 <- R8 R11 stall=1\n"
+                 "FADD R6 <- R4 R5 stall=4\n"
+                 "STG.E <- R12 R6 bytes=4 pattern=coalesced %s stall=1\n"
+                 "IADD3 R12 <- R12 R10 stall=1\n"
+                 "@!P0 BRA stall=5\n", addr[0], addr[1], addr[2]);
+}
+
+typedef void (*iter_fn)(strbuf *b, const char *const *addr);
+
+/* A grid-stride kernel of n elements of `elem` bytes per array (narrays
+ * arrays, each ws bytes), `passes` times over. */
+static int grid_stride(kernel *k, const char *what, const char *kname, long ctas, long block,
+                       uint64_t n, long elem, int narrays, long passes, iter_fn iter, sk_error *e)
+{
+    uint64_t T = (uint64_t)ctas * (uint64_t)block, q = n / T, r = n % T;
+    uint64_t grid_bytes = T * (uint64_t)elem, ws = n * (uint64_t)elem;
+    if (q > UINT32_MAX)
+        return sk_errorf(e, SK_EUSAGE, "%s: %llu elements over %llu threads: expected at most "
+                         "4294967295 iterations a thread", what, (unsigned long long)n,
+                         (unsigned long long)T);
+    char in_loop[3][160], extra[3][160];
+    const char *lp[3], *xp[3];
+    for (int a = 0; a < narrays; a++) {
+        uint64_t base = ARRAY0 + (uint64_t)a * ARRAY_GAP;
+        addr_keys(in_loop[a], sizeof in_loop[a], base, elem, block, grid_bytes, ws, 0);
+        addr_keys(extra[a], sizeof extra[a], base, elem, block, grid_bytes, ws, q);
+        lp[a] = in_loop[a];
+        xp[a] = extra[a];
+    }
+    for (int a = narrays; a < 3; a++)
+        lp[a] = xp[a] = "";
+    long full = (long)(r / (uint64_t)block);        /* CTAs 0..full-1 all do q + 1 */
+    uint64_t edge_threads = r % (uint64_t)block;    /* CTA `full` has this many that do */
+
+    strbuf b = {NULL, 0, 0};
+    sb_printf(&b, "skewsim-trace 1\nkernel %s grid=%ld block=%ld regs=32 smem=0\n", kname, ctas,
+              block);
+    for (int prog = 0; prog < 3; prog++) {
+        static const char *const names[] = {"main", "more", "edge"};
+        sb_printf(&b, "program %s\n"
+                      "S2R R2 stall=2\n"                        /* SR_TID.X */
+                      "S2R R3 stall=2\n"                        /* SR_CTAID.X */
+                      "LDC.64 R10 bytes=8 pattern=uniform stall=1\n"   /* stride, n */
+                      "IMAD R2 <- R3 R2 stall=4\n"              /* gtid */
+                      "MOV R0 stall=1\n", names[prog]);        /* acc = 0 */
+        sb_printf(&b, "loop %ld\n", passes);
+        sb_printf(&b, "IMAD.WIDE.U32 R8 <- R2 stall=4\n"       /* &a[gtid] */
+                      "IMAD.WIDE.U32 R9 <- R2 stall=4\n"
+                      "IMAD.WIDE.U32 R12 <- R2 stall=4\n");
+        if (q > 0) {
+            sb_printf(&b, "loop %llu\n", (unsigned long long)q);
+            iter(&b, lp);
+            sb_printf(&b, "end\n");
+        }
+        if (prog == 1) {
+            iter(&b, xp);
+        } else if (prog == 2) {
+            for (uint64_t w = 0; w * 32 < edge_threads; w++) {
+                sb_printf(&b, "ifwarp %llu\n", (unsigned long long)w);
+                iter(&b, xp);
+                sb_printf(&b, "end\n");
+            }
+        }
+        sb_printf(&b, "end\n"                                   /* passes */
+                      "FSETP.NEU.AND P1 <- R0 stall=13\n"
+                      "@P1 EXIT stall=5\n"
+                      "end\n");
+    }
+    /* the CTA-to-program map, parsed with the kernel and kept for the
+     * writer (the reader streams a ctas section, the kernel keeps none) */
+    strbuf m = {NULL, 0, 0};
+    if (full > 0)
+        sb_printf(&m, "range 0 %ld program=more\n", full - 1);
+    if (edge_threads)
+        sb_printf(&m, "cta %ld program=edge\n", full);
+    long rest = full + (edge_threads ? 1 : 0);
+    if (rest < ctas)
+        sb_printf(&m, "range %ld %ld program=main\n", rest, ctas - 1);
+    sb_printf(&b, "ctas\n%send\nendkernel\n", m.s);
+    int rc = gen_parse(k, what, b.s, e);
+    free(b.s);
+    if (rc == 0)
+        k->ctas_text = m.s;
+    else
+        free(m.s);
+    return rc;
+}
+
+int gen_stream_cache(kernel *k, long ctas, long block, long long bytes, long passes, int cg, sk_error *e)
+{
+    memset(k, 0, sizeof *k);
+    if (bytes % 16)
+        return sk_errorf(e, SK_EUSAGE, "gen stream: bytes %lld: expected a multiple of 16 (float4)",
+                         bytes);
+    return grid_stride(k, "gen stream", "stream_kernel", ctas, block, (uint64_t)bytes / 16, 16, 1,
+                       passes, cg ? stream_iter_cg : stream_iter, e);
+}
+
+int gen_stream_bytes(kernel *k, long ctas, long block, long long bytes, long passes, sk_error *e)
+{
+    return gen_stream_cache(k, ctas, block, bytes, passes, 0, e);
+}
+
+int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e)
+{
+    memset(k, 0, sizeof *k);
+    if (bytes % 4)
+        return sk_errorf(e, SK_EUSAGE, "gen add: bytes %lld: expected a multiple of 4 (fp32)", bytes);
+    return grid_stride(k, "gen add", "add_kernel", ctas, block, (uint64_t)bytes / 4, 4, 3, 1,
+                       add_iter, e);
+}
+
+int gen_chase(kernel *k, long long bytes, long hops, long ctas, long warm, long cg, sk_error *e)
+{
+    memset(k, 0, sizeof *k);
+    uint64_t lines = (uint64_t)bytes / 128;
+    if (bytes % 128 || (lines & (lines - 1)))
+        return sk_errorf(e, SK_EUSAGE, "gen chase: bytes %lld: expected 128 bytes x a power of "
+                         "two (a full-period cycle of lines)", bytes);
+    const char *op = cg ? "LDG.E.STRONG.GPU" : "LDG.E";
+    char keys[128];
+    snprintf(keys, sizeof keys, "addr=0x%llx ws=%lld chase=1", (unsigned long long)ARRAY0, bytes);
+    strbuf b = {NULL, 0, 0};
+    sb_printf(&b, "skewsim-trace 1\nkernel chase_kernel grid=%ld block=1 regs=16 smem=0\n"
+                  "program main\n"
+                  "LDC.64 R4 bytes=8 pattern=uniform stall=1\n"   /* a */
+                  "MOV R2 stall=1\n", ctas);                       /* j = 0 */
+    /* the untimed walk E11 makes first (the same cycle from its start) */
+    if (warm > 0)
+        sb_printf(&b, "loop %ld\nIMAD.WIDE.U32 R8 <- R2 R4 stall=4\n%s R2 <- R8 bytes=4 %s stall=1\n"
+                      "end\n", warm, op, keys);
+    sb_printf(&b, "CS2R R6 timer=start clock=start stall=1\n");
+    if (hops > 0)
+        sb_printf(&b, "loop %ld\nIMAD.WIDE.U32 R8 <- R2 R4 stall=4\n%s R2 <- R8 bytes=4 %s stall=1\n"
+                      "end\n", hops, op, keys);
+    sb_printf(&b, "STG.E <- R4 R2 bytes=4 pattern=uniform stall=1\n"   /* sink[0] = j: waits */
+                  "CS2R R6 timer=end clock=end stall=1\n"
+                  "EXIT stall=5\nend\nendkernel\n");
+    int rc = gen_parse(k, "gen chase", b.s, e);
+    free(b.s);
+    return rc;
+}

@@ -1,0 +1,1056 @@
+/* test_mem.c -- the memory hierarchy (src/mem): the sectored cache on
+ * hand-built address streams (hits, misses, merges, eviction order,
+ * write-back, finite MSHRs) and against a naive LRU reference; coalescing of
+ * strided and scattered warps; shared-memory bank conflicts; the XOR
+ * partition hash on hand-computed addresses; home partitions and remote
+ * latency from the floorplan; replication's cost in capacity; one HBM
+ * pseudo-channel saturating; the bad cache configs' messages. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "skewsim/memsys.h"
+#include "skewsim/silicon.h"
+#include "../src/mem/mem_internal.h"
+#include "skewsim/gen.h"
+#include "skewsim/run.h"
+#include "skewsim/results.h"
+#include "skewsim/trace.h"
+#include "tests.h"
+
+/* ---- a next level that records what it is asked ------------------------ */
+
+typedef struct mock {
+    ps_t lat;
+    int fetches, writebacks;
+    uint64_t last_line;
+    unsigned last_mask, wb_mask;
+    uint64_t wb_line;
+    ps_t last_t;
+} mock;
+
+static ps_t mock_fetch(void *ud, uint64_t line, unsigned smask, ps_t t)
+{
+    mock *m = ud;
+    m->fetches++;
+    m->last_line = line;
+    m->last_mask = smask;
+    m->last_t = t;
+    return t + m->lat;
+}
+
+static void mock_wb(void *ud, uint64_t line, unsigned smask, ps_t t)
+{
+    mock *m = ud;
+    (void)t;
+    m->writebacks++;
+    m->wb_line = line;
+    m->wb_mask = smask;
+}
+
+/* line index li of a 128 B-line cache */
+#define L(li) ((uint64_t)(li) * 128)
+
+/* ---- the cache ---------------------------------------------------------- */
+
+START_TEST(test_cache_stream)
+{
+    /* 2 sets x 2 ways: lines 0, 2, 4 share set 0 */
+    mem_cache_geom g = { 2, 2, 128, 32, 8, 0 };
+    mem_cache *c = mem_cache_create(&g);
+    mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_io io = { mock_fetch, mock_wb, &m };
+    mem_cache_res r = { 0 };
+
+    /* a miss fetches only the sector asked for */
+    ck_assert_int_eq(mem_cache_read(c, L(0), 0x1, 0, 0, &io, &r), 100);
+    ck_assert_int_eq(r.misses, 1);
+    ck_assert_int_eq(m.fetches, 1);
+    ck_assert_uint_eq(m.last_mask, 0x1);
+    /* the same sector while in flight merges: no second fetch */
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(mem_cache_read(c, L(0) + 8, 0x1, 50, 0, &io, &r), 100);
+    ck_assert_int_eq(r.merged, 1);
+    ck_assert_int_eq(m.fetches, 1);
+    /* after the fill it hits */
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(mem_cache_read(c, L(0), 0x1, 200, 0, &io, &r), 200);
+    ck_assert_int_eq(r.hits, 1);
+    /* another sector of the line: a sector miss, fetched alone */
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(mem_cache_read(c, L(0), 0x3, 210, 0, &io, &r), 310);
+    ck_assert_int_eq(r.hits, 1);
+    ck_assert_int_eq(r.misses, 1);
+    ck_assert_uint_eq(m.last_mask, 0x2);
+    ck_assert_uint_eq(mem_cache_probe(c, L(0), NULL), 0x3);
+
+    /* fill set 0: line 2, then touch line 0, then line 4 evicts line 2 (LRU) */
+    mem_cache_read(c, L(2), 0xf, 400, 0, &io, &r);
+    mem_cache_read(c, L(0), 0x1, 600, 0, &io, &r);
+    memset(&r, 0, sizeof r);
+    mem_cache_read(c, L(4), 0xf, 700, 0, &io, &r);
+    ck_assert_int_eq(r.evicted, 1);
+    ck_assert_uint_eq(mem_cache_probe(c, L(2), NULL), 0);
+    ck_assert_uint_ne(mem_cache_probe(c, L(0), NULL), 0);
+    /* set 1 is untouched by all this */
+    mem_cache_read(c, L(1), 0xf, 700, 0, &io, &r);
+    ck_assert_uint_ne(mem_cache_probe(c, L(4), NULL), 0);
+    /* now line 0 is the LRU of set 0: line 2 coming back evicts it */
+    mem_cache_read(c, L(2), 0x1, 900, 0, &io, &r);
+    ck_assert_uint_eq(mem_cache_probe(c, L(0), NULL), 0);
+    ck_assert_uint_ne(mem_cache_probe(c, L(4), NULL), 0);
+    /* write-through: no write-back ever, a store to an absent line allocates nothing */
+    ck_assert_int_eq(m.writebacks, 0);
+    ck_assert_int_eq(mem_cache_write(c, L(6), 0x1, 1000, &io, &r), 0);
+    ck_assert_uint_eq(mem_cache_probe(c, L(6), NULL), 0);
+    mem_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_cache_writeback)
+{
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 1 };
+    mem_cache *c = mem_cache_create(&g);
+    mock m = { 10, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_io io = { mock_fetch, mock_wb, &m };
+    mem_cache_res r = { 0 };
+    /* a store allocates, writes sectors 1 and 3 without fetching */
+    ck_assert_int_eq(mem_cache_write(c, L(5), 0xa, 0, &io, &r), 0);
+    ck_assert_int_eq(m.fetches, 0);
+    ck_assert_uint_eq(mem_cache_probe(c, L(5), NULL), 0xa);
+    /* reading a written sector hits */
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(mem_cache_read(c, L(5), 0x2, 5, 0, &io, &r), 5);
+    ck_assert_int_eq(r.hits, 1);
+    mem_cache_read(c, L(6), 0xf, 20, 0, &io, &r);
+    ck_assert_int_eq(m.writebacks, 0);
+    /* line 7 evicts line 5 (LRU), whose two dirty sectors are written back */
+    memset(&r, 0, sizeof r);
+    mem_cache_read(c, L(7), 0x1, 100, 0, &io, &r);
+    ck_assert_int_eq(m.writebacks, 1);
+    ck_assert_uint_eq(m.wb_line, L(5));
+    ck_assert_uint_eq(m.wb_mask, 0xa);
+    ck_assert_int_eq(r.wb_sectors, 2);
+    /* line 6 was clean: evicting it writes nothing */
+    mem_cache_read(c, L(8), 0x1, 200, 0, &io, &r);
+    ck_assert_int_eq(m.writebacks, 1);
+    mem_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_cache_mshrs)
+{
+    /* two MSHRs: the third miss at t = 0 waits for the first to return */
+    mem_cache_geom g = { 16, 4, 128, 32, 2, 0 };
+    mem_cache *c = mem_cache_create(&g);
+    mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_io io = { mock_fetch, NULL, &m };
+    mem_cache_res r = { 0 };
+    ck_assert_int_eq(mem_cache_read(c, L(0), 1, 0, 0, &io, &r), 100);
+    ck_assert_int_eq(mem_cache_read(c, L(1), 1, 0, 0, &io, &r), 100);
+    ck_assert_int_eq(r.mshr_wait_ps, 0);
+    ck_assert_int_eq(mem_cache_read(c, L(2), 1, 0, 0, &io, &r), 200);
+    ck_assert_int_eq(r.mshr_wait_ps, 100);
+    ck_assert_int_eq(m.last_t, 100);
+    /* a merge needs no MSHR */
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(mem_cache_read(c, L(2), 1, 150, 0, &io, &r), 200);
+    ck_assert_int_eq(r.mshr_wait_ps, 0);
+    ck_assert_int_eq(m.fetches, 3);
+    mem_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_cache_reservation)
+{
+    /* one set of two ways, both filling until 100: a third line waits */
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 0 };
+    mem_cache *c = mem_cache_create(&g);
+    mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_io io = { mock_fetch, NULL, &m };
+    mem_cache_res r = { 0 };
+    mem_cache_read(c, L(0), 1, 0, 0, &io, &r);
+    mem_cache_read(c, L(1), 1, 0, 0, &io, &r);
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(mem_cache_read(c, L(2), 1, 10, 0, &io, &r), 200);
+    ck_assert_int_eq(r.mshr_wait_ps, 90);
+    mem_cache_destroy(c);
+}
+END_TEST
+
+/* Differential: the cache against a plain per-set LRU list, on a seeded
+ * random stream of whole-line reads with instant fills. */
+START_TEST(test_cache_vs_reference)
+{
+    enum { SETS = 4, WAYS = 4, LINES = 40, N = 5000 };
+    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0 };
+    mem_cache *c = mem_cache_create(&g);
+    mock m = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_io io = { mock_fetch, NULL, &m };
+    int ref[SETS][WAYS];   /* line ids, most recent first; -1 empty */
+    memset(ref, -1, sizeof ref);
+    uint64_t x = 12345;
+    int hits = 0, ref_hits = 0;
+    for (int i = 0; i < N; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int li = (int)((x >> 33) % LINES);
+        /* reference */
+        int *set = ref[li % SETS], pos = WAYS - 1, ref_hit = 0;
+        for (int w = 0; w < WAYS; w++)
+            if (set[w] == li) {
+                pos = w;
+                ref_hit = 1;
+                break;
+            }
+        ref_hits += ref_hit;
+        memmove(&set[1], &set[0], (size_t)pos * sizeof set[0]);
+        set[0] = li;
+        /* model */
+        mem_cache_res r = { 0 };
+        mem_cache_read(c, L(li), 0xf, i, 0, &io, &r);
+        hits += r.hits == 4;
+        ck_assert_msg((r.hits == 4) == ref_hit, "access %d (line %d): model %s, reference %s",
+                      i, li, r.hits == 4 ? "hit" : "miss", ref_hit ? "hit" : "miss");
+    }
+    ck_assert_int_eq(hits, ref_hits);
+    ck_assert_int_gt(hits, N / 10);
+    ck_assert_int_lt(hits, N - N / 10);
+    mem_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_geom_check)
+{
+    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0 }, g;
+    ck_assert_str_eq(mem_cache_geom_check(&ok), "");
+    g = ok;
+    g.sets = 3;
+    ck_assert_str_eq(mem_cache_geom_check(&g), "expected a power of two number of sets");
+    g = ok;
+    g.line_bytes = 16;
+    ck_assert_str_eq(mem_cache_geom_check(&g), "expected a line at least as large as a sector");
+    g = ok;
+    g.line_bytes = 512;
+    ck_assert_str_eq(mem_cache_geom_check(&g), "expected at most 8 sectors per line");
+}
+END_TEST
+
+/* ---- coalescer and banks -------------------------------------------------- */
+
+static void lanes(uint64_t *a, uint64_t base, int64_t stride)
+{
+    for (int l = 0; l < 32; l++)
+        a[l] = base + (uint64_t)(l * stride);
+}
+
+START_TEST(test_coalesce_strided)
+{
+    uint64_t a[32];
+    mem_lines ls;
+    /* consecutive 4 B words: one line, four sectors */
+    lanes(a, 0x1000, 4);
+    ck_assert_int_eq(mem_coalesce(a, ~0u, 4, 128, 32, &ls), 1);
+    ck_assert_uint_eq(ls.line[0], 0x1000);
+    ck_assert_uint_eq(ls.smask[0], 0xf);
+    ck_assert_int_eq(ls.nsectors, 4);
+    /* 8 B apart: two lines of four sectors */
+    lanes(a, 0x1000, 8);
+    ck_assert_int_eq(mem_coalesce(a, ~0u, 4, 128, 32, &ls), 2);
+    ck_assert_int_eq(ls.nsectors, 8);
+    /* 64 B apart: 16 lines, sectors 0 and 2 of each */
+    lanes(a, 0x1000, 64);
+    ck_assert_int_eq(mem_coalesce(a, ~0u, 4, 128, 32, &ls), 16);
+    ck_assert_uint_eq(ls.smask[5], 0x5);
+    /* 128 B apart: 32 lines of one sector */
+    lanes(a, 0x1000, 128);
+    ck_assert_int_eq(mem_coalesce(a, ~0u, 4, 128, 32, &ls), 32);
+    ck_assert_int_eq(ls.nsectors, 32);
+    /* unaligned by 16 B, 4 B per lane: the warp's 128 B straddle two lines */
+    lanes(a, 0x1010, 4);
+    ck_assert_int_eq(mem_coalesce(a, ~0u, 4, 128, 32, &ls), 2);
+    ck_assert_uint_eq(ls.smask[0], 0xf);
+    ck_assert_uint_eq(ls.smask[1], 0x1);
+    /* 16 B per lane, consecutive: 512 B = four full lines */
+    lanes(a, 0, 16);
+    ck_assert_int_eq(mem_coalesce(a, ~0u, 16, 128, 32, &ls), 4);
+    ck_assert_int_eq(ls.nsectors, 16);
+    /* only odd lanes of a 128 B stride: 16 lines */
+    lanes(a, 0, 128);
+    ck_assert_int_eq(mem_coalesce(a, 0xaaaaaaaau, 4, 128, 32, &ls), 16);
+    ck_assert_uint_eq(ls.line[0], 128);
+    /* descending addresses come out ascending */
+    lanes(a, 0x10000, -128);
+    mem_coalesce(a, ~0u, 4, 128, 32, &ls);
+    ck_assert_uint_eq(ls.line[0], 0x10000 - 31 * 128);
+    ck_assert_uint_eq(ls.line[31], 0x10000);
+}
+END_TEST
+
+START_TEST(test_coalesce_scattered)
+{
+    uint64_t a[32];
+    mem_lines ls;
+    /* every lane the same word: one sector (a broadcast) */
+    lanes(a, 0x2004, 0);
+    ck_assert_int_eq(mem_coalesce(a, ~0u, 4, 128, 32, &ls), 1);
+    ck_assert_int_eq(ls.nsectors, 1);
+    ck_assert_uint_eq(ls.smask[0], 0x1);
+    /* hand-scattered: four lanes, three lines; lanes 1 and 3 share a sector,
+     * lane 2 straddles sectors 0 and 1 of its line */
+    memset(a, 0, sizeof a);
+    a[0] = 0x10000;        /* line 0x10000 sector 0 */
+    a[1] = 0x20064;        /* line 0x20000 sector 3 */
+    a[2] = 0x3001c;        /* line 0x30000 sectors 0 and 1 (8 B from 0x1c) */
+    a[3] = 0x20070;        /* line 0x20000 sector 3 again */
+    ck_assert_int_eq(mem_coalesce(a, 0xf, 8, 128, 32, &ls), 3);
+    ck_assert_uint_eq(ls.line[0], 0x10000);
+    ck_assert_uint_eq(ls.smask[0], 0x1);
+    ck_assert_uint_eq(ls.line[1], 0x20000);
+    ck_assert_uint_eq(ls.smask[1], 0x8);
+    ck_assert_uint_eq(ls.line[2], 0x30000);
+    ck_assert_uint_eq(ls.smask[2], 0x3);
+    ck_assert_int_eq(ls.nsectors, 4);
+    /* no active lane: nothing */
+    ck_assert_int_eq(mem_coalesce(a, 0, 4, 128, 32, &ls), 0);
+}
+END_TEST
+
+START_TEST(test_bank_conflicts)
+{
+    uint64_t a[32];
+    lanes(a, 0, 4);
+    ck_assert_int_eq(mem_bank_degree(a, ~0u, 4), 1);      /* one word per bank */
+    lanes(a, 0, 8);
+    ck_assert_int_eq(mem_bank_degree(a, ~0u, 4), 2);      /* stride 2 words: 2-way */
+    lanes(a, 0, 128);
+    ck_assert_int_eq(mem_bank_degree(a, ~0u, 4), 32);     /* all in bank 0 */
+    lanes(a, 0, 132);
+    ck_assert_int_eq(mem_bank_degree(a, ~0u, 4), 1);      /* 33 words: conflict-free */
+    lanes(a, 64, 0);
+    ck_assert_int_eq(mem_bank_degree(a, ~0u, 4), 1);      /* one word: broadcast */
+    lanes(a, 0, 8);
+    ck_assert_int_eq(mem_bank_degree(a, ~0u, 8), 2);      /* 64-bit, consecutive */
+    lanes(a, 0, 16);
+    ck_assert_int_eq(mem_bank_degree(a, ~0u, 16), 4);     /* 128-bit, consecutive */
+    /* lanes 0-15 read word 0, lanes 16-31 words 32, 64, ... of bank 0 */
+    for (int l = 0; l < 32; l++)
+        a[l] = l < 16 ? 0 : (uint64_t)(l - 15) * 128;
+    ck_assert_int_eq(mem_bank_degree(a, ~0u, 4), 17);
+    lanes(a, 0, 128);
+    ck_assert_int_eq(mem_bank_degree(a, 0x0000000fu, 4), 4); /* 4 active lanes */
+    ck_assert_int_eq(mem_bank_degree(a, 0, 4), 0);
+}
+END_TEST
+
+/* ---- address maps -------------------------------------------------------- */
+
+START_TEST(test_partition_hash)
+{
+    /* the paper's H200 hash: 16 bits from bit 12, physical = virtual */
+    const uint64_t paper = 0xffff000;
+    ck_assert_int_eq(mem_partition_of(0x0, 2, paper, 64), 0);
+    ck_assert_int_eq(mem_partition_of(0xfff, 2, paper, 64), 0);        /* below bit 12 */
+    ck_assert_int_eq(mem_partition_of(0x1000, 2, paper, 64), 1);
+    ck_assert_int_eq(mem_partition_of(0x1fff, 2, paper, 64), 1);       /* one 4 KB page */
+    ck_assert_int_eq(mem_partition_of(0x3000, 2, paper, 64), 0);       /* bits 12, 13 */
+    ck_assert_int_eq(mem_partition_of(0x7000, 2, paper, 64), 1);       /* bits 12-14 */
+    ck_assert_int_eq(mem_partition_of(0x8000000, 2, paper, 64), 1);    /* bit 27, the last */
+    ck_assert_int_eq(mem_partition_of(0x10000000, 2, paper, 64), 0);   /* bit 28: outside */
+    ck_assert_int_eq(mem_partition_of(0xffff000, 2, paper, 64), 0);    /* 16 bits set */
+    ck_assert_int_eq(mem_partition_of(0x7fff000, 2, paper, 64), 1);    /* 15 bits set */
+    ck_assert_int_eq(mem_partition_of(0x12345678, 2, paper, 64), 0);   /* 0x2345: 6 bits */
+    ck_assert_int_eq(mem_partition_of(0x12347678, 2, paper, 64), 1);   /* 0x2347: 7 bits */
+    ck_assert_int_eq(mem_partition_of(0x12345678, 1, paper, 64), 0);   /* one partition */
+    /* over any 2^16 consecutive pages, half go to each partition */
+    int n1 = 0;
+    for (uint64_t pg = 0; pg < 65536; pg++)
+        n1 += mem_partition_of(pg << 12, 2, paper, 64);
+    ck_assert_int_eq(n1, 32768);
+
+    /* measured (E11): bits 12, 13, 15, 17, 19 within a 2 MB frame, and a
+     * per-frame flip: frame f flips when the top bit of f x 0x9E3779B97F4A7C15
+     * is set (frames 1 and 3 do, 2 and 4 do not) */
+    uint64_t h200;
+    ck_assert_int_eq(cfg_bit_list("12,13,15,17,19", &h200), 0);
+    ck_assert_uint_eq(h200, 0xab000);
+    ck_assert_int_eq(mem_partition_of(0x1000, 2, h200, 21), 1);
+    ck_assert_int_eq(mem_partition_of(0x4000, 2, h200, 21), 0);        /* bit 14: not in it */
+    ck_assert_int_eq(mem_partition_of(0xa000, 2, h200, 21), 0);        /* bits 13 and 15 */
+    ck_assert_int_eq(mem_partition_of(0x8b000, 2, h200, 21), 0);       /* 12, 13, 15, 19 */
+    ck_assert_int_eq(mem_partition_of(0x100000, 2, h200, 21), 0);      /* bit 20: not in it */
+    ck_assert_int_eq(mem_partition_of(0x200000, 2, h200, 21), 1);      /* frame 1 flips */
+    ck_assert_int_eq(mem_partition_of(0x201000, 2, h200, 21), 0);
+    ck_assert_int_eq(mem_partition_of(0x400000, 2, h200, 21), 0);      /* frame 2 does not */
+    ck_assert_int_eq(mem_partition_of(0x600000, 2, h200, 21), 1);      /* frame 3 flips */
+    /* bits above the frame do not enter the parity: only the frame's flip */
+    ck_assert_int_eq(mem_partition_of(0x400000, 2, h200 | 0x400000, 21), 0);
+    /* within a frame, exactly half the pages in each partition */
+    n1 = 0;
+    for (uint64_t pg = 0; pg < 512; pg++)
+        n1 += mem_partition_of(0x7f97ec000000ull + (pg << 12), 2, h200, 21);
+    ck_assert_int_eq(n1, 256);
+    ck_assert_int_eq(cfg_bit_list("12,x", &h200), -1);
+    ck_assert_int_eq(cfg_bit_list("64", &h200), -1);
+    ck_assert_int_eq(cfg_bit_list("", &h200), -1);
+}
+END_TEST
+
+START_TEST(test_slice_spread)
+{
+    /* strided streams spread evenly: power-of-two strides too */
+    for (uint64_t stride = 1; stride <= 1024; stride *= 4) {
+        int cnt[60] = { 0 };
+        for (uint64_t i = 0; i < 60000; i++)
+            cnt[mem_slice_of(i * stride, 60)]++;
+        for (int k = 0; k < 60; k++)
+            ck_assert_msg(cnt[k] > 700 && cnt[k] < 1300, "stride %llu slice %d: %d",
+                          (unsigned long long)stride, k, cnt[k]);
+    }
+}
+END_TEST
+
+/* ---- the hierarchy ---------------------------------------------------------- */
+
+static void cfg_with(cfg *c, topo *t, ...)
+{
+    sk_error e = { 0 };
+    va_list ap;
+    cfg_defaults(c);
+    va_start(ap, t);
+    for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+        ck_assert_msg(cfg_set(c, s, &e) == 0, "%s: %s", s, e.msg);
+    va_end(ap);
+    ck_assert_msg(cfg_validate(c, &e) == 0, "%s", e.msg);
+    ck_assert_msg(topo_build(t, c, &e) == 0, "%s", e.msg);
+}
+
+static mem_hier *hier(const cfg *c, const topo *t)
+{
+    sk_error e = { 0 };
+    mem_hier *h = mem_hier_create(c, t, NULL, &e);
+    ck_assert_msg(h != NULL, "%s", e.msg);
+    return h;
+}
+
+/* One warp-wide load or store of one 4 B word per lane, unit stride. */
+static ps_t warp_op(mem_hier *h, int smi, int op, uint64_t base, ps_t t, int flags)
+{
+    uint64_t a[32];
+    lanes(a, base, 4);
+    mem_req r = { smi, (uint8_t)op, (uint8_t)flags, 4, ~0u, a, 128, t };
+    return mem_access(mem_hier_l1(h, smi), &r);
+}
+
+/* An address of partition p at or after base (the default hash). */
+static uint64_t addr_in(uint64_t base, int p)
+{
+    uint64_t mask;
+    cfg_bit_list("12,13,15,17,19", &mask);
+    while (mem_partition_of(base, 2, mask, 21) != p)
+        base += 4096;
+    return base;
+}
+
+START_TEST(test_homes_from_floorplan)
+{
+    /* default chip: 2 rows of 4 GPCs; the left two columns are partition 0 */
+    cfg c;
+    topo t;
+    cfg_with(&c, &t, "memory.model=hierarchy", NULL);
+    mem_hier *h = hier(&c, &t);
+    int n[2] = { 0, 0 };
+    for (int i = 0; i < t.nsms; i++) {
+        int home = mem_hier_home(h, i);
+        n[home]++;
+        int col = t.sm[i].gpc % 4;
+        ck_assert_int_eq(home, col >= 2);
+    }
+    ck_assert_int_eq(n[0], 64);
+    ck_assert_int_eq(n[1], 64);
+    /* latencies differ per SM and grow with the route; far = near + remote */
+    ps_t lo = PS_MAX, hi = 0;
+    for (int i = 0; i < t.nsms; i++) {
+        int home = mem_hier_home(h, i);
+        ps_t near = mem_hier_l2_hit_ps(h, i, home), far = mem_hier_l2_hit_ps(h, i, 1 - home);
+        ck_assert_int_eq(far - near, c.l2_remote_ps);
+        ck_assert_int_gt(near, c.l2_hit_ps);
+        lo = SK_MIN(lo, near);
+        hi = SK_MAX(hi, near);
+    }
+    ck_assert_int_gt(hi - lo, 1000);   /* at 100 ps/mm, > 5 mm of route apart */
+    mem_hier_destroy(h);
+    topo_free(&t);
+
+    /* the H200's 9 groups: partition 0 the left 4 GPCs, partition 1 the rest */
+    cfg_with(&c, &t, "topology.gpcs=9", "topology.tpcs_per_gpc=4,8,8,8,8,8,9,9,4",
+             "topology.numbering=tpc_round_robin", "topology.tail_gpcs=1", NULL);
+    h = hier(&c, &t);
+    int g0 = 0;
+    n[0] = n[1] = 0;
+    for (int i = 0; i < t.nsms; i++) {
+        n[mem_hier_home(h, i)]++;
+        g0 |= (mem_hier_home(h, i) == 0) << t.sm[i].gpc;
+    }
+    ck_assert_int_eq(g0, (1 << 0) | (1 << 1) | (1 << 5) | (1 << 6));
+    ck_assert_int_eq(n[0], 58);
+    ck_assert_int_eq(n[1], 74);
+    mem_hier_destroy(h);
+    topo_free(&t);
+}
+END_TEST
+
+START_TEST(test_remote_latency)
+{
+    cfg c;
+    topo t;
+    cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.replicate=0", NULL);
+    mem_hier *h = hier(&c, &t);
+    int smi = 0, home = mem_hier_home(h, smi);
+    uint64_t near = addr_in(1 << 20, home), far = addr_in(1 << 20, 1 - home);
+    /* first touch misses to HBM; .cg so the L1 keeps nothing */
+    ps_t t0 = 0;
+    ps_t d = warp_op(h, smi, MEM_LOAD, near, t0, MEM_F_BYPASS_L1);
+    ps_t l2near = mem_hier_l2_hit_ps(h, smi, home);
+    ck_assert_int_ge(d - t0, l2near + c.hbm_latency_ps);
+    ck_assert_int_eq(mem_hier_stats(h, smi)->l2_misses, 4);
+    /* second touch: an unloaded near hit, exactly, plus the slice port's 4 sectors */
+    t0 = 10000000;
+    d = warp_op(h, smi, MEM_LOAD, near, t0, MEM_F_BYPASS_L1);
+    ps_t port = 4 * 32 * (1000000 / c.l2_slice_gbps) / 1000;
+    ck_assert_int_eq(d - t0, l2near + port);
+    /* far: the remote crossing and the fabric's transfer on top */
+    warp_op(h, smi, MEM_LOAD, far, 20000000, MEM_F_BYPASS_L1);
+    t0 = 30000000;
+    d = warp_op(h, smi, MEM_LOAD, far, t0, MEM_F_BYPASS_L1);
+    ps_t fab = 4 * 32 * (1000000 / c.l2_fabric_gbps) / 1000;
+    ck_assert_int_eq(d - t0, l2near + c.l2_remote_ps + port + fab);
+    const mem_stats *s = mem_hier_stats(h, smi);
+    ck_assert_uint_eq(s->l2_local, 8);
+    ck_assert_uint_eq(s->l2_remote, 8);
+    ck_assert_uint_eq(s->fabric_sectors, 8);
+    ck_assert_uint_eq(s->l2_hits, 8);
+    ck_assert_uint_eq(s->l2_misses, 8);
+    ck_assert_uint_eq(s->dram_rd_bytes, 256);
+    mem_hier_destroy(h);
+    topo_free(&t);
+
+    /* replication on: the second far read hits the replica at near latency */
+    cfg_with(&c, &t, "memory.model=hierarchy", NULL);
+    h = hier(&c, &t);
+    warp_op(h, smi, MEM_LOAD, far, 0, MEM_F_BYPASS_L1);
+    t0 = 10000000;
+    d = warp_op(h, smi, MEM_LOAD, far, t0, MEM_F_BYPASS_L1);
+    ck_assert_int_eq(d - t0, l2near + port);
+    ck_assert_uint_eq(mem_hier_stats(h, smi)->l2_replica_hits, 4);
+    uint64_t lines, reps;
+    mem_hier_l2_occupancy(h, &lines, &reps);
+    ck_assert_uint_eq(lines, 2);     /* the home copy and its replica */
+    ck_assert_uint_eq(reps, 1);
+    /* a store drops the replica */
+    warp_op(h, smi, MEM_STORE, far, 20000000, 0);
+    mem_hier_l2_occupancy(h, &lines, &reps);
+    ck_assert_uint_eq(reps, 0);
+    mem_hier_destroy(h);
+    topo_free(&t);
+}
+END_TEST
+
+START_TEST(test_l1_level)
+{
+    cfg c;
+    topo t;
+    cfg_with(&c, &t, "memory.model=hierarchy", NULL);
+    mem_hier *h = hier(&c, &t);
+    int smi = 3;
+    ps_t miss = warp_op(h, smi, MEM_LOAD, 0x40000, 0, 0);
+    ck_assert_int_gt(miss, mem_hier_l2_hit_ps(h, smi, 0));
+    /* the same warp load again: an L1 hit, hit_cycles at 1980 MHz */
+    ps_t t0 = 5000000;
+    ps_t d = warp_op(h, smi, MEM_LOAD, 0x40000, t0, 0);
+    ck_assert_int_eq(d - t0, (ps_t)c.l1_hit_cycles * 1000000 / c.sm_mhz);
+    const mem_stats *s = mem_hier_stats(h, smi);
+    ck_assert_uint_eq(s->l1_sectors, 8);
+    ck_assert_uint_eq(s->l1_hits, 4);
+    ck_assert_uint_eq(s->l1_misses, 4);
+    ck_assert_uint_eq(s->load_reqs, 2);
+    /* a store is write-through and allocates nothing: a load after it misses L1
+     * but hits L2, where the store left the sectors dirty */
+    warp_op(h, smi, MEM_STORE, 0x80000, 6000000, 0);
+    s = mem_hier_stats(h, smi);
+    ck_assert_uint_eq(s->st_sectors, 4);
+    t0 = 7000000;
+    d = warp_op(h, smi, MEM_LOAD, 0x80000, t0, 0);
+    s = mem_hier_stats(h, smi);
+    ck_assert_uint_eq(s->l1_misses, 8);
+    ck_assert_uint_eq(s->l2_misses, 4);     /* only the first load's */
+    ck_assert_int_lt(d - t0, mem_hier_l2_hit_ps(h, smi, 1) + 100000);
+    /* a new kernel starts with the L1 invalid and the counters at zero */
+    mem_hier_kernel_start(h, 0);
+    ck_assert_uint_eq(mem_hier_stats(h, smi)->load_reqs, 0);
+    t0 = 8000000;
+    d = warp_op(h, smi, MEM_LOAD, 0x40000, t0, 0);
+    s = mem_hier_stats(h, smi);
+    ck_assert_uint_eq(s->l1_misses, 4);
+    ck_assert_uint_eq(s->l2_hits, 4);
+    mem_hier_destroy(h);
+    topo_free(&t);
+}
+END_TEST
+
+START_TEST(test_l1_mshr_bandwidth)
+{
+    /* one SM streaming from L2 is bounded by its MSHRs: Little's law */
+    cfg c;
+    topo t;
+    cfg_with(&c, &t, "memory.model=hierarchy", "memory.l1.mshrs=8", NULL);
+    mem_hier *h = hier(&c, &t);
+    ps_t done = 0;
+    /* warm the L2 with 64 lines, then time them through a cold L1 */
+    for (int i = 0; i < 64; i++)
+        warp_op(h, 0, MEM_LOAD, (uint64_t)i * 128, 0, MEM_F_BYPASS_L1);
+    mem_hier_kernel_start(h, 0);
+    for (int i = 0; i < 64; i++) {
+        ps_t di = warp_op(h, 0, MEM_LOAD, (uint64_t)i * 128, 100000000, 0);
+        done = SK_MAX(done, di);
+    }
+    /* 64 misses through 8 MSHRs: 8 rounds of about one L2 hit each */
+    ps_t lat = mem_hier_l2_hit_ps(h, 0, mem_hier_home(h, 0));
+    ck_assert_int_ge(done - 100000000, 7 * lat);
+    ck_assert_int_le(done - 100000000, 8 * (lat + c.l2_remote_ps) + 100000);
+    ck_assert_uint_gt(mem_hier_stats(h, 0)->l1_mshr_wait_ps, 0);
+    mem_hier_destroy(h);
+    topo_free(&t);
+}
+END_TEST
+
+START_TEST(test_replication_capacity)
+{
+    /* A tiny L2: one slice per partition of 4 sets x 8 ways (4 KB each).
+     * Two SMs, one per partition, read the same 6 KB twice.  Without
+     * replicas the 8 KB L2 holds it and the second pass hits; with them
+     * every line is held twice and the second pass misses. */
+    cfg c;
+    topo t;
+    int hits[2];
+    for (int rep = 0; rep < 2; rep++) {
+        char r[64];
+        snprintf(r, sizeof r, "memory.l2.replicate=%d", rep);
+        cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.slices_per_partition=1",
+                 "memory.l2.sets=4", "memory.l2.slice_bytes=4096", r, NULL);
+        mem_hier *h = hier(&c, &t);
+        int a = 0, b = 0;
+        while (mem_hier_home(h, b) == mem_hier_home(h, a))
+            b++;
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass == 1)
+                mem_hier_kernel_start(h, 0);
+            for (uint64_t x = 0; x < 6144; x += 128) {
+                ps_t tt = (ps_t)(pass * 100000000 + (int)x * 10000);
+                warp_op(h, a, MEM_LOAD, x, tt, MEM_F_BYPASS_L1);
+                warp_op(h, b, MEM_LOAD, x, tt + 5000, MEM_F_BYPASS_L1);
+            }
+        }
+        hits[rep] = (int)(mem_hier_stats(h, a)->l2_hits + mem_hier_stats(h, b)->l2_hits);
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+    ck_assert_int_eq(hits[0], 2 * 48 * 4);
+    ck_assert_int_lt(hits[1], hits[0] / 2);
+}
+END_TEST
+
+/* ---- address patterns -------------------------------------------------------- */
+
+START_TEST(test_apat)
+{
+    uint64_t a[32];
+    /* grid-stride float4: lane 16, warp 512, CTA 8 warps, iteration one grid */
+    mem_apat g = { MEM_AP_AFFINE, 0x10000000, 16, 512, 4096, 4096 * 1056, 0, 0 };
+    mem_apat_lanes(&g, 3, 2, 5, 16, a);
+    ck_assert_uint_eq(a[0], 0x10000000 + 2 * 512 + 3 * 4096 + 5 * 4096 * 1056);
+    ck_assert_uint_eq(a[31] - a[0], 31 * 16);
+    /* with a working set: pass 2 reads what pass 1 did */
+    g.ws = 8 * 4096;
+    mem_apat_lanes(&g, 9, 0, 0, 16, a);
+    ck_assert_uint_eq(a[0], 0x10000000 + 4096);
+    /* a negative stride wraps inside the working set */
+    mem_apat d = { MEM_AP_AFFINE, 1000, -4, 0, 0, 0, 64, 0 };
+    mem_apat_lanes(&d, 0, 0, 0, 4, a);
+    ck_assert_uint_eq(a[0], 1000);
+    ck_assert_uint_eq(a[1], 1000 + 60);
+    /* CTA 2^32 - 1 times a 2^40 stride stays exact modulo the working set */
+    mem_apat big = { MEM_AP_AFFINE, 0, 0, 0, 1ll << 40, 0, 3 << 20, 0 };
+    mem_apat_lanes(&big, 4294967295ull, 0, 0, 4, a);
+    ck_assert_uint_eq(a[0], (uint64_t)(((unsigned __int128)4294967295ull << 40) % (3 << 20)));
+    /* random: inside the working set, aligned, deterministic, not all equal */
+    mem_apat r = { MEM_AP_RANDOM, 1 << 20, 0, 0, 0, 0, 1 << 16, 42 };
+    uint64_t b[32];
+    mem_apat_lanes(&r, 7, 1, 3, 8, a);
+    mem_apat_lanes(&r, 7, 1, 3, 8, b);
+    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+    int distinct = 0;
+    for (int l = 0; l < 32; l++) {
+        ck_assert_uint_ge(a[l], 1 << 20);
+        ck_assert_uint_lt(a[l], (1 << 20) + (1 << 16));
+        ck_assert_uint_eq(a[l] % 8, 0);
+        distinct += l > 0 && a[l] != a[0];
+    }
+    ck_assert_int_gt(distinct, 25);
+    mem_apat_lanes(&r, 7, 1, 4, 8, b);
+    ck_assert_int_ne(memcmp(a, b, sizeof a), 0);
+    /* chase: one cycle through all 1024 lines, each once */
+    mem_apat ch = { MEM_AP_CHASE, 0, 0, 0, 0, 0, 1024 * 128, 9 };
+    static unsigned char seen[1024];
+    memset(seen, 0, sizeof seen);
+    for (uint64_t i = 0; i < 1024; i++) {
+        mem_apat_lanes(&ch, 5, 0, i, 8, a);
+        ck_assert_uint_eq(a[0] % 128, 0);
+        ck_assert_uint_eq(a[0], a[31]);
+        ck_assert_int_eq(seen[a[0] / 128]++, 0);
+    }
+    uint64_t first = a[0];
+    mem_apat_lanes(&ch, 5, 0, 1024, 8, a);
+    mem_apat_lanes(&ch, 5, 0, 0, 8, b);
+    ck_assert_uint_eq(a[0], b[0]);      /* period n */
+    mem_apat_lanes(&ch, 6, 0, 0, 8, a);
+    ck_assert_uint_ne(a[0], b[0]);      /* another CTA starts elsewhere */
+    (void)first;
+}
+END_TEST
+
+/* ---- the out-of-order bandwidth server -------------------------------------- */
+
+START_TEST(test_bw_calendar)
+{
+    mem_bw b;
+    /* 1 B per ps (1000 fs), 1000 ps slots */
+    mem_bw_init(&b, 1000, 1000, 64);
+    /* in order and back to back: exactly a busy-until server */
+    ps_t e = 0;
+    for (int i = 0; i < 10; i++)
+        e = mem_bw_take(&b, 100, 300);
+    ck_assert_int_eq(e, 100 + 10 * 300);
+    /* a request late in time first, then an early one: the early one is not
+     * queued behind it */
+    mem_bw_reset(&b);
+    ck_assert_int_eq(mem_bw_take(&b, 20000, 500), 20500);
+    ck_assert_int_eq(mem_bw_take(&b, 5000, 500), 5500);
+    /* ... but within one slot it is */
+    ck_assert_int_eq(mem_bw_take(&b, 20100, 100), 20600);
+    /* saturated: the throughput is the rate, whatever the order */
+    mem_bw_reset(&b);
+    e = 0;
+    for (int i = 0; i < 50; i++) {
+        ps_t d = mem_bw_take(&b, (i % 2) ? 0 : 10000, 1000);
+        e = SK_MAX(e, d);
+    }
+    ck_assert_int_eq(e, 50 * 1000);
+    /* older than the window (64 slots): booked at its start */
+    mem_bw_reset(&b);
+    mem_bw_take(&b, 1000000, 10);
+    ck_assert_int_ge(mem_bw_take(&b, 0, 10), 1000000 - 64 * 1000);
+    mem_bw_free(&b);
+}
+END_TEST
+
+/* ---- HBM ----------------------------------------------------------------- */
+
+START_TEST(test_hbm_channel_saturates)
+{
+    mem_hbm_chan ch;
+    /* 25 GB/s: 32 B take 1280 ps */
+    mem_hbm_chan_init(&ch, 25000, 50000, 20000, 4);
+    ps_t d = 0;
+    for (int i = 0; i < 100; i++)
+        d = mem_hbm_chan_access(&ch, 0, 7, 32, 0);
+    /* one row miss, then back to back on the bus */
+    ck_assert_int_eq(d, 20000 + 100 * 1280 + 50000);
+    ck_assert_uint_eq(ch.row_misses, 1);
+    ck_assert_uint_eq(ch.bytes, 3200);
+    /* alternating rows of one bank: every access opens a row */
+    mem_hbm_chan_free(&ch);
+    mem_hbm_chan_init(&ch, 25000, 50000, 20000, 4);
+    for (int i = 0; i < 10; i++)
+        d = mem_hbm_chan_access(&ch, 1, (uint64_t)(i & 1), 32, 0);
+    ck_assert_int_eq(d, 10 * (20000 + 1280) + 50000);
+    ck_assert_uint_eq(ch.row_misses, 10);
+    /* ... while rows in other banks open behind the bus */
+    mem_hbm_chan_free(&ch);
+    mem_hbm_chan_init(&ch, 25000, 50000, 20000, 4);
+    for (int i = 0; i < 8; i++)
+        d = mem_hbm_chan_access(&ch, i % 4, (uint64_t)i, 32, 0);
+    ck_assert_int_lt(d, 8 * (20000 + 1280) + 50000);
+    mem_hbm_chan_free(&ch);
+}
+END_TEST
+
+START_TEST(test_hbm_level_saturates)
+{
+    /* all requests to one pseudo-channel: its bus is the bottleneck; the
+     * chip-wide bandwidth is untouched */
+    cfg c;
+    topo t;
+    cfg_with(&c, &t, "memory.model=hierarchy", NULL);
+    mem_stats st[1];
+    memset(st, 0, sizeof st);
+    mem_level *hbm = mem_hbm_create(&c, st);
+    uint64_t a[32];
+    ps_t d = 0;
+    /* the same 128 B, 200 times: one channel, one row */
+    for (int i = 0; i < 200; i++) {
+        lanes(a, 0x100000, 32);
+        mem_req r = { 0, MEM_LOAD, 0, 32, 0xf, a, 128, 0 };
+        ps_t di = mem_access(hbm, &r);
+        d = SK_MAX(d, di);
+    }
+    ps_t per = 128 * (1000000000 / c.hbm_pc_mbps) / 1000;
+    ck_assert_int_eq(d, c.hbm_row_miss_ps + 200 * per + c.hbm_latency_ps);
+    ck_assert_uint_eq(st[0].dram_rd_bytes, 200 * 128);
+    int busy = 0;
+    for (int i = 0; i < 192; i++)
+        busy += mem_hbm_chan_bytes(hbm, i) != 0;
+    ck_assert_int_eq(busy, 1);
+    hbm->ops->destroy(hbm);
+    topo_free(&t);
+}
+END_TEST
+
+START_TEST(test_determinism)
+{
+    /* the same stream twice: identical counters and times */
+    mem_stats s[2];
+    ps_t last[2];
+    for (int k = 0; k < 2; k++) {
+        cfg c;
+        topo t;
+        cfg_with(&c, &t, "memory.model=hierarchy", NULL);
+        mem_hier *h = hier(&c, &t);
+        uint64_t x = 99;
+        ps_t d = 0;
+        for (int i = 0; i < 3000; i++) {
+            x = x * 6364136223846793005ull + 1;
+            int smi = (int)((x >> 40) % (uint64_t)t.nsms);
+            ps_t di = warp_op(h, smi, (x >> 20) % 5 ? MEM_LOAD : MEM_STORE,
+                              ((x >> 24) % 65536) * 128, i * 1000, 0);
+            d = SK_MAX(d, di);
+        }
+        memset(&s[k], 0, sizeof s[k]);
+        for (int i = 0; i < t.nsms; i++)
+            mem_stats_add(&s[k], mem_hier_stats(h, i));
+        last[k] = d;
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+    ck_assert_int_eq(memcmp(&s[0], &s[1], sizeof s[0]), 0);
+    ck_assert_int_eq(last[0], last[1]);
+    ck_assert_uint_gt(s[0].dram_rd_bytes, 0);
+    ck_assert_str_eq(mem_stat_name(MEM_STAT_l2_remote), "l2_remote");
+    ck_assert_uint_eq(mem_stat_get(&s[0], MEM_STAT_l1_sectors), s[0].l1_sectors);
+}
+END_TEST
+
+/* ---- energy ---------------------------------------------------------------- */
+
+START_TEST(test_energy)
+{
+    cfg c;
+    topo t;
+    sk_error e = { 0 };
+    cfg_with(&c, &t, "memory.model=hierarchy", NULL);
+    si_power p;
+    si_power_init(&p, &c);
+    ck_assert_double_eq_tol(si_power_mem_sm_nom_j(&p, 1, 0), c.l1_sector_pj * 1e-12, 1e-18);
+    ck_assert_double_eq_tol(si_power_mem_sm_nom_j(&p, 0, 2), 2 * c.smem_wavefront_pj * 1e-12,
+                            1e-18);
+    /* a sector over 1 mm of wire: 256 bits x 0.2 pJ/bit/mm = 51.2 pJ */
+    ck_assert_double_eq_tol(si_power_mem_chip_j(&p, 0, 1000), 51.2e-12, 1e-15);
+    ck_assert_double_eq_tol(si_power_mem_chip_j(&p, 3, 0), 3 * c.l2_sector_pj * 1e-12, 1e-18);
+
+    /* the chip draws more with the same DRAM bytes when its L2 and wires work too */
+    double w[2];
+    for (int k = 0; k < 2; k++) {
+        silicon *si = silicon_create(&c, &t, &e);
+        ck_assert_msg(si != NULL, "%s", e.msg);
+        si_activity *act = calloc((size_t)t.nsms, sizeof *act);
+        for (int i = 0; i < t.nsms; i++) {
+            act[i].mem_bytes = 1000000;
+            if (k) {
+                act[i].l1_sectors = act[i].l2_sectors = 1000000 / 32;
+                act[i].noc_sector_um = 1000000 / 32 * 8000;
+            }
+        }
+        ck_assert_int_eq(silicon_advance(si, 1000000, act, &e), 0);   /* 1 us */
+        w[k] = silicon_chip(si)->power_w;
+        free(act);
+        silicon_destroy(si);
+    }
+    /* 128 SMs x 31250 sectors in 1 us: L1 51 pJ + L2 72 pJ + 8 mm x 51.2 pJ each */
+    double extra = 128 * 31250 * (51 + 72 + 8 * 51.2) * 1e-12 / 1e-6;
+    ck_assert_double_eq_tol(w[1] - w[0], extra, 0.05 * extra);
+    topo_free(&t);
+}
+END_TEST
+
+/* ---- bad cache configs ------------------------------------------------------ */
+
+static const struct bad_mem {
+    const char *set;
+    const char *msg;
+} bad_mem[] = {
+    { "memory.l1.sets=24", "config: memory.l1.sets: 24: expected a power of two" },
+    { "memory.l2.sets=96", "config: memory.l2.sets: 96: expected a power of two" },
+    { "memory.l1.line_bytes=16",
+      "config: memory.l1.line_bytes: 16: expected at least memory.l1.sector_bytes (32)" },
+    { "memory.l2.sector_bytes=256",
+      "config: memory.l2.line_bytes: 128: expected at least memory.l2.sector_bytes (256)" },
+    { "memory.l2.line_bytes=1024",
+      "config: memory.l2.line_bytes: 1024: expected at most 8 sectors of memory.l2.sector_bytes (32)" },
+    { "memory.l2.line_bytes=96", "config: memory.l2.line_bytes: 96: expected a power of two" },
+    { "memory.l2.slice_bytes=500000",
+      "config: memory.l2.slice_bytes: 500000: expected a multiple of "
+      "memory.l2.sets x memory.l2.line_bytes (32768 bytes), so that every set has whole ways" },
+    { "memory.l1.sets=64",
+      "config: memory.l1.unified_bytes: 262144: expected a multiple of "
+      "memory.l1.sets x memory.l1.line_bytes (8192 bytes), also less each shared-memory "
+      "carve-out (here 100 KB)" },
+    { "memory.l2.hash_bits=12,x",
+      "config: memory.l2.hash_bits: 12,x: expected bit numbers 0..63 separated by commas" },
+    { "memory.hbm.interleave_bytes=384",
+      "config: memory.hbm.interleave_bytes: 384: expected a power of two" },
+};
+
+START_TEST(test_bad_mem_config)
+{
+    cfg c;
+    sk_error e = { 0 };
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_set(&c, bad_mem[_i].set, &e), 0);
+    ck_assert_int_eq(cfg_validate(&c, &e), SK_ECONFIG);
+    ck_assert_str_eq(e.msg, bad_mem[_i].msg);
+}
+END_TEST
+
+START_TEST(test_tag_bounds)
+{
+    /* 128 SMs x 16 MiB / 128 B is 2^24 L1 lines: the most allowed */
+    cfg c;
+    sk_error e = { 0 };
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_set(&c, "memory.l1.unified_bytes=16777216", &e), 0);
+    ck_assert_int_eq(cfg_set(&c, "topology.gpcs=9", &e), 0);
+    ck_assert_msg(cfg_validate(&c, &e) == 0, "%s", e.msg);     /* flat: not checked */
+    ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+    ck_assert_int_eq(cfg_validate(&c, &e), SK_ECONFIG);
+    ck_assert_str_eq(e.msg, "config: memory.l1: 18874368 lines on the chip: expected at most "
+                            "16777216 (SMs x unified_bytes / line_bytes)");
+    /* 2^23 L2 lines (1 GB) at most */
+    memset(&e, 0, sizeof e);
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_set(&c, "memory.l2.slices_per_partition=1024", &e), 0);
+    ck_assert_msg(cfg_validate(&c, &e) == 0, "%s", e.msg);
+    ck_assert_int_eq(cfg_set(&c, "memory.l2.slice_bytes=1048576", &e), 0);
+    ck_assert_int_eq(cfg_validate(&c, &e), SK_ECONFIG);
+    ck_assert_str_eq(e.msg, "config: memory.l2: 16777216 lines: expected at most 8388608 "
+                            "(partitions x slices_per_partition x slice_bytes / line_bytes)");
+}
+END_TEST
+
+/* A generated kernel, written and read back as `skewsim gen` does, run on
+ * the default chip with the hierarchy: its kernel's memory counters. */
+static mem_stats run_gen(kernel *k)
+{
+    sk_error e = { 0 };
+    char path[] = "/tmp/test-mem-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_msg(gen_write(path, k, 1, &e) == 0, "%s", e.msg);
+    kernel_free(k);
+    cfg c;
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+    trace *tr = trace_open(path, &e);
+    ck_assert_msg(tr != NULL, "%s", e.msg);
+    results *r = run_simulate(&c, tr, &e);
+    ck_assert_msg(r != NULL, "%s", e.msg);
+    trace_close(tr);
+    unlink(path);
+    ck_assert_int_eq(results_kernel(r, 0)->has_mem, 1);
+    mem_stats m = results_kernel(r, 0)->mem;
+    results_free(r);
+    return m;
+}
+
+START_TEST(test_gen_kernels)
+{
+    sk_error e = { 0 };
+    kernel k;
+    /* 4 CTAs x 64 threads, 3 x 256 + 100 float4s: CTA 0 all four
+     * iterations, CTA 1 its first 36 threads (2 warps), CTAs 2-3 three:
+     * 8 + 8 + 6 + 6 = 28 warp loads a pass, 2 passes; 512 B each */
+    ck_assert_msg(gen_stream_bytes(&k, 4, 64, 16 * (3 * 256 + 100), 2, &e) == 0, "%s", e.msg);
+    mem_stats m = run_gen(&k);
+    ck_assert_uint_eq(m.load_reqs, 2 * 28);
+    ck_assert_uint_eq(m.l1_sectors, 2 * 28 * 16);
+    /* the second pass finds the first one's lines in L1 (12.5 KB) */
+    ck_assert_uint_ge(m.l1_hits, 28 * 16);
+    /* c = a + b: 3 x 1024 floats over 2 CTAs of 128 threads: 4 iterations
+     * of 2 loads and a store per warp */
+    ck_assert_msg(gen_add(&k, 2, 128, 4096, &e) == 0, "%s", e.msg);
+    m = run_gen(&k);
+    ck_assert_uint_eq(m.load_reqs, 2 * 4 * 4 * 2);
+    ck_assert_uint_eq(m.store_reqs, 2 * 4 * 4);
+    ck_assert_uint_eq(m.dram_rd_bytes, 2 * 4096);
+    /* chase: 64 warm hops and 100 timed through 8 KiB (64 lines): one
+     * sector each, 64 misses, then hits */
+    ck_assert_msg(gen_chase(&k, 8192, 100, 1, 64, 0, &e) == 0, "%s", e.msg);
+    m = run_gen(&k);
+    ck_assert_uint_eq(m.load_reqs, 164);
+    ck_assert_uint_eq(m.l1_misses, 64);
+    ck_assert_uint_eq(m.l1_hits, 100);
+    ck_assert_int_eq(gen_chase(&k, 8192 + 128, 1, 1, 0, 0, &e), SK_EUSAGE);
+}
+END_TEST
+
+Suite *mem_suite(void)
+{
+    Suite *s = suite_create("mem");
+    TCase *tc = tcase_create("cache");
+    tcase_add_test(tc, test_cache_stream);
+    tcase_add_test(tc, test_cache_writeback);
+    tcase_add_test(tc, test_cache_mshrs);
+    tcase_add_test(tc, test_cache_reservation);
+    tcase_add_test(tc, test_cache_vs_reference);
+    tcase_add_test(tc, test_geom_check);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("coalesce");
+    tcase_add_test(tc, test_coalesce_strided);
+    tcase_add_test(tc, test_coalesce_scattered);
+    tcase_add_test(tc, test_bank_conflicts);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("maps");
+    tcase_add_test(tc, test_partition_hash);
+    tcase_add_test(tc, test_slice_spread);
+    tcase_add_test(tc, test_apat);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("hierarchy");
+    tcase_add_test(tc, test_homes_from_floorplan);
+    tcase_add_test(tc, test_remote_latency);
+    tcase_add_test(tc, test_l1_level);
+    tcase_add_test(tc, test_l1_mshr_bandwidth);
+    tcase_add_test(tc, test_replication_capacity);
+    tcase_add_test(tc, test_bw_calendar);
+    tcase_add_test(tc, test_hbm_channel_saturates);
+    tcase_add_test(tc, test_hbm_level_saturates);
+    tcase_add_test(tc, test_determinism);
+    tcase_add_test(tc, test_energy);
+    tcase_add_test(tc, test_tag_bounds);
+    tcase_add_test(tc, test_gen_kernels);
+    tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    return s;
+}
