@@ -3,13 +3,15 @@
  * two lines are the SM ids a green context of N SMs receives and the SM
  * ids left over, space-separated; then one line per SM: its id, TPC (over
  * the chip), GPC (logical, as numbered), physical GPC (floorswept chips),
- * cluster group and the largest thread block cluster it can be part of at
- * one CTA per SM. */
+ * cluster group, the largest thread block cluster it can be part of at
+ * one CTA per SM, and its home L2 partition (the memory hierarchy's,
+ * docs/memory.md; "-" when the config's memory keys build none). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "skewsim/topo.h"
+#include "skewsim/memsys.h"
 
 #define TOPO_MAX_SETS 64
 
@@ -72,13 +74,21 @@ int cmd_topo(int argc, char **argv)
         free(g);
         free(r);
     }
-    printf("sm tpc gpc phys_gpc cluster_group max_cluster\n");
+    cfg resolved = c;
+    sk_error me = {0};
+    mem_hier *h = topo_resolve(&resolved, &me) == 0 ? mem_hier_create(&resolved, &t, NULL, &me) : NULL;
+    printf("sm tpc gpc phys_gpc cluster_group max_cluster l2_home\n");
     for (int i = 0; i < t.nsms; i++) {
         const topo_sm *m = &t.sm[i];
         int size = t.cg_first[m->cgroup + 1] - t.cg_first[m->cgroup];
         int most = SK_MIN(size, SK_MIN(t.cg_max[m->cgroup], 16));   /* CUDA: 16 non-portable */
-        printf("%d %d %d %d %d %d\n", i, m->tpc_global, m->gpc, m->phys_gpc, m->cgroup, most);
+        printf("%d %d %d %d %d %d ", i, m->tpc_global, m->gpc, m->phys_gpc, m->cgroup, most);
+        if (h)
+            printf("%d\n", mem_hier_home(h, i));
+        else
+            printf("-\n");
     }
+    mem_hier_destroy(h);
     topo_free(&t);
     return fflush(stdout) == 0 ? 0 : sk_exit_status(SK_EIO);
 }
