@@ -10,8 +10,8 @@ int main(void)
         event_suite(), config_suite(), program_suite(), trace_suite(),
         gen_suite(), dispatch_suite(), sm_suite(), sim_suite(), cli_suite(), silicon_suite(),
         golden_suite(), accelsim_suite(),
-        bad_suite(), sass_suite(), sweep_suite(), stats_suite(), hpc_suite(), mem_suite(),
-        topo_suite(),
+        bad_suite(), sass_suite(), sweep_suite(), stats_suite(), hpc_suite(), mem_suite(), plot_suite(),
+        tutorial_suite(), timeline_suite(), explain_suite(), topo_suite(),
     };
     SRunner *sr = srunner_create(suites[0]);
     for (size_t i = 1; i < sizeof suites / sizeof suites[0]; i++)

@@ -95,7 +95,7 @@ static const struct {
     const char *err;
 } bad[] = {
     {"foo", SK_EUSAGE, 1,
-     "skewsim: unknown command 'foo': expected run, gen, config, validate, import, sweep or version\n"},
+     "skewsim: unknown command 'foo': expected run, gen, config, validate, import, sweep, collect, plot, report or version\n"},
     {"run -c " TU_H200 " -o @/never", SK_EUSAGE, 1,
      "skewsim: run: missing -t TRACE: expected -c CONFIG -t TRACE -o DIR\n"},
     {"run -t " MIXED " -o @/never", SK_EUSAGE, 1,
@@ -123,7 +123,8 @@ static const struct {
      "skewsim: @/no/such/dir: cannot create output directory: No such file or directory\n"},
     {"gen fma --iters -1", SK_EUSAGE, 1, "skewsim: gen fma: iters -1: expected 0..2147483647\n"},
     {"gen bogus", SK_EUSAGE, 1, "skewsim: gen: bogus: expected a workload: fma, stream, gemm, coop, chase or add (see 'skewsim gen --help')\n"},
-    {"validate -c " TU_H200, SK_EUSAGE, 1, "skewsim: validate: missing -d DIR: expected -c CONFIG -d DIR\n"},
+    {"validate -c " TU_H200, SK_EUSAGE, 1,
+     "skewsim: validate: missing -d DIR or --measured DIR: expected -c CONFIG (-d DIR | --measured DIR)\n"},
 };
 
 START_TEST(test_bad_command_line)
@@ -287,6 +288,35 @@ START_TEST(test_run_deterministic)
 }
 END_TEST
 
+/* validate --measured on a tiny capture directory (tests/data/capture):
+ * rows tagged from the fitted list, a kernel without a generator counted as
+ * skipped, idle gaps grouped at the nominal gaps, and the threshold able to
+ * fail (exit 5) as well as to pass. */
+START_TEST(test_validate_measured)
+{
+    cli_result r;
+    run_cli("validate -c " TU_H200 " --measured " TEST_DATA "/capture --fitted " TEST_DATA
+            "/capture/fitted.csv --max-mape 1000", &r);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "gap_ms=0.1 "));
+    ck_assert_ptr_nonnull(strstr(r.out, "predicted\n"));
+    char *gap10 = strstr(r.out, "gap_ms=10 ");
+    ck_assert_ptr_nonnull(gap10);
+    ck_assert_ptr_nonnull(strstr(gap10, "fitted\n"));
+    ck_assert_ptr_nonnull(strstr(r.out, "t.nogen: no generator"));
+    ck_assert_ptr_nonnull(strstr(r.out, "PASS  e_gap"));
+    cli_free(&r);
+    run_cli("validate -c " TU_H200 " --measured " TEST_DATA "/capture --fitted " TEST_DATA
+            "/capture/fitted.csv --max-mape 5", &r);
+    ck_assert_int_eq(r.status, 5);
+    ck_assert_ptr_nonnull(strstr(r.out, "FAIL  e_test        time_us"));
+    cli_free(&r);
+    run_cli("validate -c " TU_H200 " --measured @/nowhere", &r);
+    ck_assert_int_eq(r.status, 3);
+    cli_free(&r);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -303,6 +333,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_config_dump_round_trip);
     tcase_add_test(tc, test_run_output_dir);
     tcase_add_test(tc, test_run_deterministic);
+    tcase_add_test(tc, test_validate_measured);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "skewsim/config.h"
 #include "tests.h"
+#include "testutil.h"
 
 #define CFGDIR TEST_DATA "/config/"
 
@@ -615,44 +616,66 @@ START_TEST(test_validate_bounds)
 }
 END_TEST
 
-/* ---- include: ------------------------------------------------------- */
 
-/* A child overrides only what it names; a grandchild stacks on it; paths
- * resolve against the including file. */
-START_TEST(test_include_overrides)
+/* include: loads the base first (relative to the including file, so
+ * include/base.yaml finds include/deeper.yaml), then each file's own
+ * settings override what it included. */
+START_TEST(test_include)
 {
-    cfg base, child, grand;
-    cfg_defaults(&base);
-    cfg_defaults(&child);
-    cfg_defaults(&grand);
-    load_ok(&base, "configs/h200.yaml");
-    load_ok(&child, CFGDIR "inc/child.yaml");
-    load_ok(&grand, CFGDIR "inc/grandchild.yaml");
-    ck_assert_int_eq(base.max_ctas, 32);
-    ck_assert_int_eq(child.max_ctas, 16);
-    ck_assert_int_eq(grand.max_ctas, 16);
-    ck_assert_int_eq(grand.sm_mhz, 1500);
-    ck_assert_int_eq(child.sm_mhz, base.sm_mhz);
-    /* Everything else is the base's, byte for byte in the dump. */
-    child.max_ctas = base.max_ctas;
-    char *a = dump_string(&base, 0), *b = dump_string(&child, 0);
-    ck_assert_str_eq(a, b);
-    free(a);
-    free(b);
+    cfg c;
+    sk_error e = { 0 };
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_load_file(&c, CFGDIR "include_top.yaml", &e), 0);
+    ck_assert_str_eq(c.name, "deeper");          /* only deeper.yaml sets it */
+    ck_assert_int_eq(c.sm_mhz, 1200);             /* base.yaml overrides deeper.yaml */
+    ck_assert_int_eq(c.warp_schedulers, 4);       /* the top file overrides both */
+    ck_assert_int_eq(c.max_ctas, 7);
+    /* The teaching chips are a base and a size: the four-SM one differs
+     * from the two-SM one where it says so, and only there. */
+    cfg t2, t4;
+    cfg_defaults(&t2);
+    cfg_defaults(&t4);
+    ck_assert_int_eq(cfg_load_file(&t2, "configs/teach/tiny2.yaml", &e), 0);
+    ck_assert_int_eq(cfg_load_file(&t4, "configs/teach/tiny4.yaml", &e), 0);
+    ck_assert_int_eq(t2.gpcs, 1);
+    ck_assert_int_eq(t4.gpcs, 2);
+    ck_assert_int_eq(t2.sm_mhz, 1000);
+    ck_assert_int_eq(t4.max_threads, 512);
+    ck_assert_int_eq(t4.warp_schedulers, 2);
 }
 END_TEST
 
-/* An error inside the base names the base file and its own line. */
-START_TEST(test_include_error_in_base)
+/* Nine nested includes are refused at the ninth, with its position. */
+START_TEST(test_include_depth)
 {
+    char dir[128];
+    tu_mkdtemp(dir, sizeof dir, "include");
+    for (int i = 0; i < 10; i++) {
+        char *p = tu_strf("%s/c%d.yaml", dir, i);
+        FILE *f = fopen(p, "w");
+        ck_assert_ptr_nonnull(f);
+        if (i < 9)
+            fprintf(f, "include: c%d.yaml\n", i + 1);
+        else
+            fputs("clocks: {sm_mhz: 1100}\n", f);
+        fclose(f);
+        free(p);
+    }
     cfg c;
-    cfg_defaults(&c);
-    int before = c.max_warps;
     sk_error e = { 0 };
-    int rc = cfg_load_file(&c, CFGDIR "inc/bad_child.yaml", &e);
-    ck_assert_int_eq(rc, SK_ECONFIG);
-    ck_assert_str_eq(e.msg, CFGDIR "inc/bad_base.yaml:2:14: sm.max_warps: lots: expected an integer in 1..1024");
-    ck_assert_int_eq(c.max_warps, before);
+    cfg_defaults(&c);
+    char *top = tu_strf("%s/c1.yaml", dir);        /* 8 includes: fine */
+    ck_assert_int_eq(cfg_load_file(&c, top, &e), 0);
+    ck_assert_int_eq(c.sm_mhz, 1100);
+    free(top);
+    top = tu_strf("%s/c0.yaml", dir);              /* 9: refused */
+    sk_error e2 = { 0 };
+    ck_assert_int_eq(cfg_load_file(&c, top, &e2), SK_ECONFIG);
+    char *want = tu_strf("%s/c8.yaml:1:10: include: c9.yaml: expected at most 8 nested includes", dir);
+    ck_assert_str_eq(e2.msg, want);
+    free(want);
+    free(top);
+    tu_rmdir(dir);
 }
 END_TEST
 
@@ -666,8 +689,8 @@ Suite *config_suite(void)
     tcase_add_test(tc, test_block_and_flow);
     tcase_add_test(tc, test_dotted_keys);
     tcase_add_test(tc, test_tpcs_list_and_scalar);
-    tcase_add_test(tc, test_include_overrides);
-    tcase_add_test(tc, test_include_error_in_base);
+    tcase_add_test(tc, test_include);
+    tcase_add_test(tc, test_include_depth);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("schema");

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <gsl/gsl_linalg.h>
 #include "skewsim/silicon.h"
 #include "tests.h"
@@ -457,8 +458,9 @@ START_TEST(test_variation_file)
         ck_assert_double_eq(vth[i], 300);
         ck_assert_double_eq(sc[i], i == 5 ? 0.9 : 1.0);
     }
-    /* the slow SM runs below the others */
-    ck_assert_int_eq(cfg_set(&c, "dvfs.policy=power_cap", NULL), 0);
+    /* With a clock per SM the slow SM runs below the others; with one
+     * chip-wide domain (power_cap, as on the H200) it sets everyone's clock. */
+    ck_assert_int_eq(cfg_set(&c, "dvfs.policy=per_sm", NULL), 0);
     silicon *si = make(&c, &t);
     ps_t now = 0;
     drive(si, &c, &now, MS(10), MS(10), WL_FMA);
@@ -466,9 +468,21 @@ START_TEST(test_variation_file)
     ck_assert_int_eq(si_vf_init(&vf, &c, NULL), 0);
     const si_sm_state *slow = silicon_sm(si, 5);
     ck_assert_int_eq(silicon_sm(si, 4)->mhz, 1980);
-    ck_assert_int_eq(slow->mhz, vf.mhz[si_vf_bin_down(&vf, 0.9 * si_vf_fmax_mhz(&vf, slow->vdd_mv,
-                                                                                300))]);
+    int slow_mhz = vf.mhz[si_vf_bin_down(&vf, 0.9 * si_vf_fmax_mhz(&vf, slow->vdd_mv, 300))];
+    ck_assert_int_eq(slow->mhz, slow_mhz);
     ck_assert_int_lt(slow->mhz, 1980);
+    ck_assert_int_eq(slow->att_mhz, slow_mhz);
+    silicon_destroy(si);
+    ck_assert_int_eq(cfg_set(&c, "dvfs.policy=power_cap", NULL), 0);
+    si = make(&c, &t);
+    now = 0;
+    drive(si, &c, &now, MS(10), MS(10), WL_FMA);
+    for (int i = 0; i < 132; i++) {
+        ck_assert_int_eq(silicon_sm(si, i)->mhz, silicon_sm(si, 5)->mhz);
+        ck_assert_int_ge(silicon_sm(si, i)->att_mhz, silicon_sm(si, 5)->mhz);
+    }
+    ck_assert_int_lt(silicon_sm(si, 5)->mhz, 1980);
+    ck_assert_int_eq(silicon_sm(si, 4)->att_mhz, 1980);
     si_vf_free(&vf);
     silicon_destroy(si);
     topo_free(&t);
@@ -594,7 +608,8 @@ START_TEST(test_power_levels)
 {
     cfg c;
     topo t;
-    h200_cfg(&c, &t, "dvfs.policy=fixed", "thermal.slowdown_c=200", NULL);
+    h200_cfg(&c, &t, "dvfs.policy=fixed", "thermal.slowdown_c=200", "thermal.shutdown_c=250",
+             NULL);
     silicon *si = make(&c, &t);
     ps_t now = 0;
     drive(si, &c, &now, MS(3000), MS(10), WL_FMA);
@@ -657,6 +672,38 @@ START_TEST(test_thermal_network)
 }
 END_TEST
 
+/* Tensor energy by data type: bf16 is the fitted reference; the others
+ * follow the datapath (FMAs per cycle, multiplier width squared) and equal
+ * bf16 when no energy is in the datapath; types parse from mnemonics. */
+START_TEST(test_tensor_dtypes)
+{
+    for (int dt = 0; dt < SI_DT_N; dt++)
+        ck_assert_double_eq_tol(si_tensor_scale(0, dt), 1, 1e-12);
+    ck_assert_double_eq_tol(si_tensor_scale(0.5, SI_DT_BF16), 1, 1e-12);
+    double w = 0.41 / 1.31, d = 0.5;
+    ck_assert_double_eq_tol(si_tensor_scale(d, SI_DT_FP16), 1 + d * w * (121.0 / 64 - 1), 1e-12);
+    ck_assert_double_eq_tol(si_tensor_scale(d, SI_DT_TF32), 1 - d + d * 0.5 * (w * 121.0 / 64 + 1 - w),
+                            1e-12);
+    ck_assert_double_eq_tol(si_tensor_scale(d, SI_DT_FP8), 1 - d + d * 2 * (w / 4 + 1 - w), 1e-12);
+    ck_assert_double_gt(si_tensor_scale(d, SI_DT_FP16), si_tensor_scale(d, SI_DT_BF16));
+    ck_assert_double_lt(si_tensor_scale(d, SI_DT_INT8), si_tensor_scale(d, SI_DT_FP8));
+    static const struct {
+        const char *op;
+        int dt;
+    } ops[] = {
+        { "HGMMA.64x256x16.F32.BF16", SI_DT_BF16 }, { "HMMA.16816.F32.BF16", SI_DT_BF16 },
+        { "HMMA.16816.F16", SI_DT_FP16 },          { "HGMMA.64x128x16.F32.F16", SI_DT_FP16 },
+        { "HMMA.1684.F32.TF32", SI_DT_TF32 },      { "QGMMA.64x256x32.F32.E4M3.E4M3", SI_DT_FP8 },
+        { "QGMMA.64x256x32.F32.E5M2.E4M3", SI_DT_FP8 }, { "IMMA.16832.S32.S8.S8", SI_DT_INT8 },
+        { "HGMMA", SI_DT_BF16 },                   { "HMMA.16816.F32", SI_DT_BF16 },
+    };
+    for (size_t k = 0; k < SK_ARRAY_LEN(ops); k++)
+        ck_assert_msg(si_tensor_dtype_of(ops[k].op) == ops[k].dt, "%s: %s", ops[k].op,
+                      si_tensor_dtype_name(si_tensor_dtype_of(ops[k].op)));
+    ck_assert_str_eq(si_tensor_dtype_name(SI_DT_FP8), "fp8");
+}
+END_TEST
+
 /* ---- DVFS ------------------------------------------------------------------- */
 
 static double linear_power(void *ud, int bin)
@@ -714,7 +761,7 @@ START_TEST(test_dvfs_step_response)
     cfg c;
     topo t;
     h200_cfg(&c, &t, "dvfs.policy=power_cap", "dvfs.epoch_ns=10000000",
-             "dvfs.latency_ns=3000000", NULL);
+             "dvfs.latency_ns=3000000", "thermal.check_ns=0", NULL);
     silicon *si = make(&c, &t);
     ps_t now = 0, step = MS(50), e_ps = MS(10), l_ps = MS(3);
     drive(si, &c, &now, step, MS(1), WL_FMA);
@@ -800,8 +847,8 @@ START_TEST(test_idle_and_wake)
 {
     cfg c;
     topo t;
-    h200_cfg(&c, &t, "dvfs.policy=power_cap", "dvfs.idle_after_ns=5000000",
-             "dvfs.wake_after_ns=1000000", "dvfs.wake_ns=30000", NULL);
+    h200_cfg(&c, &t, "dvfs.policy=power_cap", "dvfs.idle_stages=0", "dvfs.idle_after_ns=5000000",
+             "dvfs.wake_after_ns=1000000", "dvfs.wake_ns=30000", "thermal.check_ns=0", NULL);
     silicon *si = make(&c, &t);
     ps_t now = 0;
     ck_assert_int_eq(silicon_kernel_launch(si, 0), 0);
@@ -830,6 +877,60 @@ START_TEST(test_idle_and_wake)
     /* a second kernel while one runs: no cost */
     ck_assert_int_eq(silicon_kernel_launch(si, now), 0);
     silicon_destroy(si);
+    topo_free(&t);
+}
+END_TEST
+
+/* The stage table: the launch cost is the deepest stage's (it grows with
+ * the idle gap), each clock stage announces itself and holds until a
+ * launch, and a launch from a clock stage keeps that clock until its wake
+ * delay ends.  A wrong order is a config error. */
+START_TEST(test_idle_stages)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "dvfs.policy=power_cap", "thermal.check_ns=0", "dvfs.idle_stages=4",
+             "dvfs.stage1.after_ns=500000", "dvfs.stage1.wake_ns=2000",
+             "dvfs.stage2.after_ns=5000000", "dvfs.stage2.wake_ns=15000",
+             "dvfs.stage3.after_ns=40000000", "dvfs.stage3.wake_ns=30000", "dvfs.stage3.mhz=420",
+             "dvfs.stage4.after_ns=60000000", "dvfs.stage4.wake_ns=30000", "dvfs.stage4.mhz=345",
+             NULL);
+    silicon *si = make(&c, &t);
+    ps_t now = 0, us = PS_PER_NS * 1000;
+    const struct {
+        ps_t gap, delay;
+    } gaps[] = { { 100 * us, 0 }, { 600 * us, 2000 * PS_PER_NS }, { 7000 * us, 15000 * PS_PER_NS } };
+    for (size_t k = 0; k < SK_ARRAY_LEN(gaps); k++) {
+        ck_assert_int_eq(silicon_kernel_launch(si, now), k == 0 ? 0 : gaps[k - 1].delay);
+        drive(si, &c, &now, now + MS(1), MS(1), WL_FMA);
+        silicon_kernel_end(si, now);
+        drive(si, &c, &now, now + gaps[k].gap, MS(1), WL_IDLE);
+        ck_assert_int_eq(silicon_sm(si, 0)->mhz, 1980);
+    }
+    ck_assert_int_eq(silicon_kernel_launch(si, now), 15000 * PS_PER_NS);
+    drive(si, &c, &now, now + MS(1), MS(1), WL_FMA);
+    silicon_kernel_end(si, now);
+    ps_t end = now;
+    ck_assert_int_eq(silicon_next_ps(si), end + MS(40));
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, end + MS(40) - 1), 1980);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, end + MS(40)), 420);
+    drive(si, &c, &now, end + MS(50), MS(5), WL_IDLE);
+    ck_assert_int_eq(silicon_sm(si, 0)->mhz, 420);
+    ck_assert_int_eq(silicon_next_ps(si), end + MS(60));
+    drive(si, &c, &now, end + MS(70), MS(5), WL_IDLE);
+    ck_assert_int_eq(silicon_sm(si, 0)->mhz, 345);
+    ps_t l = now + 7;
+    ck_assert_int_eq(silicon_kernel_launch(si, l), 30000 * PS_PER_NS);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, l + 30000 * PS_PER_NS - 1), 345);
+    ck_assert_int_eq(silicon_sm_mhz(si, 0, l + 30000 * PS_PER_NS), 1980);
+    ck_assert_int_eq(silicon_next_ps(si), l + 30000 * PS_PER_NS);
+    silicon_destroy(si);
+
+    ck_assert_int_eq(cfg_set(&c, "dvfs.stage2.after_ns=500000", NULL), 0);
+    sk_error e = { 0 };
+    ck_assert_ptr_null(silicon_create(&c, &t, &e));
+    ck_assert_str_eq(e.msg, "config: dvfs.stage2.after_ns: 500000: expected more than "
+                            "dvfs.stage1.after_ns (500000): stages are entered in order");
     topo_free(&t);
 }
 END_TEST
@@ -871,25 +972,72 @@ START_TEST(test_dvfs_domains)
 }
 END_TEST
 
-/* Skewed silicon: every SM's clock is the lower of the domain target and
- * its own attainable bin, and some SMs cannot hold the top clock. */
+/* VARIUS silicon.  One chip-wide clock domain (power_cap, the H200's)
+ * means one clock: every SM runs at the slowest SM's attainable bin, the
+ * lower of the target and that.  A domain per SM (the what-if) lets each
+ * SM run at its own bin, so some hold the top clock and some cannot.  The
+ * old preset name "skewed" draws the same map. */
 START_TEST(test_skewed_clocks)
+{
+    static const char *const names[] = { "silicon.preset=varius", "silicon.preset=skewed" };
+    int first_lo = 0;
+    for (int k = 0; k < 2; k++) {
+        cfg c;
+        topo t;
+        h200_cfg(&c, &t, names[k], "dvfs.policy=power_cap", NULL);
+        silicon *si = make(&c, &t);
+        ps_t now = 0;
+        drive(si, &c, &now, MS(300), MS(10), WL_FMA);
+        int att_lo = 100000, att_hi = 0, n = silicon_num_sms(si);
+        for (int i = 0; i < n; i++) {
+            att_lo = SK_MIN(att_lo, silicon_sm(si, i)->att_mhz);
+            att_hi = SK_MAX(att_hi, silicon_sm(si, i)->att_mhz);
+        }
+        for (int i = 0; i < n; i++)
+            ck_assert_int_eq(silicon_sm(si, i)->mhz, SK_MIN(silicon_chip(si)->target_mhz, att_lo));
+        ck_assert_int_eq(att_hi, 1980);
+        ck_assert_int_lt(att_lo, 1980);
+        if (k == 0)
+            first_lo = att_lo;
+        ck_assert_int_eq(att_lo, first_lo);
+        silicon_destroy(si);
+
+        ck_assert_int_eq(cfg_set(&c, "dvfs.policy=per_sm", NULL), 0);
+        si = make(&c, &t);
+        now = 0;
+        drive(si, &c, &now, MS(300), MS(10), WL_FMA);
+        int lo = 100000, hi = 0;
+        for (int i = 0; i < n; i++) {
+            const si_sm_state *s = silicon_sm(si, i);
+            ck_assert_int_eq(s->mhz, SK_MIN(1980, s->att_mhz));
+            lo = SK_MIN(lo, s->mhz);
+            hi = SK_MAX(hi, s->mhz);
+        }
+        ck_assert_int_eq(hi, 1980);
+        ck_assert_int_lt(lo, 1980);
+        silicon_destroy(si);
+        topo_free(&t);
+    }
+}
+END_TEST
+
+/* The fast what-if of configs/sweeps/fast-dvfs.yaml (integrated
+ * regulators: decide every 20 us, apply 10 us later): a GEMM-like load
+ * step is brought under each GPC's share of the cap within three epochs,
+ * inside a millisecond kernel, where the H200's 100 ms loop never acts. */
+START_TEST(test_fast_dvfs_whatif)
 {
     cfg c;
     topo t;
-    h200_cfg(&c, &t, "silicon.preset=skewed", "dvfs.policy=power_cap", NULL);
+    h200_cfg(&c, &t, "dvfs.policy=per_gpc", "dvfs.epoch_ns=20000", "dvfs.latency_ns=10000", NULL);
     silicon *si = make(&c, &t);
-    ps_t now = 0;
-    drive(si, &c, &now, MS(300), MS(10), WL_FMA);
-    int lo = 100000, hi = 0;
-    for (int i = 0; i < silicon_num_sms(si); i++) {
-        const si_sm_state *s = silicon_sm(si, i);
-        ck_assert_int_eq(s->mhz, SK_MIN(1980, s->att_mhz));
-        lo = SK_MIN(lo, s->mhz);
-        hi = SK_MAX(hi, s->mhz);
-    }
-    ck_assert_int_eq(hi, 1980);
-    ck_assert_int_lt(lo, 1980);
+    ps_t now = 0, us = 1000000;
+    drive(si, &c, &now, 100 * us, 5 * us, WL_GEMM);
+    const si_chip_state *ch = silicon_chip(si);
+    ck_assert_int_lt(ch->target_mhz, 1600);
+    ck_assert_int_gt(ch->target_mhz, 1200);
+    ck_assert_double_le(ch->window_power_w, 1.02 * c.dvfs_cap_w);   /* a bin of dither */
+    ck_assert_uint_ge(ch->changes, 1);
     silicon_destroy(si);
     topo_free(&t);
 }
@@ -902,7 +1050,7 @@ START_TEST(test_thermal_limit)
     cfg c;
     topo t;
     h200_cfg(&c, &t, "dvfs.policy=fixed", "thermal.slowdown_c=50", "thermal.hyst_c=2",
-             "dvfs.epoch_ns=10000000", "dvfs.latency_ns=0", NULL);
+             "dvfs.epoch_ns=10000000", "dvfs.latency_ns=0", "thermal.check_ns=0", NULL);
     silicon *si = make(&c, &t);
     ps_t now = 0;
     drive(si, &c, &now, MS(30), MS(5), WL_GEMM);
@@ -915,7 +1063,58 @@ START_TEST(test_thermal_limit)
     ck_assert_double_lt(ch->temp_max_c, 52);
     ck_assert_int_lt(ch->target_mhz, 1500);
     silicon_destroy(si);
+
+    /* the hardware loop (every 1 ms) steps down between decisions */
+    ck_assert_int_eq(cfg_set(&c, "thermal.check_ns=1000000", NULL), 0);
+    si = make(&c, &t);
+    now = 0;
+    drive(si, &c, &now, MS(30), MS(5), WL_GEMM);
+    ch = silicon_chip(si);
+    ck_assert_int_eq(ch->thermal_limited, 1);
+    ck_assert_int_lt(ch->target_mhz, 1980 - 3 * 15);
+    silicon_destroy(si);
     topo_free(&t);
+}
+END_TEST
+
+/* VARIUS seed 5 has a leaky SM (Vth ~200 mV).  A GEMM's first epoch runs
+ * uncapped (~1.6 kW for epoch + latency = 120 ms); without the hardware
+ * thermal loop that SM passes thermal.shutdown_c and the run fails with a
+ * clear error; with it (the default) the chip slows and survives. */
+START_TEST(test_thermal_shutdown)
+{
+    for (int hw = 0; hw <= 1; hw++) {
+        cfg c;
+        topo t;
+        h200_cfg(&c, &t, "silicon.preset=varius", "sim.seed=5", "dvfs.policy=power_cap",
+                 hw ? "thermal.check_ns=1000000" : "thermal.check_ns=0", NULL);
+        silicon *si = make(&c, &t);
+        int n = silicon_num_sms(si), rc = 0;
+        si_activity *act = xcalloc((size_t)n, sizeof *act);
+        sk_error e = { 0 };
+        ps_t now = 0;
+        while (rc == 0 && now < MS(400)) {
+            ps_t next = SK_MIN(now + MS(5), silicon_next_ps(si));
+            double dt = (double)(next - now) * 1e-12;
+            for (int i = 0; i < n; i++)
+                fill(&c, WL_GEMM, silicon_sm_mhz(si, i, now) * 1e6 * dt, &act[i]);
+            rc = silicon_advance(si, next, act, &e);
+            now = next;
+        }
+        if (hw) {
+            ck_assert_msg(rc == 0, "%s", e.msg);
+            ck_assert_double_lt(silicon_chip(si)->temp_max_c, c.th_shutdown_c);
+        } else {
+            ck_assert_int_eq(rc, SK_ESIM);
+            ck_assert_msg(strstr(e.msg, "above thermal.shutdown_c (96 C): the chip powers off (its "
+                                        "Vth 202 mV is drawn by silicon.preset=varius, "
+                                        "variation.vth_sigma_permille=90, sim.seed=5)") != NULL,
+                          "%s", e.msg);
+        }
+        free(act);
+        silicon_destroy(si);
+        topo_free(&t);
+    }
 }
 END_TEST
 
@@ -998,6 +1197,203 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* ---- property: every in-bounds config gives finite results or a clean error ---- */
+
+static uint64_t prop_next(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double prop_unit(uint64_t *x)
+{
+    return (double)(prop_next(x) >> 11) / 9007199254740992.0;
+}
+
+/* A value inside [lo, hi]: an end one time in five, else log-uniform over
+ * the positive part (the bounds span many decades), else uniform. */
+static int64_t prop_value(uint64_t *x, int64_t lo, int64_t hi)
+{
+    double r = prop_unit(x);
+    if (r < 0.1)
+        return lo;
+    if (r < 0.2)
+        return hi;
+    double a = (double)SK_MAX(lo, 1), b = (double)hi;
+    if (b >= 100 * a) {
+        int64_t v = (int64_t)floor(exp(log(a) + prop_unit(x) * (log(b) - log(a))));
+        return SK_MAX(lo, SK_MIN(hi, v));
+    }
+    return lo + (int64_t)floor(prop_unit(x) * (double)(hi - lo + 1));
+}
+
+static int prop_key(const char *k)
+{
+    static const char *const pre[] = { "silicon.", "floorplan.", "variation.", "vf.", "pdn.",
+                                       "power.", "thermal.", "dvfs.", "clocks." };
+    for (size_t i = 0; i < SK_ARRAY_LEN(pre); i++)
+        if (strncmp(k, pre[i], strlen(pre[i])) == 0)
+            return strcmp(k, "silicon.map_file") != 0;
+    return 0;
+}
+
+/* An error a person can act on: one line, with no NaN or infinity in it. */
+static void prop_clean_error(const sk_error *e, const char *what, int k)
+{
+    ck_assert_msg(e->code == SK_ECONFIG || e->code == SK_ESIM, "config %d: %s: code %d: %s", k, what,
+                  e->code, e->msg);
+    ck_assert_msg(e->msg[0] != '\0' && !strchr(e->msg, '\n'), "config %d: %s: '%s'", k, what, e->msg);
+    ck_assert_msg(!strstr(e->msg, "nan") && !strstr(e->msg, "inf "), "config %d: %s: %s", k, what,
+                  e->msg);
+}
+
+static void prop_finite(const silicon *si, int k, const char *sets)
+{
+    const si_chip_state *ch = silicon_chip(si);
+    double chip[] = { ch->power_w, ch->sm_power_w, ch->uncore_w, ch->mem_w, ch->window_power_w,
+                      ch->max_window_power_w, ch->energy_j, ch->vreg_mv, ch->temp_max_c,
+                      ch->temp_mean_c, ch->temp_pkg_c };
+    for (size_t j = 0; j < SK_ARRAY_LEN(chip); j++)
+        ck_assert_msg(isfinite(chip[j]), "config %d (%s): chip value %zu is %g", k, sets, j, chip[j]);
+    ck_assert_msg(ch->target_mhz > 0, "config %d (%s): target %d MHz", k, sets, ch->target_mhz);
+    for (int i = 0; i < silicon_num_sms(si); i++) {
+        const si_sm_state *m = silicon_sm(si, i);
+        ck_assert_msg(m->mhz > 0 && m->att_mhz > 0 && isfinite(m->vdd_mv) && m->vdd_mv > 0
+                      && isfinite(m->power_w) && m->power_w >= 0 && isfinite(m->temp_c)
+                      && isfinite(m->vth_mv),
+                      "config %d (%s): SM %d: %d MHz (att %d), %g mV, %g W, %g C, vth %g", k, sets,
+                      i, m->mhz, m->att_mhz, m->vdd_mv, m->power_w, m->temp_c, m->vth_mv);
+    }
+}
+
+/* 200 configs drawn (seeded, so the same every run) from the schema's
+ * bounds for the silicon, floorplan, variation, vf, pdn, power, thermal,
+ * dvfs and clocks keys, on top of configs/h200.yaml: a preset, a policy
+ * and one to six other keys each.  Each one either is refused with a clean
+ * error (by cfg_validate, silicon_create or silicon_advance) or runs a
+ * load step and an idle period with every clock, voltage, power and
+ * temperature finite after every call.  Both outcomes must occur, so the
+ * draw cannot drift into testing nothing. */
+/* PROP_DEBUG=1 in the environment prints each config and how it ended. */
+START_TEST(test_property_random_configs)
+{
+    enum { N = 200 };
+    uint64_t x = 20261201;
+    size_t nkeys = cfg_schema_len();
+    size_t *pool = xcalloc(nkeys, sizeof *pool);
+    size_t np = 0;
+    for (size_t i = 0; i < nkeys; i++) {
+        int64_t lo, hi;
+        if (prop_key(cfg_schema_key(i)) && cfg_schema_bounds(i, &lo, &hi))
+            pool[np++] = i;
+    }
+    ck_assert_uint_gt(np, 50);
+    int ran = 0, refused = 0, physics = 0;
+    for (int k = 0; k < N; k++) {
+        cfg c;
+        sk_error e = { 0 };
+        cfg_defaults(&c);
+        ck_assert_int_eq(cfg_load_file(&c, H200, &e), 0);
+        char sets[1024];
+        size_t len = 0;
+        const char *const *presets = NULL, *const *policies = NULL;
+        for (size_t i = 0; i < nkeys; i++) {
+            if (!strcmp(cfg_schema_key(i), "silicon.preset"))
+                presets = cfg_schema_choices(i);
+            if (!strcmp(cfg_schema_key(i), "dvfs.policy"))
+                policies = cfg_schema_choices(i);
+        }
+        ck_assert_ptr_nonnull(presets);
+        ck_assert_ptr_nonnull(policies);
+        const char *preset = prop_next(&x) % 2 ? "varius" : "uniform";
+        const char *policy = policies[prop_next(&x) % 4];
+        len += (size_t)snprintf(sets + len, sizeof sets - len, "silicon.preset=%s dvfs.policy=%s",
+                                preset, policy);
+        char a[160];
+        snprintf(a, sizeof a, "silicon.preset=%s", preset);
+        ck_assert_int_eq(cfg_set(&c, a, &e), 0);
+        snprintf(a, sizeof a, "dvfs.policy=%s", policy);
+        ck_assert_int_eq(cfg_set(&c, a, &e), 0);
+        int nset = 1 + (int)(prop_next(&x) % 6), bad = 0;
+        for (int j = 0; j < nset; j++) {
+            size_t row = pool[prop_next(&x) % np];
+            int64_t lo, hi;
+            cfg_schema_bounds(row, &lo, &hi);
+            snprintf(a, sizeof a, "%s=%lld", cfg_schema_key(row), (long long)prop_value(&x, lo, hi));
+            len += (size_t)snprintf(sets + len, sizeof sets - len, " %s", a);
+            ck_assert_msg(cfg_set(&c, a, &e) == 0, "%s is in bounds: %s", a, e.msg);
+        }
+        snprintf(a, sizeof a, "sim.seed=%llu", (unsigned long long)(prop_next(&x) % 1000));
+        ck_assert_int_eq(cfg_set(&c, a, &e), 0);
+        topo t;
+        if (cfg_validate(&c, &e) != 0 || topo_build(&t, &c, &e) != 0) {
+            prop_clean_error(&e, sets, k);
+            refused++;
+            continue;
+        }
+        silicon *si = silicon_create(&c, &t, &e);
+        if (!si) {
+            prop_clean_error(&e, sets, k);
+            if (getenv("PROP_DEBUG"))
+                printf("create %d: %s\n", k, e.msg);
+            refused += e.code == SK_ECONFIG;
+            physics += e.code == SK_ESIM;
+            topo_free(&t);
+            continue;
+        }
+        prop_finite(si, k, sets);
+        int n = silicon_num_sms(si), wl = 1 + (int)(prop_next(&x) % 2);
+        si_activity *act = xcalloc((size_t)n, sizeof *act);
+        /* a load step, then idle: 150 ms (past the first DVFS decision and
+         * its latency on the H200), or 20 epochs or 50 thermal checks if
+         * those are shorter */
+        ps_t span = SK_MIN(MS(150), 20 * c.dvfs_epoch_ns * PS_PER_NS + c.dvfs_latency_ns * PS_PER_NS);
+        if (c.th_check_ns > 0)
+            span = SK_MIN(span, SK_MAX(50 * c.th_check_ns * PS_PER_NS, 1));
+        ps_t now = 0;
+        silicon_kernel_launch(si, 0);
+        for (int phase = 0; phase < 2 && !bad; phase++) {
+            ps_t until = now + span;
+            while (now < until) {
+                ps_t next = SK_MIN(SK_MIN(now + span / 20, silicon_next_ps(si)), until);
+                double dt = (double)(next - now) * 1e-12;
+                for (int i = 0; i < n; i++)
+                    fill(&c, phase == 0 ? wl : WL_IDLE, silicon_sm_mhz(si, i, now) * 1e6 * dt,
+                         &act[i]);
+                if (silicon_advance(si, next, act, &e) != 0) {
+                    prop_clean_error(&e, sets, k);
+                    if (getenv("PROP_DEBUG"))
+                        printf("advance %d: %s\n", k, e.msg);
+                    ck_assert_int_eq(e.code, SK_ESIM);
+                    bad = 1;
+                    break;
+                }
+                prop_finite(si, k, sets);
+                now = next;
+            }
+            if (phase == 0)
+                silicon_kernel_end(si, now);
+        }
+        if (!bad && silicon_kernel_launch(si, now) < 0)
+            bad = 1;
+        physics += bad;
+        ran += !bad;
+        if (getenv("PROP_DEBUG"))
+            printf("config %d: %s: %.2f s cpu\n", k, sets, (double)clock() / CLOCKS_PER_SEC);
+        free(act);
+        silicon_destroy(si);
+        topo_free(&t);
+    }
+    free(pool);
+    printf("property: %d configs ran, %d refused as configs, %d stopped by the physics\n", ran,
+           refused, physics);
+    ck_assert_int_gt(ran, N / 4);
+    ck_assert_int_gt(refused + physics, N / 20);
+}
+END_TEST
+
 /* ---- calibration ------------------------------------------------------------ */
 
 /* validation/h200: sustained GEMM under the 700 W cap settles near the
@@ -1052,6 +1448,7 @@ Suite *silicon_suite(void)
     tcase_add_test(tc, test_vf_law_and_bins);
     tcase_add_test(tc, test_power_leakage);
     tcase_add_test(tc, test_power_levels);
+    tcase_add_test(tc, test_tensor_dtypes);
     tcase_add_test(tc, test_thermal_rc);
     tcase_add_test(tc, test_thermal_network);
     suite_add_tcase(s, tc);
@@ -1062,12 +1459,20 @@ Suite *silicon_suite(void)
     tcase_add_test(tc, test_dvfs_step_response);
     tcase_add_test(tc, test_dvfs_fixed_holds);
     tcase_add_test(tc, test_idle_and_wake);
+    tcase_add_test(tc, test_idle_stages);
     tcase_add_test(tc, test_dvfs_domains);
     tcase_add_test(tc, test_skewed_clocks);
+    tcase_add_test(tc, test_fast_dvfs_whatif);
     tcase_add_test(tc, test_thermal_limit);
+    tcase_add_test(tc, test_thermal_shutdown);
     tcase_add_test(tc, test_determinism);
     tcase_add_test(tc, test_fast_path);
     tcase_add_test(tc, test_errors);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("property");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_property_random_configs);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("calibration");

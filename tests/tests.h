@@ -23,6 +23,10 @@ Suite *stats_suite(void);
 Suite *topo_suite(void);
 Suite *hpc_suite(void);
 Suite *mem_suite(void);
+Suite *plot_suite(void);
+Suite *tutorial_suite(void);
+Suite *timeline_suite(void);
+Suite *explain_suite(void);
 
 /* Directory holding test inputs (tests/data), relative to the repository root
  * where `make check` runs. */

@@ -17,6 +17,8 @@
 
 #define CFG_MAX_GPCS 32
 #define CFG_NAME_MAX 64
+/* Idle power-manager stages a config can list (dvfs.stage1 .. stage8). */
+#define CFG_IDLE_STAGES 8
 
 /* Functional-unit classes: what an instruction occupies when it issues.
  * The order is the order of the units.* keys. */
@@ -65,7 +67,9 @@ enum cfg_warp_policy {
 #undef POLICY_ENUM_
     WARP_NPOLICIES
 };
-enum cfg_si_preset { SI_PRESET_UNIFORM, SI_PRESET_SKEWED, SI_PRESET_FILE };
+/* silicon.preset: "skewed" is the old name of "varius", kept so that older
+ * configs and sweep specs still read (it means the same map). */
+enum cfg_si_preset { SI_PRESET_UNIFORM, SI_PRESET_VARIUS, SI_PRESET_FILE, SI_PRESET_SKEWED };
 enum cfg_dvfs_policy { DVFS_FIXED, DVFS_POWER_CAP, DVFS_PER_GPC, DVFS_PER_SM };
 enum cfg_mem_model { MEM_MODEL_FLAT, MEM_MODEL_HIERARCHY };
 
@@ -124,7 +128,8 @@ typedef struct cfg {
     int tail_first_gap_bursts;        /* dispatch.tail_first_gap_bursts: ... between its 1st and 2nd */
     int tail_rotate_tpcs;             /* dispatch.tail_rotate_tpcs: the tail walk starts this many TPCs in */
 
-    int grid_sync_ns;                 /* sync.grid_ns: last arrival at GRID.SYNC to release */
+    int grid_sync_ns;                 /* sync.grid_ns: last arrival served at GRID.SYNC to release */
+    int grid_cta_ps;                  /* sync.grid_cta_ps: one CTA's arrival at the counter, served in turn */
 
     /* memory (simple model: latency plus a chip-wide bandwidth limit) */
     int mem_latency_ns;               /* memory.latency_ns: global load round trip, unloaded */
@@ -202,6 +207,7 @@ typedef struct cfg {
     int th_pkg_c_j_per_k;             /* thermal.pkg_c_j_per_k */
     int th_slowdown_c;                /* thermal.slowdown_c */
     int th_hyst_c;                    /* thermal.hyst_c */
+    int th_shutdown_c;                /* thermal.shutdown_c: any SM above it fails the run */
     int dvfs_policy;                  /* dvfs.policy: enum cfg_dvfs_policy */
     int dvfs_fixed_mhz;               /* dvfs.fixed_mhz: 0 = clocks.sm_mhz */
     int dvfs_cap_w;                   /* dvfs.cap_w */
@@ -210,10 +216,18 @@ typedef struct cfg {
     int dvfs_step_mhz;                /* dvfs.step_mhz: bins step down from clocks.sm_mhz */
     int dvfs_idle_mhz;                /* dvfs.idle_mhz */
     int dvfs_wake_ns;                 /* dvfs.wake_ns */
+    int dvfs_idle_stages;             /* dvfs.idle_stages: 0 = the two stages the four keys above
+                                         give; else the first N of dvfs.stage<k>.* */
     int64_t dvfs_epoch_ns;            /* dvfs.epoch_ns */
     int64_t dvfs_latency_ns;          /* dvfs.latency_ns */
     int64_t dvfs_idle_after_ns;       /* dvfs.idle_after_ns */
     int64_t dvfs_wake_after_ns;       /* dvfs.wake_after_ns */
+    int64_t th_check_ns;              /* thermal.check_ns: hardware slowdown period (0: none) */
+    struct {
+        int64_t after_ns;             /* dvfs.stage<k>.after_ns: entered this long after the last kernel */
+        int mhz;                      /* dvfs.stage<k>.mhz: clock while in it (0 = unchanged) */
+        int wake_ns;                  /* dvfs.stage<k>.wake_ns: a launch from it waits this long */
+    } dvfs_stage[CFG_IDLE_STAGES];
 
     /* simulation */
     uint64_t seed;                    /* sim.seed */
@@ -258,6 +272,11 @@ void cfg_help(FILE *out);
 size_t cfg_schema_len(void);
 const char *cfg_schema_key(size_t i);
 const char *cfg_schema_default(size_t i);
+/* Row i's bounds when it is an integer key (1: *lo, *hi set), else 0 (strings,
+ * choices, lists, sim.seed).  For property tests that draw in-bounds values. */
+int cfg_schema_bounds(size_t i, int64_t *lo, int64_t *hi);
+/* Row i's choices when it is a choice key (NULL-terminated), else NULL. */
+const char *const *cfg_schema_choices(size_t i);
 
 /* A list of bit numbers "12,13,15" as a mask: 0, or -1 when it is not one. */
 int cfg_bit_list(const char *s, uint64_t *mask);

@@ -10,6 +10,7 @@
 #include "skewsim/config.h"
 #include "skewsim/results.h"
 #include "skewsim/sass.h"
+#include "skewsim/sink.h"
 #include "skewsim/trace.h"
 
 /* Open trace `tpath`; with `sass_path` (not NULL) an Accel-Sim trace takes
@@ -22,6 +23,11 @@ trace *run_open_trace(const char *tpath, const char *sass_path, sass **listing, 
  * the short summary to `out` (NULL: none).  0 or a negative SK_E* code. */
 int run_trace(const cfg *c, const char *tpath, const char *sass_path, const char *odir, FILE *out,
               sk_error *e);
+
+/* The same, with `nextra` more sinks (a timeline, explain) after the
+ * results' own; each sink's state stays the caller's. */
+int run_trace_with(const cfg *c, const char *tpath, const char *sass_path, const char *odir, FILE *out,
+                   const sim_sink *extra, int nextra, sk_error *e);
 
 /* Simulate the open trace `tr` on config *c into results kept in memory
  * (validate's checks read them back).  NULL with *e filled on failure;

@@ -85,8 +85,11 @@ typedef struct si_chip_state {
 
 /* Build the model for a validated config and its topology.  The variation
  * map is drawn from c->seed.  Returns NULL with *e filled on a config the
- * model cannot use (SK_ECONFIG) or a map file it cannot read (SK_EIO,
- * SK_ECONFIG with "file:line: ...").  Caller owns it: silicon_destroy(). */
+ * model cannot use (SK_ECONFIG), a map file it cannot read (SK_EIO,
+ * SK_ECONFIG with "file:line: ..."), or a chip with no idle steady state
+ * (SK_ESIM: leakage runaway past thermal.shutdown_c, or an SM with no
+ * feasible clock bin; docs/silicon.md, "Where the physics breaks").
+ * Caller owns it: silicon_destroy(). */
 silicon *silicon_create(const cfg *c, const topo *t, sk_error *e);
 void silicon_destroy(silicon *si);      /* NULL is a no-op */
 
@@ -94,31 +97,36 @@ void silicon_destroy(silicon *si);      /* NULL is a no-op */
  * t.  act[i] is what SM i did over that interval (NULL: nothing, an idle
  * chip); it is spread uniformly over the interval.  Power, IR drop and
  * temperature are evaluated; DVFS decisions fall at multiples of
- * dvfs.epoch_ns.  Returns 0, or SK_ESIM when t lies before the previous
- * call. */
+ * dvfs.epoch_ns, hardware thermal checks at multiples of thermal.check_ns.
+ * Returns 0, or SK_ESIM when t lies before the previous call or the physics
+ * breaks (an SM above thermal.shutdown_c, a supply that cannot hold the
+ * lowest bin, a value that is not finite): nothing it reports is ever NaN. */
 int silicon_advance(silicon *si, ps_t t, const si_activity *act, sk_error *e);
 
 /* The earliest time after the last silicon_advance() at which the model has
- * something to do: a DVFS decision, a decided clock taking effect, the idle
- * clock starting or ending.  The run loop calls silicon_advance() there. */
+ * something to do: a DVFS decision, a thermal check, a decided clock taking
+ * effect, an idle stage clock starting or ending.  The run loop calls
+ * silicon_advance() there. */
 ps_t silicon_next_ps(const silicon *si);
 
 /* Clock of SM `sm` in force at time t >= the last silicon_advance(): the
- * lower of its domain's DVFS target (or the idle clock) and its own
- * attainable clock.  Decisions still pending count from when they take
+ * lower of its domain's DVFS target (or an idle stage clock) and the
+ * highest bin every SM of its domain attains (one domain, one clock: the
+ * slowest SM sets it).  Decisions still pending count from when they take
  * effect. */
 int silicon_sm_mhz(const silicon *si, int sm, ps_t t);
 
 /* A kernel is launched at t.  Returns the wake-up delay in ps that the run
- * loop adds before the kernel's first CTA can start: dvfs.wake_ns when no
- * kernel has run for at least dvfs.wake_after_ns, else 0.  If the idle
+ * loop adds before the kernel's first CTA can start: the wake cost of the
+ * deepest idle stage entered since the last kernel ended (dvfs.wake_ns
+ * after dvfs.wake_after_ns by default), 0 while a kernel runs.  If a stage
  * clock was in force, the DVFS target is back when the delay ends, before
  * any CTA starts.  t before the last silicon_advance() is a run-loop bug
  * and aborts, like an event scheduled into the past. */
 ps_t silicon_kernel_launch(silicon *si, ps_t t);
-/* A kernel finished at t.  When none is left running, the idle clock
- * (dvfs.idle_mhz) follows after dvfs.idle_after_ns unless a kernel comes
- * (not under policy fixed: a clock lock does not idle down). */
+/* A kernel finished at t.  When none is left running, the idle stages
+ * follow, each after its after_ns, unless a kernel comes (their clocks not
+ * under policy fixed: a clock lock does not idle down). */
 void silicon_kernel_end(silicon *si, ps_t t);
 
 /* State accessors; the pointers stay valid until silicon_destroy(). */
@@ -147,6 +155,27 @@ typedef struct si_calib {
 
 int silicon_calibrate(const cfg *c, const topo *t, double seconds, si_calib *out,
                       sk_error *e);
+
+/* Activity of one SM per SM cycle (the rates behind si_activity's counts). */
+typedef struct si_rate {
+    double issued[FU_NCLASS];
+    double tensor_cycles;
+    double mem_bytes;
+} si_rate;
+
+typedef struct si_sustained {
+    double mhz_median, mhz_min, mhz_max;   /* SM 0's clock over the second half */
+    double power_w;                        /* mean board power over the second half */
+    double temp_c;                         /* mean SM temperature at the end */
+} si_sustained;
+
+/* A workload held for `seconds` from a long-idle chip under c as it is
+ * (its policy, cap and silicon): rate[i] is SM i's activity per cycle,
+ * following each SM's clock.  What validate uses to predict the clock and
+ * power of a sustained mix from the activity a short simulation of one of
+ * its kernels measured.  0 or a negative SK_E* code. */
+int silicon_sustain(const cfg *c, const topo *t, const si_rate *rate, double seconds,
+                    si_sustained *out, sk_error *e);
 
 /* ==================================================================== */
 /* Building blocks                                                       */
@@ -260,6 +289,34 @@ double si_power_dyn_nom_j(const si_power *p, const double *issued, double tensor
  * wires (J), which run on the uncore supply. */
 double si_power_mem_sm_nom_j(const si_power *p, double l1_sectors, double smem_wavefronts);
 double si_power_mem_chip_j(const si_power *p, double l2_sectors, double noc_sector_um);
+
+/* ---- tensor data types (tensor.c) -------------------------------------- */
+
+/* Tensor-op input types: id, name, significand bits (hidden bit included),
+ * FMAs per pipe cycle relative to bf16, accumulator adder energy relative to
+ * fp32's.  Sources in tensor.c. */
+#define SI_TENSOR_DTYPE_MAP(X)           \
+    X(BF16, "bf16", 8, 1.0, 1.0)         \
+    X(FP16, "fp16", 11, 1.0, 1.0)        \
+    X(TF32, "tf32", 11, 0.5, 1.0)        \
+    X(FP8, "fp8", 4, 2.0, 1.0)           \
+    X(INT8, "int8", 8, 2.0, 0.1 / 0.9)
+
+enum si_tensor_dtype {
+#define SI_DT_ENUM_(id, name, m, n, acc) SI_DT_##id,
+    SI_TENSOR_DTYPE_MAP(SI_DT_ENUM_)
+#undef SI_DT_ENUM_
+    SI_DT_N
+};
+
+const char *si_tensor_dtype_name(int dt);
+/* Energy of a tensor-pipe cycle of type dt relative to a bf16 cycle, when
+ * a share datapath_share (0..1) of a bf16 cycle's energy is the multiply-
+ * accumulate datapath. */
+double si_tensor_scale(double datapath_share, int dt);
+/* The input type of a tensor op from its SASS mnemonic (last type token:
+ * "HGMMA.64x256x16.F32.BF16" -> SI_DT_BF16); SI_DT_BF16 when it has none. */
+int si_tensor_dtype_of(const char *mnemonic);
 
 /* ---- temperature (thermal.c) ----------------------------------------- */
 

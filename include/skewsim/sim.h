@@ -62,6 +62,8 @@ typedef struct sim {
     uint64_t grid_arrived;    /* warps waiting at the grid barrier */
     uint64_t grid_released;   /* warps the queued grid release lets go (for the sinks) */
     ps_t grid_last_ps;        /* latest arrival at it */
+    ps_t *grid_t;             /* arrival times at it, grid_n of grid_cap (sync.grid_cta_ps > 0) */
+    size_t grid_n, grid_cap;
     event grid_ev;            /* grid barrier release */
 
     /* totals */

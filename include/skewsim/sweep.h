@@ -134,6 +134,11 @@ typedef struct sweep_opts {
     int force;                    /* run points already done */
     int collect;                  /* run nothing: rebuild sweep.csv, count what is done */
     int list;                     /* print the points (this shard's) and run nothing */
+    /* Each point run also writes DIR/points/NNNN-.../timeline.json (run
+     * --timeline), at most timeline_max_events events (0: no bound).  Not
+     * part of a point's key: points already done keep what they have. */
+    int timeline;
+    uint64_t timeline_max_events;
     /* The caller's signal flag (its SIGINT/SIGTERM handler stores the
      * signal number): once non-zero, no new point starts, running ones get
      * SIGTERM, their temporaries are removed.  The engine only reads it;

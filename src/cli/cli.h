@@ -16,6 +16,18 @@ int cmd_validate(int argc, char **argv);
 /* validate's E10 section (validate_e10.c): the unit table against the
  * measured latencies and issue rates in DIR; adds failed criteria to *fails. */
 int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e);
+/* validate --measured (validate_measured.c): every kernel of the capture
+ * directory DIR (tools/capture/README.md) that has a generator, simulated
+ * and compared; rows tagged fitted when FILE (NULL: none) lists them.  With
+ * max_mape > 0 a predicted MAPE above it adds to *fails; `only` (NULL: all)
+ * lists the families to run, comma-separated. */
+int validate_measured(const cfg *c, const char *dir, const char *fitted, const char *only,
+                      double max_mape, int *fails, sk_error *e);
+/* n copies of kernel k simulated on c, copy i launched gap_ns[i] after the
+ * one before (NULL: back to back); us[i] gets copy i's launch-to-completion
+ * time in microseconds.  0 or a negative code (validate_measured.c). */
+int validate_kernel_times(const cfg *c, const kernel *k, int n, const uint64_t *gap_ns, double *us,
+                          sk_error *e);
 /* validate's E11 section (validate_e11.c): the memory hierarchy against the
  * chases and bandwidths in DIR/capture; adds failed criteria to *fails. */
 int validate_e11(const cfg *c, const char *dir, int *fails, sk_error *e);
@@ -23,6 +35,8 @@ int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Print "skewsim: <msg>" for a recorded error and return its exit status. */
 int cli_fail(const sk_error *e);

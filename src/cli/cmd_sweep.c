@@ -15,7 +15,7 @@
 #define SWEEP_EXIT_FAILED 6        /* README.md, "Exit status" */
 
 #define SWEEP_OPTS "[-j N] [--shard K/N] [--force] [--collect] [--list] [--quiet] [--reuse-across-versions] " \
-    SWEEP_SLURM_USAGE
+    "[--timeline [--timeline-max-events N]] " SWEEP_SLURM_USAGE
 #define SWEEP_USAGE "expected SPEC -o DIR " SWEEP_OPTS
 
 /* Decimal digits only: no sign, no blank (strtol would skip leading ones
@@ -62,6 +62,7 @@ static void on_signal(int sig)
 int cmd_sweep(int argc, char **argv)
 {
     sweep_opts o;
+    int timeline_max_given = 0;
     memset(&o, 0, sizeof o);
     o.jobs = 1;
     o.shard_n = 1;
@@ -80,7 +81,8 @@ int cmd_sweep(int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             printf("usage: skewsim sweep SPEC -o DIR " SWEEP_OPTS "\n\n"
                    "--slurm submits the sweep as a Slurm array job and a collect job after it\n"
-                   "(docs/hpc.md); --dry-run prints the scripts instead.\n\n"
+                   "(docs/hpc.md); --dry-run prints the scripts instead.  --timeline: each point also writes\n"
+                   "timeline.json (run --timeline).\n\n"
                    "SPEC keys (docs/sweeps.md):\n");
             sweep_spec_help(stdout);
             return 0;
@@ -107,6 +109,22 @@ int cmd_sweep(int argc, char **argv)
             o.collect = 1;
         } else if (!strcmp(a, "--list")) {
             o.list = 1;
+        } else if (!strcmp(a, "--timeline")) {
+            o.timeline = 1;
+            if (!o.timeline_max_events)
+                o.timeline_max_events = 1000000;   /* as run --timeline */
+        } else if (!strcmp(a, "--timeline-max-events") && has) {
+            const char *v = argv[++i];
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (!*v || *v == '-' || *end || errno || n == 0) {
+                sk_errorf(&e, SK_EUSAGE, "sweep: --timeline-max-events %s: expected an integer in "
+                          "1..18446744073709551615", v);
+                return cli_fail(&e);
+            }
+            o.timeline_max_events = n;
+            timeline_max_given = 1;
         } else if (!strcmp(a, "--quiet")) {
             o.quiet = 1;
         } else if (!strcmp(a, "--reuse-across-versions")) {
@@ -116,7 +134,8 @@ int cmd_sweep(int argc, char **argv)
                 return cli_fail(&e);
             status = 0;
         } else if (a[0] == '-' && a[1]) {
-            int takes = !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--shard");
+            int takes = !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--shard") ||
+                        !strcmp(a, "--timeline-max-events");
             sk_errorf(&e, SK_EUSAGE, "sweep: %s: %s: " SWEEP_USAGE, a, takes ? "missing value" : "unknown option");
             return cli_fail(&e);
         } else if (o.spec) {
@@ -128,6 +147,10 @@ int cmd_sweep(int argc, char **argv)
     }
     if (!o.spec || (!o.dir && !o.list)) {
         sk_errorf(&e, SK_EUSAGE, "sweep: missing %s: " SWEEP_USAGE, !o.spec ? "SPEC" : "-o DIR");
+        return cli_fail(&e);
+    }
+    if (timeline_max_given && !o.timeline) {
+        sk_errorf(&e, SK_EUSAGE, "sweep: --timeline-max-events: expected --timeline with it");
         return cli_fail(&e);
     }
     if (!so.on && (so.dry_run || so.partition || so.mem || so.time_s != 7200 || so.cpus != 8 ||

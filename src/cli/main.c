@@ -17,7 +17,9 @@ static void usage(FILE *f)
           "\n"
           "commands:\n"
           "  run -c CONFIG -t TRACE -o DIR [--seed N] [--set key=value ...] [--sass LISTING]\n"
-          "                      simulate a trace; writes DIR/summary.json, ctas.csv and epochs.csv\n"
+          "      [--timeline FILE.json [--timeline-max-events N]] [--explain[=dispatch,issue] [--explain-window A:B]]\n"
+          "                      simulate a trace; writes DIR/summary.json, ctas.csv and epochs.csv; a\n"
+          "                      Perfetto timeline; every scheduling decision with its reason\n"
           "  gen fma|stream|gemm|coop [options] -o FILE\n"
           "                      write a synthetic kernel as a trace (.gz: gzip'd; 'skewsim gen --help')\n"
           "  import accelsim PATH -o FILE [--sass LISTING]\n"
@@ -25,14 +27,20 @@ static void usage(FILE *f)
           "                      to the native format (.gz: gzip'd; docs/accelsim.md)\n"
           "  config [-c CONFIG] [--set key=value ...] (--dump | --help-config)\n"
           "                      print the effective configuration, or every key\n"
-          "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list] [--slurm ...]\n"
+          "  sweep SPEC -o DIR [-j N] [--shard K/N] [--force] [--collect] [--list] [--slurm ...] [--timeline]\n"
           "                      run every point of a parameter sweep (docs/sweeps.md)\n"
           "  collect DIR         a sweep's results as one tidy table: DIR/results.csv, results.json\n"
+          "  plot KIND DIR -o FILE.svg [-c CONFIG] | plot --list\n"
+          "                      a figure of a run or sweep directory (docs/figures.md)\n"
+          "  report DIR [-o FILE.html] [-c CONFIG]\n"
+          "                      one self-contained HTML page for a run or sweep directory\n"
           "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
           "                      simulate the H200 measurements in DIR and compare\n"
           "  topo -c CONFIG [--set key=value ...] [--green N]\n"
           "                      print each SM's TPC, GPC and cluster group; --green N: first the SMs\n"
           "                      of a green context of N SMs, then those left over (docs/topology.md)\n"
+          "  validate -c CONFIG --measured DIR [--fitted FILE] [--only FAMILY,...] [--max-mape X]\n"
+          "                      simulate every kernel of a capture directory (tools/capture)\n"
           "  version             print the version\n",
           f);
 }
@@ -40,7 +48,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep or version "
+        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep, collect, plot, report or version "
               "('skewsim help' lists them)\n", stderr);
         return 1;
     }
@@ -61,6 +69,10 @@ int main(int argc, char **argv)
         return cmd_topo(argc - 1, argv + 1);
     if (!strcmp(cmd, "collect"))
         return cmd_collect(argc - 1, argv + 1);
+    if (!strcmp(cmd, "plot"))
+        return cmd_plot(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report"))
+        return cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("skewsim %s (%s)\n", sk_version(), sk_commit());
         return 0;
@@ -69,6 +81,6 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep or version\n", cmd);
+    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep, collect, plot, report or version\n", cmd);
     return 1;
 }

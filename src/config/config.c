@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "skewsim/config.h"
 #include "skewsim/yamlrd.h"
 #include "skewsim/topo.h"
@@ -60,7 +61,8 @@ static const char *const numberings[] = { "gpc_major", "tpc_round_robin", NULL }
 #define POLICY_HELP_(id, name, help) " " #name ": " help "."
 static const char *const warp_policies[] = { WARP_POLICY_MAP(POLICY_NAME_) NULL };
 static const char *const dispatch_policies[] = { DISPATCH_POLICY_MAP(POLICY_NAME_) NULL };
-static const char *const si_presets[] = { "uniform", "skewed", "file", NULL };
+/* "skewed" last: the old name of "varius" (enum cfg_si_preset). */
+static const char *const si_presets[] = { "uniform", "varius", "file", "skewed", NULL };
 static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "per_sm", NULL };
 
 #define STR_(x) #x
@@ -96,6 +98,16 @@ static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "p
 #define UNIT_DEFAULT_LDST    1,  4, 4
 #define UNIT_DEFAULT_BRANCH  1,  1, 1
 #define UNIT_DEFAULT_MISC    1,  2, 1
+
+/* One idle stage of the power manager (docs/silicon.md, "Idle and wake"). */
+#define DVFS_STAGE_ROWS_(k, num)                                               \
+    ROW_INT64("dvfs.stage" num ".after_ns", dvfs_stage[k].after_ns, 0, 0,      \
+              1000000000000000, "ns",                                          \
+              "idle stage " num ": entered this long after the last kernel"), \
+    ROW_INT("dvfs.stage" num ".mhz", dvfs_stage[k].mhz, 0, 0, 10000, "MHz",    \
+            "idle stage " num ": clock while in it (0 = unchanged)"),          \
+    ROW_INT("dvfs.stage" num ".wake_ns", dvfs_stage[k].wake_ns, 0, 0,          \
+            1000000000, "ns", "idle stage " num ": a launch from it waits this long"),
 
 #define ARG1_(a, b, c) a
 #define ARG2_(a, b, c) b
@@ -235,6 +247,8 @@ static const cfg_key cfg_schema[] = {
 
     ROW_INT("sync.grid_ns", grid_sync_ns, 1000, 0, 1000000000, "ns",
             "last warp's arrival at a grid barrier (GRID.SYNC) to its release"),
+    ROW_INT("sync.grid_cta_ps", grid_cta_ps, 0, 0, 1000000000, "ps",
+            "grid barrier: each CTA's arrival atomic at the one counter, served in turn (0: none)"),
 
     ROW_INT("memory.latency_ns", mem_latency_ns, 500, 0, 1000000, "ns",
             "global load round trip, unloaded"),
@@ -319,8 +333,8 @@ static const cfg_key cfg_schema[] = {
     /* Silicon model: docs/silicon.md gives the source of every default;
      * [physics] = shared physics.md, [trace] = validation/h200/smi_trace2. */
     ROW_ENUM("silicon.preset", si_preset, "uniform", si_presets,
-             "per-SM process variation: none (the measured H200), VARIUS-skewed, "
-             "or silicon.map_file"),
+             "per-SM process variation: uniform (none: the measured H200), varius "
+             "(a VARIUS within-die Vth map; old name skewed), or file"),
     ROW_PATH("silicon.map_file", si_map_file,
              "CSV 'sm,vth_mv' or 'sm,fmax_scale', one row per SM (preset file)"),
 
@@ -396,6 +410,12 @@ static const cfg_key cfg_schema[] = {
             "hottest SM above this: the DVFS target steps down"),
     ROW_INT("thermal.hyst_c", th_hyst_c, 2, 0, 100, "C",
             "the slowdown releases this far below slowdown_c"),
+    /* nvidia-smi's "GPU Shutdown Temp" on the measured H200 (physics.md). */
+    ROW_INT("thermal.shutdown_c", th_shutdown_c, 96, 1, 1000, "C",
+            "any SM above this powers the chip off: the run fails"),
+    ROW_INT64("thermal.check_ns", th_check_ns, 1000000, 0, 1000000000000, "ns",
+              "hardware slowdown: every this often a domain over slowdown_c loses a bin "
+              "(0: only at DVFS decisions)"),
 
     ROW_ENUM("dvfs.policy", dvfs_policy, "fixed", dvfs_policies,
              "clock lock at fixed_mhz, chip-wide power cap, or per-GPC / per-SM caps"),
@@ -419,6 +439,17 @@ static const cfg_key cfg_schema[] = {
               "no kernel for this long: the idle clock"),
     ROW_INT64("dvfs.wake_after_ns", dvfs_wake_after_ns, 1000000, 0, 1000000000000000, "ns",
               "no kernel for this long: the next launch pays wake_ns"),
+    ROW_INT("dvfs.idle_stages", dvfs_idle_stages, 0, 0, CFG_IDLE_STAGES, "stages",
+            "idle stages from dvfs.stage<k>.* (0: from wake_after_ns, wake_ns, "
+            "idle_after_ns, idle_mhz)"),
+    DVFS_STAGE_ROWS_(0, "1")
+    DVFS_STAGE_ROWS_(1, "2")
+    DVFS_STAGE_ROWS_(2, "3")
+    DVFS_STAGE_ROWS_(3, "4")
+    DVFS_STAGE_ROWS_(4, "5")
+    DVFS_STAGE_ROWS_(5, "6")
+    DVFS_STAGE_ROWS_(6, "7")
+    DVFS_STAGE_ROWS_(7, "8")
 
     ROW_UINT64("sim.seed", seed, 1, "", "random seed"),
     /* Bounded so that the limit converted to picoseconds fits in ps_t. */
@@ -789,6 +820,20 @@ const char *cfg_schema_default(size_t i)
     return i < NKEYS ? cfg_schema[i].def : NULL;
 }
 
+int cfg_schema_bounds(size_t i, int64_t *lo, int64_t *hi)
+{
+    if (i >= NKEYS || (cfg_schema[i].type != KEY_INT && cfg_schema[i].type != KEY_INT64))
+        return 0;
+    *lo = cfg_schema[i].min;
+    *hi = cfg_schema[i].max;
+    return 1;
+}
+
+const char *const *cfg_schema_choices(size_t i)
+{
+    return i < NKEYS && cfg_schema[i].type == KEY_ENUM ? cfg_schema[i].choices : NULL;
+}
+
 int cfg_num_tpcs(const cfg *c)
 {
     int n = 0;
@@ -804,28 +849,25 @@ int cfg_num_sms(const cfg *c)
 
 /* ---- YAML ------------------------------------------------------------ */
 
-/* The files being read, innermost first: an include of one of them is a
- * cycle. */
-typedef struct incl_chain {
-    const char *name;           /* as given (messages) */
-    const char *real;           /* realpath(), NULL for a string */
-    const struct incl_chain *up;
-    int depth;
-} incl_chain;
+/* `include: FILE` (the first key of a document) loads FILE first, so the
+ * including file's own settings override the base's.  FILE is relative to
+ * the including file's directory.  The files being read form a chain,
+ * innermost first, each by its resolved path (realpath), so that a cycle
+ * is caught however it is spelled; at most CFG_INCLUDE_DEPTH deep. */
+#define CFG_INCLUDE_DEPTH 8
 
-/* Nested includes deeper than this are refused (a cycle through links that
- * realpath() cannot see stops here too). */
-#define CFG_MAX_INCLUDE_DEPTH 16
+typedef struct incl {
+    char *real;                 /* realpath of the file, NULL when it has none (a string) */
+    const struct incl *up;      /* the file that included it */
+} incl;
 
 typedef struct loader {
     yrd y;                      /* the parser, the name, the keys seen */
     cfg *c;                     /* scratch copy, committed only on success */
-    const incl_chain *chain;    /* this file and the files including it */
-    int top_keys;               /* top-level keys read so far */
+    const incl *chain;          /* this file and those including it */
+    int depth;                  /* includes above this file */
+    int top_keys;               /* top-level keys read so far (include: must come first) */
 } loader;
-
-static int load_buffer_chain(cfg *c, const char *name, const unsigned char *buf, size_t len,
-                             const incl_chain *up, sk_error *e);
 
 /* A scalar for key k (entry `index` of a list when index >= 0). */
 static int load_scalar(loader *L, const cfg_key *k, const yaml_event_t *ev, int index,
@@ -907,6 +949,95 @@ static int load_list(loader *L, const cfg_key *k, const yaml_event_t *start)
 }
 
 static int load_mapping(loader *L, const char *prefix);
+static int load_document(loader *L);
+
+/* FILE of `include: FILE` in the file L reads, resolved against that
+ * file's directory.  Caller frees. */
+static char *include_path(const char *from, const char *file, size_t n)
+{
+    const char *slash = strrchr(from, '/');
+    size_t dl = file[0] == '/' || !slash ? 0 : (size_t)(slash - from + 1);
+    char *p = xmalloc(dl + n + 1);
+    memcpy(p, from, dl);
+    memcpy(p + dl, file, n);
+    p[dl + n] = '\0';
+    return p;
+}
+
+/* `include: FILE`, whose key sat at `km`: FILE's settings into L->c. */
+static int load_include(loader *L, yaml_mark_t km)
+{
+    char buf[80], shown[80];
+    int rc;
+    if (L->top_keys > 1)
+        return yrd_err(&L->y, km, SK_ECONFIG, "include: after other settings: expected it first, so that "
+                       "this file's settings override the included file's");
+    if ((rc = yrd_note_key(&L->y, "include", km)) != 0)
+        return rc;
+    yaml_event_t ev;
+    if ((rc = yrd_next(&L->y, &ev)) != 0)
+        return rc;
+    if ((rc = yrd_check_plain(&L->y, &ev, "include")) != 0)
+        goto out;
+    if (ev.type != YAML_SCALAR_EVENT || yrd_is_null(&ev) || memchr(ev.data.scalar.value, '\0',
+                                                                   ev.data.scalar.length)) {
+        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: expected the file name of a config",
+                     ev.type == YAML_SCALAR_EVENT && yrd_is_null(&ev) ? "(empty)"
+                                                                     : yrd_show_event(&ev, buf, sizeof buf));
+        goto out;
+    }
+    const char *file = (const char *)ev.data.scalar.value;
+    size_t n = ev.data.scalar.length;
+    yrd_show(shown, sizeof shown, file, n);
+    if (L->depth + 1 > CFG_INCLUDE_DEPTH) {
+        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: expected at most %d nested includes",
+                     shown, CFG_INCLUDE_DEPTH);
+        goto out;
+    }
+    char *path = include_path(L->y.name, file, n);
+    char *real = realpath(path, NULL);
+    if (!real) {
+        rc = yrd_err(&L->y, ev.start_mark, SK_EIO, "include: %s: cannot open %s: %s", shown, path,
+                     strerror(errno));
+        free(path);
+        goto out;
+    }
+    /* Only a regular file: `include: /dev/stdin` must not block a loader
+     * (nor a fuzzer feeding it). */
+    struct stat st;
+    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rc = yrd_err(&L->y, ev.start_mark, SK_EIO, "include: %s: %s is not a regular file", shown, path);
+        free(real);
+        free(path);
+        goto out;
+    }
+    for (const incl *q = L->chain; q; q = q->up)
+        if (q->real && !strcmp(q->real, real)) {
+            rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: an include cycle: %s is already "
+                         "being read", shown, path);
+            free(real);
+            free(path);
+            goto out;
+        }
+    unsigned char *text;
+    size_t len;
+    sk_error fe = {0};
+    if (yrd_read_file(path, &text, &len, &fe) != 0) {
+        rc = yrd_err(&L->y, ev.start_mark, fe.code, "include: %s", fe.msg);
+    } else {
+        incl me = {real, L->chain};
+        loader sub = {.c = L->c, .chain = &me, .depth = L->depth + 1};
+        yrd_init(&sub.y, path, text, len, L->y.e);
+        rc = load_document(&sub);
+        yrd_free(&sub.y);
+        free(text);
+    }
+    free(real);
+    free(path);
+out:
+    yaml_event_delete(&ev);
+    return rc;
+}
 
 /* The value of key or section `full`, whose key sat at `km`. */
 static int load_value(loader *L, const char *full, yaml_mark_t km)
@@ -950,87 +1081,6 @@ out:
     return rc;
 }
 
-/* "include: PATH" (the first top-level key): load the base file into the
- * scratch config, so that every key of this file overrides it.  PATH is
- * relative to the including file's folder (to the working directory for a
- * config given as a string). */
-static int load_include(loader *L, yaml_mark_t km)
-{
-    char shown[80], buf[80];
-    yaml_event_t ev;
-    int rc;
-
-    if (L->top_keys > 0)
-        return yrd_err(&L->y, km, SK_ECONFIG,
-                       "include: expected as the first key of the file (the base is read first, "
-                       "then this file overrides it)");
-    if ((rc = yrd_next(&L->y, &ev)) != 0)
-        return rc;
-    if ((rc = yrd_check_plain(&L->y, &ev, "include")) != 0)
-        goto out;
-    if (ev.type != YAML_SCALAR_EVENT || yrd_is_null(&ev)) {
-        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: expected the path of a config file",
-                     yrd_show_event(&ev, buf, sizeof buf));
-        goto out;
-    }
-    const char *v = (const char *)ev.data.scalar.value;
-    size_t n = ev.data.scalar.length;
-    yrd_show(shown, sizeof shown, v, n);
-    if (memchr(v, '\0', n) || n >= 4096) {
-        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: expected the path of a config file",
-                     shown);
-        goto out;
-    }
-    /* Resolve against the including file's folder. */
-    const char *self = L->chain->real ? L->chain->name : NULL;
-    const char *slash = self ? strrchr(self, '/') : NULL;
-    size_t dl = (v[0] != '/' && slash) ? (size_t)(slash - self) + 1 : 0;
-    char *path = xmalloc(dl + n + 1);
-    memcpy(path, self ? self : "", dl);
-    memcpy(path + dl, v, n);
-    path[dl + n] = '\0';
-
-    if (L->chain->depth + 1 > CFG_MAX_INCLUDE_DEPTH) {
-        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG, "include: %s: expected at most %d nested includes",
-                     shown, CFG_MAX_INCLUDE_DEPTH);
-        free(path);
-        goto out;
-    }
-    char *real = realpath(path, NULL);
-    unsigned char *fbuf = NULL;
-    size_t flen = 0;
-    sk_error fe;
-    memset(&fe, 0, sizeof fe);
-    if (!real || yrd_read_file(path, &fbuf, &flen, &fe) != 0) {
-        const char *why = real ? fe.msg : strerror(errno);
-        rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG,
-                     "include: %s: expected a readable config file (%s: %s)", shown, path,
-                     real ? why + strlen(path) + 2 : why);
-        free(real);
-        free(path);
-        goto out;
-    }
-    for (const incl_chain *up = L->chain; up; up = up->up) {
-        if (up->real && strcmp(up->real, real) == 0) {
-            rc = yrd_err(&L->y, ev.start_mark, SK_ECONFIG,
-                         "include: %s: expected a file that does not include this one "
-                         "(include cycle through %s)", shown, up->name);
-            free(fbuf);
-            free(real);
-            free(path);
-            goto out;
-        }
-    }
-    incl_chain link = {.name = path, .real = real, .up = L->chain, .depth = L->chain->depth + 1};
-    rc = load_buffer_chain(L->c, path, fbuf, flen, &link, L->y.e);
-    free(fbuf);
-    free(real);
-    free(path);
-out:
-    yaml_event_delete(&ev);
-    return rc;
-}
-
 /* Key/value pairs up to the mapping's end; `prefix` is "" at the top. */
 static int load_mapping(loader *L, const char *prefix)
 {
@@ -1066,12 +1116,9 @@ static int load_mapping(loader *L, const char *prefix)
             full[np] = '\x01';
         yaml_mark_t km = ev.start_mark;
         yaml_event_delete(&ev);
-        if (!*prefix && strcmp(full, "include") == 0)
-            rc = load_include(L, km);
-        else
-            rc = load_value(L, full, km);
         if (!*prefix)
             L->top_keys++;
+        rc = !*prefix && !strcmp(full, "include") ? load_include(L, km) : load_value(L, full, km);
         free(full);
         if (rc)
             return rc;
@@ -1125,19 +1172,17 @@ static int load_document(loader *L)
     return rc;
 }
 
-/* Parse buf[0..len) into *c; *c is untouched on error.  `up` is the chain
- * of files including this one (its own link, for a file). */
-static int load_buffer_chain(cfg *c, const char *name, const unsigned char *buf, size_t len,
-                             const incl_chain *up, sk_error *e)
+/* Parse buf[0..len) into *c; *c is untouched on error. */
+static int load_buffer(cfg *c, const char *name, const unsigned char *buf, size_t len,
+                       sk_error *e)
 {
-    loader L;
     cfg scratch = *c;
+    incl me = {realpath(name, NULL), NULL};
+    loader L = {.c = &scratch, .chain = &me};
     yrd_init(&L.y, name, buf, len, e);
-    L.c = &scratch;
-    L.chain = up;
-    L.top_keys = 0;
 
     int rc = load_document(&L);
+    free(me.real);
     if (rc == 0)
         *c = scratch;
     yrd_free(&L.y);
@@ -1146,8 +1191,7 @@ static int load_buffer_chain(cfg *c, const char *name, const unsigned char *buf,
 
 int cfg_load_string(cfg *c, const char *name, const char *yaml, sk_error *e)
 {
-    incl_chain self = {.name = name, .real = NULL, .up = NULL, .depth = 0};
-    return load_buffer_chain(c, name, (const unsigned char *)yaml, strlen(yaml), &self, e);
+    return load_buffer(c, name, (const unsigned char *)yaml, strlen(yaml), e);
 }
 
 int cfg_load_file(cfg *c, const char *path, sk_error *e)
@@ -1157,10 +1201,7 @@ int cfg_load_file(cfg *c, const char *path, sk_error *e)
     int rc = yrd_read_file(path, &buf, &len, e);
     if (rc)
         return rc;
-    char *real = realpath(path, NULL);
-    incl_chain self = {.name = path, .real = real, .up = NULL, .depth = 0};
-    rc = load_buffer_chain(c, path, buf, len, &self, e);
-    free(real);
+    rc = load_buffer(c, path, buf, len, e);
     free(buf);
     return rc;
 }

@@ -135,6 +135,7 @@ void sim_destroy(sim *s)
     silicon_destroy(s->si);
     free(s->si_seen);
     free(s->si_act);
+    free(s->grid_t);
     for (int i = 0; s->sms && i < s->nsms; i++)
         sm_free(&s->sms[i]);
     free(s->sms);
@@ -261,10 +262,16 @@ void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t)
     dispatch_kick(s, t);
 }
 
-/* Grid barrier: every live warp of the kernel arrived.  Release comes
- * sync.grid_ns after the last arrival (the atomics and flag polling that
- * cooperative_groups' grid.sync() costs); warps that exit meanwhile no
- * longer hold it back. */
+/* Grid barrier: every live warp of the kernel arrived.  cooperative_groups'
+ * grid.sync() has each CTA's thread 0 add to one counter in L2 (an atomic)
+ * and then poll a flag until the last arrival flips it.  The atomics to the
+ * one counter line are served one at a time, sync.grid_cta_ps each, in
+ * arrival order (a CTA arrives with its last warp; the warps' arrival times
+ * sorted, every W-th is a CTA's, W warps per CTA); the release comes
+ * sync.grid_ns after the last one is served (the flag's write and the
+ * pollers' round trip).  So bunched arrivals cost a time linear in the CTA
+ * count and spread ones drain the queue as they come.  Warps that exit
+ * meanwhile no longer hold it back. */
 static void grid_release(sim *s, event *ev)
 {
     if (s->sink_want & SINK_W_BAR_RELEASE) {
@@ -275,12 +282,29 @@ static void grid_release(sim *s, event *ev)
         sm_release_grid(s, &s->sms[i], ev->t);
 }
 
+static int cmp_ps(const void *a, const void *b)
+{
+    ps_t x = *(const ps_t *)a, y = *(const ps_t *)b;
+    return (x > y) - (x < y);
+}
+
 static void grid_check(sim *s)
 {
     if (s->grid_arrived > 0 && s->grid_arrived == s->live_warps) {
+        ps_t served = s->grid_last_ps;
+        if (s->c.grid_cta_ps > 0 && s->grid_n > 0) {
+            size_t n = s->grid_n, w = SK_MAX(1, (s->k.block_threads + 31) / 32);
+            qsort(s->grid_t, n, sizeof *s->grid_t, cmp_ps);
+            served = 0;
+            for (size_t i = w - 1; i < n + w - 1; i += w) {
+                ps_t a = s->grid_t[SK_MIN(i, n - 1)];
+                served = SK_MAX(served, a) + (ps_t)s->c.grid_cta_ps;
+            }
+        }
         s->grid_released = s->grid_arrived;
         s->grid_arrived = 0;
-        ps_t t = SK_MAX(s->grid_last_ps, s->q.now) + (ps_t)s->c.grid_sync_ns * PS_PER_NS;
+        s->grid_n = 0;
+        ps_t t = SK_MAX(served, s->q.now) + (ps_t)s->c.grid_sync_ns * PS_PER_NS;
         s->grid_last_ps = 0;
         evq_push(&s->q, &s->grid_ev, t);
     }
@@ -290,6 +314,13 @@ void sim_grid_arrive(sim *s, ps_t t)
 {
     s->grid_arrived++;
     s->grid_last_ps = SK_MAX(s->grid_last_ps, t);
+    if (s->c.grid_cta_ps > 0) {
+        if (s->grid_n == s->grid_cap) {
+            s->grid_cap = s->grid_cap ? 2 * s->grid_cap : 1024;
+            s->grid_t = xrealloc(s->grid_t, s->grid_cap * sizeof *s->grid_t);
+        }
+        s->grid_t[s->grid_n++] = t;
+    }
     grid_check(s);
 }
 

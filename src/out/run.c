@@ -3,6 +3,7 @@
  * command line (issue 9) so that `run`, `sweep`, `validate`, the tests and
  * bench share one library call. */
 #include <stdio.h>
+#include <stdlib.h>
 #include "skewsim/run.h"
 #include "skewsim/sim.h"
 
@@ -41,6 +42,12 @@ results *run_simulate(const cfg *c, trace *tr, sk_error *e)
 int run_trace(const cfg *c, const char *tpath, const char *sass_path, const char *odir, FILE *out,
               sk_error *e)
 {
+    return run_trace_with(c, tpath, sass_path, odir, out, NULL, 0, e);
+}
+
+int run_trace_with(const cfg *c, const char *tpath, const char *sass_path, const char *odir, FILE *out,
+                   const sim_sink *extra, int nextra, sk_error *e)
+{
     sass *listing;
     trace *tr = run_open_trace(tpath, sass_path, &listing, e);
     if (!tr)
@@ -51,8 +58,13 @@ int run_trace(const cfg *c, const char *tpath, const char *sass_path, const char
         sass_free(listing);
         return e->code;
     }
-    sim_sink obs = results_sink(r);
-    sim *s = sim_create(c, &obs, 1, e);
+    /* The results' own sink first, then the caller's (timeline, explain). */
+    sim_sink *sinks = xcalloc((size_t)nextra + 1, sizeof *sinks);
+    sinks[0] = results_sink(r);
+    for (int i = 0; i < nextra; i++)
+        sinks[i + 1] = extra[i];
+    sim *s = sim_create(c, sinks, nextra + 1, e);
+    free(sinks);
     int rc = s ? sim_run(s, tr, e) : e->code;
     if (rc == 0)
         rc = results_finish(r, s, out, e);

@@ -36,28 +36,33 @@ typedef struct run_stats {
     double power_w, max_window_w, temp_c, changes_per_s;
 } run_stats;
 
-static void activity(const cfg *c, int wl, double cycles, si_activity *a)
+/* Activity per SM cycle of the synthetic workloads. */
+static void workload_rate(const cfg *c, int wl, si_rate *a)
 {
-    double r[FU_NCLASS] = { 0 }, bytes = 0, tensor = 0;
+    memset(a, 0, sizeof *a);
     if (wl == WL_FMA) {
         double ipc = 4 * 0.93;
-        r[FU_FP32] = ipc * 32 / 35;
-        r[FU_INT] = ipc * 2 / 35;
-        r[FU_BRANCH] = ipc * 1 / 35;
+        a->issued[FU_FP32] = ipc * 32 / 35;
+        a->issued[FU_INT] = ipc * 2 / 35;
+        a->issued[FU_BRANCH] = ipc * 1 / 35;
     } else if (wl == WL_GEMM) {
-        tensor = 4 * 0.84;
-        r[FU_TENSOR] = tensor / c->units[FU_TENSOR].ii_cycles;
-        r[FU_LDST] = 0.06;
-        r[FU_INT] = 0.12;
-        r[FU_FP32] = 0.04;
-        r[FU_MISC] = 0.06;
-        r[FU_BRANCH] = 0.02;
-        bytes = 2.6;
+        a->tensor_cycles = 4 * 0.84;
+        a->issued[FU_TENSOR] = a->tensor_cycles / c->units[FU_TENSOR].ii_cycles;
+        a->issued[FU_LDST] = 0.06;
+        a->issued[FU_INT] = 0.12;
+        a->issued[FU_FP32] = 0.04;
+        a->issued[FU_MISC] = 0.06;
+        a->issued[FU_BRANCH] = 0.02;
+        a->mem_bytes = 2.6;
     }
+}
+
+static void activity(const si_rate *r, double cycles, si_activity *a)
+{
     for (int k = 0; k < FU_NCLASS; k++)
-        a->issued[k] = (uint64_t)llround(r[k] * cycles);
-    a->tensor_cycles = (uint64_t)llround(tensor * cycles);
-    a->mem_bytes = (uint64_t)llround(bytes * cycles);
+        a->issued[k] = (uint64_t)llround(r->issued[k] * cycles);
+    a->tensor_cycles = (uint64_t)llround(r->tensor_cycles * cycles);
+    a->mem_bytes = (uint64_t)llround(r->mem_bytes * cycles);
 }
 
 static int cmp_sample(const void *a, const void *b)
@@ -66,10 +71,11 @@ static int cmp_sample(const void *a, const void *b)
     return (x->mhz > y->mhz) - (x->mhz < y->mhz);
 }
 
-/* Run workload wl for `seconds` on a fresh model of c; SM 0's clock is the
- * chip's (one domain). */
-static int run(const cfg *c, const topo *t, int wl, double seconds, run_stats *st,
-               sk_error *e)
+/* Run activity `rate` (per SM per cycle: one for all SMs, or NULL: idle)
+ * for `seconds` on a fresh model of c; SM 0's clock is the chip's (one
+ * domain). */
+static int run(const cfg *c, const topo *t, const si_rate *rate, int per_sm, double seconds,
+               run_stats *st, sk_error *e)
 {
     silicon *si = silicon_create(c, t, e);
     if (!si)
@@ -85,13 +91,17 @@ static int run(const cfg *c, const topo *t, int wl, double seconds, run_stats *s
     int rc = 0;
     ps_t now = 0;
 
-    if (wl != WL_NONE)
+    if (rate)
         silicon_kernel_launch(si, 0);
     while (rc == 0 && now < end) {
         ps_t next = SK_MIN(SK_MIN(now + max_step, silicon_next_ps(si)), end);
         double dt = (double)(next - now) * 1e-12;
-        for (int i = 0; i < n; i++)
-            activity(c, wl, silicon_sm_mhz(si, i, now) * 1e6 * dt, &act[i]);
+        for (int i = 0; i < n; i++) {
+            if (rate)
+                activity(&rate[per_sm ? i : 0], silicon_sm_mhz(si, i, now) * 1e6 * dt, &act[i]);
+            else
+                memset(&act[i], 0, sizeof act[i]);
+        }
         int mhz = silicon_sm_mhz(si, 0, now);
         rc = silicon_advance(si, next, act, e);
         if (now >= half) {
@@ -147,27 +157,39 @@ int silicon_calibrate(const cfg *c, const topo *t, double seconds, si_calib *out
     k.dvfs_policy = DVFS_POWER_CAP;
     run_stats st;
     int rc;
+    si_rate fma, gemm;
+    workload_rate(c, WL_FMA, &fma);
+    workload_rate(c, WL_GEMM, &gemm);
 
+    /* idle and awake through the two legacy stages (dvfs.idle_stages 0):
+     * the idle clock from the start, or never; a stage table's deepest
+     * clock is the idle clock */
+    int idle_mhz = c->dvfs_idle_mhz;
+    for (int i = 0; i < c->dvfs_idle_stages && i < CFG_IDLE_STAGES; i++)
+        if (c->dvfs_stage[i].mhz)
+            idle_mhz = c->dvfs_stage[i].mhz;
+    k.dvfs_idle_stages = 0;
+    k.dvfs_idle_mhz = idle_mhz;
     cfg idle = k;
     idle.dvfs_idle_after_ns = 0;
-    if ((rc = run(&idle, t, WL_NONE, seconds, &st, e)))
+    if ((rc = run(&idle, t, NULL, 0, seconds, &st, e)))
         return rc;
     out->idle_w = st.power_w;
     out->idle_temp_c = st.temp_c;
 
     cfg awake = k;
     awake.dvfs_idle_after_ns = 1000000000000000;
-    if ((rc = run(&awake, t, WL_NONE, seconds, &st, e)))
+    if ((rc = run(&awake, t, NULL, 0, seconds, &st, e)))
         return rc;
     out->awake_w = st.power_w;
 
-    if ((rc = run(&k, t, WL_FMA, seconds, &st, e)))
+    if ((rc = run(&k, t, &fma, 0, seconds, &st, e)))
         return rc;
     out->fma_mhz = st.mhz_median;
     out->fma_w = st.power_w;
     out->fma_temp_c = st.temp_c;
 
-    if ((rc = run(&k, t, WL_GEMM, seconds, &st, e)))
+    if ((rc = run(&k, t, &gemm, 0, seconds, &st, e)))
         return rc;
     out->gemm_mhz = st.mhz_median;
     out->gemm_mhz_min = st.mhz_min;
@@ -181,8 +203,25 @@ int silicon_calibrate(const cfg *c, const topo *t, double seconds, si_calib *out
     fixed.dvfs_policy = DVFS_FIXED;
     fixed.dvfs_fixed_mhz = 0;
     fixed.th_slowdown_c = 200;   /* what the chip would draw, not what it survives */
-    if ((rc = run(&fixed, t, WL_GEMM, SK_MIN(seconds, 2.0), &st, e)))
+    fixed.th_shutdown_c = 1000;
+    if ((rc = run(&fixed, t, &gemm, 0, SK_MIN(seconds, 2.0), &st, e)))
         return rc;
     out->gemm_uncapped_w = st.power_w;
+    return 0;
+}
+
+int silicon_sustain(const cfg *c, const topo *t, const si_rate *rate, double seconds,
+                    si_sustained *out, sk_error *e)
+{
+    memset(out, 0, sizeof *out);
+    run_stats st;
+    int rc = run(c, t, rate, 1, seconds, &st, e);
+    if (rc)
+        return rc;
+    out->mhz_median = st.mhz_median;
+    out->mhz_min = st.mhz_min;
+    out->mhz_max = st.mhz_max;
+    out->power_w = st.power_w;
+    out->temp_c = st.temp_c;
     return 0;
 }

@@ -49,6 +49,14 @@
 #include <string.h>
 #include "skewsim/silicon.h"
 
+/* One idle stage of the power manager: entered `after` ps after the last
+ * kernel ended; its clock (bin, or -1: the DVFS target) holds until a
+ * launch, which waits `wake` ps. */
+typedef struct si_idle_stage {
+    ps_t after, wake;
+    int bin;
+} si_idle_stage;
+
 struct silicon {
     cfg c;                      /* private copy */
     int nsms, nblocks;
@@ -69,6 +77,7 @@ struct silicon {
     double *drop_mv;            /* per block: regulator set-point minus its supply */
     double *blk_w;              /* per block power over the last interval */
     int *att;                   /* per SM: attainable bin at att_rail with the current drops */
+    int *dom_att;               /* per domain: the lowest att[] of its SMs (its feasible clock) */
     int att_rail;
 
     /* domains */
@@ -81,9 +90,13 @@ struct silicon {
 
     /* time and idle handling */
     ps_t t, epoch_ps, latency_ps, next_epoch;
-    ps_t idle_after_ps, wake_after_ps, wake_ps;
+    ps_t tcheck_ps, next_tcheck;   /* the hardware thermal loop (thermal.check_ns; 0: none) */
+    si_idle_stage stage[CFG_IDLE_STAGES + 1];   /* by entry time */
+    int nstages;
     int running;
-    ps_t idle_since, idle_from, idle_to;   /* idle clock in force on [from, to) */
+    ps_t idle_since;            /* when the last kernel ended (valid while running == 0) */
+    ps_t wake_end;              /* a launch from an idle clock: wake_bin holds until then */
+    int wake_bin;
 
     /* DVFS window */
     double win_s, win_other_j;
@@ -95,15 +108,28 @@ struct silicon {
 
 /* ---- clocks ----------------------------------------------------------- */
 
-static int idle_at(const silicon *si, ps_t t)
+/* The idle stage clock in force at t (>= the model's time), or -1 when the
+ * DVFS target is.  A clock lock does not idle down. */
+static int idle_bin_at(const silicon *si, ps_t t)
 {
-    return si->c.dvfs_policy != DVFS_FIXED && si->idle_from <= t && t < si->idle_to;
+    if (si->c.dvfs_policy == DVFS_FIXED)
+        return -1;
+    if (t < si->wake_end)
+        return si->wake_bin;
+    if (si->running > 0)
+        return -1;
+    int b = -1;
+    for (int k = 0; k < si->nstages && si->idle_since + si->stage[k].after <= t; k++)
+        if (si->stage[k].bin >= 0)
+            b = si->stage[k].bin;
+    return b;
 }
 
 static int dom_bin_at(const silicon *si, int d, ps_t t)
 {
-    if (idle_at(si, t))
-        return si->idle_bin;
+    int idle = idle_bin_at(si, t);
+    if (idle >= 0)
+        return idle;
     const si_dvfs_domain *dm = &si->dom[d];
     return dm->pend >= 0 && t >= dm->pend_ps ? dm->pend : dm->cur;
 }
@@ -122,22 +148,38 @@ static int att_bin(const silicon *si, int i, double v_mv)
     return si_vf_bin_down(&si->vf, si->fscale[i] * si_vf_fmax_mhz(&si->vf, v_mv, si->vth_mv[i]));
 }
 
-static int sm_bin_at(const silicon *si, int i, ps_t t)
+/* The highest bin every SM of domain d attains on the rail `rail`: one
+ * clock domain is one clock, so its slowest SM sets it. */
+static int dom_att_at(const silicon *si, int d, int rail)
 {
-    int rail = rail_bin_at(si, t);
-    int att = rail == si->att_rail ? si->att[i]
-            : att_bin(si, i, si->vf.vreg_mv[rail] - si->drop_mv[i]);
-    return SK_MIN(dom_bin_at(si, si->dom_of[i], t), att);
+    if (rail == si->att_rail)
+        return si->dom_att[d];
+    int a = si->top_bin;
+    for (int i = 0; i < si->nsms; i++)
+        if (si->dom_of[i] == d)
+            a = SK_MIN(a, att_bin(si, i, si->vf.vreg_mv[rail] - si->drop_mv[i]));
+    return a;
 }
 
-/* Refill the attainable-bin cache for the rail in force at the model's time
- * (after the drops or the rail changed). */
+static int sm_bin_at(const silicon *si, int i, ps_t t)
+{
+    int d = si->dom_of[i];
+    return SK_MIN(dom_bin_at(si, d, t), dom_att_at(si, d, rail_bin_at(si, t)));
+}
+
+/* Refill the attainable-bin caches for the rail in force at the model's
+ * time (after the drops or the rail changed). */
 static void cache_att(silicon *si)
 {
     si->att_rail = rail_bin_at(si, si->t);
     double vreg = si->vf.vreg_mv[si->att_rail];
-    for (int i = 0; i < si->nsms; i++)
+    for (int d = 0; d < si->ndom; d++)
+        si->dom_att[d] = si->top_bin;
+    for (int i = 0; i < si->nsms; i++) {
         si->att[i] = att_bin(si, i, vreg - si->drop_mv[i]);
+        int d = si->dom_of[i];
+        si->dom_att[d] = SK_MIN(si->dom_att[d], si->att[i]);
+    }
 }
 
 int silicon_sm_mhz(const silicon *si, int sm, ps_t t)
@@ -148,15 +190,21 @@ int silicon_sm_mhz(const silicon *si, int sm, ps_t t)
 /* The next internal event strictly after the model's time. */
 ps_t silicon_next_ps(const silicon *si)
 {
-    ps_t n = si->next_epoch;
+    ps_t n = SK_MIN(si->next_epoch, si->next_tcheck);
     for (int d = 0; d < si->ndom; d++)
         if (si->dom[d].pend >= 0 && si->dom[d].pend_ps > si->t)
             n = SK_MIN(n, si->dom[d].pend_ps);
     if (si->c.dvfs_policy != DVFS_FIXED) {
-        if (si->idle_from > si->t)
-            n = SK_MIN(n, si->idle_from);
-        if (si->idle_to > si->t)
-            n = SK_MIN(n, si->idle_to);
+        if (si->wake_end > si->t && si->wake_end < PS_MAX)
+            n = SK_MIN(n, si->wake_end);
+        if (si->running == 0)
+            for (int k = 0; k < si->nstages; k++) {
+                ps_t at = si->idle_since + si->stage[k].after;
+                if (si->stage[k].bin >= 0 && at > si->t) {
+                    n = SK_MIN(n, at);
+                    break;
+                }
+            }
     }
     return n;
 }
@@ -250,11 +298,14 @@ static double predict_at(const predict_ctx *pc, int bin, double drop_scale)
     double vreg = si->vf.vreg_mv[SK_MAX(bin, pc->other_rail)];
     const double *temp = si_thermal_temps(si->th);
     double p = pc->other_w;
+    int b = bin;   /* the domain's one clock: its slowest SM's bin at the new supply */
+    for (int i = 0; i < si->nsms; i++)
+        if (si->dom_of[i] == pc->d)
+            b = SK_MIN(b, att_bin(si, i, vreg - si->drop_mv[i] * drop_scale));
     for (int i = 0; i < si->nsms; i++) {
         if (si->dom_of[i] != pc->d)
             continue;
         double v = vreg - si->drop_mv[i] * drop_scale;
-        int b = SK_MIN(bin, att_bin(si, i, v));
         double per_cycle = si->win_cycles[i] > 0 ? si->win_nom_j[i] / si->win_cycles[i] : 0;
         double s = v / si->pw.vnom_mv;
         p += per_cycle * si->vf.mhz[b] * 1e6 * s * s
@@ -328,6 +379,32 @@ static void decide(silicon *si, ps_t now)
     memset(si->win_cycles, 0, (size_t)si->nsms * sizeof *si->win_cycles);
 }
 
+/* The hardware thermal loop, between DVFS decisions: a domain whose
+ * hottest SM is at or over thermal.slowdown_c loses one bin at once (a
+ * pending decision above it is cut to match).  The firmware's 100 ms
+ * power loop cannot protect a chip whose first epoch of a load step runs
+ * uncapped; GPUs keep a faster hardware slowdown for that (nvidia-smi's
+ * "HW Slowdown" clock-event reason), which this stands for.  Its period is
+ * not measured. */
+static void thermal_check(silicon *si)
+{
+    const double *temp = si_thermal_temps(si->th);
+    for (int d = 0; d < si->ndom; d++) {
+        double tmax = -HUGE_VAL;
+        for (int i = 0; i < si->nsms; i++)
+            if (si->dom_of[i] == d)
+                tmax = SK_MAX(tmax, temp[i]);
+        si_dvfs_domain *dm = &si->dom[d];
+        if (tmax < si->c.th_slowdown_c || dm->cur == 0)
+            continue;
+        dm->cur--;
+        si->chip.changes++;
+        si->chip.thermal_limited = 1;
+        if (dm->pend > dm->cur)
+            dm->pend = dm->cur;
+    }
+}
+
 /* A decided clock takes effect.  The SMs' IR drops were solved at the old
  * clock's current; until the next solve they are rescaled by the power the
  * decision predicted, so that the attainable clocks of the first interval
@@ -372,6 +449,68 @@ static void refresh_state(silicon *si)
     si->chip.temp_pkg_c = si_thermal_pkg(si->th);
 }
 
+/* What a physics error message says about the variation map, so that the
+ * keys that produced the SM can be named: "" for uniform silicon. */
+static const char *variation_note(const silicon *si, int sm, char *buf, size_t n)
+{
+    const cfg *c = &si->c;
+    if (c->si_preset == SI_PRESET_VARIUS || c->si_preset == SI_PRESET_SKEWED)
+        snprintf(buf, n, " (its Vth %.0f mV is drawn by silicon.preset=%s, "
+                 "variation.vth_sigma_permille=%d, sim.seed=%llu)", si->vth_mv[sm],
+                 c->si_preset == SI_PRESET_VARIUS ? "varius" : "skewed", c->var_sigma_permille,
+                 (unsigned long long)c->seed);
+    else if (c->si_preset == SI_PRESET_FILE)
+        snprintf(buf, n, " (Vth %.0f mV, fmax scale %.3g from silicon.map_file %s)", si->vth_mv[sm],
+                 si->fscale[sm], c->si_map_file);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* Where the physics has no answer, the run fails: an SM hotter than
+ * thermal.shutdown_c (the chip powers off; leakage runaway ends here), an
+ * SM whose supply cannot hold even the lowest clock bin (IR drop beyond
+ * the margin, or a threshold too high: no feasible V/f bin), or a value
+ * that is not finite.  Checked after every interval, so no NaN or infinity
+ * ever reaches a clock, a CSV or summary.json.  Returns 0 or SK_ESIM. */
+static int check_physics(const silicon *si, ps_t t, sk_error *e)
+{
+    const double *temp = si_thermal_temps(si->th);
+    double vreg = si->vf.vreg_mv[rail_bin_at(si, t)];
+    char note[200];
+    double ms = (double)t * 1e-9;
+    /* the supply first: a collapsing grid also heats, but it is the cause */
+    for (int i = 0; i < si->nsms; i++) {
+        double v = vreg - si->drop_mv[i];
+        double f = si->fscale[i] * si_vf_fmax_mhz(&si->vf, v, si->vth_mv[i]);
+        if (!(f >= si->vf.mhz[0]))
+            return sk_errorf(e, SK_ESIM, "silicon: at %.3f ms SM %d has %.0f mV at its cells "
+                             "(regulator %.0f mV less %.0f mV of IR drop) and reaches %.0f MHz, "
+                             "below the lowest clock bin dvfs.min_mhz (%d MHz): no feasible V/f "
+                             "bin%s", ms, i, v, vreg, si->drop_mv[i], f, si->vf.mhz[0],
+                             variation_note(si, i, note, sizeof note));
+    }
+    for (int b = 0; b < si->nblocks; b++) {
+        int sm = b < si->nsms ? b : -1;
+        if (!isfinite(si->blk_w[b]) || !isfinite(temp[b]) || !isfinite(si->drop_mv[b]))
+            return sk_errorf(e, SK_ESIM, "silicon: at %.3f ms block %d%s: power %g W, %g C, IR "
+                             "drop %g mV: not finite (a runaway the model cannot follow)%s", ms, b,
+                             sm >= 0 ? " (an SM)" : "", si->blk_w[b], temp[b], si->drop_mv[b],
+                             sm >= 0 ? variation_note(si, sm, note, sizeof note) : "");
+        if (temp[b] > si->c.th_shutdown_c) {
+            if (sm < 0)
+                return sk_errorf(e, SK_ESIM, "silicon: at %.3f ms block %d (uncore) reached %.1f C, "
+                                 "above thermal.shutdown_c (%d C): the chip powers off", ms, b,
+                                 temp[b], si->c.th_shutdown_c);
+            return sk_errorf(e, SK_ESIM, "silicon: at %.3f ms SM %d reached %.1f C drawing %.1f W, "
+                             "above thermal.shutdown_c (%d C): the chip powers off%s", ms, sm,
+                             temp[b], si->blk_w[b], si->c.th_shutdown_c,
+                             variation_note(si, sm, note, sizeof note));
+        }
+    }
+    return 0;
+}
+
 int silicon_advance(silicon *si, ps_t t, const si_activity *act, sk_error *e)
 {
     if (t < si->t)
@@ -388,6 +527,13 @@ int silicon_advance(silicon *si, ps_t t, const si_activity *act, sk_error *e)
             si->next_epoch += si->epoch_ps;
             apply_pending(si, tn);   /* dvfs.latency_ns = 0 */
         }
+        if (tn == si->next_tcheck) {
+            thermal_check(si);
+            si->next_tcheck += si->tcheck_ps;
+        }
+        int rc = check_physics(si, tn, e);
+        if (rc < 0)
+            return rc;
         cache_att(si);
     }
     refresh_state(si);
@@ -406,12 +552,14 @@ ps_t silicon_kernel_launch(silicon *si, ps_t t)
     }
     ps_t delay = 0;
     if (si->running == 0) {
-        if (t - si->idle_since >= si->wake_after_ps)
-            delay = si->wake_ps;
-        if (si->idle_from <= t)
-            si->idle_to = t + delay;   /* the target is back before any CTA starts */
-        else
-            si->idle_from = PS_MAX;    /* cancel the idle clock */
+        /* The deepest stage entered sets the cost; its clock (if it has
+         * one) holds until the delay ends, when the DVFS target is back
+         * before any CTA starts. */
+        int bin = idle_bin_at(si, t);
+        for (int k = 0; k < si->nstages && si->idle_since + si->stage[k].after <= t; k++)
+            delay = si->stage[k].wake;
+        si->wake_bin = bin;
+        si->wake_end = bin >= 0 ? t + delay : 0;
     }
     si->running++;
     return delay;
@@ -421,11 +569,8 @@ void silicon_kernel_end(silicon *si, ps_t t)
 {
     if (si->running > 0)
         si->running--;
-    if (si->running == 0) {
+    if (si->running == 0)
         si->idle_since = t;
-        si->idle_from = t + si->idle_after_ps;
-        si->idle_to = PS_MAX;
-    }
 }
 
 /* ---- construction -------------------------------------------------------- */
@@ -527,6 +672,37 @@ static int build_grid(silicon *si, sk_error *e)
     return rc;
 }
 
+/* The idle stages, sorted by entry time: dvfs.stage1..N, or (N = 0) the
+ * two the older keys describe: a launch after wake_after_ns pays wake_ns,
+ * and after idle_after_ns the clock drops to idle_mhz.  The long-idle clock
+ * (the state the chip starts in) is the last stage clock. */
+static void build_stages(silicon *si)
+{
+    const cfg *c = &si->c;
+    int n = 0;
+    if (c->dvfs_idle_stages == 0) {
+        ps_t wa = c->dvfs_wake_after_ns * PS_PER_NS, ia = c->dvfs_idle_after_ns * PS_PER_NS;
+        ps_t w = (ps_t)c->dvfs_wake_ns * PS_PER_NS;
+        si_idle_stage wake = { wa, w, -1 };
+        si_idle_stage clk = { ia, ia >= wa ? w : 0, si_vf_bin_down(&si->vf, c->dvfs_idle_mhz) };
+        si->stage[n++] = ia >= wa ? wake : clk;
+        si->stage[n++] = ia >= wa ? clk : wake;
+    } else {
+        for (int k = 0; k < c->dvfs_idle_stages; k++) {
+            si_idle_stage st = { c->dvfs_stage[k].after_ns * PS_PER_NS,
+                                 (ps_t)c->dvfs_stage[k].wake_ns * PS_PER_NS,
+                                 c->dvfs_stage[k].mhz ? si_vf_bin_down(&si->vf, c->dvfs_stage[k].mhz)
+                                                      : -1 };
+            si->stage[n++] = st;
+        }
+    }
+    si->nstages = n;
+    si->idle_bin = si->top_bin;
+    for (int k = 0; k < n; k++)
+        if (si->stage[k].bin >= 0)
+            si->idle_bin = si->stage[k].bin;
+}
+
 static int check_cfg(const cfg *c, const si_vf *vf, sk_error *e)
 {
     int top = c->sm_mhz;
@@ -540,6 +716,20 @@ static int check_cfg(const cfg *c, const si_vf *vf, sk_error *e)
         return sk_errorf(e, SK_ECONFIG, "config: dvfs.fixed_mhz: %d: expected 0 or a clock in "
                          "dvfs.min_mhz..clocks.sm_mhz (%d..%d)", c->dvfs_fixed_mhz, vf->mhz[0],
                          top);
+    for (int k = 0; k < c->dvfs_idle_stages; k++) {
+        int mhz = c->dvfs_stage[k].mhz;
+        if (mhz != 0 && (mhz < vf->mhz[0] || mhz > top))
+            return sk_errorf(e, SK_ECONFIG, "config: dvfs.stage%d.mhz: %d: expected 0 or a clock "
+                             "in dvfs.min_mhz..clocks.sm_mhz (%d..%d)", k + 1, mhz, vf->mhz[0], top);
+        if (k > 0 && c->dvfs_stage[k].after_ns <= c->dvfs_stage[k - 1].after_ns)
+            return sk_errorf(e, SK_ECONFIG, "config: dvfs.stage%d.after_ns: %lld: expected more "
+                             "than dvfs.stage%d.after_ns (%lld): stages are entered in order", k + 1,
+                             (long long)c->dvfs_stage[k].after_ns, k,
+                             (long long)c->dvfs_stage[k - 1].after_ns);
+    }
+    if (c->th_shutdown_c <= c->th_slowdown_c)
+        return sk_errorf(e, SK_ECONFIG, "config: thermal.shutdown_c: %d: expected above "
+                         "thermal.slowdown_c (%d)", c->th_shutdown_c, c->th_slowdown_c);
     if (c->dvfs_margin_w >= c->dvfs_cap_w)
         return sk_errorf(e, SK_ECONFIG, "config: dvfs.margin_w: %d: expected less than "
                          "dvfs.cap_w (%d)", c->dvfs_margin_w, c->dvfs_cap_w);
@@ -547,13 +737,18 @@ static int check_cfg(const cfg *c, const si_vf *vf, sk_error *e)
 }
 
 /* Temperatures of a chip that has idled long at the idle clock: the
- * steady state, iterated because leakage depends on temperature. */
-static void settle_idle(silicon *si)
+ * steady state, iterated because leakage depends on temperature (and the
+ * IR drop on the current).  The iteration rises monotonically from the
+ * inlet temperature to the lowest fixed point; when there is none (leakage
+ * grows faster with temperature than the package can remove it: thermal
+ * runaway) it passes thermal.shutdown_c, and check_physics() says so. */
+static int settle_idle(silicon *si, sk_error *e)
 {
     double vreg = si->vf.vreg_mv[si->idle_bin];
     double mhz = si->vf.mhz[si->idle_bin];
     double zero[FU_NCLASS] = { 0 };
-    for (int it = 0; it < 30; it++) {
+    double prev = -HUGE_VAL;
+    for (int it = 0; it < 500; it++) {
         const double *temp = si_thermal_temps(si->th);
         for (int i = 0; i < si->nsms; i++) {
             double v = vreg - si->drop_mv[i], s = v / si->pw.vnom_mv;
@@ -565,7 +760,26 @@ static void settle_idle(silicon *si)
         if (!si->fast)
             solve_grid(si, vreg);
         si_thermal_steady(si->th, si->blk_w, si->pw.mem_idle_w + si->uncore_pkg_w);
+        double tmax = -HUGE_VAL;
+        for (int b = 0; b < si->nblocks; b++)
+            tmax = SK_MAX(tmax, temp[b]);
+        sk_error probe = { 0 };
+        if (!(tmax <= si->c.th_shutdown_c) || fabs(tmax - prev) < 1e-6
+            || check_physics(si, 0, &probe) < 0)
+            break;
+        prev = tmax;
     }
+    if (check_physics(si, 0, e) < 0) {
+        /* name the cause: at idle, a hot SM is a leakage runaway */
+        char msg[SK_ERRMSG_MAX];
+        snprintf(msg, sizeof msg, "%s", e->msg);
+        const char *p = strncmp(msg, "silicon: at 0.000 ms ", 21) == 0 ? msg + 21 : msg;
+        e->code = 0;   /* sk_errorf keeps the first error: this one replaces it */
+        return sk_errorf(e, SK_ESIM, "silicon: idle chip, before any kernel: %s%s", p,
+                         strstr(p, "powers off") ? "; leakage outruns cooling (thermal runaway)"
+                                                 : "");
+    }
+    return 0;
 }
 
 silicon *silicon_create(const cfg *c, const topo *t, sk_error *e)
@@ -622,7 +836,6 @@ silicon *silicon_create(const cfg *c, const topo *t, sk_error *e)
 
     /* Domains. */
     si->top_bin = si->vf.nbins - 1;
-    si->idle_bin = si_vf_bin_down(&si->vf, c->dvfs_idle_mhz);
     int start = si->top_bin;
     if (c->dvfs_policy == DVFS_FIXED && c->dvfs_fixed_mhz != 0)
         start = si->top_bin = si_vf_bin_down(&si->vf, c->dvfs_fixed_mhz);
@@ -631,6 +844,7 @@ silicon *silicon_create(const cfg *c, const topo *t, sk_error *e)
     si->dom_n = xcalloc((size_t)si->ndom, sizeof *si->dom_n);
     si->pend_scale = xcalloc((size_t)si->ndom, sizeof *si->pend_scale);
     si->win_dom_j = xcalloc((size_t)si->ndom, sizeof *si->win_dom_j);
+    si->dom_att = xcalloc((size_t)si->ndom, sizeof *si->dom_att);
     for (int i = 0; i < n; i++) {
         si->dom_of[i] = c->dvfs_policy == DVFS_PER_GPC ? t->sm[i].gpc
                       : c->dvfs_policy == DVFS_PER_SM ? i : 0;
@@ -648,14 +862,17 @@ silicon *silicon_create(const cfg *c, const topo *t, sk_error *e)
     si->epoch_ps = c->dvfs_epoch_ns * PS_PER_NS;
     si->latency_ps = c->dvfs_latency_ns * PS_PER_NS;
     si->next_epoch = si->epoch_ps;
-    si->idle_after_ps = c->dvfs_idle_after_ns * PS_PER_NS;
-    si->wake_after_ps = c->dvfs_wake_after_ns * PS_PER_NS;
-    si->wake_ps = (ps_t)c->dvfs_wake_ns * PS_PER_NS;
+    si->tcheck_ps = c->th_check_ns * PS_PER_NS;
+    si->next_tcheck = si->tcheck_ps > 0 ? si->tcheck_ps : PS_MAX;
+    build_stages(si);
     si->idle_since = 0;
-    si->idle_from = si->idle_after_ps;
-    si->idle_to = PS_MAX;
+    si->wake_end = 0;
+    si->wake_bin = -1;
 
-    settle_idle(si);
+    if (settle_idle(si, e) < 0) {
+        silicon_destroy(si);
+        return NULL;
+    }
     cache_att(si);
     refresh_state(si);
     return si;
@@ -675,6 +892,7 @@ void silicon_destroy(silicon *si)
     free(si->k_ohm);
     free(si->amps);
     free(si->att);
+    free(si->dom_att);
     free(si->drop_mv);
     free(si->blk_w);
     free(si->dom_of);

@@ -63,7 +63,7 @@ static uint64_t splitmix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static int skewed_map(const cfg *c, const si_floorplan *fp, double *vth_mv, sk_error *e)
+static int varius_map(const cfg *c, const si_floorplan *fp, double *vth_mv, sk_error *e)
 {
     int n = fp->nsms;
     double sigma = c->var_sigma_permille / 1000.0;
@@ -248,8 +248,9 @@ int si_variation_map(const cfg *c, const si_floorplan *fp, double *vth_mv, doubl
         fscale[i] = 1;
     }
     switch (c->si_preset) {
-    case SI_PRESET_SKEWED:
-        return skewed_map(c, fp, vth_mv, e);
+    case SI_PRESET_VARIUS:
+    case SI_PRESET_SKEWED:   /* the old name */
+        return varius_map(c, fp, vth_mv, e);
     case SI_PRESET_FILE:
         return file_map(c, n, vth_mv, fscale, e);
     default:

@@ -47,12 +47,14 @@
 #include <unistd.h>
 #include "skewsim/gen.h"
 #include "skewsim/json.h"
+#include "skewsim/fileio.h"
 #include "skewsim/results.h"
 #include "skewsim/run.h"
 #include "skewsim/sass.h"
 #include "skewsim/sweep.h"
 #include "skewsim/sweep_hpc.h"
 #include "skewsim/version.h"
+#include "skewsim/timeline.h"
 
 #define TABLE_MAX_ROWS 500
 #define FORK_RETRIES 100             /* fork() at EAGAIN with no point running: */
@@ -86,6 +88,8 @@ typedef struct sweep_ctx {
     cfg base;
     const char *dir;
     int jobs, shard_k, shard_n, force, collect, list;
+    int timeline;                        /* sweep_opts: each point writes timeline.json */
+    uint64_t timeline_max_events;
     const volatile sig_atomic_t *stop;   /* the caller's signal flag (sweep_opts) */
     FILE *out;
     trace_info *traces;
@@ -264,33 +268,6 @@ static int make_temp(const char *prefix, char **tmp, sk_error *e)
     umask(mask);
     fchmod(fd, 0666 & ~mask);
     return fd;
-}
-
-/* Write `text` to `path` through a temporary and rename(2). */
-static int write_atomic(const char *path, const char *text, size_t len, sk_error *e)
-{
-    char *tmp;
-    int fd = make_temp(path, &tmp, e);
-    if (fd < 0)
-        return e->code;
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        int rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", tmp, strerror(errno));
-        close(fd);
-        remove(tmp);
-        free(tmp);
-        return rc;
-    }
-    int bad = fwrite(text, 1, len, f) != len;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return rc;
-    }
-    free(tmp);
-    return 0;
 }
 
 /* A JSON file we wrote (point.json, summary.json), parsed; NULL when it
@@ -615,7 +592,7 @@ static int write_point_json(const sweep_ctx *x, const sweep_point *p, uint64_t k
     json_decref(o);
     char *pd = point_dir(x, p);
     char *path = strf("%s/point.json", pd);
-    int rc = write_atomic(path, text, len, e);
+    int rc = sk_write_atomic(path, text, len, -1, e);
     free(path);
     free(pd);
     free(text);
@@ -627,7 +604,7 @@ static int write_point_json(const sweep_ctx *x, const sweep_point *p, uint64_t k
  * of any process on any host), then with `finals` the results. */
 static void clear_point(const char *pd, int finals)
 {
-    static const char *const files[] = {"point.json", "summary.json", "ctas.csv", "epochs.csv"};
+    static const char *const files[] = {"point.json", "summary.json", "ctas.csv", "epochs.csv", "timeline.json"};
     DIR *d = opendir(pd);
     if (d) {
         char **names = NULL;
@@ -841,7 +818,25 @@ static void run_child(sweep_ctx *x, const sweep_point *p, const cfg *c, uint64_t
     free(jobs);
     sk_error e = {0};
     const trace_info *ti = &x->traces[p->trace];
-    int rc = run_trace(c, ti->file, ti->cached ? NULL : x->spec.traces[p->trace].sass_resolved, pd, NULL, &e);
+    const char *listing = ti->cached ? NULL : x->spec.traces[p->trace].sass_resolved;
+    int rc;
+    if (x->timeline) {
+        /* As `run --timeline`: the point's timeline beside its results. */
+        char *tp = strf("%s/timeline.json", pd);
+        tlsim *tl = tlsim_open(tp, x->timeline_max_events, &e);
+        rc = tl ? 0 : e.code;
+        if (tl) {
+            sim_sink k = tlsim_sink(tl);
+            rc = run_trace_with(c, ti->file, listing, pd, NULL, &k, 1, &e);
+            if (rc == 0)
+                rc = tlsim_close(tl, &e);
+            else
+                tlsim_abort(tl);
+        }
+        free(tp);
+    } else {
+        rc = run_trace(c, ti->file, listing, pd, NULL, &e);
+    }
     int status = rc ? sk_exit_status(rc) : 0;
     sk_error we = {0};
     if (write_point_json(x, p, key, c, status, rc ? e.msg : "", &we) != 0) {
@@ -1064,22 +1059,6 @@ static void read_nums(const char *pd, point_nums *n)
     json_decref(j);
 }
 
-static void csv_field(FILE *f, const char *s, int last)
-{
-    if (strpbrk(s, ",\"\n\r")) {
-        fputc('"', f);
-        for (const char *p = s; *p; p++) {
-            if (*p == '"')
-                fputc('"', f);
-            fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-    fputc(last ? '\n' : ',', f);
-}
-
 enum { ST_OK, ST_FAILED, ST_STALE, ST_MISSING };
 static const char *const status_names[] = {"ok", "failed", "stale", "missing"};
 
@@ -1096,15 +1075,15 @@ static int collect(sweep_ctx *x, int print, int hash_new, size_t *missing, size_
     size_t len = 0;
     FILE *f = mem_open(&text, &len);
     /* header */
-    csv_field(f, "index", 0);
-    csv_field(f, "trace", 0);
-    csv_field(f, "case", 0);
+    sk_csv_field(f, "index", 0);
+    sk_csv_field(f, "trace", 0);
+    sk_csv_field(f, "case", 0);
     for (size_t a = 0; a < s->naxes; a++)
-        csv_field(f, s->axes[a].key, 0);
+        sk_csv_field(f, s->axes[a].key, 0);
     static const char *const tail[] = {"seed", "status", "time_ns", "span_ns", "mean_mhz", "min_mhz",
                                        "mean_power_w", "energy_j", "dir", "message"};
     for (size_t i = 0; i < SK_ARRAY_LEN(tail); i++)
-        csv_field(f, tail[i], i + 1 == SK_ARRAY_LEN(tail));
+        sk_csv_field(f, tail[i], i + 1 == SK_ARRAY_LEN(tail));
 
     /* table columns: index trace case axes... seed status time_us span_us */
     size_t tcols = 3 + s->naxes + 4;
@@ -1164,23 +1143,23 @@ static int collect(sweep_ctx *x, int print, int hash_new, size_t *missing, size_
         free(pd);
         snprintf(idx, sizeof idx, "%zu", i);
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)c.seed);
-        csv_field(f, idx, 0);
-        csv_field(f, s->traces[p.trace].name, 0);
-        csv_field(f, s->ncases ? s->cases[p.kase].name : "", 0);
+        sk_csv_field(f, idx, 0);
+        sk_csv_field(f, s->traces[p.trace].name, 0);
+        sk_csv_field(f, s->ncases ? s->cases[p.kase].name : "", 0);
         for (size_t a = 0; a < s->naxes; a++)
-            csv_field(f, s->axes[a].values[p.axis[a]], 0);
-        csv_field(f, seed, 0);
-        csv_field(f, status_names[st], 0);
-        csv_field(f, n.time_ns, 0);
-        csv_field(f, n.span_ns, 0);
-        csv_field(f, n.mean_mhz, 0);
-        csv_field(f, n.min_mhz, 0);
-        csv_field(f, n.power_w, 0);
-        csv_field(f, n.energy_j, 0);
+            sk_csv_field(f, s->axes[a].values[p.axis[a]], 0);
+        sk_csv_field(f, seed, 0);
+        sk_csv_field(f, status_names[st], 0);
+        sk_csv_field(f, n.time_ns, 0);
+        sk_csv_field(f, n.span_ns, 0);
+        sk_csv_field(f, n.mean_mhz, 0);
+        sk_csv_field(f, n.min_mhz, 0);
+        sk_csv_field(f, n.power_w, 0);
+        sk_csv_field(f, n.energy_j, 0);
         char *rel = strf("points/%s", slug);
-        csv_field(f, rel, 0);
+        sk_csv_field(f, rel, 0);
         free(rel);
-        csv_field(f, st == ST_FAILED && ps.message ? ps.message : "", 1);
+        sk_csv_field(f, st == ST_FAILED && ps.message ? ps.message : "", 1);
         free(ps.message);
         if (st == ST_FAILED)
             ++*failed;
@@ -1208,7 +1187,7 @@ static int collect(sweep_ctx *x, int print, int hash_new, size_t *missing, size_
     fclose(f);
     if (rc == 0) {
         char *path = strf("%s/sweep.csv", x->dir);
-        rc = write_atomic(path, text, len, e);
+        rc = sk_write_atomic(path, text, len, -1, e);
         free(path);
     }
     free(text);
@@ -1268,6 +1247,8 @@ int sweep_run(const sweep_opts *o, sweep_outcome *out, sk_error *e)
     x.shard_k = o->shard_k;
     x.shard_n = o->shard_n < 1 ? 1 : o->shard_n;
     x.force = o->force;
+    x.timeline = o->timeline;
+    x.timeline_max_events = o->timeline_max_events;
     x.collect = o->collect;
     x.list = o->list;
     x.stop = o->stop;

@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include "skewsim/config.h"
 #include "skewsim/program.h"
+#include "skewsim/fileio.h"
 #include "skewsim/sweep_hpc.h"
 #include "skewsim/trace.h"
 #include "skewsim/version.h"
@@ -662,30 +663,6 @@ static char *abs_path(const char *p, sk_error *e)
     return r;
 }
 
-static int write_text(const char *path, const char *text, size_t len, int mode, sk_error *e)
-{
-    size_t n = strlen(path) + sizeof ".tmp.XXXXXX";
-    char *tmp = xmalloc(n);
-    snprintf(tmp, n, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int rc = sk_errorf(e, SK_EIO, "%s: cannot create a temporary file: %s", tmp, strerror(errno));
-        free(tmp);
-        return rc;
-    }
-    fchmod(fd, (mode_t)mode);
-    int bad = write(fd, text, len) != (ssize_t)len;
-    bad |= close(fd) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return rc;
-    }
-    free(tmp);
-    return 0;
-}
-
 int sweep_slurm_launch(const sweep_slurm_opts *o, const char *bin, const char *spec, const char *dir,
                        const double *cost, size_t npoints, const char *sweep_flags, FILE *out, sk_error *e)
 {
@@ -742,9 +719,9 @@ int sweep_slurm_launch(const sweep_slurm_opts *o, const char *bin, const char *s
         if (mkdir(sd, 0777) != 0 && errno != EEXIST)
             rc = sk_errorf(e, SK_EIO, "%s: cannot create directory: %s", sd, strerror(errno));
         if (rc == 0)
-            rc = write_text(sa, a, al, 0755, e);
+            rc = sk_write_atomic(sa, a, al, 0755, e);
         if (rc == 0)
-            rc = write_text(sc, c, cl, 0755, e);
+            rc = sk_write_atomic(sc, c, cl, 0755, e);
         char ja[64], jc[64];
         if (rc == 0 && j.nrun == 0) {
             /* nothing to run: collect now, no array */

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <jansson.h>
+#include "skewsim/fileio.h"
 #include "skewsim/sweep_hpc.h"
 
 typedef struct tpoint {
@@ -170,53 +171,6 @@ static json_t *text_json(const char *s)
     return json_string(s);
 }
 
-static void csv_cell(FILE *f, const char *s, int last)
-{
-    if (strpbrk(s, ",\"\n\r")) {
-        fputc('"', f);
-        for (const char *p = s; *p; p++) {
-            if (*p == '"')
-                fputc('"', f);
-            fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-    fputc(last ? '\n' : ',', f);
-}
-
-/* Write `text` to `path` through a temporary in its directory and rename. */
-static int put_file(const char *path, const char *text, size_t len, sk_error *e)
-{
-    size_t n = strlen(path) + sizeof ".tmp.XXXXXX";
-    char *tmp = xmalloc(n);
-    snprintf(tmp, n, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int rc = sk_errorf(e, SK_EIO, "%s: cannot create a temporary file: %s", tmp, strerror(errno));
-        free(tmp);
-        return rc;
-    }
-    fchmod(fd, 0644);
-    FILE *f = fdopen(fd, "wb");
-    int bad = !f;
-    if (f) {
-        bad |= fwrite(text, 1, len, f) != len;
-        bad |= fclose(f) != 0;
-    } else {
-        close(fd);
-    }
-    if (bad || rename(tmp, path) != 0) {
-        int rc = sk_errorf(e, SK_EIO, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return rc;
-    }
-    free(tmp);
-    return 0;
-}
-
 /* The point fields before the parameters, and the kernel and chip fields
  * after them: (column, where it is read). */
 static const char *const lead[] = {"index", "dir", "status", "trace", "trace_file", "case"};
@@ -312,15 +266,15 @@ int sweep_tidy_write(const char *dir, size_t *npoints, size_t *nrows, sk_error *
     FILE *f = open_memstream(&csv, &csvlen);
     json_t *rows = json_array();
     for (size_t c = 0; c < SK_ARRAY_LEN(lead); c++)
-        csv_cell(f, lead[c], 0);
+        sk_csv_field(f, lead[c], 0);
     for (size_t c = 0; c < pc.n; c++)
-        csv_cell(f, pc.name[c], 0);
+        sk_csv_field(f, pc.name[c], 0);
     for (size_t c = 0; c < SK_ARRAY_LEN(kern); c++)
-        csv_cell(f, kern[c], 0);
+        sk_csv_field(f, kern[c], 0);
     for (size_t c = 0; c < SK_ARRAY_LEN(chip); c++)
-        csv_cell(f, chip[c], 0);
+        sk_csv_field(f, chip[c], 0);
     for (size_t c = 0; c < SK_ARRAY_LEN(tail); c++)
-        csv_cell(f, tail[c], c + 1 == SK_ARRAY_LEN(tail));
+        sk_csv_field(f, tail[c], c + 1 == SK_ARRAY_LEN(tail));
 
     for (size_t i = 0; i < np && rc == 0; i++) {
         tpoint *p = &pts[i];
@@ -373,20 +327,20 @@ int sweep_tidy_write(const char *dir, size_t *npoints, size_t *nrows, sk_error *
             lt[5] = val_text(json_object_get(p->pj, "case"));
             for (size_t c = 0; c < SK_ARRAY_LEN(lead); c++) {
                 leadv[c] = lt[c];
-                csv_cell(f, leadv[c], 0);
+                sk_csv_field(f, leadv[c], 0);
                 json_object_set_new(row, lead[c], c == 0 ? json_integer((json_int_t)p->index)
                                                          : json_string(leadv[c]));
                 free(lt[c]);
             }
             for (size_t c = 0; c < pc.n; c++) {
-                csv_cell(f, pv[c] ? pv[c] : "", 0);
+                sk_csv_field(f, pv[c] ? pv[c] : "", 0);
                 if (pv[c])
                     json_object_set_new(row, pc.name[c], text_json(pv[c]));
             }
             for (size_t c = 0; c < SK_ARRAY_LEN(kern); c++) {
                 json_t *v = kj ? json_object_get(kj, kern_src[c]) : NULL;
                 char *t = val_text(v);
-                csv_cell(f, t, 0);
+                sk_csv_field(f, t, 0);
                 free(t);
                 if (v)
                     json_object_set(row, kern[c], v);
@@ -397,7 +351,7 @@ int sweep_tidy_write(const char *dir, size_t *npoints, size_t *nrows, sk_error *
                     v = c == 0 ? json_object_get(p->sj, chip[c])
                                : json_object_get(json_object_get(p->sj, "chip"), chip[c]);
                 char *t = val_text(v);
-                csv_cell(f, t, 0);
+                sk_csv_field(f, t, 0);
                 free(t);
                 if (v)
                     json_object_set(row, chip[c], v);
@@ -405,7 +359,7 @@ int sweep_tidy_write(const char *dir, size_t *npoints, size_t *nrows, sk_error *
             for (size_t c = 0; c < SK_ARRAY_LEN(tail); c++) {
                 json_t *v = json_object_get(p->pj, tail[c]);
                 char *t = val_text(v);
-                csv_cell(f, t, c + 1 == SK_ARRAY_LEN(tail));
+                sk_csv_field(f, t, c + 1 == SK_ARRAY_LEN(tail));
                 if (v && *t)
                     json_object_set(row, tail[c], v);
                 free(t);
@@ -421,7 +375,7 @@ int sweep_tidy_write(const char *dir, size_t *npoints, size_t *nrows, sk_error *
     *npoints = np;
     if (rc == 0) {
         char *cp = path2(dir, "results.csv");
-        rc = put_file(cp, csv, csvlen, e);
+        rc = sk_write_atomic(cp, csv, csvlen, -1, e);
         free(cp);
     }
     if (rc == 0) {
@@ -431,7 +385,7 @@ int sweep_tidy_write(const char *dir, size_t *npoints, size_t *nrows, sk_error *
         js[jl++] = '\n';
         js[jl] = '\0';
         char *jp = path2(dir, "results.json");
-        rc = put_file(jp, js, jl, e);
+        rc = sk_write_atomic(jp, js, jl, -1, e);
         free(jp);
         free(js);
     }

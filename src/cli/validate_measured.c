@@ -1,0 +1,915 @@
+/* validate_measured.c -- `skewsim validate --measured DIR -c CONFIG
+ * [--fitted FILE] [--max-mape X]`: every captured kernel of a capture
+ * directory (tools/capture/README.md) that has a generator, simulated as it
+ * ran and compared with what the chip did.
+ *
+ * What is compared, per kernel family (the capture's `exp` column):
+ *
+ *   time       the CUDA-event time per launch (kernels.csv time_ns_median;
+ *              E17 per idle gap: the median over that gap's reps)
+ *   span       first CTA start to last CTA end, median over reps (reps.csv)
+ *   round      E13: the cost of one grid.sync() round, (t(r100) - t(r10)) / 90
+ *   place      CTAs whose SM is the chip's, and SMs whose CTA count is the
+ *              chip's (rep 0's ctas.csv), as fractions
+ *   spread     per-SM finish spread: the latest CTA end of the latest SM less
+ *              that of the earliest SM
+ *   clock, power   E16 (power_mix.csv with a generator): the sustained clock
+ *              and board power over the mix's window of smi.csv, against the
+ *              silicon model held for as long on the activity per SM cycle
+ *              that a short simulation of the same kernel measured
+ *
+ * Every row is tagged: `fitted` when FILE (default: the config's name with
+ * .fitted.csv for .yaml) lists it -- a constant of the config was set from
+ * that very measurement, so agreement proves only the arithmetic -- and
+ * `predicted` otherwise.  Per family and metric the MAPE is printed over
+ * the predicted rows and over the fitted ones; with --max-mape X any
+ * predicted time, span, round, clock or power MAPE above X fails (exit 5).
+ *
+ * FILE is CSV `kernel,detail,keys`: the kernel id, the row within it
+ * (`gap_ms=1` for an E17 gap, `round` for an E13 round cost, empty for
+ * every row of the kernel) and the keys fitted to it (documentation).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "cli.h"
+#include "skewsim/gen.h"
+#include "skewsim/sim.h"
+#include "skewsim/silicon.h"
+#include "skewsim/topo.h"
+
+/* ---- CSV tables ------------------------------------------------------- */
+
+typedef struct table {
+    int ncol;
+    char **cols;
+    size_t n, cap;
+    char **cells;               /* n x ncol, owned */
+} table;
+
+static void table_free(table *t)
+{
+    for (int i = 0; i < t->ncol; i++)
+        free(t->cols[i]);
+    for (size_t i = 0; i < t->n * (size_t)t->ncol; i++)
+        free(t->cells[i]);
+    free(t->cols);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}
+
+static int split(char *line, char **out, int max)
+{
+    int n = 0;
+    size_t len = strlen(line);
+    while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        line[--len] = '\0';
+    for (char *p = line;; p++) {
+        char *c = strchr(p, ',');
+        if (n == max)
+            return -1;
+        out[n++] = p;
+        if (!c)
+            break;
+        *c = '\0';
+        p = c;
+    }
+    return n;
+}
+
+/* DIR/NAME.csv or DIR/NAME.csv.gz (gzopen reads both).  1 loaded, 0
+ * absent, or a negative code. */
+static int table_load(table *t, const char *dir, const char *name, sk_error *e)
+{
+    memset(t, 0, sizeof *t);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
+    if (access(path, R_OK) != 0) {
+        snprintf(path, sizeof path, "%s/%s.csv.gz", dir, name);
+        if (access(path, R_OK) != 0)
+            return 0;
+    }
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open: %s", path, strerror(errno));
+    enum { LINE = 1 << 16, MAXCOL = 64 };
+    char *buf = xmalloc(LINE), *f_[MAXCOL];
+    long line = 0;
+    int rc = 1;
+    while (gzgets(f, buf, LINE)) {
+        line++;
+        if (!strchr(buf, '\n') && !gzeof(f)) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: line longer than %d bytes", path, line, LINE - 2);
+            break;
+        }
+        int n = split(buf, f_, MAXCOL);
+        if (line == 1) {
+            if (n < 1) {
+                rc = sk_errorf(e, SK_EIO, "%s:1: no header", path);
+                break;
+            }
+            t->ncol = n;
+            t->cols = xcalloc((size_t)n, sizeof *t->cols);
+            for (int i = 0; i < n; i++)
+                t->cols[i] = xstrdup(f_[i]);
+            continue;
+        }
+        if (n != t->ncol) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: %d fields: expected the %d columns of its header",
+                           path, line, n, t->ncol);
+            break;
+        }
+        if (t->n == t->cap) {
+            t->cap = t->cap ? 2 * t->cap : 256;
+            t->cells = xrealloc(t->cells, t->cap * (size_t)t->ncol * sizeof *t->cells);
+        }
+        for (int i = 0; i < n; i++)
+            t->cells[t->n * (size_t)t->ncol + (size_t)i] = xstrdup(f_[i]);
+        t->n++;
+    }
+    int err;
+    const char *msg = gzerror(f, &err);
+    if (rc > 0 && err != Z_OK && err != Z_STREAM_END)
+        rc = sk_errorf(e, SK_EIO, "%s: read error: %s", path, msg);
+    gzclose(f);
+    free(buf);
+    if (rc < 0)
+        table_free(t);
+    return rc;
+}
+
+static int col(const table *t, const char *name)
+{
+    for (int i = 0; i < t->ncol; i++)
+        if (!strcmp(t->cols[i], name))
+            return i;
+    return -1;
+}
+
+static const char *cell(const table *t, size_t r, int c)
+{
+    return c < 0 ? "" : t->cells[r * (size_t)t->ncol + (size_t)c];
+}
+
+static double num(const table *t, size_t r, int c)
+{
+    const char *s = cell(t, r, c);
+    char *end;
+    double v = strtod(s, &end);
+    return end == s ? NAN : v;
+}
+
+static int need_cols(const table *t, const char *file, const char *const *names, sk_error *e)
+{
+    for (const char *const *n = names; *n; n++)
+        if (col(t, *n) < 0)
+            return sk_errorf(e, SK_EIO, "%s: no column '%s': expected the format of "
+                             "tools/capture/README.md", file, *n);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- the generator command ------------------------------------------- */
+
+/* "skewsim gen NAME --opt V ..." into a kernel.  *repeat: --repeat or 1. */
+static int gen_kernel(const char *cmd, kernel *k, long *repeat, sk_error *e)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", cmd);
+    char *tok[64];
+    int n = 0;
+    for (char *p = strtok(buf, " "); p && n < 64; p = strtok(NULL, " "))
+        tok[n++] = p;
+    int i = 0;
+    if (i < n && !strcmp(tok[i], "skewsim"))
+        i++;
+    if (i >= n || strcmp(tok[i], "gen") != 0 || i + 1 >= n)
+        return sk_errorf(e, SK_EUSAGE, "'%s': expected 'skewsim gen NAME ...'", cmd);
+    const gen_workload *w = gen_find(tok[i + 1]);
+    if (!w)
+        return sk_errorf(e, SK_EUSAGE, "'%s': no generator '%s'", cmd, tok[i + 1]);
+    long v[GEN_MAX_OPTS];
+    gen_defaults(w, v);
+    for (i += 2; i < n; i += 2) {
+        int o = gen_find_opt(w, tok[i], strlen(tok[i]));
+        char *end;
+        if (o < 0 || i + 1 >= n)
+            return sk_errorf(e, SK_EUSAGE, "'%s': option %s: not an option of gen %s", cmd, tok[i],
+                             w->name);
+        v[o] = strtol(tok[i + 1], &end, 10);
+        if (*end)
+            return sk_errorf(e, SK_EUSAGE, "'%s': %s %s: expected an integer", cmd, tok[i],
+                             tok[i + 1]);
+    }
+    return gen_build(w, v, k, repeat, e);
+}
+
+/* ---- simulating ------------------------------------------------------- */
+
+/* What one simulation gives back: per kernel its stats, rep 0's CTAs (the
+ * first kernel's), and the activity per SM cycle over the first kernel's
+ * span (for E16). */
+typedef struct simout {
+    size_t nk;
+    kernel_stats *ks;
+    size_t nctas;
+    cta_record *ctas;
+    si_rate *rate;              /* per SM */
+    double mean_power_w;
+} simout;
+
+static void simout_free(simout *o)
+{
+    free(o->ks);
+    free(o->ctas);
+    free(o->rate);
+    memset(o, 0, sizeof *o);
+}
+
+/* n copies of k, copy i after gap_ns[i] (NULL: back to back), simulated on c. */
+static int simulate(const cfg *c, const kernel *k, int n, const uint64_t *gap_ns, simout *o,
+                    sk_error *e)
+{
+    memset(o, 0, sizeof *o);
+    char path[] = "/tmp/skewsim-measured-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return sk_errorf(e, SK_EIO, "cannot create a temporary trace in /tmp");
+    close(fd);
+    trace_writer *w = trace_writer_open(path, 0, e);
+    int rc = w ? 0 : e->code;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        kernel copy = *k;
+        copy.gap_ns = gap_ns ? gap_ns[i] : 0;
+        rc = trace_writer_kernel(w, &copy, NULL, NULL, e);
+    }
+    int rc2 = trace_writer_close(w, e);
+    if (rc == 0)
+        rc = rc2;
+    trace *tr = rc == 0 ? trace_open(path, e) : NULL;
+    if (!tr) {
+        remove(path);
+        return rc ? rc : e->code;
+    }
+    results *r = results_open(NULL, e);
+    sim *s = NULL;
+    if (r) {
+        sim_sink sk = results_sink(r);
+        s = sim_create(c, &sk, 1, e);
+    }
+    rc = s ? sim_run(s, tr, e) : e->code;
+    if (rc == 0) {
+        o->nk = results_nkernels(r);
+        o->ks = xcalloc(o->nk ? o->nk : 1, sizeof *o->ks);
+        for (size_t i = 0; i < o->nk; i++)
+            o->ks[i] = *results_kernel(r, i);
+        o->ctas = xcalloc(results_nctas(r) + 1, sizeof *o->ctas);
+        for (size_t i = 0; i < results_nctas(r); i++)
+            if (results_cta(r, i)->kernel == 0)
+                o->ctas[o->nctas++] = *results_cta(r, i);
+        /* activity per SM cycle over the first kernel's span */
+        o->rate = xcalloc((size_t)s->nsms, sizeof *o->rate);
+        double span_s = o->nk ? (double)(o->ks[0].last_end_ps - o->ks[0].first_start_ps) * 1e-12 : 0;
+        for (int i = 0; i < s->nsms && span_s > 0; i++) {
+            const sm *m = &s->sms[i];
+            double cyc = silicon_sm(s->si, i)->mhz * 1e6 * span_s;
+            for (int cl = 0; cl < FU_NCLASS; cl++)
+                o->rate[i].issued[cl] = (double)m->issued_cls[cl] / cyc;
+            o->rate[i].tensor_cycles = (double)m->tensor_cycles / cyc;
+            o->rate[i].mem_bytes = (double)m->mem_bytes / cyc;
+        }
+        double tot = (double)s->end_ps * 1e-12;
+        o->mean_power_w = tot > 0 ? silicon_chip(s->si)->energy_j / tot : 0;
+    }
+    sim_destroy(s);
+    results_free(r);
+    trace_close(tr);
+    remove(path);
+    if (rc < 0)
+        simout_free(o);
+    return rc;
+}
+
+#define BUDGET 3e8   /* warp-instructions a simulation may take (E13's biggest need minutes) */
+
+int validate_kernel_times(const cfg *c, const kernel *k, int n, const uint64_t *gap_ns, double *us,
+                          sk_error *e)
+{
+    simout o;
+    int rc = simulate(c, k, n, gap_ns, &o, e);
+    if (rc < 0)
+        return rc;
+    for (int i = 0; i < n; i++)
+        us[i] = (size_t)i < o.nk ? (double)(o.ks[i].done_ps - o.ks[i].launch_ps) / 1e6 : NAN;
+    simout_free(&o);
+    return 0;
+}
+
+/* ---- rows and verdicts -------------------------------------------------- */
+
+enum { M_TIME, M_SPAN, M_ROUND, M_PLACE, M_COUNT, M_SPREAD, M_CLOCK, M_POWER, M_N };
+static const char *const metric_name[M_N] = { "time_us", "span_us", "round_us", "placed",
+                                              "ctas/sm", "spread_us", "clock_mhz", "power_w" };
+/* judged by MAPE (the others are agreement fractions, reported) */
+static const int judged[M_N] = { 1, 1, 1, 0, 0, 0, 1, 1 };
+
+typedef struct vrow {
+    char family[24];
+    int metric;
+    double meas, sim;
+    int fitted;
+} vrow;
+
+typedef struct skipgrp {
+    char family[24], why[200], first[96];
+    int n;
+} skipgrp;
+
+typedef struct vctx {
+    const cfg *c;
+    const table *fit;           /* may be empty */
+    vrow *rows;
+    size_t n, cap;
+    int skipped;
+    skipgrp skips[64];
+    int nskips;
+} vctx;
+
+static int is_fitted(const vctx *v, const char *kid, const char *detail)
+{
+    int ck = col(v->fit, "kernel"), cd = col(v->fit, "detail");
+    for (size_t r = 0; r < v->fit->n; r++)
+        if (!strcmp(cell(v->fit, r, ck), kid)
+            && (cell(v->fit, r, cd)[0] == '\0' || !strcmp(cell(v->fit, r, cd), detail)))
+            return 1;
+    return 0;
+}
+
+static void add_row(vctx *v, const char *family, const char *kid, const char *detail,
+                    int metric, double meas, double simv)
+{
+    if (!isfinite(meas) || !isfinite(simv))
+        return;
+    if (v->n == v->cap) {
+        v->cap = v->cap ? 2 * v->cap : 64;
+        v->rows = xrealloc(v->rows, v->cap * sizeof *v->rows);
+    }
+    vrow *r = &v->rows[v->n++];
+    snprintf(r->family, sizeof r->family, "%s", family);
+    r->metric = metric;
+    r->meas = meas;
+    r->sim = simv;
+    r->fitted = is_fitted(v, kid, detail);
+    char err[16] = "";
+    if (judged[metric] && meas != 0)
+        snprintf(err, sizeof err, "%+.1f%%", 100 * (simv - meas) / meas);
+    printf("  %-13s %-44s %-9s %11.2f %11.2f %8s  %s\n", family, detail[0] ? detail : kid,
+           metric_name[metric], meas, simv, err, r->fitted ? "fitted" : "predicted");
+}
+
+/* Kernels not simulated are counted by family and reason (a generator's
+ * own message names its arguments: only its first words group). */
+static void skip(vctx *v, const char *family, const char *kid, const char *why)
+{
+    v->skipped++;
+    char key[200];
+    snprintf(key, sizeof key, "%s", why);
+    char *q = strstr(key, "': ");
+    if (key[0] == '\'' && q)
+        memmove(key, q + 3, strlen(q + 3) + 1);
+    char *num_ = strpbrk(key, "0123456789");
+    if (num_ && strstr(key, "warp-instructions"))
+        snprintf(key, sizeof key, "over the %.0e warp-instruction budget", BUDGET);
+    for (int i = 0; i < v->nskips; i++)
+        if (!strcmp(v->skips[i].family, family) && !strcmp(v->skips[i].why, key)) {
+            v->skips[i].n++;
+            return;
+        }
+    if (v->nskips < 64) {
+        skipgrp *g = &v->skips[v->nskips++];
+        snprintf(g->family, sizeof g->family, "%s", family);
+        snprintf(g->why, sizeof g->why, "%s", key);
+        snprintf(g->first, sizeof g->first, "%s", kid);
+        g->n = 1;
+    }
+}
+
+/* ---- the families --------------------------------------------------------- */
+
+/* Estimated warp-instructions of k: simulations past the budget are
+ * skipped (E13's 1000-round kernels at 1056 CTAs would take minutes). */
+static double cost(const kernel *k)
+{
+    double warps = ceil(k->block_threads / 32.0);
+    return (double)prog_dynamic_count(&k->progs[0], 1.0) * warps * (double)k->grid;
+}
+
+typedef struct cap {
+    table kern, reps, ctas, pmix, smi;
+    int k_id, k_exp, k_gen, k_mode, k_reps, k_med;
+    int r_id, r_rep, r_time, r_first, r_last, r_gap;
+    int c_id, c_rep, c_cta, c_sm, c_t1;
+} cap;
+
+/* Median over the reps of kernel `id` of t_last - t_first (ns), NAN when
+ * none recorded both. */
+static double meas_span(const cap *d, const char *id)
+{
+    double *v = xcalloc(d->reps.n + 1, sizeof *v);
+    size_t n = 0;
+    for (size_t r = 0; r < d->reps.n; r++) {
+        if (strcmp(cell(&d->reps, r, d->r_id), id))
+            continue;
+        double a = num(&d->reps, r, d->r_first), b = num(&d->reps, r, d->r_last);
+        if (a >= 0 && b >= a)
+            v[n++] = b - a;
+    }
+    double m = median_of(v, n);
+    free(v);
+    return m;
+}
+
+/* Placement, CTA counts per SM and finish spread of rep 0 against the
+ * simulated first kernel. */
+static void placement_rows(vctx *v, const cap *d, const char *fam, const char *id,
+                           const simout *o, int nsms)
+{
+    long *msm = NULL;
+    size_t ncta = 0, cap_ = 0;
+    double *mend = xcalloc((size_t)nsms, sizeof *mend), *send = xcalloc((size_t)nsms, sizeof *send);
+    int *mcnt = xcalloc((size_t)nsms, sizeof *mcnt), *scnt = xcalloc((size_t)nsms, sizeof *scnt);
+    for (size_t r = 0; r < d->ctas.n; r++) {
+        if (strcmp(cell(&d->ctas, r, d->c_id), id) || num(&d->ctas, r, d->c_rep) != 0)
+            continue;
+        long cta = (long)num(&d->ctas, r, d->c_cta), smid = (long)num(&d->ctas, r, d->c_sm);
+        if (cta < 0 || smid < 0 || smid >= nsms)
+            continue;
+        if ((size_t)cta >= cap_) {
+            size_t nc = SK_MAX((size_t)cta + 1, 2 * cap_);
+            msm = xrealloc(msm, nc * sizeof *msm);
+            for (size_t i = cap_; i < nc; i++)
+                msm[i] = -1;
+            cap_ = nc;
+        }
+        msm[cta] = smid;
+        ncta++;
+        mcnt[smid]++;
+        mend[smid] = SK_MAX(mend[smid], num(&d->ctas, r, d->c_t1));
+    }
+    if (ncta > 0 && o->nctas > 0) {
+        size_t same = 0, cmp = 0;
+        for (size_t i = 0; i < o->nctas; i++) {
+            const cta_record *x = &o->ctas[i];
+            if (x->sm < 0 || x->sm >= nsms)
+                continue;
+            scnt[x->sm]++;
+            send[x->sm] = SK_MAX(send[x->sm], (double)(x->end_ps - x->kernel_first_start_ps) / 1e3);
+            if (x->cta < cap_ && msm[x->cta] >= 0) {
+                cmp++;
+                same += msm[x->cta] == x->sm;
+            }
+        }
+        int eq = 0, used = 0;
+        double mlo = HUGE_VAL, mhi = -HUGE_VAL, slo = HUGE_VAL, shi = -HUGE_VAL;
+        for (int i = 0; i < nsms; i++) {
+            eq += mcnt[i] == scnt[i];
+            if (mcnt[i]) {
+                used++;
+                mlo = SK_MIN(mlo, mend[i]);
+                mhi = SK_MAX(mhi, mend[i]);
+            }
+            if (scnt[i]) {
+                slo = SK_MIN(slo, send[i]);
+                shi = SK_MAX(shi, send[i]);
+            }
+        }
+        if (ncta == (size_t)o->nctas && cmp > 0) {
+            add_row(v, fam, id, "", M_PLACE, 1, (double)same / (double)cmp);
+            add_row(v, fam, id, "", M_COUNT, 1, (double)eq / nsms);
+        }
+        if (used > 1)
+            add_row(v, fam, id, "", M_SPREAD, (mhi - mlo) / 1e3, (shi - slo) / 1e3);
+    }
+    free(msm);
+    free(mend);
+    free(send);
+    free(mcnt);
+    free(scnt);
+}
+
+typedef struct coop_time {
+    char key[96];               /* ctas/block/iters */
+    double r10_meas, r10_sim, r100_meas, r100_sim;
+    char id10[96], id100[96];
+} coop_time;
+
+/* One kernels.csv row. */
+static int one_kernel(vctx *v, const cap *d, size_t row, int nsms, coop_time *ct, int *nct,
+                      sk_error *e)
+{
+    const char *id = cell(&d->kern, row, d->k_id), *fam = cell(&d->kern, row, d->k_exp);
+    const char *gen = cell(&d->kern, row, d->k_gen), *mode = cell(&d->kern, row, d->k_mode);
+    if (!gen[0]) {
+        skip(v, fam, id, "no generator (kernels.csv gen is empty)");
+        return 0;
+    }
+    if (!strcmp(mode, "sustained"))
+        return 0;   /* E16: power_rows() */
+    int single = !strcmp(mode, "single") || !strcmp(mode, "after_warm") || !strcmp(mode, "cold")
+              || !strcmp(mode, "cooperative") || !strcmp(mode, "first_in_process");
+    int chain = !strcmp(mode, "chain") || !strcmp(mode, "chain_gated");
+    int gap = !strcmp(mode, "after_gap");
+    if (!single && !chain && !gap) {
+        char why[96];
+        snprintf(why, sizeof why, "mode %s is not simulated", mode);
+        skip(v, fam, id, why);
+        return 0;
+    }
+    kernel k;
+    long repeat;
+    sk_error ge = { 0 };
+    if (gen_kernel(gen, &k, &repeat, &ge) < 0) {
+        skip(v, fam, id, ge.msg);
+        return 0;
+    }
+    if (cost(&k) > BUDGET) {
+        char why[96];
+        snprintf(why, sizeof why, "%.2g warp-instructions: over the %.0e budget", cost(&k), BUDGET);
+        skip(v, fam, id, why);
+        kernel_free(&k);
+        return 0;
+    }
+    simout o;
+    memset(&o, 0, sizeof o);
+    int rc = 0;
+    if (single) {
+        rc = simulate(v->c, &k, 1, NULL, &o, e);
+        if (rc == 0 && o.nk == 1) {
+            double st = (double)(o.ks[0].done_ps - o.ks[0].launch_ps) / 1e6;
+            double ss = (double)(o.ks[0].last_record_end_ps - o.ks[0].first_start_ps) / 1e6;
+            if (!strcmp(mode, "first_in_process")) {
+                /* rep 0 is the process's first launch: the model has no
+                 * module loading, so it gives every rep the same time */
+                for (size_t r = 0; r < d->reps.n; r++)
+                    if (!strcmp(cell(&d->reps, r, d->r_id), id) && num(&d->reps, r, d->r_rep) == 0)
+                        add_row(v, fam, id, "first launch", M_TIME,
+                                num(&d->reps, r, d->r_time) / 1e3, st);
+            } else {
+                add_row(v, fam, id, "", M_TIME, num(&d->kern, row, d->k_med) / 1e3, st);
+                add_row(v, fam, id, "", M_SPAN, meas_span(d, id) / 1e3, ss);
+                placement_rows(v, d, fam, id, &o, nsms);
+            }
+            /* E13's per-round cost pairs r10 with r100 */
+            const char *r10 = strstr(id, ".r10."), *r100 = strstr(id, ".r100.");
+            if (!strcmp(fam, "e13_coop") && (r10 || r100)) {
+                char key[96];
+                const char *p = r10 ? r10 : r100;
+                snprintf(key, sizeof key, "%.*s|%s", (int)(p - id), id, strchr(p + 1, '.'));
+                int j = 0;
+                while (j < *nct && strcmp(ct[j].key, key))
+                    j++;
+                if (j == *nct && *nct < 64) {
+                    memset(&ct[j], 0, sizeof ct[j]);
+                    snprintf(ct[j].key, sizeof ct[j].key, "%s", key);
+                    ct[j].r10_meas = ct[j].r100_meas = NAN;
+                    (*nct)++;
+                }
+                if (j < *nct) {
+                    if (r10) {
+                        ct[j].r10_meas = num(&d->kern, row, d->k_med);
+                        ct[j].r10_sim = st * 1e3;
+                        snprintf(ct[j].id10, sizeof ct[j].id10, "%s", id);
+                    } else {
+                        ct[j].r100_meas = num(&d->kern, row, d->k_med);
+                        ct[j].r100_sim = st * 1e3;
+                        snprintf(ct[j].id100, sizeof ct[j].id100, "%s", id);
+                    }
+                }
+            }
+        }
+    } else if (chain) {
+        long reps = (long)num(&d->kern, row, d->k_reps);
+        int n = (int)SK_MAX(1, SK_MIN(reps, 20));
+        rc = simulate(v->c, &k, n, NULL, &o, e);
+        if (rc == 0 && o.nk == (size_t)n) {
+            double per = (double)(o.ks[n - 1].done_ps - o.ks[0].launch_ps) / 1e6 / n;
+            char det[96];
+            snprintf(det, sizeof det, "%s per launch", id);
+            add_row(v, fam, id, det, M_TIME, num(&d->kern, row, d->k_med) / 1e3, per);
+        }
+    } else {
+        /* after_gap: the nominal gaps of params `gaps_ms=a/b/...`; each rep
+         * belongs to the nearest (in log) of them, since reps.csv gap_ns is
+         * the gap the host measured.  One row per nominal gap: the median
+         * time over its reps, simulated after the median measured gap. */
+        double gaps[64];
+        int ng = 0;
+        const char *gp = strstr(cell(&d->kern, row, col(&d->kern, "params")), "gaps_ms=");
+        for (const char *p = gp ? gp + 8 : NULL; p && ng < 64;) {
+            char *end;
+            double g = strtod(p, &end);
+            if (end == p)
+                break;
+            gaps[ng++] = g * 1e6;
+            p = *end == '/' ? end + 1 : NULL;
+        }
+        for (int j = 0; rc == 0 && j < ng; j++) {
+            double *t = xcalloc(d->reps.n + 1, sizeof *t), *gv = xcalloc(d->reps.n + 1, sizeof *gv);
+            size_t nt = 0;
+            for (size_t r = 0; r < d->reps.n; r++) {
+                if (strcmp(cell(&d->reps, r, d->r_id), id))
+                    continue;
+                double g = num(&d->reps, r, d->r_gap);
+                int best = 0;
+                for (int q = 1; q < ng; q++)
+                    if (fabs(log(g / gaps[q])) < fabs(log(g / gaps[best])))
+                        best = q;
+                if (best == j && g > 0) {
+                    gv[nt] = g;
+                    t[nt++] = num(&d->reps, r, d->r_time);
+                }
+            }
+            double meas = median_of(t, nt), gmed = median_of(gv, nt);
+            free(t);
+            free(gv);
+            if (!(nt > 0))
+                continue;
+            uint64_t g2[2] = { 0, (uint64_t)llround(gmed) };
+            rc = simulate(v->c, &k, 2, g2, &o, e);
+            if (rc == 0 && o.nk == 2) {
+                char det[96];
+                snprintf(det, sizeof det, "gap_ms=%g", gaps[j] / 1e6);
+                char full[160];
+                snprintf(full, sizeof full, "%s %s", id, det);
+                /* the row names the kernel and its gap; FILE's detail is the gap */
+                size_t before = v->n;
+                add_row(v, fam, id, det, M_TIME, meas / 1e3,
+                        (double)(o.ks[1].done_ps - o.ks[1].launch_ps) / 1e6);
+                (void)before;
+                (void)full;
+            }
+            if (rc == 0 && j + 1 < ng)
+                simout_free(&o);
+        }
+    }
+    if (rc == 0)
+        simout_free(&o);
+    kernel_free(&k);
+    return rc;
+}
+
+/* E16: the sustained mixes that have a generator, and the torch GEMMs for
+ * which `gen gemm --dtype` stands in. */
+static int power_rows(vctx *v, const cap *d, const topo *tp, sk_error *e)
+{
+    if (d->pmix.n == 0 || d->smi.n == 0)
+        return 0;
+    static const struct {
+        const char *mix, *gen;
+    } gemm[] = {
+        { "sgemm_fp32", "skewsim gen gemm --dtype fp32" }, { "tf32", "skewsim gen gemm --dtype tf32" },
+        { "fp16", "skewsim gen gemm --dtype fp16" },       { "bf16", "skewsim gen gemm --dtype bf16" },
+        { "fp8", "skewsim gen gemm --dtype fp8" },
+    };
+    int pm = col(&d->pmix, "mix"), pg = col(&d->pmix, "gen"), pa = col(&d->pmix, "start_host_ns"),
+        pb = col(&d->pmix, "end_host_ns"), pp = col(&d->pmix, "param");
+    int sm_t = col(&d->smi, "unix_ms"), sm_c = col(&d->smi, "clocks_sm"), sm_p = col(&d->smi, "power_draw");
+    if (pm < 0 || pa < 0 || pb < 0 || sm_t < 0 || sm_c < 0 || sm_p < 0)
+        return 0;
+    for (size_t r = 0; r < d->pmix.n; r++) {
+        const char *mix = cell(&d->pmix, r, pm);
+        char gen[256];
+        snprintf(gen, sizeof gen, "%s", cell(&d->pmix, r, pg));
+        for (size_t g = 0; !gen[0] && g < SK_ARRAY_LEN(gemm); g++)
+            if (!strcmp(mix, gemm[g].mix))
+                snprintf(gen, sizeof gen, "%s", gemm[g].gen);
+        if (!gen[0]) {
+            skip(v, "e16_power", mix, "no generator");
+            continue;
+        }
+        /* a long kernel's activity per cycle is its steady state: cut the
+         * iterations to what a few waves need */
+        char *it = strstr(gen, "--iters ");
+        if (it) {
+            long iters = strtol(it + 8, NULL, 10);
+            if (iters > 2048)
+                snprintf(it, sizeof gen - (size_t)(it - gen), "--iters 2048%s", strchr(it + 8, ' ') ? strchr(it + 8, ' ') : "");
+        }
+        kernel k;
+        long repeat;
+        sk_error ge = { 0 };
+        if (gen_kernel(gen, &k, &repeat, &ge) < 0) {
+            skip(v, "e16_power", mix, ge.msg);
+            continue;
+        }
+        simout o;
+        memset(&o, 0, sizeof o);
+        int rc = simulate(v->c, &k, 1, NULL, &o, e);
+        kernel_free(&k);
+        if (rc < 0)
+            return rc;
+        double t0 = num(&d->pmix, r, pa) / 1e6 + 1500, t1 = num(&d->pmix, r, pb) / 1e6;
+        double *cl = xcalloc(d->smi.n + 1, sizeof *cl), *pw = xcalloc(d->smi.n + 1, sizeof *pw);
+        size_t n = 0;
+        for (size_t s = 0; s < d->smi.n; s++) {
+            double t = num(&d->smi, s, sm_t);
+            if (t >= t0 && t <= t1 && isfinite(num(&d->smi, s, sm_p))) {
+                cl[n] = num(&d->smi, s, sm_c);
+                pw[n++] = num(&d->smi, s, sm_p);
+            }
+        }
+        si_sustained su;
+        rc = n > 0 ? silicon_sustain(v->c, tp, o.rate, SK_MAX(1.0, (t1 - t0 + 1500) / 1e3), &su, e) : 0;
+        if (rc == 0 && n > 0) {
+            char det[64];
+            snprintf(det, sizeof det, "%s", mix);
+            add_row(v, "e16_power", mix, det, M_CLOCK, median_of(cl, n), su.mhz_median);
+            add_row(v, "e16_power", mix, det, M_POWER, median_of(pw, n), su.power_w);
+        }
+        (void)pp;
+        free(cl);
+        free(pw);
+        simout_free(&o);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+/* `only`: a comma-separated list of families (NULL: all). */
+static int family_on(const char *only, const char *fam)
+{
+    if (!only)
+        return 1;
+    size_t n = strlen(fam);
+    for (const char *p = only; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, fam, n) && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+int validate_measured(const cfg *c, const char *dir, const char *fitted, const char *only,
+                      double max_mape, int *fails, sk_error *e)
+{
+    cap d;
+    memset(&d, 0, sizeof d);
+    table fit;
+    memset(&fit, 0, sizeof fit);
+    int rc = table_load(&d.kern, dir, "kernels", e);
+    if (rc == 0)
+        rc = sk_errorf(e, SK_EIO, "%s/kernels.csv: cannot open: expected a capture directory "
+                       "(tools/capture/README.md)", dir);
+    if (rc > 0 && (rc = table_load(&d.reps, dir, "reps", e)) >= 0 && (rc = table_load(&d.ctas, dir, "ctas", e)) >= 0
+        && (rc = table_load(&d.pmix, dir, "power_mix", e)) >= 0)
+        rc = table_load(&d.smi, dir, "smi", e);
+    if (rc >= 0 && fitted) {
+        char fdir[4096], *slash;
+        snprintf(fdir, sizeof fdir, "%s", fitted);
+        slash = strrchr(fdir, '/');
+        const char *base = slash ? slash + 1 : fdir;
+        char name[4096];
+        snprintf(name, sizeof name, "%s", base);
+        size_t l = strlen(name);
+        if (l > 4 && !strcmp(name + l - 4, ".csv"))
+            name[l - 4] = '\0';
+        if (slash)
+            *slash = '\0';
+        rc = table_load(&fit, slash ? fdir : ".", name, e);
+        if (rc == 0)
+            rc = sk_errorf(e, SK_EIO, "%s: cannot open", fitted);
+    }
+    static const char *const kc[] = { "kernel", "exp", "gen", "mode", "reps", "time_ns_median", NULL };
+    static const char *const rcn[] = { "kernel", "rep", "time_ns", "t_first_ns", "t_last_ns", "gap_ns", NULL };
+    static const char *const cc[] = { "kernel", "rep", "cta", "sm", "t1_ns", NULL };
+    if (rc >= 0 && (rc = need_cols(&d.kern, "kernels.csv", kc, e)) == 0
+        && (rc = d.reps.ncol ? need_cols(&d.reps, "reps.csv", rcn, e) : 0) == 0)
+        rc = d.ctas.ncol ? need_cols(&d.ctas, "ctas.csv", cc, e) : 0;
+    if (rc >= 0 && fit.ncol && col(&fit, "kernel") < 0)
+        rc = sk_errorf(e, SK_EIO, "%s: no column 'kernel': expected kernel,detail,keys", fitted);
+    topo tp;
+    memset(&tp, 0, sizeof tp);
+    if (rc >= 0)
+        rc = topo_build(&tp, c, e);
+    if (rc < 0) {
+        table_free(&d.kern);
+        table_free(&d.reps);
+        table_free(&d.ctas);
+        table_free(&d.pmix);
+        table_free(&d.smi);
+        table_free(&fit);
+        return rc;
+    }
+    d.k_id = col(&d.kern, "kernel");
+    d.k_exp = col(&d.kern, "exp");
+    d.k_gen = col(&d.kern, "gen");
+    d.k_mode = col(&d.kern, "mode");
+    d.k_reps = col(&d.kern, "reps");
+    d.k_med = col(&d.kern, "time_ns_median");
+    d.r_id = col(&d.reps, "kernel");
+    d.r_rep = col(&d.reps, "rep");
+    d.r_time = col(&d.reps, "time_ns");
+    d.r_first = col(&d.reps, "t_first_ns");
+    d.r_last = col(&d.reps, "t_last_ns");
+    d.r_gap = col(&d.reps, "gap_ns");
+    d.c_id = col(&d.ctas, "kernel");
+    d.c_rep = col(&d.ctas, "rep");
+    d.c_cta = col(&d.ctas, "cta");
+    d.c_sm = col(&d.ctas, "sm");
+    d.c_t1 = col(&d.ctas, "t1_ns");
+
+    static vctx v;   /* not on the stack: its skip groups are ~20 KB */
+    memset(&v, 0, sizeof v);
+    v.c = c;
+    v.fit = &fit;
+    printf("\nMeasured kernels in %s against %s (tools/capture/README.md)\n", dir, c->name);
+    printf("  %-13s %-44s %-9s %11s %11s %8s  %s\n", "family", "kernel", "metric", "measured",
+           "simulated", "err", "tag");
+    printf("  (per kernel; the summary and the kernels not simulated follow)\n");
+    static coop_time ct[64];
+    int nct = 0;
+    for (size_t r = 0; rc >= 0 && r < d.kern.n; r++)
+        if (family_on(only, cell(&d.kern, r, d.k_exp)))
+            rc = one_kernel(&v, &d, r, tp.nsms, ct, &nct, e);
+    for (int j = 0; rc >= 0 && j < nct; j++)
+        if (isfinite(ct[j].r10_meas) && isfinite(ct[j].r100_meas)) {
+            int f = is_fitted(&v, ct[j].id100, "round") || is_fitted(&v, ct[j].id10, "round");
+            size_t before = v.n;
+            add_row(&v, "e13_coop", ct[j].id100, "", M_ROUND,
+                    (ct[j].r100_meas - ct[j].r10_meas) / 90 / 1e3, (ct[j].r100_sim - ct[j].r10_sim) / 90 / 1e3);
+            if (v.n > before)
+                v.rows[v.n - 1].fitted = f;
+        }
+    if (rc >= 0 && family_on(only, "e16_power"))
+        rc = power_rows(&v, &d, &tp, e);
+
+    if (rc >= 0) {
+        printf("\n  %-13s %-9s %22s %22s\n", "family", "metric", "predicted: MAPE (n)", "fitted: MAPE (n)");
+        for (size_t i = 0; i < v.n; i++) {
+            int seen = 0;
+            for (size_t j = 0; j < i; j++)
+                seen |= !strcmp(v.rows[j].family, v.rows[i].family) && v.rows[j].metric == v.rows[i].metric;
+            if (seen)
+                continue;
+            double sum[2] = { 0, 0 };
+            int cnt[2] = { 0, 0 };
+            for (size_t j = i; j < v.n; j++) {
+                const vrow *x = &v.rows[j];
+                if (strcmp(x->family, v.rows[i].family) || x->metric != v.rows[i].metric)
+                    continue;
+                double err = judged[x->metric] ? fabs(100 * (x->sim - x->meas) / x->meas)
+                           : x->metric == M_SPREAD ? fabs(x->sim - x->meas)   /* us */
+                                                   : 100 * x->sim;            /* agreement, % */
+                sum[x->fitted] += err;
+                cnt[x->fitted]++;
+            }
+            char a[32] = "-", b[32] = "-";
+            const char *u = v.rows[i].metric == M_SPREAD ? "us" : "%";
+            if (cnt[0])
+                snprintf(a, sizeof a, "%.1f %s (%d)", sum[0] / cnt[0], u, cnt[0]);
+            if (cnt[1])
+                snprintf(b, sizeof b, "%.1f %s (%d)", sum[1] / cnt[1], u, cnt[1]);
+            int judge = judged[v.rows[i].metric] && cnt[0] && max_mape > 0;
+            int bad = judge && sum[0] / cnt[0] > max_mape;
+            *fails += bad;
+            printf("%-4s  %-13s %-9s %22s %22s%s\n", !judge ? "info" : bad ? "FAIL" : "PASS",
+                   v.rows[i].family, metric_name[v.rows[i].metric], a, b,
+                   judged[v.rows[i].metric] ? "" : v.rows[i].metric == M_SPREAD
+                                                 ? "  (mean |difference|)" : "  (agreement, not error)");
+        }
+        for (int i = 0; i < v.nskips; i++)
+            printf("skip  %-13s %4d kernel(s), e.g. %s: %s\n", v.skips[i].family, v.skips[i].n,
+                   v.skips[i].first, v.skips[i].why);
+        printf("  %zu rows, %d kernels skipped%s\n", v.n, v.skipped,
+               max_mape > 0 ? "" : "; no --max-mape: nothing judged");
+        if (max_mape > 0)
+            printf("  judged: the predicted MAPE of time, span, round, clock and power, <= %g %%\n", max_mape);
+    }
+    free(v.rows);
+    topo_free(&tp);
+    table_free(&d.kern);
+    table_free(&d.reps);
+    table_free(&d.ctas);
+    table_free(&d.pmix);
+    table_free(&d.smi);
+    table_free(&fit);
+    return rc < 0 ? rc : 0;
+}
