@@ -95,7 +95,7 @@ static const struct {
     const char *err;
 } bad[] = {
     {"foo", SK_EUSAGE, 1,
-     "skewsim: unknown command 'foo': expected run, gen, config, validate, import, sweep, compare, collect, plot, report or version\n"},
+     "skewsim: unknown command 'foo': expected run, gen, config, validate, import, sweep, compare, collect, plot, report, topo or version\n"},
     {"run -c " TU_H200 " -o @/never", SK_EUSAGE, 1,
      "skewsim: run: missing -t TRACE: expected -c CONFIG -t TRACE -o DIR\n"},
     {"run -t " MIXED " -o @/never", SK_EUSAGE, 1,

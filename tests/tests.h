@@ -21,6 +21,7 @@ Suite *sass_suite(void);
 Suite *sweep_suite(void);
 Suite *stats_suite(void);
 Suite *zoo_suite(void);
+Suite *topo_suite(void);
 Suite *hpc_suite(void);
 Suite *mem_suite(void);
 Suite *plot_suite(void);

@@ -82,6 +82,14 @@ typedef struct cfg {
     int sms_per_tpc;                  /* topology.sms_per_tpc */
     int numbering;                    /* topology.numbering: enum cfg_numbering */
     int tail_gpcs;                    /* topology.tail_gpcs: the last N GPCs are numbered after all others */
+    int tail_max_cluster;             /* topology.tail_max_cluster: largest cluster a tail SM takes */
+    int green_unit_sms;               /* topology.green_unit_sms: green-context granule */
+    char floorsweep[CFG_NAME_MAX];    /* topology.floorsweep: fused TPCs, "none", "yield"; "" off */
+    int die_gpcs;                     /* topology.die_gpcs */
+    int die_tpcs_per_gpc;             /* topology.die_tpcs_per_gpc */
+    int sku_tpcs;                     /* topology.sku_tpcs */
+    int random_tpcs;                  /* topology.random_tpcs */
+    int defect_ppm;                   /* topology.defect_ppm */
 
     /* per-SM limits */
     int max_threads;                  /* sm.max_threads */
@@ -110,6 +118,8 @@ typedef struct cfg {
     /* kernel launch */
     int launch_start_ns;              /* launch.start_ns: launch (CUDA event) to first CTA dispatch */
     int launch_end_ns;                /* launch.end_ns: last CTA end to completion event */
+    int launch_host_ns;               /* launch.host_ns: host launch call, back to back */
+    int launch_queue_gap_ns;          /* launch.queue_gap_ns: last CTA to a queued kernel's first (0: off) */
 
     /* CTA dispatch (GigaThread) */
     int dispatch_policy;              /* dispatch.policy: enum cfg_dispatch_policy */

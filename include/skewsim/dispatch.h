@@ -55,11 +55,17 @@ typedef struct dispatcher {
     ps_t free_ps;             /* engine busy until (dispatch.cta_ps per CTA) */
     int have_next;            /* `next` holds the CTA waiting to be placed */
     cta_desc next;
+    /* Thread block clusters (the engine's, not a policy's: docs/topology.md) */
+    int cl_ptr;               /* cluster group to try first for the next cluster */
+    int cl_group;             /* group of the cluster being placed */
+    uint32_t cl_left;         /* its CTAs still to place (0: the next CTA starts one) */
 } dispatcher;
 
 void dispatch_init(dispatcher *d, struct sim *s);
 void dispatch_free(dispatcher *d);
 /* Ask the engine to try placing CTAs at time t (kernel start, CTA done). */
 void dispatch_kick(struct sim *s, ps_t t);
+/* A new kernel: forget the cluster placement state. */
+void dispatch_kernel_start(struct sim *s);
 
 #endif

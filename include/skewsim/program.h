@@ -113,6 +113,12 @@ typedef struct kernel {
     uint32_t block_threads;       /* threads per CTA */
     uint32_t regs_per_thread;
     uint32_t smem_bytes;          /* static + dynamic shared memory per CTA */
+    uint32_t cluster;             /* CTAs per thread block cluster (trace key cluster=): the
+                                     CTAs kC..kC+C-1 are co-scheduled on one GPC; 0: launched
+                                     without the cluster attribute */
+    int32_t green_sms;            /* trace key sms=: N > 0 runs in the group of a green-context
+                                     split of N SMs (sms=green:N), -N in what that split leaves
+                                     (sms=rest:N); 0: every SM */
     uint64_t gap_ns;              /* the GPU idles this long after the previous kernel before
                                      this one launches (trace key gap_ns=; 0: back to back) */
     program *progs;               /* owned array of nprogs */

@@ -49,6 +49,7 @@ typedef struct sim {
     kernel k;
     int have_kernel;
     cta_need need;
+    unsigned char *allowed;   /* owned, per SM: the kernel's SM set (sms=); NULL: every SM */
     trace *tr;
     uint64_t ctas_left;       /* not yet dispatched */
     uint64_t ctas_running;

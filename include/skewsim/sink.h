@@ -59,6 +59,8 @@ typedef struct kernel_stats {
     ps_t tail_ps;             /* first SM out of work (its last CTA of the kernel retired, or
                                  first_start_ps if it got none) to last_end_ps */
     ps_t barrier_wait_ps;     /* warp time at BAR.SYNC and GRID.SYNC, summed over warps */
+    uint32_t cluster;         /* CTAs per cluster, 0: launched without one */
+    uint64_t max_active_clusters; /* with a cluster: cudaOccupancyMaxActiveClusters (topo.h) */
     int has_mem;              /* memory.model = hierarchy: mem holds the kernel's counters */
     mem_stats mem;            /* summed over the SMs (memsys.h MEM_STAT_MAP) */
 } kernel_stats;

@@ -39,6 +39,9 @@ static void usage(FILE *f)
           "                      one self-contained HTML page for a run or sweep directory\n"
           "  validate -c CONFIG -d DIR [--grids G,G,...]\n"
           "                      simulate the H200 measurements in DIR and compare\n"
+          "  topo -c CONFIG [--set key=value ...] [--green N]\n"
+          "                      print each SM's TPC, GPC and cluster group; --green N: first the SMs\n"
+          "                      of a green context of N SMs, then those left over (docs/topology.md)\n"
           "  validate -c CONFIG --measured DIR [--fitted FILE] [--only FAMILY,...] [--max-mape X]\n"
           "                      simulate every kernel of a capture directory (tools/capture)\n"
           "  version             print the version\n",
@@ -48,7 +51,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep, compare, collect, plot, report or version "
+        fputs("skewsim: missing command: expected run, gen, config, validate, import, sweep, compare, collect, plot, report, topo or version "
               "('skewsim help' lists them)\n", stderr);
         return 1;
     }
@@ -67,6 +70,8 @@ int main(int argc, char **argv)
         return cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare"))
         return cmd_compare(argc - 1, argv + 1);
+    if (!strcmp(cmd, "topo"))
+        return cmd_topo(argc - 1, argv + 1);
     if (!strcmp(cmd, "collect"))
         return cmd_collect(argc - 1, argv + 1);
     if (!strcmp(cmd, "plot"))
@@ -81,6 +86,6 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep, compare, collect, plot, report or version\n", cmd);
+    fprintf(stderr, "skewsim: unknown command '%s': expected run, gen, config, validate, import, sweep, compare, collect, plot, report, topo or version\n", cmd);
     return 1;
 }

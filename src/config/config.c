@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include "skewsim/config.h"
 #include "skewsim/yamlrd.h"
+#include "skewsim/topo.h"
 
 enum key_type {
     KEY_INT,      /* int, bounds min..max */
@@ -165,6 +166,24 @@ static const cfg_key cfg_schema[] = {
              "SM id order: all SMs of GPC 0 first, or one TPC of each GPC in turn"),
     ROW_INT("topology.tail_gpcs", tail_gpcs, 0, 0, CFG_MAX_GPCS - 1, "GPCs",
             "the last N GPCs are numbered after all others"),
+    ROW_INT("topology.tail_max_cluster", tail_max_cluster, 2, 1, 64, "CTAs",
+            "largest thread block cluster an SM of the tail GPCs takes (the H200's 'random' SMs: 2)"),
+    ROW_INT("topology.green_unit_sms", green_unit_sms, 8, 1, 1024, "SMs",
+            "green contexts take SMs in units of this many, whole TPCs of one GPC "
+            "(H200: minSmPartitionSize = smCoscheduledAlignment = 8)"),
+    ROW_PATH("topology.floorsweep", floorsweep,
+             "the chip from its fused TPCs instead of the keys above (docs/topology.md): 'G.T ...' "
+             "fused TPCs of the full die, 'none', or 'yield' (drawn from sim.seed); empty: off"),
+    ROW_INT("topology.die_gpcs", die_gpcs, 8, 1, CFG_MAX_GPCS - 1, "GPCs",
+            "with floorsweep: GPCs of the full die"),
+    ROW_INT("topology.die_tpcs_per_gpc", die_tpcs_per_gpc, 9, 1, 64, "TPCs",
+            "with floorsweep: TPCs per GPC of the full die"),
+    ROW_INT("topology.sku_tpcs", sku_tpcs, 66, 1, 2048, "TPCs",
+            "with floorsweep: working TPCs of the SKU (yield: the vendor fuses good TPCs down to it)"),
+    ROW_INT("topology.random_tpcs", random_tpcs, 4, 0, 2048, "TPCs",
+            "with floorsweep: TPCs the chip keeps out of cluster-capable GPCs, numbered last"),
+    ROW_INT("topology.defect_ppm", defect_ppm, 28000, 0, 1000000, "ppm",
+            "with floorsweep: yield: probability that a TPC of the die has a defect"),
 
     ROW_INT("sm.max_threads", max_threads, 2048, 1, 65536, "threads",
             "resident threads per SM"),
@@ -209,6 +228,13 @@ static const cfg_key cfg_schema[] = {
             "kernel launch (CUDA event) to first CTA dispatch"),
     ROW_INT("launch.end_ns", launch_end_ns, 2000, 0, 1000000000, "ns",
             "last CTA end to the completion event"),
+    ROW_INT("launch.host_ns", launch_host_ns, 0, 0, 1000000000, "ns",
+            "back-to-back launches: the host's launch call, so one stream's launch commands reach "
+            "the GPU this far apart (0: all queued at once)"),
+    ROW_INT("launch.queue_gap_ns", launch_queue_gap_ns, 0, 0, 1000000000, "ns",
+            "back-to-back launches in one stream: the command processor works ahead, and a "
+            "queued kernel's first CTA starts this long after the previous kernel's last CTA "
+            "(0: no pipelining, each launch waits for the previous completion)"),
 
     ROW_ENUM("dispatch.policy", dispatch_policy, "gigathread", dispatch_policies,
              "CTA dispatcher (src/gpu/dispatch_<name>.c)." DISPATCH_POLICY_MAP(POLICY_HELP_)),
@@ -1426,6 +1452,11 @@ int cfg_validate(const cfg *c, sk_error *e)
     if (c->tail_gpcs >= c->gpcs)
         return sk_errorf(e, SK_ECONFIG, "config: topology.tail_gpcs: %d: expected less than "
                          "topology.gpcs (%d)", c->tail_gpcs, c->gpcs);
+    if (c->floorsweep[0]) {
+        cfg scratch = *c;
+        if ((rc = topo_resolve(&scratch, e)) != 0)
+            return rc;
+    }
     /* At least one SM now follows: gpcs >= 1, every used list entry >= 1,
      * sms_per_tpc >= 1. */
     if (c->max_warps % c->warp_schedulers != 0)

@@ -5,6 +5,15 @@
  * dispatch.cta_ps per CTA, so a large grid's first wave reaches the SMs over
  * time rather than all at once; with no SM free it waits for a CTA to
  * finish (dispatch_kick from sim_cta_finished).
+ *
+ * A kernel with thread block clusters (kernel.cluster = C > 1) is placed by
+ * the engine itself, not by the policy: cudaLaunchKernelEx guarantees that
+ * a cluster's C CTAs are co-resident on one GPC, so the engine waits until
+ * one cluster group (topo.h) has room for all C, taking the groups in
+ * turn, and then hands the C CTAs to that group's SMs, each to the SM with
+ * the fewest CTAs.  Groups of the tail GPCs (the "random" SMs) take only
+ * clusters of up to topology.tail_max_cluster CTAs.  The hardware's own
+ * order of GPCs for clusters is not measured; the turn is our assumption.
  */
 #include <stdlib.h>
 #include "skewsim/sim.h"
@@ -22,6 +31,47 @@ const dispatch_ops *dispatch_lookup(int policy)
     if (policy < 0 || (size_t)policy >= SK_ARRAY_LEN(registry))
         return NULL;
     return registry[policy];
+}
+
+/* CTAs of this kernel SM m can still take (one kernel runs at a time). */
+static int room(const sim *s, const sm *m, int per_sm)
+{
+    return sm_fits(s, m, &s->need) ? SK_MAX(per_sm - m->used_ctas, 1) : 0;
+}
+
+/* The SM for the next CTA of a cluster kernel, or -1 to wait. */
+static int cluster_pick(sim *s, dispatcher *d)
+{
+    const topo *t = &s->topo;
+    int per_sm = sm_ctas_per_sm(&s->c, &s->need);
+    int csize = (int)s->k.cluster;
+    if (d->cl_left == 0) {
+        int found = -1;
+        for (int k = 0; k < t->ncgroups && found < 0; k++) {
+            int g = (d->cl_ptr + k) % t->ncgroups;
+            if (csize > t->cg_max[g])
+                continue;
+            int free_slots = 0;
+            for (int j = t->cg_first[g]; j < t->cg_first[g + 1]; j++)
+                free_slots += room(s, &s->sms[t->cg_sms[j]], per_sm);
+            if (free_slots >= csize)
+                found = g;
+        }
+        if (found < 0)
+            return -1;
+        d->cl_group = found;
+        d->cl_ptr = (found + 1) % t->ncgroups;
+        d->cl_left = (uint32_t)csize;
+    }
+    int best = -1;
+    for (int j = t->cg_first[d->cl_group]; j < t->cg_first[d->cl_group + 1]; j++) {
+        const sm *m = &s->sms[t->cg_sms[j]];
+        if (sm_fits(s, m, &s->need) && (best < 0 || m->used_ctas < s->sms[best].used_ctas))
+            best = t->cg_sms[j];
+    }
+    if (best >= 0)
+        d->cl_left--;
+    return best;
 }
 
 static void dispatch_fire(sim *s, event *ev)
@@ -43,7 +93,7 @@ static void dispatch_fire(sim *s, event *ev)
             evq_push(&s->q, ev, d->free_ps);
             return;
         }
-        int id = d->ops->pick(d->st, s, &s->need);
+        int id = s->k.cluster > 1 ? cluster_pick(s, d) : d->ops->pick(d->st, s, &s->need);
         if (id < 0)
             return;                 /* wait for a CTA to finish */
         sm_launch_cta(s, &s->sms[id], &d->next, &s->need, t);
@@ -66,6 +116,14 @@ void dispatch_init(dispatcher *d, sim *s)
     event_init(&d->ev, dispatch_fire, "dispatch", 0);
     d->free_ps = 0;
     d->have_next = 0;
+    d->cl_ptr = d->cl_group = 0;
+    d->cl_left = 0;
+}
+
+void dispatch_kernel_start(sim *s)
+{
+    s->disp.cl_ptr = s->disp.cl_group = 0;
+    s->disp.cl_left = 0;
 }
 
 void dispatch_free(dispatcher *d)

@@ -58,6 +58,11 @@ sim *sim_create(const cfg *c, const sim_sink *sinks, int nsinks, sk_error *e)
 {
     if (cfg_validate(c, e) < 0)
         return NULL;
+    /* A floorswept chip's topology keys come from its fused TPCs. */
+    cfg resolved = *c;
+    if (topo_resolve(&resolved, e) < 0)
+        return NULL;
+    c = &resolved;
     sim *s = xcalloc(1, sizeof *s);
     s->c = *c;
     if (sinks && nsinks > 0) {
@@ -125,6 +130,7 @@ void sim_destroy(sim *s)
     evq_free(&s->q);
     if (s->have_kernel)
         kernel_free(&s->k);
+    free(s->allowed);
     dispatch_free(&s->disp);
     silicon_destroy(s->si);
     free(s->si_seen);
@@ -165,11 +171,37 @@ static int prepare_kernel(sim *s, sk_error *e)
                          (unsigned long long)entries, (unsigned long long)SIM_MAX_SCOREBOARD);
     sm_cta_need(&s->c, k, &s->need);
     int per_sm = sm_ctas_per_sm(&s->c, &s->need);
-    if (s->cooperative && (uint64_t)per_sm * (uint64_t)s->nsms < k->grid)
+    free(s->allowed);
+    s->allowed = NULL;
+    int usable = s->nsms;
+    if (k->green_sms) {
+        /* The kernel runs in a green context: the group of a split of N SMs,
+         * or what that split leaves (topo_green: the rule measured in E14). */
+        int n = k->green_sms > 0 ? k->green_sms : -k->green_sms;
+        int *g = xcalloc((size_t)s->nsms, sizeof *g), *r = xcalloc((size_t)s->nsms, sizeof *r);
+        int ng = 0, nr = 0;
+        sk_error ge = {0};
+        if (topo_green(&s->topo, n, s->c.green_unit_sms, g, &ng, r, &nr, &ge) < 0 ||
+            (k->green_sms < 0 && nr == 0)) {
+            free(g);
+            free(r);
+            return sk_errorf(e, SK_EFIT, "kernel %s: sms=%s:%d: expected a green-context split of 1..%d SMs "
+                             "that leaves SMs for this kernel", k->name, k->green_sms > 0 ? "green" : "rest",
+                             n, k->green_sms > 0 ? s->nsms : s->nsms - 1);
+        }
+        s->allowed = xcalloc((size_t)s->nsms, 1);
+        const int *set = k->green_sms > 0 ? g : r;
+        usable = k->green_sms > 0 ? ng : nr;
+        for (int i = 0; i < usable; i++)
+            s->allowed[set[i]] = 1;
+        free(g);
+        free(r);
+    }
+    if (s->cooperative && (uint64_t)per_sm * (uint64_t)usable < k->grid)
         return sk_errorf(e, SK_EFIT,
                          "kernel %s: cooperative (GRID.SYNC) grid of %llu CTAs: expected at most %d "
                          "(%d SMs x %d co-resident CTAs), as cudaLaunchCooperativeKernel requires",
-                         k->name, (unsigned long long)k->grid, per_sm * s->nsms, s->nsms, per_sm);
+                         k->name, (unsigned long long)k->grid, per_sm * usable, usable, per_sm);
     if (per_sm < 1)
         return sk_errorf(e, SK_EFIT,
                          "kernel %s: a CTA of %u threads, %u registers/thread, %u bytes of shared memory "
@@ -178,6 +210,22 @@ static int prepare_kernel(sim *s, sk_error *e)
                          k->name, k->block_threads, k->regs_per_thread, k->smem_bytes, s->need.warps,
                          s->need.regs, s->need.smem, s->c.max_threads, s->c.max_warps, s->c.registers,
                          s->c.smem_bytes);
+    /* cudaLaunchKernelEx refuses a cluster that no GPC can hold at this
+     * occupancy (cudaErrorClusterOutOfResources). */
+    int most = 0;            /* CTAs of the kernel the roomiest usable cluster group holds */
+    for (int g = 0; k->cluster > 1 && g < s->topo.ncgroups; g++) {
+        int n = 0;
+        for (int j = s->topo.cg_first[g]; j < s->topo.cg_first[g + 1]; j++)
+            n += !s->allowed || s->allowed[s->topo.cg_sms[j]];
+        if ((int)k->cluster <= s->topo.cg_max[g])
+            most = SK_MAX(most, n * per_sm);
+    }
+    if (k->cluster > 1 && most < (int)k->cluster) {
+        return sk_errorf(e, SK_EFIT,
+                         "kernel %s: cluster=%u: expected at most %d CTAs per cluster (the largest GPC "
+                         "holds %d CTAs of it at %d per SM), as cudaLaunchKernelEx requires",
+                         k->name, k->cluster, SK_MIN(most, 16), most, per_sm);
+    }
     return 0;
 }
 
@@ -407,9 +455,43 @@ static int run_kernel(sim *s, sk_error *e)
     return 0;
 }
 
+/* Launch pipelining (docs/topology.md, "Launch pipelining"; E12).  A
+ * launch is two steps: the command processor takes the launch command and
+ * sets the kernel up (launch.start_ns from the command's arrival), and then
+ * starts dispatching its CTAs, which in one stream waits for the previous
+ * kernel: its last CTA, plus launch.queue_gap_ns (the front end's
+ * completion-to-dispatch turnaround).  Commands of back-to-back launches
+ * arrive launch.host_ns apart (the host's launch call), so the setup of
+ * kernel i overlaps the run of kernel i-1: a host-bound chain costs
+ * host_ns per kernel, a pre-queued one (host_ns 0) its CTA span plus
+ * queue_gap_ns.  A kernel after an idle gap (gap_ns > 0), the first one,
+ * and every kernel with queue_gap_ns = 0 launch when the previous one has
+ * completed, as before. */
+typedef struct launch_plan {
+    ps_t launch_ps;     /* the launch command reaches the GPU (kernel_stats.launch_ps) */
+    ps_t dispatch_ps;   /* earliest first CTA dispatch, before the silicon wake-up */
+} launch_plan;
+
+static launch_plan plan_launch(const sim *s, int pipelined, ps_t done_prev, ps_t cmd_prev,
+                               ps_t last_end_prev)
+{
+    launch_plan p;
+    ps_t start = (ps_t)s->c.launch_start_ns * PS_PER_NS;
+    if (!pipelined) {
+        p.launch_ps = done_prev;
+        p.dispatch_ps = done_prev + start;
+        return p;
+    }
+    p.launch_ps = cmd_prev + (ps_t)s->c.launch_host_ns * PS_PER_NS;
+    p.dispatch_ps = SK_MAX(p.launch_ps + start,
+                           last_end_prev + (ps_t)s->c.launch_queue_gap_ns * PS_PER_NS);
+    return p;
+}
+
 int sim_run(sim *s, trace *tr, sk_error *e)
 {
     ps_t t = s->end_ps;
+    ps_t cmd_prev = t, last_end_prev = t;
     s->tr = tr;
     for (uint64_t index = 0;; index++) {
         int r = trace_next_kernel(tr, &s->k, e);
@@ -431,12 +513,18 @@ int sim_run(sim *s, trace *tr, sk_error *e)
                 return r;
             }
         }
+        int pipelined = index > 0 && s->k.gap_ns == 0 && s->c.launch_queue_gap_ns > 0;
+        launch_plan lp = plan_launch(s, pipelined, t, cmd_prev, last_end_prev);
         memset(&s->ks, 0, sizeof s->ks);
         snprintf(s->ks.name, sizeof s->ks.name, "%s", s->k.name);
         s->ks.index = index;
         s->ks.ctas = s->k.grid;
-        s->ks.launch_ps = t;
+        s->ks.launch_ps = lp.launch_ps;
         s->ks.first_start_ps = PS_MAX;
+        s->ks.cluster = s->k.cluster;
+        if (s->k.cluster)
+            s->ks.max_active_clusters = topo_max_active_clusters(
+                &s->topo, sm_ctas_per_sm(&s->c, &s->need), (int)s->k.cluster);
         s->ctas_left = s->k.grid;
         s->ctas_running = 0;
         uint64_t before = 0;
@@ -447,6 +535,7 @@ int sim_run(sim *s, trace *tr, sk_error *e)
             m->k_bar0 = m->bar_wait_ps;
             m->idle_ps = PS_MAX;      /* no CTA of this kernel retired on it yet */
         }
+        dispatch_kernel_start(s);
         if (s->disp.ops->kernel_start)
             s->disp.ops->kernel_start(s->disp.st, s);
         for (mem_level *l = s->mem; l; l = l->next)
@@ -459,9 +548,13 @@ int sim_run(sim *s, trace *tr, sk_error *e)
             *e = s->err;
             return e->code;
         }
-        ps_t wake = silicon_kernel_launch(s->si, t);
+        /* The silicon model sees the launch no earlier than the previous kernel's end (a queued
+         * launch's command may have arrived while the previous kernel ran). */
+        ps_t seen = SK_MAX(lp.launch_ps, SK_MAX(s->q.now, pipelined ? last_end_prev : 0));
+        ps_t wake = silicon_kernel_launch(s->si, seen);
         silicon_rearm(s);
-        dispatch_kick(s, t + wake + (ps_t)s->c.launch_start_ns * PS_PER_NS);
+        dispatch_kick(s, SK_MAX(lp.dispatch_ps + wake, seen));
+        cmd_prev = lp.launch_ps;
         if ((r = run_kernel(s, e)) < 0)
             return r;
         uint64_t after = 0;
@@ -485,6 +578,7 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         silicon_kernel_end(s->si, s->ks.last_end_ps);
         silicon_rearm(s);
         t = s->ks.done_ps;
+        last_end_prev = s->ks.last_end_ps;
         s->kernels_done++;
         if ((s->sink_want & SINK_W_KERNEL_END) && sim_sink_kernel_end(s) < 0) {
             *e = s->err;

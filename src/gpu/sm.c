@@ -199,6 +199,8 @@ int sm_ctas_per_sm(const cfg *c, const cta_need *n)
 int sm_fits(const sim *s, const sm *m, const cta_need *n)
 {
     const cfg *c = &s->c;
+    if (s->allowed && !s->allowed[m->id])
+        return 0;                       /* outside the kernel's SM partition */
     return m->used_ctas < c->max_ctas && m->used_threads + n->threads <= c->max_threads &&
            m->used_warps + n->warps <= c->max_warps && m->used_regs + n->regs <= c->registers &&
            m->used_smem + n->smem <= c->smem_bytes;

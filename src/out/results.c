@@ -243,6 +243,10 @@ static char *summary_text(const results *r, const sim *s, size_t *len)
         skjson_set(o, "imbalance", skjson_fixed(k->imbalance, 6));
         skjson_set(o, "tail_ns", skjson_ns(k->tail_ps));
         skjson_set(o, "barrier_wait_ns", skjson_ns(k->barrier_wait_ps));
+        if (k->cluster) {
+            skjson_set(o, "cluster", skjson_u64(k->cluster));
+            skjson_set(o, "max_active_clusters", skjson_u64(k->max_active_clusters));
+        }
         if (k->has_mem)
             skjson_set(o, "memory", mem_json(&k->mem, k->last_end_ps - k->first_start_ps));
         skjson_append(ks, o);

@@ -15,7 +15,25 @@
 
 #define MAX_CTAS 4294967296L      /* a grid's CTAs: CUDA's 2^32 - 1 x-dimension, rounded as before */
 
-static int build_fma(kernel *k, const long *v, sk_error *e) { return gen_fma(k, v[0], v[1], v[2], e); }
+/* --cluster C: the kernel is launched with C CTAs per thread block cluster
+ * (cudaLaunchKernelEx); CUDA wants the grid tiled by whole clusters. */
+static int set_cluster(kernel *k, const char *w, const char *gridflag, long c, sk_error *e)
+{
+    if (c > 1 && k->grid % (uint64_t)c != 0) {
+        sk_errorf(e, SK_EUSAGE, "gen %s: cluster %ld: expected a divisor of %s %llu", w, c, gridflag,
+                  (unsigned long long)k->grid);
+        kernel_free(k);
+        return SK_EUSAGE;
+    }
+    k->cluster = (uint32_t)c;
+    return 0;
+}
+
+static int build_fma(kernel *k, const long *v, sk_error *e)
+{
+    int rc = gen_fma(k, v[0], v[1], v[2], e);
+    return rc ? rc : set_cluster(k, "fma", "--grid", v[3], e);
+}
 static int build_stream(kernel *k, const long *v, sk_error *e)
 {
     /* --bytes N: the grid-stride read of N bytes, --passes times (E11);
@@ -38,16 +56,25 @@ static int build_add(kernel *k, const long *v, sk_error *e)
     return gen_add(k, v[1], v[2], v[0], e);
 }
 static int build_gemm(kernel *k, const long *v, sk_error *e) { return gen_gemm(k, v[0], v[1], v[2], e); }
-static int build_coop(kernel *k, const long *v, sk_error *e) { return gen_coop(k, v[0], v[1], v[2], v[3], e); }
+static int build_coop(kernel *k, const long *v, sk_error *e)
+{
+    int rc = gen_coop(k, v[0], v[1], v[2], v[3], e);
+    return rc ? rc : set_cluster(k, "coop", "--ctas", v[4], e);
+}
+
+/* CUDA's cluster limit: 8 portable, 16 non-portable (programming guide, cc 9.0). */
+#define CLUSTER_OPT {"--cluster", "C", 0, 0, 16, 0, " CTAs", NULL, \
+                     "CTAs per thread block cluster, %R; 0: no cluster launch (default %D)"}
 
 /* The defaults are the experiments as captured (validation/h200/info.txt,
  * docs/trace-format.md "Generators"). */
 const gen_workload gen_workloads[] = {
-    [GEN_FMA] = {"fma", "the H200 calibration kernel fma_kernel (validation/h200, capture.cu)", 12, 3,
+    [GEN_FMA] = {"fma", "the H200 calibration kernel fma_kernel (validation/h200, capture.cu)", 12, 4,
                  {{"--iters", "N", 4096, 0, INT32_MAX, 0, "", NULL, "FMA iterations per thread, %R (default %D)"},
                   {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
                   {"--grid", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL,
-                   "CTAs, %R (default %D: 8 CTAs on each of 132 SMs)"}},
+                   "CTAs, %R (default %D: 8 CTAs on each of 132 SMs)"},
+                  CLUSTER_OPT},
                  -1, build_fma},
     [GEN_STREAM] = {"stream", "memory-bound streaming read, capture.cu's mem_kernel", 20, 5,
                     {{"--ctas", "G", 4224, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"},
@@ -68,12 +95,13 @@ const gen_workload gen_workloads[] = {
                    {"--k", "K", 8192, GEMM_TILE_K, 16777216, GEMM_TILE_K, "", NULL, NULL},
                    {"--repeat", "R", 1, 1, 10000, 0, "", NULL, "R identical kernels back to back, %R (default %D)"}},
                   3, build_gemm},
-    [GEN_COOP] = {"coop", "cooperative kernel with a grid barrier per round, capture.cu's coop_kernel", 12, 4,
+    [GEN_COOP] = {"coop", "cooperative kernel with a grid barrier per round, capture.cu's coop_kernel", 12, 5,
                   {{"--ctas", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R; must be co-resident (default %D)"},
                    {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
                    {"--rounds", "R", 300, 0, INT32_MAX, 0, "", NULL, "rounds of work + grid.sync(), %R (default %D)"},
                    {"--iters", "I", 512, 0, INT32_MAX, 0, "", NULL,
-                    "FMA iterations per thread per round, %R (default %D)"}},
+                    "FMA iterations per thread per round, %R (default %D)"},
+                   CLUSTER_OPT},
                   -1, build_coop},
     [GEN_CHASE] = {"chase", "one thread per CTA following a random cycle of 128-byte lines (E11)", 14, 5,
                    {{"--bytes", "N", 16384, 128, STREAM_MAX_BYTES, 128, "", NULL,

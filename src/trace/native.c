@@ -29,6 +29,9 @@
 #define MAX_BLOCKS 32                 /* open loop/ifwarp blocks in a program */
 #define GAP_MAX_NS UINT64_C(1000000000000) /* idle before a launch: 1000 s */
 #define WORK_MAX 1e6                  /* CTA work factor */
+#define CLUSTER_MAX 16                /* CTAs per cluster: 8 portable, 16 with
+                                         cudaFuncAttributeNonPortableClusterSizeAllowed
+                                         (CUDA programming guide, cc 9.0) */
 
 #define HEADER_MAGIC "skewsim-trace"
 #define HEADER_VERSION "1"
@@ -671,8 +674,10 @@ static int parse_program(native *t, const kernel *k, program *p, unsigned long p
 static int parse_kernel_line(native *t, kernel *k)
 {
     const token *tk = t->tok;
-    uint64_t grid = 0, block = 0, regs = 32, smem = 0, gap = 0;
-    int seen[5] = {0, 0, 0, 0, 0};
+    uint64_t grid = 0, block = 0, regs = 32, smem = 0, gap = 0, cluster = 0;
+    uint32_t cluster_col = 0;
+    int64_t green = 0;
+    int seen[7] = {0, 0, 0, 0, 0, 0, 0};
 
     if (t->ntok < 2)
         return fail_at(t, t->eol_col, "kernel: end of line: expected a kernel name");
@@ -698,8 +703,13 @@ static int parse_kernel_line(native *t, kernel *k)
             which = 3;
         else if (key_is(s, klen, "gap_ns"))
             which = 4;
+        else if (key_is(s, klen, "cluster"))
+            which = 5;
+        else if (key_is(s, klen, "sms"))
+            which = 6;
         else
-            return fail_at(t, col, "kernel: %s: expected grid=, block=, regs=, smem= or gap_ns=", s);
+            return fail_at(t, col, "kernel: %s: expected grid=, block=, regs=, smem=, gap_ns=, cluster= "
+                           "or sms=", s);
         if (seen[which]++)
             return fail_at(t, col, "kernel: %s: expected each key once", s);
         switch (which) {
@@ -721,6 +731,23 @@ static int parse_kernel_line(native *t, kernel *k)
             if (trace_parse_dec(v, TRACE_SMEM_MAX, &smem) < 0)
                 return fail_at(t, col, "kernel: %s: expected 0..16777216 bytes of shared memory", s);
             break;
+        case 5:
+            if (parse_dims(v, CLUSTER_MAX, &cluster) < 0)
+                return fail_at(t, col, "kernel: %s: expected 1..%d CTAs per cluster (cluster=C or "
+                               "cluster=X,Y,Z)", s, CLUSTER_MAX);
+            cluster_col = col;
+            break;
+        case 6: {
+            /* A green-context SM set (docs/topology.md, "SM partitions"). */
+            uint64_t n = 0;
+            int rest = strncmp(v, "rest:", 5) == 0;
+            if ((!rest && strncmp(v, "green:", 6) != 0) ||
+                trace_parse_dec(v + (rest ? 5 : 6), 65536, &n) < 0 || n == 0)
+                return fail_at(t, col, "kernel: %s: expected sms=green:N or sms=rest:N (N = 1..65536 "
+                               "SMs of a green-context split)", s);
+            green = rest ? -(int64_t)n : (int64_t)n;
+            break;
+        }
         default:
             if (trace_parse_dec(v, GAP_MAX_NS, &gap) < 0)
                 return fail_at(t, col, "kernel: %s: expected an idle gap of 0..%llu ns before the launch", s,
@@ -732,6 +759,13 @@ static int parse_kernel_line(native *t, kernel *k)
         return fail_at(t, tk[0].col, "kernel: %s: expected a grid= key", k->name);
     if (!seen[1])
         return fail_at(t, tk[0].col, "kernel: %s: expected a block= key", k->name);
+    /* CUDA requires every grid dimension to be a multiple of the cluster's;
+     * over linear CTA ids that is a grid that whole clusters tile. */
+    if (cluster > 1 && grid % cluster != 0)
+        return fail_at(t, cluster_col, "kernel: cluster=%llu: expected a divisor of grid=%llu",
+                       (unsigned long long)cluster, (unsigned long long)grid);
+    k->cluster = (uint32_t)cluster;
+    k->green_sms = (int32_t)green;
     k->grid = grid;
     k->block_threads = (uint32_t)block;
     k->regs_per_thread = (uint32_t)regs;

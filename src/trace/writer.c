@@ -210,6 +210,11 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
     gzFile f = w->f;
     gzprintf(f, "kernel %s grid=%llu block=%u regs=%u smem=%u", k->name,
              (unsigned long long)k->grid, k->block_threads, k->regs_per_thread, k->smem_bytes);
+    if (k->cluster)
+        gzprintf(f, " cluster=%u", k->cluster);
+    if (k->green_sms)
+        gzprintf(f, " sms=%s:%d", k->green_sms > 0 ? "green" : "rest",
+                 k->green_sms > 0 ? k->green_sms : -k->green_sms);
     if (k->gap_ns)
         gzprintf(f, " gap_ns=%llu", (unsigned long long)k->gap_ns);
     gzputs(f, "\n");
