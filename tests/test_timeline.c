@@ -289,7 +289,22 @@ START_TEST(test_cli_timeline)
     ck_assert_int_eq(ctas, 1);        /* tiny.yaml's fma trace: 4 CTAs */
     json_decref(root);
     free(jp);
-    cmd = tu_strf("rm -rf '%s/run' '%s/sw' '%s/run.json'", tmpdir, tmpdir, tmpdir);
+    /* compare --timeline: one per point of its matrix, each a parsable trace */
+    cmd = tu_strf("'%s' compare -c configs/teach/tiny4.yaml -t traces/teach/waves.trace --cta-policies "
+                  "gigathread,learned --warp-policies gto --silicon uniform --seeds 2 --timeline -o '%s/cmp' "
+                  ">/dev/null", bin, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    static const char *const cmp_points[] = {"0000-waves-gigathread_gto_uniform-s1",
+                                             "0003-waves-learned_gto_uniform-s2"};
+    for (size_t i = 0; i < 2; i++) {
+        jp = tu_strf("%s/cmp/runs/points/%s/timeline.json", tmpdir, cmp_points[i]);
+        root = json_load_file(jp, 0, NULL);
+        ck_assert_msg(root && json_array_size(json_object_get(root, "traceEvents")) > 0, "%s: no timeline", jp);
+        json_decref(root);
+        free(jp);
+    }
+    cmd = tu_strf("rm -rf '%s/run' '%s/sw' '%s/cmp' '%s/run.json'", tmpdir, tmpdir, tmpdir, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     free(cmd);
 }

@@ -32,6 +32,8 @@ typedef struct compare_opts {
     int seeds;                    /* seeds 1..seeds */
     int jobs;                     /* as sweep_opts.jobs */
     const char *baseline;         /* a combination's name; NULL: the first */
+    int timeline;                 /* each point also writes timeline.json (sweep_opts.timeline) */
+    uint64_t timeline_max_events; /* its bound, as sweep_opts */
     const char *dir;
     const volatile sig_atomic_t *stop;
     FILE *out;                    /* the tables; NULL: stdout */

@@ -5,6 +5,7 @@
  * library once, prints and picks the exit status (those of `sweep`). */
 #include <errno.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +73,12 @@ int cmd_compare(int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             printf("usage: skewsim compare -c CONFIG -t TRACE [-t TRACE ...] --cta-policies A,B\n"
                    "         --warp-policies X,Y --silicon uniform,skewed[,file:MAP] --seeds N\n"
-                   "         [-j J] [--baseline CTA/WARP/SILICON] -o DIR\n\n"
+                   "         [-j J] [--baseline CTA/WARP/SILICON] [--timeline [--timeline-max-events N]] -o DIR\n\n"
                    "Run every combination over seeds 1..N as a sweep (DIR/runs), then print per kernel\n"
                    "time mean/median/p99/sd, speedup against the baseline (default: the first\n"
                    "combination) with its 95%% interval, imbalance, tail and barrier wait; writes\n"
-                   "DIR/compare.csv and DIR/compare.json (docs/schedulers.md).\n");
+                   "DIR/compare.csv and DIR/compare.json (docs/schedulers.md).  --timeline: every point\n"
+                   "also writes timeline.json beside its results (run --timeline).\n");
             goto out;
         } else if (!strcmp(a, "-c") && has) {
             o.config = argv[++i];
@@ -123,11 +125,24 @@ int cmd_compare(int argc, char **argv)
             o.jobs = (int)v;
         } else if (!strcmp(a, "--baseline") && has) {
             o.baseline = argv[++i];
+        } else if (!strcmp(a, "--timeline")) {
+            o.timeline = 1;           /* every point writes timeline.json, as sweep --timeline */
+            if (!o.timeline_max_events)
+                o.timeline_max_events = 1000000;
+        } else if (!strcmp(a, "--timeline-max-events") && has) {
+            long v;
+            if (parse_uint(argv[++i], LONG_MAX, &v) < 0 || v < 1) {
+                sk_errorf(&e, SK_EUSAGE, "compare: --timeline-max-events %s: expected an integer in 1..%ld",
+                          argv[i], LONG_MAX);
+                status = cli_fail(&e);
+                goto out;
+            }
+            o.timeline_max_events = (uint64_t)v;
         } else {
             int takes = a[0] == '-' && (!strcmp(a, "-c") || !strcmp(a, "-o") || !strcmp(a, "-t") ||
                                         !strcmp(a, "-j") || !strcmp(a, "--seeds") || !strcmp(a, "--baseline") ||
                                         !strcmp(a, "--cta-policies") || !strcmp(a, "--warp-policies") ||
-                                        !strcmp(a, "--silicon"));
+                                        !strcmp(a, "--silicon") || !strcmp(a, "--timeline-max-events"));
             sk_errorf(&e, SK_EUSAGE, "compare: %s: %s: " COMPARE_USAGE, a,
                       takes ? "missing value" : a[0] == '-' ? "unknown option" : "unexpected argument");
             status = cli_fail(&e);

@@ -444,6 +444,7 @@ int compare_run(const compare_opts *o, compare_outcome *out, sk_error *e)
         goto done;
     quiet = fopen("/dev/null", "w");
     sweep_opts so = {.spec = spec, .dir = runs, .jobs = o->jobs, .shard_k = 0, .shard_n = 1, .stop = o->stop,
+                     .timeline = o->timeline, .timeline_max_events = o->timeline_max_events,
                      .out = quiet ? quiet : tab};
     sweep_outcome sr;
     if ((r = sweep_run(&so, &sr, e)) < 0)
