@@ -7,6 +7,7 @@
 #include <string.h>
 #include "skewsim/topo.h"
 #include "skewsim/trace.h"
+#include "skewsim/memsys.h"
 #include "tests.h"
 #include "testutil.h"
 
@@ -420,6 +421,47 @@ START_TEST(test_green_nocosched_kernel)
 }
 END_TEST
 
+/* The writer keeps sms=green:N:nocosched and sms=mig:P@S (a MIG alias is
+ * written back as its H200 name). */
+START_TEST(test_sms_keys_round_trip)
+{
+    static const struct { const char *key, *written; } cases[] = {
+        {"sms=rest:20:nocosched", " sms=rest:20:nocosched"}, {"sms=mig:3g@4", " sms=mig:3g.71gb@4"},
+        {"sms=mig:1g.35gb", " sms=mig:1g.35gb@0"}};
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        char *tr = tu_strf("skewsim-trace 1\nkernel k grid=4 block=32 %s\nprogram main\n  EXIT\nend\n"
+                           "endkernel\n", cases[i].key);
+        sk_error e = {0};
+        trace *t = trace_open_string("x.trace", tr, &e);
+        ck_assert_ptr_nonnull(t);
+        kernel k;
+        ck_assert_int_eq(trace_next_kernel(t, &k, &e), 1);
+        char dir[256];
+        tu_mkdtemp(dir, sizeof dir, "smskey");
+        char *path = tu_strf("%s/k.trace", dir);
+        ck_assert_int_eq(trace_write_kernel(path, &k, 0, &e), 0);
+        kernel k2;
+        trace *t2 = trace_open(path, &e);
+        ck_assert_ptr_nonnull(t2);
+        ck_assert_int_eq(trace_next_kernel(t2, &k2, &e), 1);
+        ck_assert_int_eq(k2.green_sms, k.green_sms);
+        ck_assert_int_eq(k2.green_nocosched, k.green_nocosched);
+        ck_assert_int_eq(k2.mig, k.mig);
+        ck_assert_int_eq(k2.mig_start, k.mig_start);
+        char *text = tu_slurp(path, NULL);
+        ck_assert_msg(strstr(text, cases[i].written) != NULL, "%s: written as %s", cases[i].key, text);
+        free(text);
+        kernel_free(&k);
+        kernel_free(&k2);
+        trace_close(t);
+        trace_close(t2);
+        free(path);
+        tu_rmdir(dir);
+        free(tr);
+    }
+}
+END_TEST
+
 /* ---- MIG ---------------------------------------------------------------- */
 
 static const char *const shipped[] = {
@@ -592,6 +634,88 @@ START_TEST(test_mac_respects_partition)
 }
 END_TEST
 
+/* ---- NUMA-aware dispatch ------------------------------------------------- */
+
+/* One warp per CTA walks the 32 lines of its own 4 KB page (CTA c: page c
+ * from 0x7f0000000000), each load waiting for the one before, past L1:
+ * latency-bound, every access a first touch. */
+static char *page_walk(unsigned grid)
+{
+    return tu_strf("skewsim-trace 1\nkernel walk grid=%u block=32 regs=16\nprogram main\n"
+                   "  loop 32\n"
+                   "    LDG.E.CG R4 <- R2 bytes=4 addr=0x7f0000000000 lane=4 cta=4096 iter=128 stall=1\n"
+                   "    FFMA R2 <- R4 R4 R2 stall=4\n"
+                   "  end\n  EXIT\nend\nendkernel\n", grid);
+}
+
+/* The known answer: under numa every CTA runs on an SM homed in its
+ * page's partition (the hash of E11's bits 12, 13, 15, 17, 19 and the frame
+ * constant), and the kernel is faster than under gigathread, which puts
+ * about half of them across the fabric; numa_idsplit, right about the
+ * homes of only about half the SMs, gains much less. */
+START_TEST(test_numa_dispatch)
+{
+    static const char *const pol[] = {"gigathread", "numa", "numa_idsplit"};
+    double us[3];
+    int far[3];
+    for (int i = 0; i < 3; i++) {
+        cfg c;
+        char *y = tu_strf("memory: {model: hierarchy}\ndispatch: {policy: %s}\n", pol[i]);
+        tu_cfg(&c, TU_H200, y, NULL);
+        char *tr = page_walk(132);
+        tu_run run;
+        tu_simulate_ok(&run, &c, tr);
+        uint64_t mask;
+        cfg_bit_list(c.l2_hash_bits, &mask);
+        far[i] = 0;
+        for (uint64_t cta = 0; cta < 132; cta++) {
+            int smid = tu_cta(&run, 0, cta)->sm;
+            int part = mem_partition_of(0x7f0000000000ull + cta * 4096, 2, mask, c.l2_frame_bit);
+            far[i] += mem_hier_home(run.s->hier, smid) != part;
+        }
+        const kernel_stats *k = results_kernel(run.r, 0);
+        us[i] = (double)(k->last_end_ps - k->first_start_ps) / 1e6;
+        tu_run_free(&run);
+        free(tr);
+        free(y);
+    }
+    ck_assert_int_eq(far[1], 0);
+    ck_assert_msg(far[0] > 30 && far[0] < 100, "gigathread: %d of 132 CTAs far", far[0]);
+    ck_assert_msg(far[2] > 20 && far[2] < 110, "numa_idsplit: %d of 132 CTAs far", far[2]);
+    ck_assert_msg(us[1] < 0.9 * us[0], "numa %.2f us, gigathread %.2f us", us[1], us[0]);
+    ck_assert_msg(us[2] > us[1], "numa_idsplit %.2f us, numa %.2f us", us[2], us[1]);
+}
+END_TEST
+
+/* Work-conserving: with 4 CTAs per SM of room and every CTA's data in one
+ * partition (CTA c reads page 2c: an even page count keeps bit 12 at 0, so
+ * partition = parity of bits 13, 15, 17, 19), the policy still places all of
+ * a grid larger than that partition's room; and without the hierarchy it is
+ * greedy, CTA for CTA. */
+START_TEST(test_numa_fallback_and_flat)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, "dispatch: {policy: numa}\n", NULL);
+    cfg g;
+    tu_cfg(&g, TU_H200, "dispatch: {policy: greedy}\n", NULL);
+    char *tr = page_walk(600);
+    tu_run a, b;
+    tu_simulate_ok(&a, &c, tr);
+    tu_simulate_ok(&b, &g, tr);
+    for (uint64_t cta = 0; cta < 600; cta++)
+        ck_assert_int_eq(tu_cta(&a, 0, cta)->sm, tu_cta(&b, 0, cta)->sm);
+    tu_run_free(&a);
+    tu_run_free(&b);
+    cfg h;
+    tu_cfg(&h, TU_H200, "memory: {model: hierarchy}\ndispatch: {policy: numa}\n", NULL);
+    tu_run r;
+    tu_simulate_ok(&r, &h, tr);
+    ck_assert_uint_eq(results_kernel(r.r, 0)->ctas, 600);
+    tu_run_free(&r);
+    free(tr);
+}
+END_TEST
+
 /* ---- launch pipelining ------------------------------------------------- */
 
 /* n copies of a one-CTA kernel that runs `body`. */
@@ -719,9 +843,16 @@ Suite *topo_suite(void)
     tc = tcase_create("mig");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_mig_every_chip);
+    tcase_add_test(tc, test_sms_keys_round_trip);
     tcase_add_test(tc, test_mig_worst_case_tight);
     tcase_add_test(tc, test_mig_unavailable);
     tcase_add_test(tc, test_mig_kernel);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("numa");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_numa_dispatch);
+    tcase_add_test(tc, test_numa_fallback_and_flat);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("launch");
