@@ -95,25 +95,24 @@ int cmd_topo(int argc, char **argv)
     topo t;
     if (topo_build(&t, &c, &e) != 0)
         return cli_fail(&e);
+    /* Everything is worked out before anything is printed, so that a bad
+     * request prints its one error line and nothing else. */
+    int *g = NULL, *r = NULL, ng = 0, nr = 0;
+    int *ids = NULL, n[TOPO_MAX_MIG + 1];
     if (green) {
-        int *g = xcalloc((size_t)t.nsms, sizeof *g), *r = xcalloc((size_t)t.nsms, sizeof *r);
-        int ng = 0, nr = 0;
+        g = xcalloc((size_t)t.nsms, sizeof *g);
+        r = xcalloc((size_t)t.nsms, sizeof *r);
         if (topo_green_split(&t, (int)green, c.green_unit_sms, nocosched, g, &ng, r, &nr, &e) != 0) {
             free(g);
             free(r);
             topo_free(&t);
             return cli_fail(&e);
         }
-        print_ids(g, ng);
-        print_ids(r, nr);
-        free(g);
-        free(r);
     }
     if (nmig) {
-        /* Instances may not share a memory slice (slot), as on the GPU.
-         * Every instance is worked out before anything is printed. */
+        /* Instances may not share a memory slice (slot), as on the GPU. */
         unsigned used = 0;
-        int *ids = xcalloc((size_t)t.nsms * (size_t)(nmig + 1), sizeof *ids), n[TOPO_MAX_MIG + 1];
+        ids = xcalloc((size_t)t.nsms * (size_t)(nmig + 1), sizeof *ids);
         unsigned char *in = xcalloc((size_t)t.nsms, 1);
         for (int i = 0; i < nmig; i++) {
             const topo_mig_profile *p = topo_mig_profile_at(mprof[i]);
@@ -125,6 +124,8 @@ int cmd_topo(int argc, char **argv)
                               "slices", p->name, mstart[i]);
                 free(ids);
                 free(in);
+                free(g);
+                free(r);
                 topo_free(&t);
                 return cli_fail(&e);
             }
@@ -137,11 +138,17 @@ int cmd_topo(int argc, char **argv)
         for (int id = 0; id < t.nsms; id++)
             if (!in[id])
                 left[n[nmig]++] = id;
-        for (int i = 0; i <= nmig; i++)
-            print_ids(ids + (size_t)i * (size_t)t.nsms, n[i]);
-        free(ids);
         free(in);
     }
+    if (green) {
+        print_ids(g, ng);
+        print_ids(r, nr);
+    }
+    for (int i = 0; nmig && i <= nmig; i++)
+        print_ids(ids + (size_t)i * (size_t)t.nsms, n[i]);
+    free(g);
+    free(r);
+    free(ids);
     cfg resolved = c;
     sk_error me = {0};
     mem_hier *h = topo_resolve(&resolved, &me) == 0 ? mem_hier_create(&resolved, &t, NULL, &me) : NULL;
