@@ -34,20 +34,12 @@ static int split(char *s, const char **v, size_t cap, size_t *n)
     }
 }
 
-/* The signal flag, as in cmd_sweep.c: the one thing a handler may write. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
-
 int cmd_compare(int argc, char **argv)
 {
     compare_opts o;
     memset(&o, 0, sizeof o);
     o.jobs = 1;
-    o.stop = &stop_signal;
+    o.stop = cli_stop_flag();
     o.out = stdout;
     sk_error e = {0};
     const char *traces[COMPARE_MAX_ITEMS], *cta[COMPARE_MAX_ITEMS], *wpol[COMPARE_MAX_ITEMS],
@@ -152,12 +144,7 @@ int cmd_compare(int argc, char **argv)
         status = cli_fail(&e);
         goto out;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    cli_catch_stop_signals();
     compare_outcome r;
     if (compare_run(&o, &r, &e) != 0) {
         fflush(stdout);

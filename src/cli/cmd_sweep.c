@@ -34,16 +34,6 @@ static int parse_shard(const char *s, int *k, int *n)
     return 0;
 }
 
-/* The one mutable static of the command line: the signal handler's flag
- * (a handler has nowhere else to write).  The engine reads it through
- * sweep_opts.stop. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
-
 int cmd_sweep(int argc, char **argv)
 {
     sweep_opts o;
@@ -51,7 +41,7 @@ int cmd_sweep(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.jobs = 1;
     o.shard_n = 1;
-    o.stop = &stop_signal;
+    o.stop = cli_stop_flag();
     o.out = stdout;
     o.progress = stderr;
     o.progress_tty = -1;
@@ -154,14 +144,8 @@ int cmd_sweep(int argc, char **argv)
         sk_errorf(&e, SK_EUSAGE, "sweep: --collect: runs nothing: expected no --force or --list with it");
         return cli_fail(&e);
     }
-    if (!o.collect && !o.list && !so.on) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-    }
+    if (!o.collect && !o.list && !so.on)
+        cli_catch_stop_signals();
     sweep_outcome r;
     if (sweep_run(&o, &r, &e) != 0) {
         fflush(stdout);
