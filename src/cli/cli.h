@@ -42,6 +42,11 @@ int cmd_report(int argc, char **argv);
 /* Print "skewsim: <msg>" for a recorded error and return its exit status. */
 int cli_fail(const sk_error *e);
 
+/* A whole string of decimal digits (no sign, no blank) no larger than max,
+ * into *out: 0, or -1 and *out untouched.  Every count option uses these. */
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+int cli_parse_uint(const char *s, long max, long *out);
+
 /* Load -c FILE (or defaults when NULL) and apply each --set in order, then
  * cross-validate.  Shared by run, config and validate. */
 int cli_load_config(cfg *c, const char *path, char **sets, int nsets, sk_error *e);

@@ -18,21 +18,6 @@
     "[--timeline [--timeline-max-events N]] " SWEEP_SLURM_USAGE
 #define SWEEP_USAGE "expected SPEC -o DIR " SWEEP_OPTS
 
-/* Decimal digits only: no sign, no blank (strtol would skip leading ones
- * and take " -1"). */
-static int parse_uint(const char *s, long max, long *out)
-{
-    if (!s || !*s || strspn(s, "0123456789") != strlen(s))
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int parse_shard(const char *s, int *k, int *n)
 {
     const char *slash = strchr(s, '/');
@@ -40,7 +25,7 @@ static int parse_shard(const char *s, int *k, int *n)
     if (!slash || slash == s)
         return -1;
     char *ks = strndup(s, (size_t)(slash - s));
-    int rc = parse_uint(ks, 1000000, &kk) || parse_uint(slash + 1, 1000000, &nn) || nn < 1 || kk >= nn;
+    int rc = cli_parse_uint(ks, 1000000, &kk) || cli_parse_uint(slash + 1, 1000000, &nn) || nn < 1 || kk >= nn;
     free(ks);
     if (rc)
         return -1;
@@ -91,7 +76,7 @@ int cmd_sweep(int argc, char **argv)
         } else if (!strcmp(a, "-j") && has) {
             long j;
             const char *v = argv[++i];
-            if (parse_uint(v, SWEEP_MAX_JOBS, &j) < 0) {
+            if (cli_parse_uint(v, SWEEP_MAX_JOBS, &j) < 0) {
                 sk_errorf(&e, SK_EUSAGE, "sweep: -j %s: expected an integer in 0..%d (0: one per online CPU)",
                           v, SWEEP_MAX_JOBS);
                 return cli_fail(&e);
