@@ -17,6 +17,7 @@
 #include "skewsim/results.h"
 #include "skewsim/trace.h"
 #include "tests.h"
+#include "testutil.h"
 
 /* ---- a next level that records what it is asked ------------------------ */
 
@@ -575,6 +576,65 @@ START_TEST(test_homes_from_floorplan)
     ck_assert_int_eq(g0, (1 << 0) | (1 << 1) | (1 << 5) | (1 << 6));
     ck_assert_int_eq(n[0], 58);
     ck_assert_int_eq(n[1], 74);
+    mem_hier_destroy(h);
+    topo_free(&t);
+}
+END_TEST
+
+/* Parse "a-b,c,..." into set[0..n): 1 for each SM listed. */
+static void parse_sm_list(const char *s, int *set, int n)
+{
+    while (*s && *s != '\n') {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        ck_assert_msg(end != s, "bad SM list at '%.20s'", s);
+        s = end;
+        if (*s == '-') {
+            b = strtol(s + 1, &end, 10);
+            s = end;
+        }
+        for (long i = a; i <= b; i++) {
+            ck_assert_msg(i >= 0 && i < n, "SM %ld out of range", i);
+            set[i] = 1;
+        }
+        if (*s == ',')
+            s++;
+    }
+}
+
+START_TEST(test_homes_measured)
+{
+    /* configs/h200.yaml's floorplan gives every SM the home partition E11
+     * measured (validation/h200/capture/summary.txt, read here, not copied) */
+    FILE *f = fopen("validation/h200/capture/summary.txt", "r");
+    ck_assert_msg(f != NULL, "validation/h200/capture/summary.txt: cannot open");
+    char line[4096];
+    int in0[256] = { 0 }, in1[256] = { 0 }, seen = 0;
+    while (fgets(line, sizeof line, f)) {
+        const char *p = strstr(line, "  partition ");
+        const char *l = p ? strstr(p, "SMs: ") : NULL;
+        if (!l)
+            continue;
+        parse_sm_list(l + 5, p[12] == '0' ? in0 : in1, 256);
+        seen |= 1 << (p[12] - '0');
+    }
+    fclose(f);
+    ck_assert_int_eq(seen, 3);
+    cfg c;
+    topo t;
+    sk_error e = { 0 };
+    tu_cfg(&c, TU_H200, "memory: {model: hierarchy}", NULL);
+    ck_assert_msg(topo_build(&t, &c, &e) == 0, "%s", e.msg);
+    mem_hier *h = hier(&c, &t);
+    int n0 = 0;
+    for (int i = 0; i < t.nsms; i++) {
+        ck_assert_msg(in0[i] != in1[i], "SM %d: in %s measured partition", i,
+                      in0[i] ? "both" : "no");
+        ck_assert_msg(mem_hier_home(h, i) == (in1[i] ? 1 : 0), "SM %d: home %d, E11 %d", i,
+                      mem_hier_home(h, i), in1[i]);
+        n0 += in0[i];
+    }
+    ck_assert_int_eq(n0, 66);
     mem_hier_destroy(h);
     topo_free(&t);
 }
@@ -1218,6 +1278,7 @@ Suite *mem_suite(void)
 
     tc = tcase_create("hierarchy");
     tcase_add_test(tc, test_homes_from_floorplan);
+    tcase_add_test(tc, test_homes_measured);
     tcase_add_test(tc, test_remote_latency);
     tcase_add_test(tc, test_l1_level);
     tcase_add_test(tc, test_l1_mshr_bandwidth);
