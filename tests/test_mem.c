@@ -1227,10 +1227,49 @@ START_TEST(test_gen_kernels)
 }
 END_TEST
 
-/* Memory stall cycles (sm.c open_mstall): a one-warp pointer chase waits on
- * every hop's load, so its scheduler's stalled cycles are nearly the sum of
- * the loads' latencies (each hop issues a few instructions of its own);
- * a kernel with no global load has none. */
+/* E19b: a launch empties the L1 (memory.l1.launch_invalidate, default 1).
+ * Two launches of one 64-hop chase over 8 KiB (64 lines): the second misses
+ * every line again, or, with the key 0, hits every one. */
+START_TEST(test_l1_launch_invalidate)
+{
+    for (int keep = 0; keep <= 1; keep++) {
+        sk_error e = { 0 };
+        kernel k;
+        ck_assert_msg(gen_chase(&k, 8192, 64, 1, 0, 0, &e) == 0, "%s", e.msg);
+        char path[] = "/tmp/test-mem-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        ck_assert_msg(gen_write(path, &k, 2, &e) == 0, "%s", e.msg);
+        kernel_free(&k);
+        cfg c;
+        cfg_defaults(&c);
+        ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+        if (keep)
+            ck_assert_int_eq(cfg_set(&c, "memory.l1.launch_invalidate=0", &e), 0);
+        trace *tr = trace_open(path, &e);
+        ck_assert_msg(tr != NULL, "%s", e.msg);
+        results *r = run_simulate(&c, tr, &e);
+        ck_assert_msg(r != NULL, "%s", e.msg);
+        trace_close(tr);
+        unlink(path);
+        const mem_stats *m0 = &results_kernel(r, 0)->mem, *m1 = &results_kernel(r, 1)->mem;
+        ck_assert_uint_eq(m0->l1_misses, 64);
+        ck_assert_uint_eq(m1->l1_misses, keep ? 0 : 64);
+        ck_assert_uint_eq(m1->l1_hits, keep ? 64 : 0);
+        /* the L2 keeps its lines either way */
+        ck_assert_uint_eq(m1->l2_hits, keep ? 0 : 64);
+        results_free(r);
+    }
+}
+END_TEST
+
+/* Memory stall cycles: the SM's stall breakdown owns the reason (sm.c
+ * stall_reason: the warp that could issue soonest waits on a global load's
+ * register), and memory.stall_cycles counts the same scheduler-cycles, per
+ * kernel and per SM.  A one-warp pointer chase waits on every hop's load,
+ * so it is nearly the sum of the loads' latencies (each hop issues a few
+ * instructions of its own); a kernel with no global load has none. */
 START_TEST(test_mem_stall_cycles)
 {
     sk_error e = { 0 };
@@ -1245,6 +1284,31 @@ START_TEST(test_mem_stall_cycles)
     ck_assert_msg(gen_fma(&k, 64, 256, 4, &e) == 0, "%s", e.msg);
     m = run_gen(&k);
     ck_assert_uint_eq(m.stall_cycles, 0);
+
+    /* one figure: every SM's memory.stall_cycles is its stalls.memory, in
+     * a kernel whose warps also wait on ALUs and barriers */
+    ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+    ck_assert_msg(gen_add(&k, 264, 256, 1 << 20, &e) == 0, "%s", e.msg);
+    char path[] = "/tmp/test-mem-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_msg(gen_write(path, &k, 1, &e) == 0, "%s", e.msg);
+    kernel_free(&k);
+    char *text = tu_slurp(path, NULL);
+    unlink(path);
+    tu_run run;
+    tu_simulate_ok(&run, &c, text);
+    free(text);
+    uint64_t any = 0;
+    for (int i = 0; i < run.s->nsms; i++) {
+        uint64_t st[SM_NSTALLS];
+        sm_stall_cycles(&run.s->sms[i], 1, st);
+        ck_assert_uint_eq(mem_hier_total(run.s->hier, i)->stall_cycles, st[SM_STALL_MEMORY]);
+        any += st[SM_STALL_MEMORY];
+    }
+    ck_assert_uint_gt(any, 0);
+    tu_run_free(&run);
 }
 END_TEST
 
@@ -1291,6 +1355,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_tag_bounds);
     tcase_add_test(tc, test_gen_kernels);
     tcase_add_test(tc, test_mem_stall_cycles);
+    tcase_add_test(tc, test_l1_launch_invalidate);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);

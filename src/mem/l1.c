@@ -181,13 +181,14 @@ static void l1_destroy(mem_level *l)
 
 static const mem_level_ops l1_ops = { "l1", l1_access, NULL, l1_destroy };
 
-void mem_l1_resize(mem_level *l, uint64_t l1_bytes)
+void mem_l1_resize(mem_level *l, uint64_t l1_bytes, int flush)
 {
     l1_state *s = l->st;
     uint64_t per_way = (uint64_t)s->g.sets * s->g.line_bytes;
     uint32_t ways = (uint32_t)(l1_bytes / per_way);
     if (s->c && s->g.ways == ways) {
-        mem_cache_flush(s->c);
+        if (flush)
+            mem_cache_flush(s->c);
         return;
     }
     mem_cache_destroy(s->c);
@@ -229,6 +230,6 @@ mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *nex
     l->next = next;
     l->st = s;
     mem_l1_set_mhz(l, c->sm_mhz);
-    mem_l1_resize(l, l1_bytes);
+    mem_l1_resize(l, l1_bytes, 1);
     return l;
 }
