@@ -640,6 +640,31 @@ START_TEST(test_homes_measured)
 }
 END_TEST
 
+/* memory.l1.l2_port_gbps: one SM's data from L2 pass its port.  100
+ * bypassing warp loads of distinct lines (12.8 KB) issued at once take at
+ * least 12.8 KB / 10 GB/s = 1280 ns through a 10 GB/s port; without the
+ * port they are back in about one HBM latency. */
+START_TEST(test_l1_l2_port)
+{
+    for (int port = 0; port <= 1; port++) {
+        cfg c;
+        topo t;
+        cfg_with(&c, &t, "memory.model=hierarchy", port ? "memory.l1.l2_port_gbps=10" :
+                 "memory.l1.l2_port_gbps=0", NULL);
+        mem_hier *h = hier(&c, &t);
+        ps_t last = 0;
+        for (int i = 0; i < 100; i++)
+            last = SK_MAX(last, warp_op(h, 0, MEM_LOAD, (uint64_t)i * 128, 0, MEM_F_BYPASS_L1));
+        if (port)
+            ck_assert_int_ge(last, 1280000);
+        else
+            ck_assert_int_lt(last, 1280000);
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+}
+END_TEST
+
 START_TEST(test_remote_latency)
 {
     cfg c;
@@ -1343,6 +1368,7 @@ Suite *mem_suite(void)
     tc = tcase_create("hierarchy");
     tcase_add_test(tc, test_homes_from_floorplan);
     tcase_add_test(tc, test_homes_measured);
+    tcase_add_test(tc, test_l1_l2_port);
     tcase_add_test(tc, test_remote_latency);
     tcase_add_test(tc, test_l1_level);
     tcase_add_test(tc, test_l1_mshr_bandwidth);
