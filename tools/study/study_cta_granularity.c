@@ -16,7 +16,7 @@ static void report_cta_granularity(const run *r, out *o)
     sbuf_printf(t, "| trace | dispatch | map | span us | slowdown %% | fluid %% | excess %% |\n"
               "|---|---|---|---|---|---|---|\n");
     o->fig = (chart){.title = "CTA granularity at 30 % skew: excess over the fluid bound",
-                     .xlabel = "CTAs per SM (total work constant)", .ylabel = "span / fluid bound - 1, %"};
+                     .xlabel = "CTAs per SM (total work constant)", .ylabel = "span over the fluid bound (%)"};
     double best = 1e9, worst = -1e9;
     const char *bestt = "", *worstt = "";
     for (int i = 0; i < r->n; i++) {

@@ -125,7 +125,10 @@ static void report_short(const run *r, out *o)
                   r->p[i].klast_ns / 1000, r->p[i].fmean);
     sbuf_printf(t, "\n| length | policy | seeds | min us | max us | spread %% |\n|---|---|---|---|---|---|\n");
     o->fig = (chart){.title = "Short kernels: run-to-run spread by DVFS policy",
-                     .xlabel = "kernel length (1 = 100 us, 2 = 1 ms)", .ylabel = "spread, %"};
+                     .subtitle = "(max - min) / min of the measured kernel's time over seeded "
+                                 "launches (warm-up and idle gap drawn per seed)",
+                     .xlabel = "kernel length", .ylabel = "run-to-run spread (%)",
+                     .cats = {"100 \xc2\xb5s", "1 ms"}, .ncats = 2, .y_zero = 1};
     static const char *POL[] = {"h200_power_cap", "fast_power_cap", "clock_lock"};
     double spread[2][3] = {{0}};
     int count[2] = {0, 0};
@@ -146,7 +149,7 @@ static void report_short(const run *r, out *o)
             count[L] = n;
             sbuf_printf(t, "| %s | %s | %d | %.2f | %.2f | %.1f |\n", SD_LEN[L].name, POL[q], n,
                       lo / 1000, hi / 1000, spread[L][q]);
-            series_add(chart_series(&o->fig, POL[q], q == 2), (double)L + 1, spread[L][q]);
+            series_add(chart_series(&o->fig, POL[q], q == 2), (double)L, spread[L][q]);
         }
     double cap = fmax(fmax(spread[0][0], spread[0][1]), fmax(spread[1][0], spread[1][1]));
     double lock = fmax(spread[0][2], spread[1][2]);
