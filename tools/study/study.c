@@ -296,6 +296,7 @@ static void point_detail(point *pt, const char *rundir, const char *pdir)
     pt->fmax = hi;
     pt->fmean = sum / (double)pr.nsms;
     pt->klast_ns = pr.nkernels ? pr.kernels[pr.nkernels - 1].time_ns : NAN;
+    pt->kspan_ns = pr.nkernels ? pr.kernels[pr.nkernels - 1].span_ns : NAN;
     double *last = xcalloc((size_t)pr.nsms, sizeof *last);
     double end = 0;
     for (size_t r = 0; r < pr.nctas; r++) {
@@ -410,6 +411,42 @@ void series_add(series *s, double x, double y)
         s->x[s->n] = x;
         s->y[s->n] = y;
         s->n++;
+    }
+}
+
+void chart_x_categories(chart *c)
+{
+    double xs[MAXPTS];
+    int n = 0;
+    for (int i = 0; i < c->ns; i++)
+        for (int j = 0; j < c->s[i].n; j++) {
+            int seen = 0;
+            for (int k = 0; k < n; k++)
+                seen |= xs[k] == c->s[i].x[j];
+            if (!seen) {
+                if (n == MAXPTS)
+                    die("chart: more than %d distinct x values", MAXPTS);
+                xs[n++] = c->s[i].x[j];
+            }
+        }
+    qsort(xs, (size_t)n, sizeof *xs, cmp_dbl);
+    for (int k = 0; k < n; k++) {
+        snprintf(c->catbuf[k], sizeof c->catbuf[k], "%g", xs[k]);
+        c->cats[k] = c->catbuf[k];
+    }
+    c->ncats = n;
+    for (int i = 0; i < c->ns; i++) {
+        series *s = &c->s[i];
+        for (int j = 0; j < s->n; j++)
+            for (int k = 0; k < n; k++)
+                if (xs[k] == s->x[j])
+                    s->x[j] = k;
+        for (int a = 1; a < s->n; a++)    /* insertion sort by x: a few points */
+            for (int b = a; b > 0 && s->x[b - 1] > s->x[b]; b--) {
+                double tx = s->x[b], ty = s->y[b];
+                s->x[b] = s->x[b - 1], s->y[b] = s->y[b - 1];
+                s->x[b - 1] = tx, s->y[b - 1] = ty;
+            }
     }
 }
 

@@ -65,6 +65,7 @@ typedef struct point {
     double first_idle_ns;             /* earliest time an SM ended its last CTA (ctas.csv) */
     double last_end_ns;
     double klast_ns;                  /* time_ns of the trace's last kernel (summary.json) */
+    double kspan_ns;                  /* span_ns of the trace's last kernel (summary.json) */
 } point;
 
 typedef struct run {
@@ -93,6 +94,7 @@ typedef struct series { char name[64]; int n; double x[MAXPTS], y[MAXPTS]; int d
 typedef struct chart {
     char title[160], subtitle[200], xlabel[96], ylabel[96];
     const char *cats[MAXPTS];         /* ncats > 0: x is a category index (plot_lines_spec) */
+    char catbuf[MAXPTS][24];          /* the labels chart_x_categories() writes */
     int ncats;
     int y_zero;                       /* the y range includes 0 */
     int ns;
@@ -103,6 +105,10 @@ typedef struct chart {
 series *chart_series(chart *c, const char *name, int dash);
 /* a point; a non-finite y is left out */
 void series_add(series *s, double x, double y);
+/* Turn the distinct x values of every series into evenly spaced
+ * categories, ascending, labelled "%g", and sort
+ * each series by x: for x values spread over decades (2 ... 128). */
+void chart_x_categories(chart *c);
 /* The figure, through plot_lines(), to path (atomically); source goes in
  * its corner.  A chart with no finite point is an error. */
 void chart_write(const chart *c, const char *path, const char *source);

@@ -117,6 +117,8 @@ static void report_lee2011(const run *r, out *o)
               "disabled, the rest at the slowest remaining SM's clock.\n\n");
     sbuf_printf(t, "| trace | case | SMs min clock MHz | span us | gain vs slowest %% |\n|---|---|---|---|---|\n");
     o->fig = (chart){.title = "Lee et al. 2011: gain over the chip at its slowest SM's clock (fma)",
+                     .subtitle = "solid: correlated skew map, dashed: the same clocks placed at "
+                                 "random (where only solid shows, the two coincide)",
                      .xlabel = "clock skew of the slowest SM (% of the top clock)",
                      .ylabel = "throughput gain (%)"};
     double best_own = 0, best_off = 0;
