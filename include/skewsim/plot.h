@@ -148,7 +148,8 @@ typedef struct plot_lines_spec {
 } plot_lines_spec;
 
 /* A line chart of the series, legend at the right, the y range padded to
- * nice ticks.  Returns the picture, or NULL with *e filled (SK_EUSAGE when
+ * nice ticks; a series that later ones lie on is drawn wider, so series
+ * with equal values show as stripes rather than hiding each other.  Returns the picture, or NULL with *e filled (SK_EUSAGE when
  * no series has a finite point: an empty figure is an error, not a blank
  * picture). */
 svg *plot_lines(const plot_lines_spec *spec, sk_error *e);

@@ -5,9 +5,9 @@
  * The same look as the figure kinds: the title and subtitle of
  * plot_title(), the axes and light grid of plot_axis_x/y, the Okabe-Ito
  * colours, the legend at the right.  Every point gets a mark, so that a
- * series of one point still shows and series lying on top of each other
- * stay visible (marks of later series are drawn smaller, inside the
- * earlier ones).  An empty chart is refused rather than drawn blank.
+ * series of one point still shows, and series lying on top of each other
+ * stay visible: a series that later ones lie on is drawn wider, with
+ * larger marks, so equal series show as stripes.  An empty chart is refused rather than drawn blank.
  */
 #include <math.h>
 #include <stdio.h>
@@ -80,31 +80,49 @@ svg *plot_lines(const plot_lines_spec *sp, sk_error *e)
     size_t cap = 1;
     for (size_t i = 0; i < sp->nseries; i++)
         cap = SK_MAX(cap, sp->series[i].n);
-    double *px = xcalloc(cap, sizeof *px), *py = xcalloc(cap, sizeof *py);
-    double lx = fr.x1 + 16, ly = fr.y0 + 12;
-    for (size_t i = 0; i < sp->nseries; i++) {
+    /* every series' points in pixels, its non-finite points left out */
+    size_t ns = sp->nseries;
+    double *px = xcalloc(ns * cap + 1, sizeof *px), *py = xcalloc(ns * cap + 1, sizeof *py);
+    size_t *np = xcalloc(ns + 1, sizeof *np);
+    for (size_t i = 0; i < ns; i++) {
         const plot_series *se = &sp->series[i];
-        const char *col = se->color ? se->color : plot_category((int)i);
-        size_t n = 0;
         for (size_t j = 0; j < se->n; j++)
             if (isfinite(se->x[j]) && isfinite(se->y[j])) {
-                px[n] = plot_map(&sx, se->x[j]);
-                py[n++] = plot_map(&sy, se->y[j]);
+                px[i * cap + np[i]] = plot_map(&sx, se->x[j]);
+                py[i * cap + np[i]++] = plot_map(&sy, se->y[j]);
             }
-        svg_polyline_dash(s, px, py, n, col, 2, se->dash);
-        double r = SK_MAX(4.5 - 0.5 * (double)i, 2);
+    }
+    double lx = fr.x1 + 16, ly = fr.y0 + 12;
+    for (size_t i = 0; i < ns; i++) {
+        const plot_series *se = &sp->series[i];
+        const char *col = se->color ? se->color : plot_category((int)i);
+        size_t n = np[i];
+        const double *x = px + i * cap, *y = py + i * cap;
+        /* A series that later ones lie on (every point within 2.5 px) is
+         * drawn wider by 2.5 px for each of them, so equal series show as
+         * stripes of one line instead of the last one hiding the others. */
+        int under = 0;
+        for (size_t k = i + 1; k < ns; k++) {
+            int same = np[k] == n && n > 0;
+            for (size_t j = 0; same && j < n; j++)
+                same = fabs(px[k * cap + j] - x[j]) < 2.5 && fabs(py[k * cap + j] - y[j]) < 2.5;
+            under += same;
+        }
+        double wpx = 2 + 2.5 * under;
+        svg_polyline_dash(s, x, y, n, col, wpx, se->dash);
         for (size_t j = 0; j < n; j++)
-            svg_circle(s, px[j], py[j], r, col, "#ffffff");
+            svg_circle(s, x[j], y[j], wpx / 2 + 1.5, col, "#ffffff");
         /* legend: the line in its dash, a mark, the name */
-        double y = ly + 18 * (double)i;
-        svg_line(s, lx, y - 4, lx + 24, y - 4, col, 2, se->dash);
-        svg_circle(s, lx + 12, y - 4, 3, col, "#ffffff");
+        double yl = ly + 18 * (double)i;
+        svg_line(s, lx, yl - 4, lx + 24, yl - 4, col, 2, se->dash);
+        svg_circle(s, lx + 12, yl - 4, 3, col, "#ffffff");
         char name[160];
         snprintf(name, sizeof name, "%s%s", se->name ? se->name : "", n ? "" : " (no data)");
-        svg_text(s, lx + 30, y, 12, "start", 0, 0, NULL, name);
+        svg_text(s, lx + 30, yl, 12, "start", 0, 0, NULL, name);
     }
     free(px);
     free(py);
+    free(np);
     if (sp->label) {
         char src[320];
         snprintf(src, sizeof src, "source: %s", sp->label);
