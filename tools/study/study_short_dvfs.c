@@ -185,10 +185,13 @@ static void report_short(const run *r, out *o)
                 "in the launch path (the idle wake-up)%s.\n",
                 sspan[0][0], sspan[0][1], sspan[0][2], sspan[1][0], sspan[1][1], sspan[1][2], scap, slock,
                 lock >= 0.9 * cap ? ", which the lock leaves as it is" : "");
-    char v[96];
-    snprintf(v, sizeof v, "%.1f %% (worst, power cap)", cap);
+    char v[128];
+    /* the claim is about real GPUs: judged on the H200's measured DVFS timings */
+    double h200 = fmax(spread[0][0], spread[1][0]);
+    snprintf(v, sizeof v, "%.1f %% (H200 DVFS timings; %.1f %% with 100 us epochs)", h200,
+             fmax(spread[0][1], spread[1][1]));
     claim(o, "(c) same short kernel, run to run, under DVFS", "20 % and more (widely read account)",
-          v, ">= 10 %", cap >= 10 ? "yes" : "no");
+          v, ">= 10 %", h200 >= 10 ? "yes" : "no");
     snprintf(v, sizeof v, "time %.1f %% -> %.1f %%; span %.1f %% -> %.1f %%", cap, lock, scap, slock);
     claim(o, "(c) a clock lock narrows the spread", "narrows it (no number)", v, "lock below 0.9 x cap",
           lock < 0.9 * cap ? "yes" : slock < 0.9 * scap ? "the span's, not the wake-up's" : "no");
