@@ -217,6 +217,10 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
                  k->green_sms > 0 ? k->green_sms : -k->green_sms);
     if (k->gap_ns)
         gzprintf(f, " gap_ns=%llu", (unsigned long long)k->gap_ns);
+    if (k->stream)
+        gzprintf(f, " stream=%u", k->stream);
+    if (k->sync_host)
+        gzprintf(f, " sync=host");
     gzputs(f, "\n");
     for (uint32_t i = 0; i < k->nprogs; i++) {
         const program *p = &k->progs[i];
