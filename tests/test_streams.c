@@ -167,6 +167,41 @@ START_TEST(test_streams_per_kernel_stats)
 }
 END_TEST
 
+/* A kernel with more registers arrives while a smaller one is resident:
+ * the SM's scoreboard pool grows under the resident warps, which keep
+ * their scoreboards (a stale one would let A's dependent FFMAs issue
+ * early, or read freed memory under the sanitizers). */
+START_TEST(test_streams_scoreboard_grows)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, LAUNCH_YAML, NULL);
+    char *wide = tu_strf("  loop 200\n");
+    for (int r = 10; r < 60; r++) {
+        char *n = tu_strf("%s    FFMA R%d <- R%d R%d R%d\n", wide, r, r + 1, r + 2, r);
+        free(wide);
+        wide = n;
+    }
+    char *body = tu_strf("%s  end\n  EXIT\n", wide);
+    free(wide);
+    const char *dep = "  loop 300\n    FFMA R1 <- R2 R3 R1\n  end\n  EXIT\n";
+    char *alone = trace_of(kern("A", "", 1, dep), NULL, NULL);
+    char *both = trace_of(kern("A", "", 1, dep), kern("B", "stream=1", 1, body), NULL);
+    tu_run ra, r2;
+    tu_simulate_ok(&ra, &c, alone);
+    tu_simulate_ok(&r2, &c, both);
+    const kernel_stats *a1 = results_kernel(ra.r, 0), *a = results_kernel(r2.r, 0), *b = results_kernel(r2.r, 1);
+    ck_assert_int_lt(b->first_start_ps, a->last_end_ps);
+    ck_assert_uint_eq(a->warp_instructions, a1->warp_instructions);
+    /* A's chain of dependent FFMAs (4 cycles each) cannot run faster than alone */
+    ck_assert_int_ge(a->last_end_ps - a->first_start_ps, a1->last_end_ps - a1->first_start_ps);
+    tu_run_free(&ra);
+    tu_run_free(&r2);
+    free(body);
+    free(alone);
+    free(both);
+}
+END_TEST
+
 /* A cooperative kernel beside a long kernel of another stream: its grid
  * barrier counts its own warps, so it does not wait for the other
  * kernel's (which never arrive) and ends first. */
@@ -290,6 +325,7 @@ Suite *streams_suite(void)
     tcase_add_test(tc, test_streams_in_order);
     tcase_add_test(tc, test_sync_host);
     tcase_add_test(tc, test_streams_per_kernel_stats);
+    tcase_add_test(tc, test_streams_scoreboard_grows);
     tcase_add_test(tc, test_streams_grid_barrier);
     tcase_add_test(tc, test_streams_green_tenants);
     tcase_add_test(tc, test_streams_e14_shape);

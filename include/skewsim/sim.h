@@ -109,6 +109,7 @@ typedef struct sim {
     int nlive, livecap;
     sim_kernel *reading;      /* the trace's current kernel (its CTA records not yet taken) */
     int trace_eof;
+    int completions;          /* kernels whose last CTA retired, not yet finished (run_events) */
     uint64_t next_index;      /* trace index of the next kernel read */
     ps_t host_cmd_ps;         /* when the host's last launch command reached the GPU */
     ps_t idle_ps;             /* every kernel launched so far has completed (CUDA event) by then */

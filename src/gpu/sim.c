@@ -340,6 +340,8 @@ void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t)
         kr->sm_busy[m->id] += t - kr->sm_since[m->id];
         kr->sm_idle[m->id] = t;
     }
+    if (kr->ctas_left == 0 && kr->ctas_running == 0)
+        s->completions++;       /* run_events finishes it after this event */
     dispatch_kick(s, t);
 }
 
@@ -791,21 +793,28 @@ static const sim_kernel *oldest_running(const sim *s)
 static int run_events(sim *s, sk_error *e)
 {
     for (;;) {
-        for (int i = 0; i < s->nlive; i++) {
-            sim_kernel *kr = s->live[i];
-            if (kr->started && !kr->completed && kr->ctas_left == 0 && kr->ctas_running == 0)
-                return finish_kernel(s, kr, e);
+        if (s->completions > 0) {
+            for (int i = 0; i < s->nlive; i++) {
+                sim_kernel *kr = s->live[i];
+                if (kr->started && !kr->completed && kr->ctas_left == 0 && kr->ctas_running == 0) {
+                    s->completions--;
+                    return finish_kernel(s, kr, e);
+                }
+            }
         }
-        const sim_kernel *o = oldest_running(s);
         event *ev = evq_pop(&s->q);
-        if (!ev)
+        if (!ev) {
+            const sim_kernel *o = oldest_running(s);
             return sk_errorf(e, SK_ESIM,
                              "kernel %s: no pending event with %llu CTA(s) running and %llu waiting "
                              "(deadlock)", o ? o->k.name : "?", o ? (unsigned long long)o->ctas_running : 0ULL,
                              o ? (unsigned long long)o->ctas_left : 0ULL);
-        if (ev->t > s->limit_ps)
+        }
+        if (ev->t > s->limit_ps) {
+            const sim_kernel *o = oldest_running(s);
             return sk_errorf(e, SK_ESIM, "kernel %s: simulated time passed sim.max_time_ns=%lld",
                              o ? o->k.name : "?", (long long)s->c.max_time_ns);
+        }
         ev->fn(s, ev);
         if (s->stop) {
             if (s->err.code)
@@ -821,6 +830,7 @@ int sim_run(sim *s, trace *tr, sk_error *e)
     s->trace_eof = 0;
     s->reading = NULL;
     s->next_index = 0;
+    s->completions = 0;
     s->idle_ps = s->host_cmd_ps = s->end_ps;
     for (int i = 0; i < SIM_MAX_STREAMS; i++)
         s->stream_end_ps[i] = s->end_ps;
