@@ -103,8 +103,9 @@ const gen_workload gen_workloads[] = {
                    {"--k", "K", 8192, GEMM_TILE_K, 16777216, GEMM_TILE_K, "", NULL, NULL},
                    {"--repeat", "R", 1, 1, 10000, 0, "", NULL, "R identical kernels back to back, %R (default %D)"},
                    {"--dtype", "T", GEN_GEMM_BF16, 0, GEN_GEMM_NDTYPES - 1, 0, "", NULL,
-                    "input type: bf16 (default), fp16, fp8 (e4m3), tf32, or fp32 (SIMT FFMA,\n"
-                    "                      no TF32; m, n multiples of 256 and 128)", gen_gemm_dtypes}},
+                    "input type: bf16 (default), fp16, fp8 (e4m3; k a multiple of 128), tf32,\n"
+                    "                      or fp32 (the SIMT FFMA SGEMM, no TF32; m a multiple of 256)",
+                    gen_gemm_dtypes}},
                   3, build_gemm},
     [GEN_COOP] = {"coop", "cooperative kernel with a grid barrier per round, capture.cu's coop_kernel", 12, 5,
                   {{"--ctas", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R; must be co-resident (default %D)"},
