@@ -788,6 +788,15 @@ static int fit_one(cfg *c, int *x, const topo *tp, const pmix *m, sk_error *e)
     return 0;
 }
 
+/* A config whose constant is more than 2 % (or 1 unit) from what the fit
+ * gives has drifted from its procedure: say so. */
+static void stale(const char *key, int fit, int have)
+{
+    if (abs(fit - have) > 1 && fabs((double)(fit - have)) > 0.02 * abs(have))
+        printf("  power fit     %s: the config's %d is %+.1f %% from the fit's %d: refit (docs/"
+               "calibration.md, \"Power\")\n", key, have, 100.0 * (have - fit) / (fit ? fit : 1), fit);
+}
+
 static int fit_power(const vctx *v, const topo *tp, const pmix *mx, size_t n, sk_error *e)
 {
     const pmix *f32 = find_mix(mx, n, "fp32_1cta"), *i32 = find_mix(mx, n, "int32"),
@@ -818,23 +827,30 @@ static int fit_power(const vctx *v, const topo *tp, const pmix *mx, size_t n, sk
                 c.sched_pj = (int)lround(SK_MAX(0.0, q0 + (a * r1 - cc * r0) / det));
             }
         }
-        if (rc == 0)
+        if (rc == 0) {
             printf("  power fit     power.op_scale_ppm %d (config %d), power.sched_pj %d (config %d): "
                    "fp32_1cta %.0f W and int32 %.0f W at 1980 MHz\n", c.op_scale_ppm,
                    v->c->op_scale_ppm, c.sched_pj, v->c->sched_pj, f32->meas_w, i32->meas_w);
+            stale("power.op_scale_ppm", c.op_scale_ppm, v->c->op_scale_ppm);
+            stale("power.sched_pj", c.sched_pj, v->c->sched_pj);
+        }
     }
     if (rc == 0 && bf) {
         rc = fit_one(&c, &c.tensor_pj, tp, bf, e);
-        if (rc == 0)
+        if (rc == 0) {
             printf("  power fit     power.tensor_pj %d (config %d): bf16 GEMM %.0f W at %.0f MHz\n",
                    c.tensor_pj, v->c->tensor_pj, bf->meas_w, bf->meas_mhz);
+            stale("power.tensor_pj", c.tensor_pj, v->c->tensor_pj);
+        }
     }
     if (rc == 0 && bf && f16) {
         rc = fit_one(&c, &c.tensor_datapath_pct, tp, f16, e);
         c.tensor_datapath_pct = SK_MAX(0, SK_MIN(100, c.tensor_datapath_pct));
-        if (rc == 0)
+        if (rc == 0) {
             printf("  power fit     power.tensor_datapath_pct %d (config %d): fp16 GEMM %.0f W at %.0f MHz\n",
                    c.tensor_datapath_pct, v->c->tensor_datapath_pct, f16->meas_w, f16->meas_mhz);
+            stale("power.tensor_datapath_pct", c.tensor_datapath_pct, v->c->tensor_datapath_pct);
+        }
     }
     return rc;
 }
