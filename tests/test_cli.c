@@ -122,7 +122,7 @@ static const struct {
     {"run -c " TU_H200 " -t " MIXED " -o @/no/such/dir", SK_EIO, 3,
      "skewsim: @/no/such/dir: cannot create output directory: No such file or directory\n"},
     {"gen fma --iters -1", SK_EUSAGE, 1, "skewsim: gen fma: iters -1: expected 0..2147483647\n"},
-    {"gen bogus", SK_EUSAGE, 1, "skewsim: gen: bogus: expected a workload: fma, stream, gemm, coop, chase or add (see 'skewsim gen --help')\n"},
+    {"gen bogus", SK_EUSAGE, 1, "skewsim: gen: bogus: expected a workload: fma, stream, gemm, coop, chase, add or unit (see 'skewsim gen --help')\n"},
     {"validate -c " TU_H200, SK_EUSAGE, 1,
      "skewsim: validate: missing -d DIR or --measured DIR: expected -c CONFIG (-d DIR | --measured DIR)\n"},
 };

@@ -9,8 +9,14 @@
 #include <string.h>
 #include <time.h>
 #include <gsl/gsl_linalg.h>
+#include <unistd.h>
+#include "skewsim/gen.h"
+#include "skewsim/results.h"
+#include "skewsim/sim.h"
 #include "skewsim/silicon.h"
+#include "skewsim/trace.h"
 #include "tests.h"
+#include "testutil.h"
 
 #define SIDIR TEST_DATA "/silicon/"
 #define H200 "configs/h200.yaml"
@@ -45,15 +51,19 @@ enum { WL_IDLE, WL_FMA, WL_GEMM };
 /* Synthetic activity per SM per cycle (the same mixes as calib.c). */
 static void fill(const cfg *c, int wl, double cycles, si_activity *a)
 {
+    (void)c;
     memset(a, 0, sizeof *a);
     if (wl == WL_FMA) {
         a->issued[FU_FP32] = (uint64_t)(3.40 * cycles);
+        a->operands[FU_FP32] = (uint64_t)(4 * 3.40 * cycles);
         a->issued[FU_INT] = (uint64_t)(0.21 * cycles);
+        a->operands[FU_INT] = (uint64_t)(3 * 0.21 * cycles);
         a->issued[FU_BRANCH] = (uint64_t)(0.11 * cycles);
+        a->sched_cycles = (uint64_t)(4 * cycles);
     } else if (wl == WL_GEMM) {
-        a->issued[FU_TENSOR] = (uint64_t)(4 * 0.84 / c->units[FU_TENSOR].ii_cycles * cycles);
-        a->tensor_cycles = (uint64_t)(4 * 0.84 * cycles);
+        a->tensor_cycles[SI_DT_BF16] = (uint64_t)(4 * 0.84 * cycles);
         a->issued[FU_LDST] = (uint64_t)(0.06 * cycles);
+        a->sched_cycles = (uint64_t)(4 * cycles);
         a->mem_bytes = (uint64_t)(2.6 * cycles);
     }
 }
@@ -589,21 +599,214 @@ START_TEST(test_power_leakage)
                             exp(0.02 * 35), 1e-12);
     ck_assert(si_power_leak_w(&p, 950, 300, 40) > si_power_leak_w(&p, 900, 300, 40));
     ck_assert(si_power_leak_w(&p, 900, 339, 40) < si_power_leak_w(&p, 900, 300, 40) / 2.7);
-    /* tensor work by pipe cycles, whatever the instruction count */
-    double issued[FU_NCLASS] = { 0 };
-    issued[FU_TENSOR] = 10;
-    issued[FU_FP32] = 3;
-    ck_assert_double_eq_tol(si_power_dyn_nom_j(&p, issued, 1280, 100),
-                            100 * 76e-12 + 1280 * 1405e-12 + 3 * 171e-12, 1e-20);
-    issued[FU_TENSOR] = 1000;
-    ck_assert_double_eq_tol(si_power_dyn_nom_j(&p, issued, 1280, 100),
-                            100 * 76e-12 + 1280 * 1405e-12 + 3 * 171e-12, 1e-20);
+    /* tensor work by pipe cycles, whatever the instruction count; the
+     * rest by the closed form of power.c */
+    si_rate a;
+    memset(&a, 0, sizeof a);
+    a.issued[FU_TENSOR] = 10;
+    a.tensor_cycles[SI_DT_BF16] = 1280;
+    a.issued[FU_FP32] = 3;
+    a.operands[FU_FP32] = 12;
+    a.sched_cycles = 400;
+    double sc = c.op_scale_ppm * 1e-6;
+    double want = 100 * c.clk_pj * 1e-12 + 1280 * c.tensor_pj * 1e-12 + 400 * c.sched_pj * 1e-12
+                + 3 * sc * 32 * 4.6e-12 + 12 * sc * 32 * (2.0 * 45 / 28) * 1e-12;
+    ck_assert_double_eq_tol(si_power_dyn_nom_j(&p, &a, 100), want, 1e-20);
+    a.issued[FU_TENSOR] = 1000;
+    ck_assert_double_eq_tol(si_power_dyn_nom_j(&p, &a, 100), want, 1e-20);
     topo_free(&t);
 }
 END_TEST
 
-/* Steady chip power at a clock lock of 1980 MHz: FMA-like activity lands
- * in the measured range, tensor-heavy activity far above the cap. */
+/* The energy rows by mnemonic, and register operands: the same instructions
+ * with more operands cost more, and an fp64 operand is two words. */
+START_TEST(test_power_operands)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, NULL);
+    si_power p;
+    si_power_init(&p, &c);
+    si_rate a, b;
+    memset(&a, 0, sizeof a);
+    a.issued[FU_FP32] = 100;
+    a.operands[FU_FP32] = 200;          /* FMUL-like: 2 operands each */
+    b = a;
+    b.operands[FU_FP32] = 400;          /* FFMA: 3 sources + 1 destination */
+    ck_assert_double_gt(si_power_dyn_nom_j(&p, &b, 0), si_power_dyn_nom_j(&p, &a, 0));
+    ck_assert_double_eq_tol(p.word_j[FU_FP64], 2 * p.word_j[FU_FP32], 1e-24);
+    ck_assert_double_eq_tol(p.word_j[FU_TENSOR], 0, 1e-30);
+    /* datapaths ordered as the arithmetic says: int add < fp32 add < fp16x2
+     * < int mult+add < fp32 FMA < fp64 FMA */
+    ck_assert_double_lt(si_op_lane_pj45(FU_INT), si_op_lane_pj45(SI_OP_FADD));
+    ck_assert_double_lt(si_op_lane_pj45(SI_OP_FADD), si_op_lane_pj45(FU_FP16));
+    ck_assert_double_lt(si_op_lane_pj45(FU_FP16), si_op_lane_pj45(SI_OP_IMAD));
+    ck_assert_double_lt(si_op_lane_pj45(SI_OP_IMAD), si_op_lane_pj45(FU_FP32));
+    ck_assert_double_lt(si_op_lane_pj45(FU_FP32), si_op_lane_pj45(FU_FP64));
+    static const struct {
+        const char *op;
+        int cls, row;
+    } rows[] = {
+        { "FFMA", FU_FP32, 0 },            { "FADD", FU_FP32, SI_OP_FADD },
+        { "FSETP.GT.AND", FU_FP32, SI_OP_FADD }, { "FMUL.FTZ", FU_FP32, SI_OP_FMUL },
+        { "IMAD", FU_INT, SI_OP_IMAD },    { "IMAD.WIDE.U32", FU_INT, SI_OP_IMAD },
+        { "IMAD.MOV.U32", FU_INT, 0 },     { "IMAD.SHL.U32", FU_INT, 0 },
+        { "IMADX", FU_INT, 0 },            { "IADD3", FU_INT, 0 },
+        { "DFMA", FU_FP64, 0 },            { "HGMMA.64x256x16.F32.BF16", FU_TENSOR, 0 },
+    };
+    for (size_t k = 0; k < SK_ARRAY_LEN(rows); k++)
+        ck_assert_msg(si_op_row_of(rows[k].op, rows[k].cls) == rows[k].row, "%s: row %d", rows[k].op,
+                      si_op_row_of(rows[k].op, rows[k].cls));
+    ck_assert_str_eq(si_op_row_name(SI_OP_IMAD), "imad");
+    topo_free(&t);
+}
+END_TEST
+
+/* Tensor energy by type, from the datapath at the config's datapath share:
+ * per pipe cycle fp8 (twice the FMAs) > fp16 > bf16 > tf32 (half), and per
+ * FMA fp8 < bf16 < fp16 < tf32 (tf32 moves operands twice as wide per
+ * FMA); the multiply-add alone orders by significand width. */
+START_TEST(test_tensor_energy_order)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, NULL);
+    si_power p;
+    si_power_init(&p, &c);
+    double cyc[SI_DT_N], fma[SI_DT_N];
+    for (int dt = 0; dt < SI_DT_N; dt++) {
+        cyc[dt] = p.tensor_j[dt];
+        fma[dt] = p.tensor_j[dt] / si_tensor_fmas(dt);
+    }
+    ck_assert_double_gt(cyc[SI_DT_FP8], cyc[SI_DT_FP16]);
+    ck_assert_double_gt(cyc[SI_DT_FP16], cyc[SI_DT_BF16]);
+    ck_assert_double_gt(cyc[SI_DT_BF16], cyc[SI_DT_TF32]);
+    ck_assert_double_lt(fma[SI_DT_FP8], fma[SI_DT_BF16]);
+    ck_assert_double_lt(fma[SI_DT_BF16], fma[SI_DT_FP16]);
+    ck_assert_double_lt(fma[SI_DT_FP16], fma[SI_DT_TF32]);
+    ck_assert_double_lt(si_tensor_fma_pj45(SI_DT_FP8), si_tensor_fma_pj45(SI_DT_BF16));
+    ck_assert_double_lt(si_tensor_fma_pj45(SI_DT_BF16), si_tensor_fma_pj45(SI_DT_FP16));
+    ck_assert_double_eq_tol(si_tensor_fma_pj45(SI_DT_FP16), si_tensor_fma_pj45(SI_DT_TF32), 1e-12);
+    /* Horowitz: a bf16 multiplier 3.7 (8/24)^2, its fp32 adder 0.9 */
+    ck_assert_double_eq_tol(si_tensor_fma_pj45(SI_DT_BF16), 3.7 / 9 + 0.9, 1e-12);
+    ck_assert_double_eq_tol(cyc[SI_DT_BF16], c.tensor_pj * 1e-12, 1e-24);
+    topo_free(&t);
+}
+END_TEST
+
+/* Through the SM model: what the SM counts for the power model, and what
+ * it draws.  gen gemm --dtype gives its tensor cycles to its own type; a
+ * shared-memory-bound loop draws more the more wavefronts its accesses
+ * take (LDS.128 against LDS.32); more register operands, more power. */
+static double run_power(const char *text, tu_run *run)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "dvfs.policy=fixed", NULL);
+    topo_free(&t);
+    tu_simulate_ok(run, &c, text);
+    return silicon_chip(run->s->si)->energy_j / ((double)run->s->end_ps * 1e-12);
+}
+
+START_TEST(test_sm_counts_for_power)
+{
+    static const char *const dt[] = { "bf16", "fp16", "fp8", "tf32" };
+    static const int want[] = { SI_DT_BF16, SI_DT_FP16, SI_DT_FP8, SI_DT_TF32 };
+    for (int d = 0; d < 4; d++) {
+        kernel k;
+        sk_error e = { 0 };
+        ck_assert_msg(gen_gemm_dtype(&k, 128, 256, 256, d, &e) == 0, "%s", e.msg);
+        char path[] = "/tmp/skewsim-test-gemm-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        ck_assert_msg(trace_write_kernel(path, &k, 0, &e) == 0, "%s", e.msg);
+        kernel_free(&k);
+        char *text = tu_slurp(path, NULL);
+        remove(path);
+        tu_run run;
+        run_power(text, &run);
+        free(text);
+        uint64_t all = 0, mine = 0;
+        for (int i = 0; i < run.s->nsms; i++) {
+            for (int t = 0; t < SI_DT_N; t++)
+                all += run.s->sms[i].tensor_dt_cycles[t];
+            mine += run.s->sms[i].tensor_dt_cycles[want[d]];
+        }
+        /* one CTA: 8 consumer warps x k-tiles (256 / 64, 128 or 32 by the
+         * 128 bytes of a stage) x 4 MMAs x ii 128 */
+        int ktile = d == 2 ? 128 : d == 3 ? 32 : 64;
+        ck_assert_msg(all == mine && all == (uint64_t)8 * (256 / ktile) * 4 * 128,
+                      "%s: %llu tensor cycles, %llu of its type", dt[d], (unsigned long long)all,
+                      (unsigned long long)mine);
+        tu_run_free(&run);
+    }
+    /* the SIMT SGEMM: 128 FFMA per thread per k, nothing else on fp32 */
+    {
+        kernel k;
+        sk_error e = { 0 };
+        ck_assert_msg(gen_gemm_dtype(&k, 256, 256, 64, GEN_GEMM_FP32, &e) == 0, "%s", e.msg);
+        ck_assert_uint_eq(k.grid, 2);
+        ck_assert_uint_eq(k.block_threads, 256);
+        char path[] = "/tmp/skewsim-test-sgemm-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        ck_assert_msg(trace_write_kernel(path, &k, 0, &e) == 0, "%s", e.msg);
+        kernel_free(&k);
+        char *text = tu_slurp(path, NULL);
+        remove(path);
+        tu_run run;
+        run_power(text, &run);
+        free(text);
+        uint64_t ffma = 0, tensor = 0;
+        for (int i = 0; i < run.s->nsms; i++) {
+            ffma += run.s->sms[i].op_issued[FU_FP32];
+            tensor += run.s->sms[i].tensor_cycles;
+        }
+        ck_assert_uint_eq(ffma, (uint64_t)2 * 8 * 8 * 8 * 128);   /* CTAs x warps x k-steps x k x FFMA */
+        ck_assert_uint_eq(tensor, 0);
+        tu_run_free(&run);
+    }
+    /* the option: names, and a bad one */
+    const gen_workload *g = gen_find("gemm");
+    int o = gen_find_opt(g, "--dtype", 7);
+    long val = -1;
+    char what[96];
+    ck_assert_int_ge(o, 0);
+    ck_assert_int_eq(gen_opt_value(&g->opts[o], "tf32", &val), 0);
+    ck_assert_int_eq(val, GEN_GEMM_TF32);
+    ck_assert_int_eq(gen_opt_value(&g->opts[o], "fp4", &val), -1);
+    ck_assert_int_eq(gen_opt_value(&g->opts[o], "3", &val), -1);
+    ck_assert_str_eq(gen_opt_expect(&g->opts[o], what, sizeof what), "bf16, fp16, fp8, tf32 or fp32");
+    /* shared memory: 1024 LDS per warp, 4 or 16 bytes a thread */
+    double w[2];
+    for (int v = 0; v < 2; v++) {
+        char *tr = tu_strf("skewsim-trace 1\nkernel s grid=132 block=256\nprogram main\nloop 1024\n"
+                           "LDS R1 <- R2 bytes=%d stall=1\nend\nEXIT\nend\nendkernel\n", v ? 16 : 4);
+        tu_run run;
+        w[v] = run_power(tr, &run);
+        free(tr);
+        ck_assert_uint_eq(run.s->sms[0].smem_wavefronts, (uint64_t)8 * 1024 * (v ? 4 : 1));
+        tu_run_free(&run);
+    }
+    ck_assert_msg(w[1] > w[0] + 1, "LDS.128 %.1f W, LDS.32 %.1f W", w[1], w[0]);
+    /* operands: FFMA with 3 sources against FFMA with 1 (same issue rate) */
+    for (int v = 0; v < 2; v++) {
+        char *tr = tu_strf("skewsim-trace 1\nkernel f grid=264 block=256\nprogram main\nloop 1024\n"
+                           "FFMA R1 <- R2%s stall=1\nFFMA R3 <- R4%s stall=1\nend\nEXIT\nend\n"
+                           "endkernel\n", v ? " R5 R6" : "", v ? " R7 R8" : "");
+        tu_run run;
+        w[v] = run_power(tr, &run);
+        uint64_t ops = run.s->sms[0].op_operands[FU_FP32];
+        ck_assert_uint_eq(ops, run.s->sms[0].op_issued[FU_FP32] * (v ? 4 : 2));
+        free(tr);
+        tu_run_free(&run);
+    }
+    ck_assert_msg(w[1] > w[0] + 1, "4 operands %.1f W, 2 operands %.1f W", w[1], w[0]);
+}
+END_TEST
+
 START_TEST(test_power_levels)
 {
     cfg c;
@@ -614,7 +817,7 @@ START_TEST(test_power_levels)
     ps_t now = 0;
     drive(si, &c, &now, MS(3000), MS(10), WL_FMA);
     double fma = silicon_chip(si)->power_w;
-    ck_assert_msg(fma > 250 && fma < 350, "FMA at 1980 MHz: %.1f W", fma);
+    ck_assert_msg(fma > 330 && fma < 390, "FMA at 1980 MHz: %.1f W", fma);
     ck_assert_int_eq(silicon_sm(si, 0)->mhz, 1980);
     drive(si, &c, &now, MS(4000), MS(10), WL_GEMM);
     double gemm = silicon_chip(si)->power_w;
@@ -1002,7 +1205,11 @@ START_TEST(test_skewed_clocks)
         ck_assert_int_eq(att_lo, first_lo);
         silicon_destroy(si);
 
+        /* A cap no SM's share of reaches (2000 W / 132 each): a leaky SM's
+         * 1/132 of 700 W binds under the activity power model (E16's
+         * 349 W FMA), and this part is about the clocks alone. */
         ck_assert_int_eq(cfg_set(&c, "dvfs.policy=per_sm", NULL), 0);
+        ck_assert_int_eq(cfg_set(&c, "dvfs.cap_w=2000", NULL), 0);
         si = make(&c, &t);
         now = 0;
         drive(si, &c, &now, MS(300), MS(10), WL_FMA);
@@ -1034,7 +1241,7 @@ START_TEST(test_fast_dvfs_whatif)
     ps_t now = 0, us = 1000000;
     drive(si, &c, &now, 100 * us, 5 * us, WL_GEMM);
     const si_chip_state *ch = silicon_chip(si);
-    ck_assert_int_lt(ch->target_mhz, 1600);
+    ck_assert_int_lt(ch->target_mhz, 1800);   /* well below 1980: the cap acted */
     ck_assert_int_gt(ch->target_mhz, 1200);
     ck_assert_double_le(ch->window_power_w, 1.02 * c.dvfs_cap_w);   /* a bin of dither */
     ck_assert_uint_ge(ch->changes, 1);
@@ -1077,7 +1284,9 @@ START_TEST(test_thermal_limit)
 }
 END_TEST
 
-/* VARIUS seed 5 has a leaky SM (Vth ~200 mV).  A GEMM's first epoch runs
+/* VARIUS seed 5 at a sigma of 11 % (inside its bounds) has a leaky SM
+ * (Vth 194 mV; at the default 9 % the activity power model leaves it a
+ * fraction of a degree under the limit, too close to test).  A GEMM's first epoch runs
  * uncapped (~1.6 kW for epoch + latency = 120 ms); without the hardware
  * thermal loop that SM passes thermal.shutdown_c and the run fails with a
  * clear error; with it (the default) the chip slows and survives. */
@@ -1086,7 +1295,7 @@ START_TEST(test_thermal_shutdown)
     for (int hw = 0; hw <= 1; hw++) {
         cfg c;
         topo t;
-        h200_cfg(&c, &t, "silicon.preset=varius", "sim.seed=5", "dvfs.policy=power_cap",
+        h200_cfg(&c, &t, "silicon.preset=varius", "sim.seed=5", "variation.vth_sigma_permille=110", "dvfs.policy=power_cap",
                  hw ? "thermal.check_ns=1000000" : "thermal.check_ns=0", NULL);
         silicon *si = make(&c, &t);
         int n = silicon_num_sms(si), rc = 0;
@@ -1107,8 +1316,8 @@ START_TEST(test_thermal_shutdown)
         } else {
             ck_assert_int_eq(rc, SK_ESIM);
             ck_assert_msg(strstr(e.msg, "above thermal.shutdown_c (96 C): the chip powers off (its "
-                                        "Vth 213 mV is drawn by silicon.preset=varius, "
-                                        "variation.vth_sigma_permille=90, sim.seed=5)") != NULL,
+                                        "Vth 194 mV is drawn by silicon.preset=varius, "
+                                        "variation.vth_sigma_permille=110, sim.seed=5)") != NULL,
                           "%s", e.msg);
         }
         free(act);
@@ -1396,9 +1605,12 @@ END_TEST
 
 /* ---- calibration ------------------------------------------------------------ */
 
-/* validation/h200: sustained GEMM under the 700 W cap settles near the
- * measured 1470 MHz median (within 5 %) with mean power under the cap;
- * sustained FMA holds 1980 MHz at ~310 W; idle ~77 W; 60-61 C under GEMM. */
+/* validation/h200: sustained GEMM under the 700 W cap with mean power
+ * under the cap; sustained FMA holds 1980 MHz at E16's 349-361 W (within
+ * 10 %); idle ~77 W; 60-61 C under GEMM.  The synthetic GEMM keeps E7's
+ * measured pipe occupancy (84 %) while power.tensor_pj is fitted through
+ * the simulated GEMM (96 %, docs/calibration.md): it settles above E7's
+ * 1470 MHz median, by at most the occupancy ratio's worth of power. */
 START_TEST(test_calibration)
 {
     cfg c;
@@ -1407,12 +1619,12 @@ START_TEST(test_calibration)
     si_calib r;
     sk_error e = { 0 };
     ck_assert_msg(silicon_calibrate(&c, &t, 10.0, &r, &e) == 0, "%s", e.msg);
-    ck_assert_msg(fabs(r.gemm_mhz - 1470) <= 0.05 * 1470, "GEMM median %.0f MHz", r.gemm_mhz);
+    ck_assert_msg(r.gemm_mhz >= 1470 && r.gemm_mhz <= 1700, "GEMM median %.0f MHz", r.gemm_mhz);
     ck_assert_msg(r.gemm_w <= 700 && r.gemm_w > 680, "GEMM %.1f W", r.gemm_w);
     ck_assert_msg(r.gemm_uncapped_w > 700, "uncapped GEMM %.1f W", r.gemm_uncapped_w);
     ck_assert_msg(r.gemm_temp_c > 55 && r.gemm_temp_c < 66, "GEMM at %.1f C", r.gemm_temp_c);
     ck_assert_double_eq(r.fma_mhz, 1980);
-    ck_assert_msg(r.fma_w > 280 && r.fma_w < 340, "FMA %.1f W", r.fma_w);
+    ck_assert_msg(fabs(r.fma_w - 355) < 0.1 * 355, "FMA %.1f W", r.fma_w);
     ck_assert_msg(fabs(r.idle_w - 77.5) < 8, "idle %.1f W", r.idle_w);
     ck_assert_msg(fabs(r.awake_w - 124) < 10, "awake %.1f W", r.awake_w);
     ck_assert_msg(fabs(r.idle_temp_c - 35) < 3, "idle at %.1f C", r.idle_temp_c);
@@ -1449,6 +1661,8 @@ Suite *silicon_suite(void)
     tcase_add_test(tc, test_power_leakage);
     tcase_add_test(tc, test_power_levels);
     tcase_add_test(tc, test_tensor_dtypes);
+    tcase_add_test(tc, test_power_operands);
+    tcase_add_test(tc, test_tensor_energy_order);
     tcase_add_test(tc, test_thermal_rc);
     tcase_add_test(tc, test_thermal_network);
     suite_add_tcase(s, tc);
@@ -1473,6 +1687,11 @@ Suite *silicon_suite(void)
     tc = tcase_create("property");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_property_random_configs);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("power_through_sm");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_sm_counts_for_power);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("calibration");

@@ -193,7 +193,10 @@ typedef struct cfg {
     int pdn_bump_pitch_um;            /* pdn.bump_pitch_um */
     int pdn_bump_mohm;                /* pdn.bump_mohm: one bump */
     int pdn_pkg_uohm;                 /* pdn.pkg_uohm: regulator to bumps, loop */
-    int op_pj[FU_NCLASS];             /* power.<class>_pj: energy per warp instruction at vf.vnom_mv */
+    int op_scale_ppm;                 /* power.op_scale_ppm: 45 nm datapath/RF energies to this chip */
+    int sched_pj;                     /* power.sched_pj: per scheduler-cycle with a resident warp */
+    int tensor_pj;                    /* power.tensor_pj: per bf16 tensor-pipe cycle */
+    int tensor_datapath_pct;          /* power.tensor_datapath_pct: multiply-add share of tensor_pj */
     int clk_pj;                       /* power.clk_pj: clock tree and idle logic per SM cycle */
     int leak_mw;                      /* power.leak_mw: per SM at vnom, vth, leak_ref_c */
     int leak_ref_c;                   /* power.leak_ref_c */

@@ -25,6 +25,8 @@ typedef struct gen_opt {
     const char *label;        /* the help column instead of "FLAG METAVAR"; NULL: that */
     const char *help;         /* the help text: %R range, %D default, %M multiple, a digit
                                * before the letter takes that option's (%1M); NULL: no line */
+    const char *const *choices;  /* NULL: an integer; else the names of the values 0, 1, ...
+                               * (NULL-terminated): the option takes a name, not a number */
 } gen_opt;
 
 typedef struct gen_workload {
@@ -51,6 +53,12 @@ void gen_defaults(const gen_workload *w, long *v);
  * before the last one, NULL: ", " too).  Return buf. */
 const char *gen_workload_list(char *buf, size_t cap);
 const char *gen_opt_list(const gen_workload *w, const char *last, char *buf, size_t cap);
+/* The value of option o given as text s: a decimal integer filling s, or
+ * for an option with choices the index of the name s.  0, or -1 when s is
+ * neither (then gen_opt_expect says what was expected: "an integer", or
+ * "bf16, fp16, fp8, tf32 or fp32"; returns buf). */
+int gen_opt_value(const gen_opt *o, const char *s, long *v);
+const char *gen_opt_expect(const gen_opt *o, char *buf, size_t cap);
 /* Check options [from, to) of v against their bounds: the first out of
  * range is "gen NAME: KEY VALUE: expected ..." (SK_EUSAGE). */
 int gen_check(const gen_workload *w, const long *v, int from, int to, sk_error *e);
@@ -87,6 +95,16 @@ int gen_stream(kernel *k, long ctas, long block, long long bytes_per_cta, sk_err
  * *k with kernel_free(). */
 int gen_gemm(kernel *k, long m, long n, long kk, sk_error *e);
 
+/* Input types of gen gemm --dtype (src/trace/gen_gemm.c says which CUDA
+ * kernel each stands for): four Hopper tensor GEMMs and the SIMT FFMA
+ * SGEMM cuBLAS runs for fp32 without TF32. */
+enum gen_gemm_dtype { GEN_GEMM_BF16, GEN_GEMM_FP16, GEN_GEMM_FP8, GEN_GEMM_TF32, GEN_GEMM_FP32,
+                      GEN_GEMM_NDTYPES };
+extern const char *const gen_gemm_dtypes[];   /* "bf16", ..., NULL */
+/* gen_gemm for input type dtype (bf16: gen_gemm itself).  Returns 0 or
+ * SK_EUSAGE.  Caller frees *k with kernel_free(). */
+int gen_gemm_dtype(kernel *k, long m, long n, long kk, int dtype, sk_error *e);
+
 /* capture.cu's coop_kernel (experiment E5): `rounds` times fma_work(iters)
  * (the loop of gen_fma), BAR.SYNC, warp 0's timestamp store, GRID.SYNC.
  * Returns 0 or SK_EUSAGE.  Caller frees *k with kernel_free(). */
@@ -104,5 +122,12 @@ int gen_stream_bytes(kernel *k, long ctas, long block, long long bytes, long pas
 int gen_stream_cache(kernel *k, long ctas, long block, long long bytes, long passes, int cg, sk_error *e);
 int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e);
 int gen_chase(kernel *k, long long bytes, long hops, long ctas, long warm, long cg, sk_error *e);
+
+/* E16's single-unit power mixes (tools/capture/cap_power.cu, src/trace/
+ * gen_unit.c): op 0 int_kernel (IMAD + IADD3), 1 dfma_kernel (DFMA), 2
+ * smem_kernel (LDS/STS), `iters` loop iterations per thread.  Returns 0 or
+ * SK_EUSAGE; the caller frees *k with kernel_free(). */
+extern const char *const gen_unit_ops[];    /* "int32", "fp64", "smem", NULL */
+int gen_unit(kernel *k, int op, long iters, long block, long grid, sk_error *e);
 
 #endif

@@ -67,6 +67,10 @@ typedef struct instr {
     uint8_t flags;                /* IF_* */
     uint8_t pattern;              /* enum mem_pattern, memory ops */
     uint8_t bytes;                /* memory ops: bytes per thread (1..16) */
+    uint8_t erow;                 /* energy row of the silicon model (silicon.h si_op_row,
+                                     from the mnemonic); 0: its class's own */
+    uint8_t dtype;                /* tensor ops: input type (silicon.h si_tensor_dtype, from
+                                     the mnemonic's type token); 0: bf16 */
     uint16_t ii;                  /* cycles the pipeline is busy (trace key ii=); 0: the unit's
                                      ii_cycles.  For shape-dependent ops such as HGMMA.64x256x16 */
     uint16_t apat;                /* memory ops: 1 + index into program.apats of its address

@@ -39,17 +39,60 @@
 
 typedef struct silicon silicon;
 
+/* Energy rows of issued warp instructions (power.c, docs/silicon.md
+ * "Power").  Rows 0 .. FU_NCLASS-1 are the unit classes themselves (an
+ * instruction's row unless its mnemonic has one of its own); these follow
+ * them, for mnemonics whose datapath differs from their class's default:
+ * X(id, name, datapath energy per lane at 45 nm and 0.9 V in pJ, 32-bit
+ * register words per operand).  Sources in power.c. */
+#define SI_OP_EXTRA_MAP(X)           \
+    X(FADD, "fadd", 0.9, 1)          \
+    X(FMUL, "fmul", 3.7, 1)          \
+    X(IMAD, "imad", 3.2, 1)
+
+enum si_op_row {
+    SI_OP_CLASS_LAST_ = FU_NCLASS - 1,
+#define SI_OP_ENUM_(id, name, pj, words) SI_OP_##id,
+    SI_OP_EXTRA_MAP(SI_OP_ENUM_)
+#undef SI_OP_ENUM_
+    SI_OP_N
+};
+
+/* Tensor-op input types: id, name, significand bits (hidden bit included),
+ * FMAs per pipe cycle relative to bf16, accumulator adder energy relative to
+ * fp32's.  Sources in tensor.c.  BF16 first: a tensor op whose mnemonic
+ * names no type counts as bf16, the calibrated type. */
+#define SI_TENSOR_DTYPE_MAP(X)           \
+    X(BF16, "bf16", 8, 1.0, 1.0)         \
+    X(FP16, "fp16", 11, 1.0, 1.0)        \
+    X(TF32, "tf32", 11, 0.5, 1.0)        \
+    X(FP8, "fp8", 4, 2.0, 1.0)           \
+    X(INT8, "int8", 8, 2.0, 0.1 / 0.9)
+
+enum si_tensor_dtype {
+#define SI_DT_ENUM_(id, name, m, n, acc) SI_DT_##id,
+    SI_TENSOR_DTYPE_MAP(SI_DT_ENUM_)
+#undef SI_DT_ENUM_
+    SI_DT_N
+};
+
 /* What one SM did over the interval of one silicon_advance() call.  Tensor
- * instructions are charged by tensor_cycles, not by count: one HGMMA can
- * stand for 2 or 128 cycles of pipe work (the trace's ii=). */
+ * instructions are charged by their pipe cycles, not by count: one HGMMA
+ * can stand for 2 or 128 cycles of pipe work (the trace's ii=). */
 typedef struct si_activity {
-    uint64_t issued[FU_NCLASS];   /* warp instructions issued, by unit class */
-    uint64_t tensor_cycles;       /* sum over the issued tensor instructions of the cycles
-                                     each holds its pipe: its ii (trace ii=, or
-                                     units.tensor.ii_cycles when the trace gives none) */
+    uint64_t issued[SI_OP_N];     /* warp instructions issued, by energy row (the first
+                                     FU_NCLASS rows: by unit class) */
+    uint64_t operands[SI_OP_N];   /* their register operands, sources + destinations */
+    uint64_t tensor_cycles[SI_DT_N];  /* by input type: sum over the issued tensor
+                                     instructions of the cycles each holds its pipe, its ii
+                                     (trace ii=, or units.tensor.ii_cycles) */
+    uint64_t sched_cycles;        /* scheduler-cycles with at least one resident warp */
     uint64_t mem_bytes;           /* DRAM bytes moved on its behalf */
-    /* memory.model = hierarchy only (zero under flat): accesses to the
-     * arrays and wires of the memory hierarchy on its behalf (src/mem) */
+    /* accesses to the arrays and wires of the memory hierarchy on its
+     * behalf (src/mem).  memory.model = flat has no L1 or L2: there the
+     * silicon model charges every DRAM byte an L1 and an L2 sector and the
+     * mean route to the L2 itself, and smem_wavefronts come from the SM
+     * (bytes of each shared-memory access, no conflicts) */
     uint64_t l1_sectors;          /* L1 data-array sectors read or written */
     uint64_t smem_wavefronts;     /* shared-memory wavefronts */
     uint64_t l2_sectors;          /* L2 slice-array sectors read or written */
@@ -156,11 +199,15 @@ typedef struct si_calib {
 int silicon_calibrate(const cfg *c, const topo *t, double seconds, si_calib *out,
                       sk_error *e);
 
-/* Activity of one SM per SM cycle (the rates behind si_activity's counts). */
+/* Activity of one SM per SM cycle (the rates behind si_activity's counts;
+ * the si_power_* building blocks take it as counts over an interval). */
 typedef struct si_rate {
-    double issued[FU_NCLASS];
-    double tensor_cycles;
+    double issued[SI_OP_N];
+    double operands[SI_OP_N];
+    double tensor_cycles[SI_DT_N];
+    double sched_cycles;
     double mem_bytes;
+    double l1_sectors, smem_wavefronts, l2_sectors, noc_sector_um;
 } si_rate;
 
 typedef struct si_sustained {
@@ -264,9 +311,13 @@ double si_spherical_corr(double r, double phi);
 /* ---- power (power.c) -------------------------------------------------- */
 
 typedef struct si_power {
-    double op_j[FU_NCLASS];              /* energy of one warp instruction at vnom (J);
-                                            tensor: per tensor-pipe busy cycle */
-    double clk_j;                        /* clock and idle logic, per SM cycle at vnom (J) */
+    /* switched energy at vnom (J): a warp instruction of row r costs
+     * op_j[r] plus word_j[r] per register operand; a tensor-pipe cycle of
+     * type t tensor_j[t]; a scheduler-cycle with a resident warp sched_j;
+     * an SM cycle clk_j */
+    double op_j[SI_OP_N], word_j[SI_OP_N];
+    double tensor_j[SI_DT_N];
+    double sched_j, clk_j;
     double leak_w;                       /* per SM at vnom, vth nominal, leak_ref_c */
     double vnom_mv, vth_mv;
     double leak_ref_c, leak_beta;        /* exp(beta (T - ref)) */
@@ -279,41 +330,41 @@ typedef struct si_power {
 void si_power_init(si_power *p, const cfg *c);
 /* Leakage of one SM (W). */
 double si_power_leak_w(const si_power *p, double v_mv, double vth_mv, double temp_c);
-/* Switched energy of an SM at nominal voltage (J) for these instruction
- * counts (issued[FU_TENSOR] is not used), tensor-pipe busy cycles and clock
- * cycles; multiply by (v / vnom)^2 for the actual supply. */
-double si_power_dyn_nom_j(const si_power *p, const double *issued, double tensor_cycles,
-                          double cycles);
+/* Switched energy of an SM at nominal voltage (J) for the activity a
+ * (counts over the interval: instructions and their operands by row,
+ * tensor-pipe cycles by type, scheduler-cycles with a warp, L1 and
+ * shared-memory accesses) and `cycles` clock cycles; multiply by
+ * (v / vnom)^2 for the actual supply.  a->issued[FU_TENSOR] is not used:
+ * tensor work is charged by its pipe cycles. */
+double si_power_dyn_nom_j(const si_power *p, const si_rate *a, double cycles);
 /* Energy of an SM's L1 and shared-memory accesses at nominal voltage (J),
- * scaled like the rest of the SM's switching; and of the chip's L2 and
- * wires (J), which run on the uncore supply. */
+ * scaled like the rest of the SM's switching (part of si_power_dyn_nom_j);
+ * and of the chip's L2 and wires (J), which run on the uncore supply. */
 double si_power_mem_sm_nom_j(const si_power *p, double l1_sectors, double smem_wavefronts);
 double si_power_mem_chip_j(const si_power *p, double l2_sectors, double noc_sector_um);
+/* Datapath energy per lane of row r at 45 nm and 0.9 V (pJ) and its
+ * register words per operand (the tables of power.c, before the scale). */
+double si_op_lane_pj45(int row);
+int si_op_words(int row);
+const char *si_op_row_name(int row);
+/* The energy row of an instruction of unit class cls from its mnemonic:
+ * 0 when it is the class's own row (so that 0 in a trace's instructions
+ * means "by class"), else one of SI_OP_EXTRA_MAP's. */
+int si_op_row_of(const char *mnemonic, int cls);
 
 /* ---- tensor data types (tensor.c) -------------------------------------- */
-
-/* Tensor-op input types: id, name, significand bits (hidden bit included),
- * FMAs per pipe cycle relative to bf16, accumulator adder energy relative to
- * fp32's.  Sources in tensor.c. */
-#define SI_TENSOR_DTYPE_MAP(X)           \
-    X(BF16, "bf16", 8, 1.0, 1.0)         \
-    X(FP16, "fp16", 11, 1.0, 1.0)        \
-    X(TF32, "tf32", 11, 0.5, 1.0)        \
-    X(FP8, "fp8", 4, 2.0, 1.0)           \
-    X(INT8, "int8", 8, 2.0, 0.1 / 0.9)
-
-enum si_tensor_dtype {
-#define SI_DT_ENUM_(id, name, m, n, acc) SI_DT_##id,
-    SI_TENSOR_DTYPE_MAP(SI_DT_ENUM_)
-#undef SI_DT_ENUM_
-    SI_DT_N
-};
 
 const char *si_tensor_dtype_name(int dt);
 /* Energy of a tensor-pipe cycle of type dt relative to a bf16 cycle, when
  * a share datapath_share (0..1) of a bf16 cycle's energy is the multiply-
  * accumulate datapath. */
 double si_tensor_scale(double datapath_share, int dt);
+/* FMAs one tensor-pipe cycle of type dt does relative to bf16 (the dense
+ * datasheet rates), and the datapath energy of one FMA of type dt at 45 nm
+ * and 0.9 V (pJ): the multiplier by its significand width squared plus the
+ * accumulator's adder (tensor.c). */
+double si_tensor_fmas(int dt);
+double si_tensor_fma_pj45(int dt);
 /* The input type of a tensor op from its SASS mnemonic (last type token:
  * "HGMMA.64x256x16.F32.BF16" -> SI_DT_BF16); SI_DT_BF16 when it has none. */
 int si_tensor_dtype_of(const char *mnemonic);

@@ -16,6 +16,7 @@
 #include "skewsim/config.h"
 #include "skewsim/event.h"
 #include "skewsim/program.h"
+#include "skewsim/silicon.h"
 
 struct sim;
 
@@ -181,6 +182,12 @@ typedef struct sm {
     uint64_t issued_cls[FU_NCLASS];   /* by unit class: the silicon model's activity */
     uint64_t mem_bytes;               /* global memory traffic it caused */
     uint64_t tensor_cycles;           /* tensor-pipe cycles its instructions held (ii each) */
+    /* the silicon model's activity (silicon.h si_activity): instructions
+     * and their register operands by energy row, tensor-pipe cycles by
+     * input type, shared-memory wavefronts under memory.model = flat */
+    uint64_t op_issued[SI_OP_N], op_operands[SI_OP_N];
+    uint64_t tensor_dt_cycles[SI_DT_N];
+    uint64_t smem_wavefronts;
     int min_mhz, max_mhz;             /* clock range over the run */
     double vdd_min_mv;                /* lowest supply the silicon model gave it (0: none) */
     uint64_t ctas_run;

@@ -33,18 +33,6 @@ static int usage_error(const char *fmt, ...)
     return cli_fail(&e);
 }
 
-/* Decimal integer filling the whole string; range checks are the table's. */
-static int parse_long(const char *s, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || errno == ERANGE)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int cmd_gen(int argc, char **argv)
 {
     const char *out = "-";
@@ -91,8 +79,11 @@ int cmd_gen(int argc, char **argv)
             out = val;
             continue;
         }
-        if (parse_long(val, &v[o]) < 0)
-            return usage_error("gen %s: %s: %s: expected an integer", wl, opt, val);
+        if (gen_opt_value(&w->opts[o], val, &v[o]) < 0) {
+            char what[96];
+            return usage_error("gen %s: %s: %s: expected %s", wl, opt, val,
+                               gen_opt_expect(&w->opts[o], what, sizeof what));
+        }
     }
 
     sk_error e = {0};

@@ -398,20 +398,23 @@ static int check_silicon(const cfg *c, const char *dir, int *fails, sk_error *e)
     free(e4);
 
     printf("\nSilicon model, 10 s of synthetic sustained load (docs/silicon.md)\n");
-    /* power.fp32_pj is fitted to this 310 W: within 5 % (the clock alone
-     * would pass for any FP32 energy from 100 to 250 pJ) */
-    int ok = fabs(r.fma_w - 310) <= 0.05 * 310;
-    *fails += !ok;
-    printf("%s  fitted     sustained FP32 FMA power %.1f W (measured ~310 W [readme] 6, within 5 %%; "
-           "power.fp32_pj)\n", verdict(ok), r.fma_w);
-    ok = r.fma_mhz == 1980;
+    /* E3's 310 W for this FMA mix is not what the power model is fitted to:
+     * E16 measured the same kernel at 349-361 W (docs/calibration.md,
+     * "Power"), and power.op_scale_ppm and power.sched_pj come from E16.
+     * The two captures disagree by 12 %: reported, not judged. */
+    printf("info  predicted  sustained FP32 FMA power %.1f W (E3 measured ~310 W [readme] 6, E16 349-361 W; "
+           "the power fit uses E16)\n", r.fma_w);
+    int ok = r.fma_mhz == 1980;
     *fails += !ok;
     printf("%s  predicted  sustained FP32 FMA clock %.0f MHz (measured 1980: below the cap)\n", verdict(ok),
            r.fma_mhz);
+    /* power.tensor_pj is fitted to E16's bf16 GEMM through the simulated
+     * GEMM, whose tensor pipes are busier than the chip's; this synthetic
+     * GEMM has E7's measured occupancy (84 %), so it is a prediction */
     ok = fabs(r.gemm_mhz - 1470) <= 0.05 * 1470 && r.gemm_max_w < c->dvfs_cap_w * 1.02;
     *fails += !ok;
-    printf("%s  fitted     sustained bf16 GEMM under the cap: median %.0f MHz (%.0f-%.0f), %.1f W mean, %.1f W "
-           "max epoch (measured median 1470 MHz, ~690 W; power.tensor_pj, dvfs.margin_w)\n", verdict(ok),
+    printf("%s  predicted  sustained bf16 GEMM under the cap at E7's pipe occupancy: median %.0f MHz "
+           "(%.0f-%.0f), %.1f W mean, %.1f W max epoch (measured median 1470 MHz, ~690 W)\n", verdict(ok),
            r.gemm_mhz, r.gemm_mhz_min, r.gemm_mhz_max, r.gemm_w, r.gemm_max_w);
     ok = fabs(r.idle_w - 78.9) <= 0.05 * 78.9 && fabs(r.awake_w - 124) <= 0.05 * 124;
     *fails += !ok;

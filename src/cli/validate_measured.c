@@ -38,6 +38,7 @@
 #include <zlib.h>
 #include "cli.h"
 #include "skewsim/gen.h"
+#include "skewsim/memsys.h"
 #include "skewsim/sim.h"
 #include "skewsim/silicon.h"
 #include "skewsim/topo.h"
@@ -209,14 +210,13 @@ static int gen_kernel(const char *cmd, kernel *k, long *repeat, sk_error *e)
     gen_defaults(w, v);
     for (i += 2; i < n; i += 2) {
         int o = gen_find_opt(w, tok[i], strlen(tok[i]));
-        char *end;
         if (o < 0 || i + 1 >= n)
             return sk_errorf(e, SK_EUSAGE, "'%s': option %s: not an option of gen %s", cmd, tok[i],
                              w->name);
-        v[o] = strtol(tok[i + 1], &end, 10);
-        if (*end)
-            return sk_errorf(e, SK_EUSAGE, "'%s': %s %s: expected an integer", cmd, tok[i],
-                             tok[i + 1]);
+        char what[96];
+        if (gen_opt_value(&w->opts[o], tok[i + 1], &v[o]) < 0)
+            return sk_errorf(e, SK_EUSAGE, "'%s': %s %s: expected %s", cmd, tok[i], tok[i + 1],
+                             gen_opt_expect(&w->opts[o], what, sizeof what));
     }
     return gen_build(w, v, k, repeat, e);
 }
@@ -241,6 +241,38 @@ static void simout_free(simout *o)
     free(o->ctas);
     free(o->rate);
     memset(o, 0, sizeof *o);
+}
+
+/* What SM i of s did per SM cycle over `cyc` cycles, as the silicon model
+ * counts it (sim.c's silicon_step): instructions and operands by energy
+ * row, tensor cycles by type, scheduler-cycles with a warp, DRAM bytes and
+ * the hierarchy's accesses. */
+static void sm_rate(const sim *s, int i, double cyc, si_rate *r)
+{
+    const sm *m = &s->sms[i];
+    memset(r, 0, sizeof *r);
+    for (int k = 0; k < SI_OP_N; k++) {
+        r->issued[k] = (double)m->op_issued[k] / cyc;
+        r->operands[k] = (double)m->op_operands[k] / cyc;
+    }
+    for (int k = 0; k < SI_DT_N; k++)
+        r->tensor_cycles[k] = (double)m->tensor_dt_cycles[k] / cyc;
+    uint64_t sched = m->issue_slots;
+    for (int k = 0; k < SM_NSTALLS; k++)
+        if (k != SM_STALL_NO_CTA)
+            sched += m->stall[k];
+    r->sched_cycles = (double)sched / cyc;
+    if (!s->hier) {
+        r->mem_bytes = (double)m->mem_bytes / cyc;
+        r->smem_wavefronts = (double)m->smem_wavefronts / cyc;
+        return;
+    }
+    const mem_stats *ms = mem_hier_total(s->hier, i);
+    r->mem_bytes = (double)(ms->dram_rd_bytes + ms->dram_wr_bytes) / cyc;
+    r->l1_sectors = (double)(ms->l1_sectors + ms->l1_bypass + ms->st_sectors) / cyc;
+    r->smem_wavefronts = (double)ms->smem_wavefronts / cyc;
+    r->l2_sectors = (double)(ms->l2_sectors + ms->l2_misses + ms->l2_writebacks) / cyc;
+    r->noc_sector_um = (double)ms->noc_sector_um / cyc;
 }
 
 /* n copies of k, copy i after gap_ns[i] (NULL: back to back), simulated on
@@ -291,14 +323,8 @@ static int simulate_after(const cfg *c, const kernel *first, const kernel *k, in
         /* activity per SM cycle over the first kernel's span */
         o->rate = xcalloc((size_t)s->nsms, sizeof *o->rate);
         double span_s = o->nk ? (double)(o->ks[0].last_end_ps - o->ks[0].first_start_ps) * 1e-12 : 0;
-        for (int i = 0; i < s->nsms && span_s > 0; i++) {
-            const sm *m = &s->sms[i];
-            double cyc = silicon_sm(s->si, i)->mhz * 1e6 * span_s;
-            for (int cl = 0; cl < FU_NCLASS; cl++)
-                o->rate[i].issued[cl] = (double)m->issued_cls[cl] / cyc;
-            o->rate[i].tensor_cycles = (double)m->tensor_cycles / cyc;
-            o->rate[i].mem_bytes = (double)m->mem_bytes / cyc;
-        }
+        for (int i = 0; i < s->nsms && span_s > 0; i++)
+            sm_rate(s, i, silicon_sm(s->si, i)->mhz * 1e6 * span_s, &o->rate[i]);
         double tot = (double)s->end_ps * 1e-12;
         o->mean_power_w = tot > 0 ? silicon_chip(s->si)->energy_j / tot : 0;
     }
@@ -710,30 +736,195 @@ static int one_kernel(vctx *v, const cap *d, size_t row, int nsms, coop_time *ct
 }
 
 /* E16: the sustained mixes that have a generator, and the torch GEMMs for
- * which `gen gemm --dtype` stands in. */
+ * which `gen gemm --dtype` stands in.
+ *
+ * The power model's fitted constants are recomputed here from the mixes
+ * docs/calibration.md names (the "power fit" lines), so what the config
+ * holds can be checked against the procedure that gave it:
+ *
+ *   power.op_scale_ppm, power.sched_pj   fp32_1cta and int32: the board power
+ *       at their measured clock (1980 MHz, below the cap) is affine in the
+ *       two (leakage follows the temperature they set, so two Newton steps
+ *       with a numerical Jacobian);
+ *   power.tensor_pj   bf16 GEMM: at its measured median clock, held, the
+ *       model draws the measured power (the cap's set-point);
+ *   power.tensor_datapath_pct   fp16 GEMM, the same, given tensor_pj.
+ *
+ * The rows are then simulated with the config as it is (the cap's own
+ * controller sets the GEMMs' clock), and those four mixes' rows are the
+ * fitted ones (configs/h200.fitted.csv).  The other mixes are predictions. */
+
+typedef struct pmix {
+    char name[32];
+    si_rate *rate;              /* per SM, from a short simulation */
+    double meas_w, meas_mhz, secs;
+} pmix;
+
+/* Sustained board power of mix m on c, the clock held at the mix's
+ * measured clock (held = 1) or as c's policy sets it (then *mhz gets the
+ * median clock). */
+static int mix_power(const cfg *c, const topo *tp, const pmix *m, int held, double *w, double *mhz,
+                     sk_error *e)
+{
+    cfg k = *c;
+    if (held) {
+        k.dvfs_policy = DVFS_FIXED;
+        k.dvfs_fixed_mhz = (int)(c->sm_mhz - floor((c->sm_mhz - m->meas_mhz) / c->dvfs_step_mhz + 0.5)
+                                 * c->dvfs_step_mhz);
+        k.th_slowdown_c = 200;   /* the clock is the measured one: no thermal slowdown */
+        k.th_shutdown_c = 1000;
+        /* uniform silicon under a clock lock takes the fast path, which
+         * skips the power grid (docs/silicon.md): the held clock must see
+         * the IR drop the capped run sees, so the same uniform Vth map goes
+         * through the grid (varius with no variation) */
+        if (k.si_preset == SI_PRESET_UNIFORM) {
+            k.si_preset = SI_PRESET_VARIUS;
+            k.var_sigma_permille = 0;
+        }
+    }
+    si_sustained su;
+    int rc = silicon_sustain(&k, tp, m->rate, m->secs, &su, e);
+    if (rc < 0)
+        return rc;
+    *w = su.power_w;
+    if (mhz)
+        *mhz = su.mhz_median;
+    return 0;
+}
+
+static const pmix *find_mix(const pmix *v, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(v[i].name, name))
+            return &v[i];
+    return NULL;
+}
+
+/* One constant (int field *x of c) so that mix m draws its measured power:
+ * the power is affine in it, so a secant step from two evaluations, then a
+ * second from the result. */
+static int fit_one(cfg *c, int *x, const topo *tp, const pmix *m, sk_error *e)
+{
+    double x0 = *x, x1 = *x * 1.05 + 1, p0, p1;
+    for (int it = 0; it < 2; it++) {
+        *x = (int)lround(x0);
+        int rc = mix_power(c, tp, m, 1, &p0, NULL, e);
+        *x = (int)lround(x1);
+        if (rc == 0)
+            rc = mix_power(c, tp, m, 1, &p1, NULL, e);
+        if (rc < 0)
+            return rc;
+        double nx = fabs(p1 - p0) > 1e-9 ? x0 + (m->meas_w - p0) * (x1 - x0) / (p1 - p0) : x0;
+        x1 = nx * 1.01 + 1;
+        x0 = nx;
+    }
+    *x = (int)lround(x0);
+    return 0;
+}
+
+/* A config whose constant is more than 2 % (or 1 unit) from what the fit
+ * gives has drifted from its procedure: say so. */
+static void stale(const char *key, int fit, int have)
+{
+    if (abs(fit - have) > 1 && fabs((double)(fit - have)) > 0.02 * abs(have))
+        printf("  power fit     %s: the config's %d is %+.1f %% from the fit's %d: refit (docs/"
+               "calibration.md, \"Power\")\n", key, have, 100.0 * (have - fit) / (fit ? fit : 1), fit);
+}
+
+static int fit_power(const vctx *v, const topo *tp, const pmix *mx, size_t n, sk_error *e)
+{
+    const pmix *f32 = find_mix(mx, n, "fp32_1cta"), *i32 = find_mix(mx, n, "int32"),
+               *bf = find_mix(mx, n, "bf16"), *f16 = find_mix(mx, n, "fp16");
+    cfg c = *v->c;
+    int rc = 0;
+    if (f32 && i32) {
+        /* Newton on (op_scale_ppm, sched_pj), Jacobian by differences */
+        for (int it = 0; it < 2 && rc == 0; it++) {
+            double p[3][2];
+            int s0 = c.op_scale_ppm, q0 = c.sched_pj, ds = s0 / 20 + 100, dq = q0 / 20 + 1;
+            for (int k = 0; k < 3 && rc == 0; k++) {
+                c.op_scale_ppm = s0 + (k == 1 ? ds : 0);
+                c.sched_pj = q0 + (k == 2 ? dq : 0);
+                rc = mix_power(&c, tp, f32, 1, &p[k][0], NULL, e);
+                if (rc == 0)
+                    rc = mix_power(&c, tp, i32, 1, &p[k][1], NULL, e);
+            }
+            if (rc)
+                break;
+            double a = (p[1][0] - p[0][0]) / ds, b = (p[2][0] - p[0][0]) / dq;
+            double cc = (p[1][1] - p[0][1]) / ds, d = (p[2][1] - p[0][1]) / dq;
+            double r0 = f32->meas_w - p[0][0], r1 = i32->meas_w - p[0][1], det = a * d - b * cc;
+            c.op_scale_ppm = s0;
+            c.sched_pj = q0;
+            if (fabs(det) > 1e-12) {
+                c.op_scale_ppm = (int)lround(SK_MAX(0.0, s0 + (r0 * d - b * r1) / det));
+                c.sched_pj = (int)lround(SK_MAX(0.0, q0 + (a * r1 - cc * r0) / det));
+            }
+        }
+        if (rc == 0) {
+            printf("  power fit     power.op_scale_ppm %d (config %d), power.sched_pj %d (config %d): "
+                   "fp32_1cta %.0f W and int32 %.0f W at 1980 MHz\n", c.op_scale_ppm,
+                   v->c->op_scale_ppm, c.sched_pj, v->c->sched_pj, f32->meas_w, i32->meas_w);
+            stale("power.op_scale_ppm", c.op_scale_ppm, v->c->op_scale_ppm);
+            stale("power.sched_pj", c.sched_pj, v->c->sched_pj);
+        }
+    }
+    if (rc == 0 && bf) {
+        rc = fit_one(&c, &c.tensor_pj, tp, bf, e);
+        if (rc == 0) {
+            printf("  power fit     power.tensor_pj %d (config %d): bf16 GEMM %.0f W at %.0f MHz\n",
+                   c.tensor_pj, v->c->tensor_pj, bf->meas_w, bf->meas_mhz);
+            stale("power.tensor_pj", c.tensor_pj, v->c->tensor_pj);
+        }
+    }
+    if (rc == 0 && bf && f16) {
+        rc = fit_one(&c, &c.tensor_datapath_pct, tp, f16, e);
+        c.tensor_datapath_pct = SK_MAX(0, SK_MIN(100, c.tensor_datapath_pct));
+        if (rc == 0) {
+            printf("  power fit     power.tensor_datapath_pct %d (config %d): fp16 GEMM %.0f W at %.0f MHz\n",
+                   c.tensor_datapath_pct, v->c->tensor_datapath_pct, f16->meas_w, f16->meas_mhz);
+            stale("power.tensor_datapath_pct", c.tensor_datapath_pct, v->c->tensor_datapath_pct);
+        }
+    }
+    return rc;
+}
+
+/* The generator of each E16 mix that power_mix.csv gives none for.  The
+ * GEMMs run one wave of 132 CTAs (m 1536 x n 2816, the tiles of both GEMM
+ * shapes): their activity per cycle is the steady state's, as 8192^3
+ * would give it in 16 waves; the fp32 one over a shorter k. */
+static const struct {
+    const char *mix, *gen;
+} mix_gens[] = {
+    { "int32", "skewsim gen unit --op int32 --iters 2048 --block 256 --grid 1056" },
+    { "fp64", "skewsim gen unit --op fp64 --iters 2048 --block 256 --grid 1056" },
+    { "smem", "skewsim gen unit --op smem --iters 2048 --block 256 --grid 1056" },
+    { "sgemm_fp32", "skewsim gen gemm --dtype fp32 --m 1536 --n 2816 --k 256" },
+    { "tf32", "skewsim gen gemm --dtype tf32 --m 1536 --n 2816 --k 8192" },
+    { "fp16", "skewsim gen gemm --dtype fp16 --m 1536 --n 2816 --k 8192" },
+    { "bf16", "skewsim gen gemm --dtype bf16 --m 1536 --n 2816 --k 8192" },
+    { "fp8", "skewsim gen gemm --dtype fp8 --m 1536 --n 2816 --k 8192" },
+};
+
 static int power_rows(vctx *v, const cap *d, const topo *tp, sk_error *e)
 {
     if (d->pmix.n == 0 || d->smi.n == 0)
         return 0;
-    static const struct {
-        const char *mix, *gen;
-    } gemm[] = {
-        { "sgemm_fp32", "skewsim gen gemm --dtype fp32" }, { "tf32", "skewsim gen gemm --dtype tf32" },
-        { "fp16", "skewsim gen gemm --dtype fp16" },       { "bf16", "skewsim gen gemm --dtype bf16" },
-        { "fp8", "skewsim gen gemm --dtype fp8" },
-    };
     int pm = col(&d->pmix, "mix"), pg = col(&d->pmix, "gen"), pa = col(&d->pmix, "start_host_ns"),
-        pb = col(&d->pmix, "end_host_ns"), pp = col(&d->pmix, "param");
+        pb = col(&d->pmix, "end_host_ns");
     int sm_t = col(&d->smi, "unix_ms"), sm_c = col(&d->smi, "clocks_sm"), sm_p = col(&d->smi, "power_draw");
     if (pm < 0 || pa < 0 || pb < 0 || sm_t < 0 || sm_c < 0 || sm_p < 0)
         return 0;
-    for (size_t r = 0; r < d->pmix.n; r++) {
+    pmix *mx = xcalloc(d->pmix.n + 1, sizeof *mx);
+    size_t nmx = 0;
+    int rc = 0;
+    for (size_t r = 0; r < d->pmix.n && rc == 0; r++) {
         const char *mix = cell(&d->pmix, r, pm);
         char gen[256];
-        snprintf(gen, sizeof gen, "%s", cell(&d->pmix, r, pg));
-        for (size_t g = 0; !gen[0] && g < SK_ARRAY_LEN(gemm); g++)
-            if (!strcmp(mix, gemm[g].mix))
-                snprintf(gen, sizeof gen, "%s", gemm[g].gen);
+        snprintf(gen, sizeof gen, "%s", pg >= 0 ? cell(&d->pmix, r, pg) : "");
+        for (size_t g = 0; !gen[0] && g < SK_ARRAY_LEN(mix_gens); g++)
+            if (!strcmp(mix, mix_gens[g].mix))
+                snprintf(gen, sizeof gen, "%s", mix_gens[g].gen);
         if (!gen[0]) {
             skip(v, "e16_power", mix, "no generator");
             continue;
@@ -755,10 +946,10 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, sk_error *e)
         }
         simout o;
         memset(&o, 0, sizeof o);
-        int rc = simulate(v->c, &k, 1, NULL, &o, e);
+        rc = simulate(v->c, &k, 1, NULL, &o, e);
         kernel_free(&k);
         if (rc < 0)
-            return rc;
+            break;
         double t0 = num(&d->pmix, r, pa) / 1e6 + 1500, t1 = num(&d->pmix, r, pb) / 1e6;
         double *cl = xcalloc(d->smi.n + 1, sizeof *cl), *pw = xcalloc(d->smi.n + 1, sizeof *pw);
         size_t n = 0;
@@ -769,22 +960,33 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, sk_error *e)
                 pw[n++] = num(&d->smi, s, sm_p);
             }
         }
-        si_sustained su;
-        rc = n > 0 ? silicon_sustain(v->c, tp, o.rate, SK_MAX(1.0, (t1 - t0 + 1500) / 1e3), &su, e) : 0;
-        if (rc == 0 && n > 0) {
-            char det[64];
-            snprintf(det, sizeof det, "%s", mix);
-            add_row(v, "e16_power", mix, det, M_CLOCK, median_of(cl, n), su.mhz_median);
-            add_row(v, "e16_power", mix, det, M_POWER, median_of(pw, n), su.power_w);
+        if (n > 0) {
+            pmix *m = &mx[nmx++];
+            snprintf(m->name, sizeof m->name, "%s", mix);
+            m->rate = o.rate;
+            o.rate = NULL;
+            m->meas_mhz = median_of(cl, n);
+            m->meas_w = median_of(pw, n);
+            m->secs = SK_MAX(1.0, (t1 - t0 + 1500) / 1e3);
         }
-        (void)pp;
         free(cl);
         free(pw);
         simout_free(&o);
-        if (rc < 0)
-            return rc;
     }
-    return 0;
+    if (rc == 0)
+        rc = fit_power(v, tp, mx, nmx, e);
+    for (size_t i = 0; i < nmx && rc == 0; i++) {
+        double w, mhz;
+        rc = mix_power(v->c, tp, &mx[i], 0, &w, &mhz, e);
+        if (rc == 0) {
+            add_row(v, "e16_power", mx[i].name, mx[i].name, M_CLOCK, mx[i].meas_mhz, mhz);
+            add_row(v, "e16_power", mx[i].name, mx[i].name, M_POWER, mx[i].meas_w, w);
+        }
+    }
+    for (size_t i = 0; i < nmx; i++)
+        free(mx[i].rate);
+    free(mx);
+    return rc;
 }
 
 /* ---- E14: green-context SM sets ------------------------------------------- */

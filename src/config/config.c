@@ -127,28 +127,6 @@ static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "p
             ARG3(UNIT_DEFAULT_##id), 1, 100000, "cycles",                      \
             cname ": cycles a pipeline is busy per warp instruction"),
 
-/* Energy per warp instruction of each class at vf.vnom_mv, pJ (power.<class>_pj;
- * tensor: per cycle a tensor instruction holds its pipe, see docs/silicon.md).  fp32
- * and tensor are fitted to the H200 (docs/silicon.md, "Calibration"); the
- * others are scaled from them by the per-operation energies of Dally's
- * figures (shared physics.md): int ~ 0.5x fp32, fp64 ~ 2.5x per lane,
- * loads/stores by the SRAM access they make.  A class added to
- * FU_CLASS_MAP without a line here fails to compile. */
-#define PJ_DEFAULT_FP32     171
-#define PJ_DEFAULT_FP16     171
-#define PJ_DEFAULT_INT       85
-#define PJ_DEFAULT_FP64     430
-#define PJ_DEFAULT_SFU      225
-#define PJ_DEFAULT_TENSOR  1405
-#define PJ_DEFAULT_LDST     280
-#define PJ_DEFAULT_BRANCH    45
-#define PJ_DEFAULT_MISC      45
-
-#define PJ_ROW_(id, cname)                                                     \
-    ROW_INT("power." cname "_pj", op_pj[FU_##id], PJ_DEFAULT_##id, 0, 1000000, \
-            "pJ", cname ": energy of one warp instruction at vf.vnom_mv "      \
-            "(tensor: per cycle it holds the pipe)"),
-
 /* memory.model: in the order of enum cfg_mem_model. */
 static const char *const mem_models[] = { "flat", "hierarchy", NULL };
 
@@ -387,7 +365,24 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("pdn.pkg_uohm", pdn_pkg_uohm, 30, 0, 1000000000, "uOhm",
             "regulator to bumps, power and ground together"),
 
-    FU_CLASS_MAP(PJ_ROW_)
+    /* The switched energy of instructions (docs/silicon.md, "Power"): the
+     * datapath and register-file energies of power.c's tables (Horowitz,
+     * ISSCC 2014, 45 nm) times power.op_scale_ppm, plus power.sched_pj per
+     * scheduler-cycle with a resident warp, plus the tensor pipe's cycles.
+     * The four are fitted by `skewsim validate --measured` (its "power fit"
+     * lines recompute them from E16; docs/calibration.md): these defaults
+     * are what it gave on configs/h200.yaml. */
+    ROW_INT("power.op_scale_ppm", op_scale_ppm, 170589, 0, 100000000, "ppm",
+            "datapath and register-file energies of 45 nm / 0.9 V (power.c) to this chip at "
+            "vf.vnom_mv, per million (fitted: E16 fp32_1cta, int32)"),
+    ROW_INT("power.sched_pj", sched_pj, 120, 0, 100000000, "pJ",
+            "per scheduler-cycle with a resident warp at vf.vnom_mv: issue, scoreboard, "
+            "operand collectors, pipeline clocks (fitted: E16 fp32_1cta, int32)"),
+    ROW_INT("power.tensor_pj", tensor_pj, 944, 0, 100000000, "pJ",
+            "per bf16 tensor-pipe cycle at vf.vnom_mv (fitted: E16 bf16 GEMM clock)"),
+    ROW_INT("power.tensor_datapath_pct", tensor_datapath_pct, 50, 0, 100, "%",
+            "share of a bf16 tensor-pipe cycle's energy in the multipliers and adders; "
+            "sets the other types' energy (fitted: E16 fp16 GEMM clock)"),
     ROW_INT("power.clk_pj", clk_pj, 76, 0, 100000000, "pJ",
             "clock tree and idle logic per SM cycle at vf.vnom_mv"),
     ROW_INT("power.leak_mw", leak_mw, 230, 0, 1000000, "mW",

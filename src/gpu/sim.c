@@ -423,15 +423,29 @@ static int silicon_step(sim *s, ps_t t)
     for (int i = 0; i < s->nsms; i++) {
         const sm *m = &s->sms[i];
         si_activity *a = &s->si_act[i], *seen = &s->si_seen[i];
-        for (int k = 0; k < FU_NCLASS; k++) {
-            a->issued[k] = m->issued_cls[k] - seen->issued[k];
-            seen->issued[k] = m->issued_cls[k];
+        for (int k = 0; k < SI_OP_N; k++) {
+            a->issued[k] = m->op_issued[k] - seen->issued[k];
+            seen->issued[k] = m->op_issued[k];
+            a->operands[k] = m->op_operands[k] - seen->operands[k];
+            seen->operands[k] = m->op_operands[k];
         }
-        a->tensor_cycles = m->tensor_cycles - seen->tensor_cycles;
-        seen->tensor_cycles = m->tensor_cycles;
+        for (int k = 0; k < SI_DT_N; k++) {
+            a->tensor_cycles[k] = m->tensor_dt_cycles[k] - seen->tensor_cycles[k];
+            seen->tensor_cycles[k] = m->tensor_dt_cycles[k];
+        }
+        /* scheduler-cycles with a warp: those that issued, and those that
+         * stalled with a warp to serve (docs/silicon.md, "Power") */
+        uint64_t sched = m->issue_slots;
+        for (int k = 0; k < SM_NSTALLS; k++)
+            if (k != SM_STALL_NO_CTA)
+                sched += m->stall[k];
+        a->sched_cycles = sched - seen->sched_cycles;
+        seen->sched_cycles = sched;
         if (!s->hier) {
             a->mem_bytes = m->mem_bytes - seen->mem_bytes;
             seen->mem_bytes = m->mem_bytes;
+            a->smem_wavefronts = m->smem_wavefronts - seen->smem_wavefronts;
+            seen->smem_wavefronts = m->smem_wavefronts;
             continue;
         }
         /* the hierarchy's counters since creation (memsys.h): DRAM bytes,

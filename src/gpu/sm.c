@@ -379,8 +379,12 @@ static ps_t global_access(sim *s, sm *m, const warp *w, const instr *in, uint64_
  * bank conflicts (memory.model = hierarchy and an address pattern). */
 static uint64_t smem_conflict(sim *s, sm *m, const warp *w, const instr *in)
 {
-    if (!s->hier)
+    if (!s->hier) {
+        /* flat memory: no banks, no conflicts; the wavefronts of 128 B the
+         * warp's bytes take, for the power model */
+        m->smem_wavefronts += (32u * in->bytes + 127) / 128;
         return 0;
+    }
     uint64_t addr[32];
     const uint64_t *a = NULL;
     if (in->apat) {
@@ -463,8 +467,14 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     m->issued++;
     cs->issued++;
     m->issued_cls[in->cls]++;
-    if (in->cls == FU_TENSOR)
-        m->tensor_cycles += (uint64_t)(in->ii ? in->ii : cf->units[FU_TENSOR].ii_cycles);
+    unsigned erow = in->erow ? in->erow : in->cls;      /* power: its energy row */
+    m->op_issued[erow]++;
+    m->op_operands[erow] += (uint64_t)in->nsrc + in->ndst;
+    if (in->cls == FU_TENSOR) {
+        uint64_t ii = (uint64_t)(in->ii ? in->ii : cf->units[FU_TENSOR].ii_cycles);
+        m->tensor_cycles += ii;
+        m->tensor_dt_cycles[in->dtype] += ii;
+    }
     m->sched[w->sched].issued++;
     w->ready = c + (in->stall ? in->stall : 1);
     w->wake = w->ready;

@@ -36,33 +36,51 @@ typedef struct run_stats {
     double power_w, max_window_w, temp_c, changes_per_s;
 } run_stats;
 
-/* Activity per SM cycle of the synthetic workloads. */
+/* Activity per SM cycle of the synthetic workloads.  Register operands as
+ * the SASS has them: FFMA 3 sources + 1 destination, IADD3 and ISETP 2 + 1,
+ * a predicated BRA 1; the GEMM's few others 3 each.  Every scheduler holds
+ * warps all the time. */
 static void workload_rate(const cfg *c, int wl, si_rate *a)
 {
+    (void)c;
     memset(a, 0, sizeof *a);
     if (wl == WL_FMA) {
         double ipc = 4 * 0.93;
         a->issued[FU_FP32] = ipc * 32 / 35;
         a->issued[FU_INT] = ipc * 2 / 35;
         a->issued[FU_BRANCH] = ipc * 1 / 35;
+        a->operands[FU_FP32] = 4 * a->issued[FU_FP32];
+        a->operands[FU_INT] = 3 * a->issued[FU_INT];
+        a->operands[FU_BRANCH] = a->issued[FU_BRANCH];
+        a->sched_cycles = 4;
     } else if (wl == WL_GEMM) {
-        a->tensor_cycles = 4 * 0.84;
-        a->issued[FU_TENSOR] = a->tensor_cycles / c->units[FU_TENSOR].ii_cycles;
+        a->tensor_cycles[SI_DT_BF16] = 4 * 0.84;
         a->issued[FU_LDST] = 0.06;
         a->issued[FU_INT] = 0.12;
         a->issued[FU_FP32] = 0.04;
         a->issued[FU_MISC] = 0.06;
         a->issued[FU_BRANCH] = 0.02;
+        for (int r = 0; r < SI_OP_N; r++)
+            a->operands[r] = 3 * a->issued[r];
+        a->sched_cycles = 4;
         a->mem_bytes = 2.6;
     }
 }
 
 static void activity(const si_rate *r, double cycles, si_activity *a)
 {
-    for (int k = 0; k < FU_NCLASS; k++)
+    for (int k = 0; k < SI_OP_N; k++) {
         a->issued[k] = (uint64_t)llround(r->issued[k] * cycles);
-    a->tensor_cycles = (uint64_t)llround(r->tensor_cycles * cycles);
+        a->operands[k] = (uint64_t)llround(r->operands[k] * cycles);
+    }
+    for (int t = 0; t < SI_DT_N; t++)
+        a->tensor_cycles[t] = (uint64_t)llround(r->tensor_cycles[t] * cycles);
+    a->sched_cycles = (uint64_t)llround(r->sched_cycles * cycles);
     a->mem_bytes = (uint64_t)llround(r->mem_bytes * cycles);
+    a->l1_sectors = (uint64_t)llround(r->l1_sectors * cycles);
+    a->smem_wavefronts = (uint64_t)llround(r->smem_wavefronts * cycles);
+    a->l2_sectors = (uint64_t)llround(r->l2_sectors * cycles);
+    a->noc_sector_um = (uint64_t)llround(r->noc_sector_um * cycles);
 }
 
 static int cmp_sample(const void *a, const void *b)

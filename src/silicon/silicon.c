@@ -70,6 +70,7 @@ struct silicon {
     double *blk_area;           /* per block, mm^2 */
     double *uncore_share;       /* per block: its part of uncore_w */
     double uncore_pkg_w;        /* uncore_w with no uncore block to put it on */
+    double *route_um;           /* per SM: mean wire route to the L2 blocks (flat memory's energy) */
 
     /* grid: drop_mv = k_ohm . (block currents, A) * 1000 */
     double *k_ohm;              /* nblocks x nblocks transfer resistances */
@@ -225,6 +226,33 @@ static void solve_grid(silicon *si, double vreg_mv)
     }
 }
 
+/* SM i's activity act times frac, as doubles.  memory.model = flat has no
+ * L1 or L2 to count their accesses, but the bytes it moves to and from DRAM
+ * went through both on the chip: each 32-byte sector is charged an L1 and
+ * an L2 sector and the SM's mean route to the L2 (route_um). */
+static void si_activity_scale(const silicon *si, const si_activity *act, double frac, int i,
+                              si_rate *a)
+{
+    for (int r = 0; r < SI_OP_N; r++) {
+        a->issued[r] = (double)act->issued[r] * frac;
+        a->operands[r] = (double)act->operands[r] * frac;
+    }
+    for (int t = 0; t < SI_DT_N; t++)
+        a->tensor_cycles[t] = (double)act->tensor_cycles[t] * frac;
+    a->sched_cycles = (double)act->sched_cycles * frac;
+    a->mem_bytes = (double)act->mem_bytes * frac;
+    a->l1_sectors = (double)act->l1_sectors * frac;
+    a->smem_wavefronts = (double)act->smem_wavefronts * frac;
+    a->l2_sectors = (double)act->l2_sectors * frac;
+    a->noc_sector_um = (double)act->noc_sector_um * frac;
+    if (si->c.mem_model == MEM_MODEL_FLAT) {
+        double sectors = a->mem_bytes / 32;
+        a->l1_sectors += sectors;
+        a->l2_sectors += sectors;
+        a->noc_sector_um += sectors * si->route_um[i];
+    }
+}
+
 static void run_interval(silicon *si, ps_t t0, ps_t t1, const si_activity *act, double frac)
 {
     double dt = (double)(t1 - t0) * 1e-12;
@@ -236,15 +264,13 @@ static void run_interval(silicon *si, ps_t t0, ps_t t1, const si_activity *act, 
     for (int i = 0; i < si->nsms; i++) {
         int b = sm_bin_at(si, i, t0);
         double cycles = si->vf.mhz[b] * 1e6 * dt;
-        double issued[FU_NCLASS];
-        for (int k = 0; k < FU_NCLASS; k++)
-            issued[k] = act ? (double)act[i].issued[k] * frac : 0;
-        double tensor = act ? (double)act[i].tensor_cycles * frac : 0;
-        double v = vreg - si->drop_mv[i];
-        double nom_j = si_power_dyn_nom_j(&si->pw, issued, tensor, cycles);
+        si_rate a;
         if (act)
-            nom_j += si_power_mem_sm_nom_j(&si->pw, (double)act[i].l1_sectors * frac,
-                                           (double)act[i].smem_wavefronts * frac);
+            si_activity_scale(si, &act[i], frac, i, &a);
+        else
+            memset(&a, 0, sizeof a);
+        double v = vreg - si->drop_mv[i];
+        double nom_j = si_power_dyn_nom_j(&si->pw, &a, cycles);
         double s = v / si->pw.vnom_mv;
         double p = nom_j * s * s / dt + si_power_leak_w(&si->pw, v, si->vth_mv[i], temp[i]);
         si->blk_w[i] = p;
@@ -257,9 +283,10 @@ static void run_interval(silicon *si, ps_t t0, ps_t t1, const si_activity *act, 
         si->blk_w[b] = si->uncore_share[b];
     double bytes = 0, l2_j = 0;
     for (int i = 0; act && i < si->nsms; i++) {
-        bytes += (double)act[i].mem_bytes * frac;
-        l2_j += si_power_mem_chip_j(&si->pw, (double)act[i].l2_sectors * frac,
-                                    (double)act[i].noc_sector_um * frac);
+        si_rate a;
+        si_activity_scale(si, &act[i], frac, i, &a);
+        bytes += a.mem_bytes;
+        l2_j += si_power_mem_chip_j(&si->pw, a.l2_sectors, a.noc_sector_um);
     }
     double mem_w = si->pw.mem_idle_w + bytes * si->pw.mem_j_per_byte / dt;
     double uncore_w = si->pw.uncore_w + l2_j / dt;
@@ -746,13 +773,14 @@ static int settle_idle(silicon *si, sk_error *e)
 {
     double vreg = si->vf.vreg_mv[si->idle_bin];
     double mhz = si->vf.mhz[si->idle_bin];
-    double zero[FU_NCLASS] = { 0 };
+    si_rate zero;
+    memset(&zero, 0, sizeof zero);
     double prev = -HUGE_VAL;
     for (int it = 0; it < 500; it++) {
         const double *temp = si_thermal_temps(si->th);
         for (int i = 0; i < si->nsms; i++) {
             double v = vreg - si->drop_mv[i], s = v / si->pw.vnom_mv;
-            si->blk_w[i] = si_power_dyn_nom_j(&si->pw, zero, 0, mhz * 1e6) * s * s
+            si->blk_w[i] = si_power_dyn_nom_j(&si->pw, &zero, mhz * 1e6) * s * s
                          + si_power_leak_w(&si->pw, v, si->vth_mv[i], temp[i]);
         }
         for (int b = si->nsms; b < si->nblocks; b++)
@@ -827,6 +855,23 @@ silicon *silicon_create(const cfg *c, const topo *t, sk_error *e)
     }
     for (int b = n; b < nb; b++)
         si->uncore_share[b] = si->pw.uncore_w * si->blk_area[b] / other_mm2;
+    /* Flat memory's wires: an SM's sectors go to every L2 block alike
+     * (addresses hash over the partitions), each along a Manhattan route
+     * from the SM's centre to the block's. */
+    si->route_um = xcalloc((size_t)n, sizeof *si->route_um);
+    for (int i = 0; i < n; i++) {
+        const si_block *q = &si->fp.blocks[i];
+        double x = (q->x0_um + q->x1_um) / 2, y = (q->y0_um + q->y1_um) / 2, sum = 0;
+        int nl2 = 0;
+        for (int b = n; b < nb; b++) {
+            const si_block *r = &si->fp.blocks[b];
+            if (r->kind != SI_BLOCK_L2)
+                continue;
+            sum += fabs(x - (r->x0_um + r->x1_um) / 2) + fabs(y - (r->y0_um + r->y1_um) / 2);
+            nl2++;
+        }
+        si->route_um[i] = nl2 ? sum / nl2 : 0;
+    }
     if (nb == n)   /* floorplan.* without L2, PHY or I/O strips */
         si->uncore_pkg_w = si->pw.uncore_w;
     si->th = si_thermal_create(nb, cap_j, g, c->th_pkg_c_j_per_k,
@@ -889,6 +934,7 @@ void silicon_destroy(silicon *si)
     free(si->fscale);
     free(si->blk_area);
     free(si->uncore_share);
+    free(si->route_um);
     free(si->k_ohm);
     free(si->amps);
     free(si->att);

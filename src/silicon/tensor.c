@@ -1,9 +1,9 @@
 /* tensor.c -- the energy of a tensor-pipe cycle by data type, from the
  * datapath.
  *
- * power.tensor_pj is fitted for bf16 (the E7 GEMM under the cap,
- * docs/silicon.md "Calibration").  Other data types differ in two ways the
- * datapath fixes, not a constant fitted per type:
+ * power.tensor_pj is fitted for bf16 (E16's bf16 GEMM clock under the cap,
+ * docs/calibration.md).  Other data types differ in two ways the datapath
+ * fixes, not a constant fitted per type:
  *
  *   - how many FMAs a pipe cycle does: dense H100 SXM rates are TF32 494.7,
  *     FP16/BF16 989.4, FP8 and INT8 1978.9 T(FL)OPS (NVIDIA H100 whitepaper),
@@ -25,11 +25,14 @@
  *   scale(t) = (1 - d) + d n_t [ w (m_t / 8)^2 + (1 - w) a_t ]
  *
  * with a_t the accumulator adder relative to fp32's (1; int8: 0.1/0.9).
- * d (power.tensor_datapath_pct, once the SM counts cycles by type) is not
- * measured on this chip; an fp16
- * against bf16 capture fixes it (fp16 - bf16 = d w ((11/8)^2 - 1) of a
- * bf16 cycle), and tf32 and fp8 then judge it.  At d = 50 %: fp16 1.139,
- * tf32 0.820, fp8 1.265, int8 0.889 times a bf16 cycle.
+ * d (power.tensor_datapath_pct) is the one number the types share: E16's
+ * fp16 against bf16 GEMM fixes it (fp16 - bf16 = d w ((11/8)^2 - 1) of a
+ * bf16 cycle), and tf32 and fp8 then judge it (docs/calibration.md).  At
+ * d = 50 %: fp16 1.139, tf32 0.820, fp8 1.265, int8 0.889 times a bf16
+ * cycle.  The rest, 1 - d, is per cycle whatever the type because the pipe
+ * moves the same operand bytes per cycle: fp8 does twice bf16's FMAs on
+ * operands half as wide, tf32 half on operands twice as wide (stored as 32
+ * bits).  So per FMA the energy orders fp8 < bf16 < fp16 < tf32.
  *
  * The type comes from the SASS mnemonic's last type token, as ptxas writes
  * them: HGMMA.64x256x16.F32.BF16 (bf16 in, f32 accumulate), HMMA.16816.F16,
@@ -52,6 +55,9 @@ static const struct {
 
 /* The multiplier's share of a bf16 FMA into fp32 (Horowitz 2014, above). */
 #define MUL_SHARE (0.41 / (0.41 + 0.9))
+/* Horowitz 2014, 45 nm, 0.9 V: fp32 multiply and add (pJ). */
+#define FP32_MUL_PJ45 3.7
+#define FP32_ADD_PJ45 0.9
 
 const char *si_tensor_dtype_name(int dt)
 {
@@ -85,4 +91,17 @@ int si_tensor_dtype_of(const char *mnemonic)
                 dt = toks[k].dt;
     }
     return dt;
+}
+
+double si_tensor_fmas(int dt)
+{
+    return dt >= 0 && dt < SI_DT_N ? dtypes[dt].n : 1;
+}
+
+double si_tensor_fma_pj45(int dt)
+{
+    if (dt < 0 || dt >= SI_DT_N)
+        dt = SI_DT_BF16;
+    double r = dtypes[dt].m / 24;   /* fp32's significand: 24 bits */
+    return FP32_MUL_PJ45 * r * r + FP32_ADD_PJ45 * dtypes[dt].acc;
 }

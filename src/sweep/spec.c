@@ -274,15 +274,13 @@ static int gen_build_cmd(const char *cmd, kernel *k, long *repeat, sk_error *e)
             rc = sk_errorf(e, SK_ECONFIG, "gen %s: %s: expected a value", wl, w->opts[o].flag);
             break;
         }
-        char *end;
-        errno = 0;
-        long x = strtol(val, &end, 10);
-        if (*val == '\0' || *end != '\0' || errno == ERANGE) {
-            rc = sk_errorf(e, SK_ECONFIG, "gen %s: %s: %s: expected an integer", wl, w->opts[o].flag,
-                           yrd_show(buf, sizeof buf, val, strlen(val)));
+        if (gen_opt_value(&w->opts[o], val, &v[o]) < 0) {
+            char what[96];
+            rc = sk_errorf(e, SK_ECONFIG, "gen %s: %s: %s: expected %s", wl, w->opts[o].flag,
+                           yrd_show(buf, sizeof buf, val, strlen(val)),
+                           gen_opt_expect(&w->opts[o], what, sizeof what));
             break;
         }
-        v[o] = x;
     }
     if (rc)
         goto out;

@@ -50,6 +50,7 @@
 #include <string.h>
 #include "trace_priv.h"
 #include "skewsim/memsys.h"
+#include "skewsim/silicon.h"
 
 #define WARP_THREADS 32
 #define MAX_TOKENS 80                 /* fields on one line: a list_all line has at most 47 */
@@ -984,6 +985,11 @@ static void build_program(as_reader *r, program *p, const as_seq *l, uint32_t in
         in->pattern = a->pattern;
         in->stride = a->stride;
         in->flags |= prog_mem_flags(r->ops.opnames[a->op], a->kind);
+        /* the silicon model's energy row and tensor input type, from the
+         * SASS mnemonic (HGMMA.64x256x16.F32.BF16), as in native.c */
+        in->erow = (uint8_t)si_op_row_of(r->ops.opnames[a->op], a->cls);
+        if (a->cls == FU_TENSOR)
+            in->dtype = (uint8_t)si_tensor_dtype_of(r->ops.opnames[a->op]);
         char buf[8];
         for (int j = 0; j < a->nsrc; j++) {
             reg_name(a->src[j], buf, sizeof buf);

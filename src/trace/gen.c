@@ -55,7 +55,14 @@ static int build_add(kernel *k, const long *v, sk_error *e)
         return e->code;
     return gen_add(k, v[1], v[2], v[0], e);
 }
-static int build_gemm(kernel *k, const long *v, sk_error *e) { return gen_gemm(k, v[0], v[1], v[2], e); }
+static int build_gemm(kernel *k, const long *v, sk_error *e)
+{
+    return gen_gemm_dtype(k, v[0], v[1], v[2], (int)v[4], e);
+}
+static int build_unit(kernel *k, const long *v, sk_error *e)
+{
+    return gen_unit(k, (int)v[0], v[1], v[2], v[3], e);
+}
 static int build_coop(kernel *k, const long *v, sk_error *e)
 {
     int rc = gen_coop(k, v[0], v[1], v[2], v[3], e);
@@ -88,12 +95,17 @@ const gen_workload gen_workloads[] = {
                      {"--passes", "P", 1, 1, INT32_MAX, 0, "", NULL,
                       "times the grid-stride loop reads the N bytes, %R (default %D)"}},
                     -1, build_stream},
-    [GEN_GEMM] = {"gemm", "Hopper warp-specialised bf16 GEMM, CTA tile 128x256x64, 384 threads", 20, 4,
+    [GEN_GEMM] = {"gemm", "a cuBLAS GEMM: Hopper warp-specialised tensor GEMM (CTA tile 128x256x64, 384\n"
+                  "        threads) or, fp32, the SIMT FFMA SGEMM (256x128x8, 256 threads)", 20, 5,
                   {{"--m", "M", 8192, GEMM_TILE_M, 16777216, GEMM_TILE_M, "", "--m M, --n N, --k K",
                     "multiples of %M, %1M and %2M (default %D each)"},
                    {"--n", "N", 8192, GEMM_TILE_N, 16777216, GEMM_TILE_N, "", NULL, NULL},
                    {"--k", "K", 8192, GEMM_TILE_K, 16777216, GEMM_TILE_K, "", NULL, NULL},
-                   {"--repeat", "R", 1, 1, 10000, 0, "", NULL, "R identical kernels back to back, %R (default %D)"}},
+                   {"--repeat", "R", 1, 1, 10000, 0, "", NULL, "R identical kernels back to back, %R (default %D)"},
+                   {"--dtype", "T", GEN_GEMM_BF16, 0, GEN_GEMM_NDTYPES - 1, 0, "", NULL,
+                    "input type: bf16 (default), fp16, fp8 (e4m3; k a multiple of 128), tf32,\n"
+                    "                      or fp32 (the SIMT FFMA SGEMM, no TF32; m a multiple of 256)",
+                    gen_gemm_dtypes}},
                   3, build_gemm},
     [GEN_COOP] = {"coop", "cooperative kernel with a grid barrier per round, capture.cu's coop_kernel", 12, 5,
                   {{"--ctas", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R; must be co-resident (default %D)"},
@@ -118,6 +130,13 @@ const gen_workload gen_workloads[] = {
                   {"--ctas", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"},
                   {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"}},
                  -1, build_add},
+    [GEN_UNIT] = {"unit", "one unit's loop, E16's power mixes (cap_power.cu: int_kernel, dfma_kernel, smem_kernel)", 12, 4,
+                  {{"--op", "OP", 0, 0, 2, 0, "", NULL, "int32 (IMAD + IADD3, default), fp64 (DFMA) or smem (LDS/STS)",
+                    gen_unit_ops},
+                   {"--iters", "N", 4096, 0, INT32_MAX, 0, "", NULL, "loop iterations per thread, %R (default %D)"},
+                   {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
+                   {"--grid", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"}},
+                  -1, build_unit},
 };
 const size_t gen_nworkloads = SK_ARRAY_LEN(gen_workloads);
 
@@ -163,6 +182,37 @@ const char *gen_opt_list(const gen_workload *w, const char *last, char *buf, siz
     buf[0] = '\0';
     for (int i = 0; i < w->nopts; i++)
         join(buf, cap, w->opts[i].flag, i == 0, i + 1 == w->nopts, last);
+    return buf;
+}
+
+int gen_opt_value(const gen_opt *o, const char *s, long *v)
+{
+    if (o->choices) {
+        for (long i = 0; o->choices[i]; i++)
+            if (strcmp(o->choices[i], s) == 0) {
+                *v = i;
+                return 0;
+            }
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || errno == ERANGE)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+const char *gen_opt_expect(const gen_opt *o, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (!o->choices) {
+        snprintf(buf, cap, "an integer");
+        return buf;
+    }
+    for (int i = 0; o->choices[i]; i++)
+        join(buf, cap, o->choices[i], i == 0, o->choices[i + 1] == NULL, " or ");
     return buf;
 }
 

@@ -48,6 +48,37 @@
  * UR8 (B).  DEPBAR stands for WARPGROUP.DEPBAR (warpgroup_wait), which the
  * opcode table does not list.  Stall counts follow fma_kernel.sass's
  * conventions; no SASS of the cuBLAS kernel was captured.
+ *
+ * --dtype (E16, validation/h200/capture/power_gemm_kernels.csv names the
+ * kernel cuBLAS ran for each 8192^3 torch.matmul):
+ *
+ *   bf16  nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_NNT: the kernel above,
+ *         HGMMA.64x256x16.F32.BF16, bf16 out.
+ *   fp16  nvjet_sm90_hsh_320x128_64x3_1x2_h_bz_coopB_NNT: the same with
+ *         HGMMA.64x256x16.F32.F16 (fp16 in, fp32 accumulate, fp16 out).
+ *   fp8   nvjet_sm90_qqtst_144x128_128x6_1x2_h_bz_coopA_algo2_TNN: e4m3 in,
+ *         QGMMA.64x256x32.F32.E4M3.E4M3, four per k-tile of 128: the datasheet's
+ *         1978.9 TFLOP/s dense fp8 is 2048 FLOP per cycle per sub-partition,
+ *         so a warp's quarter (2 x 64 x 256 x 32 / 4) holds the pipe
+ *         ii = 128 cycles; 1-byte operands, bf16 out.
+ *   tf32  sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x256x32_...:
+ *         HGMMA.64x256x8.F32.TF32, four per k-tile of 32: 494.7 TFLOP/s is 512
+ *         FLOP per cycle per sub-partition, ii = 2 x 64 x 256 x 8 / 4 / 512
+ *         = 128; 4-byte operands, fp32 out (32 STG.E.128 per consumer warp).
+ *   The tensor kernels share the 128 x 256 CTA tile of the bf16 one (the
+ *   nvjet tiles differ: 320 x 128, 144 x 128) and its 128 bytes of k per
+ *   stage (see mma_types); what sets power is the tensor pipe's occupancy
+ *   and type, which the tile does not change.
+ *   fp32  sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_
+ *         warpsize4x2x1_ffma_...: the SIMT SGEMM cuBLAS runs when TF32 is
+ *         off.  A CTA of 8 warps (4 x 2) computes 256 x 128 of C, 128
+ *         accumulators per thread (16 x 8); per k-step of 8 the A (256 x 8)
+ *         and B (8 x 128) tiles, 12 KiB, land in shared memory (3
+ *         STS.128 per warp: the kernel's cp.async copies), one barrier, then
+ *         per k each thread reads its 16 + 8 fragment values (6 LDS.128,
+ *         double-buffered: loaded one k ahead) and issues 128 FFMA.  DRAM
+ *         traffic is the compulsory (m + n) x 8 x 4 bytes per k-step over
+ *         the grid, as above, by warp 0.  230 registers: one CTA per SM.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -77,18 +108,38 @@ static const char gemm_prologue[] =
 
 /* One consumer warp's k-tile: four HGMMA k-steps of 16, each with its two
  * descriptor advances, then warpgroup_wait. */
-static void consumer_ktile(strbuf *b, int warp)
+/* The tensor types: the MMA instruction, its k, bytes per input element,
+ * and the epilogue's conversion (NULL: fp32 out, no conversion). */
+/* A stage of shared memory holds 128 bytes of each row of A and B, so the
+ * k-tile is 128 / element bytes: 64 for bf16 and fp16, 128 for fp8 (the
+ * nvjet fp8 kernel's 144x128_128), 32 for tf32 (the xmma kernel's
+ * 128x256x32); each is four MMAs of 128 pipe cycles per consumer warp. */
+typedef struct mma_type {
+    const char *mma, *name, *cvt;
+    int k, elem_bytes, ktile;
+} mma_type;
+
+static const mma_type mma_types[] = {
+    [GEN_GEMM_BF16] = { "HGMMA.64x256x16.F32.BF16", "bf16", "F2FP.BF16.F32.PACK_AB", 16, 2, 64 },
+    [GEN_GEMM_FP16] = { "HGMMA.64x256x16.F32.F16", "fp16", "F2FP.F16.F32.PACK_AB", 16, 2, 64 },
+    [GEN_GEMM_FP8] = { "QGMMA.64x256x32.F32.E4M3.E4M3", "fp8", "F2FP.BF16.F32.PACK_AB", 32, 1, 128 },
+    [GEN_GEMM_TF32] = { "HGMMA.64x256x8.F32.TF32", "tf32", NULL, 8, 4, 32 },
+};
+
+const char *const gen_gemm_dtypes[] = { "bf16", "fp16", "fp8", "tf32", "fp32", NULL };
+
+static void consumer_ktile(strbuf *b, int warp, const mma_type *t)
 {
     sb_printf(b, "ifwarp %d\n", warp);
-    for (int ks = 0; ks < GEMM_TILE_K / 16; ks++)
+    for (int ks = 0; ks < t->ktile / t->k; ks++)
         sb_printf(b, "UIADD3 UR4 <- UR4 stall=1\nUIADD3 UR8 <- UR8 stall=1\n"
-                  "HGMMA.64x256x16.F32.BF16 R24 <- UR4 UR8 R24 ii=%d stall=1\n", GEMM_HGMMA_II);
+                  "%s R24 <- UR4 UR8 R24 ii=%d stall=1\n", t->mma, GEMM_HGMMA_II);
     sb_printf(b, "DEPBAR.LE <- R24 stall=1\nend\n");
 }
 
 /* One k-tile for the whole CTA.  With `load_next`, the producer also
  * issues the next k-tile's loads. */
-static void ktile(strbuf *b, long nld, int load_next)
+static void ktile(strbuf *b, long nld, int load_next, const mma_type *t)
 {
     sb_printf(b, "ifwarp 0\nMOV R9 <- R%ld stall=1\n", GEMM_LD_REG0 + nld - 1);  /* tile k arrived */
     if (load_next) {
@@ -98,40 +149,47 @@ static void ktile(strbuf *b, long nld, int load_next)
     }
     sb_printf(b, "end\nBAR.SYNC.DEFER_BLOCKING stall=1\n");      /* stage handed over */
     for (int w = 0; w < GEMM_CONSUMER_WARPS; w++)
-        consumer_ktile(b, GEMM_CONSUMER_WARP0 + w);
+        consumer_ktile(b, GEMM_CONSUMER_WARP0 + w, t);
     sb_printf(b, "IADD3 R20 <- R20 stall=4\nISETP.NE.AND P1 <- R20 stall=5\n@P1 BRA stall=6\n");
 }
 
 /* Per consumer warp: 128 accumulator registers -> 64 packed bf16 pairs, and
  * its quarter of the warpgroup's 64 x 256 bf16 slice, 8 KiB = 16 x 512 B. */
-static void consumer_epilogue(strbuf *b, int warp)
+static void consumer_epilogue(strbuf *b, int warp, const mma_type *t)
 {
-    sb_printf(b, "ifwarp %d\n"
-              "loop 64\nF2FP.BF16.F32.PACK_AB R100 <- R24 stall=1\nend\n"
-              "IMAD.WIDE.U32 R6 <- R3 R4 stall=4\n"
-              "loop 16\nSTG.E.128 <- R6 R100 bytes=16 pattern=coalesced stall=1\nend\n"
-              "end\n", warp);
+    if (t->cvt)
+        sb_printf(b, "ifwarp %d\n"
+                  "loop 64\n%s R100 <- R24 stall=1\nend\n"
+                  "IMAD.WIDE.U32 R6 <- R3 R4 stall=4\n"
+                  "loop 16\nSTG.E.128 <- R6 R100 bytes=16 pattern=coalesced stall=1\nend\n"
+                  "end\n", warp, t->cvt);
+    else   /* fp32 out: the accumulators as they are, 16 KiB per warp */
+        sb_printf(b, "ifwarp %d\n"
+                  "IMAD.WIDE.U32 R6 <- R3 R4 stall=4\n"
+                  "loop 32\nSTG.E.128 <- R6 R24 bytes=16 pattern=coalesced stall=1\nend\n"
+                  "end\n", warp);
 }
 
-int gen_gemm(kernel *k, long m, long n, long kk, sk_error *e)
+static int gemm_tensor(kernel *k, long m, long n, long kk, const mma_type *t, sk_error *e)
 {
-    memset(k, 0, sizeof *k);
-    const long v[] = {m, n, kk};
-    if (gen_check(&gen_workloads[GEN_GEMM], v, 0, 3, e) < 0)
-        return e->code;
     uint64_t grid = (uint64_t)(m / GEMM_TILE_M) * (uint64_t)(n / GEMM_TILE_N);
     if (grid > UINT64_C(4294967296))
         return sk_errorf(e, SK_EUSAGE, "gen gemm: m %ld x n %ld: %llu CTAs: expected at most "
                          "4294967296 (m/128 x n/256)", m, n, (unsigned long long)grid);
-    long ktiles = kk / GEMM_TILE_K;
+    if (kk % t->ktile)
+        return sk_errorf(e, SK_EUSAGE, "gen gemm: dtype %s: k %ld: expected a multiple of %d (its "
+                         "k-tile)", t->name, kk, t->ktile);
+    long ktiles = kk / t->ktile;
 
-    /* Compulsory DRAM bytes per CTA per k-tile: (m + n) x 64 x 2 over the grid. */
-    uint64_t bytes = ((uint64_t)(m + n) * GEMM_TILE_K * 2 + grid - 1) / grid;
+    /* Compulsory DRAM bytes per CTA per k-tile: (m + n) x k-tile x element
+     * (128 bytes a row) over the grid. */
+    uint64_t bytes = ((uint64_t)(m + n) * (uint64_t)t->ktile * (uint64_t)t->elem_bytes + grid - 1) / grid;
     long nld = (long)((bytes + 511) / 512);
 
     strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel sm90_gemm_bf16_128x256x64_ws grid=%llu block=384 "
-              "regs=168 smem=197632\nprogram main\n%s", (unsigned long long)grid, gemm_prologue);
+    sb_printf(&b, "skewsim-trace 1\nkernel sm90_gemm_%s_128x256x64_ws grid=%llu block=384 "
+              "regs=168 smem=197632\nprogram main\n%s", t->name, (unsigned long long)grid,
+              gemm_prologue);
     /* Producer: the first k-tile's loads. */
     sb_printf(&b, "ifwarp 0\n");
     for (long i = 0; i < nld; i++)
@@ -139,14 +197,89 @@ int gen_gemm(kernel *k, long m, long n, long kk, sk_error *e)
     sb_printf(&b, "end\n");
     if (ktiles > 1) {
         sb_printf(&b, "loop %ld\n", ktiles - 1);
-        ktile(&b, nld, 1);
+        ktile(&b, nld, 1, t);
         sb_printf(&b, "end\n");
     }
-    ktile(&b, nld, 0);                                  /* the last k-tile loads nothing */
+    ktile(&b, nld, 0, t);                               /* the last k-tile loads nothing */
     for (int w = 0; w < GEMM_CONSUMER_WARPS; w++)
-        consumer_epilogue(&b, GEMM_CONSUMER_WARP0 + w);
+        consumer_epilogue(&b, GEMM_CONSUMER_WARP0 + w, t);
     sb_printf(&b, "EXIT stall=5\nend\nendkernel\n");
     int rc = gen_parse(k, "gen gemm", b.s, e);
     free(b.s);
     return rc;
+}
+
+/* The SIMT SGEMM (fp32, no TF32): see the header.  Accumulators R0-R7
+ * stand for the 128 (an FFMA's dependency is on its own accumulator, 8
+ * instructions back, beyond the FFMA latency either way); fragments
+ * R100-R103 (A) and R104-R105 (B). */
+#define SGEMM_TILE_M 256
+#define SGEMM_TILE_N 128
+#define SGEMM_TILE_K 8
+
+static int gemm_sgemm(kernel *k, long m, long n, long kk, sk_error *e)
+{
+    if (m % SGEMM_TILE_M || n % SGEMM_TILE_N || kk % SGEMM_TILE_K)
+        return sk_errorf(e, SK_EUSAGE, "gen gemm: dtype fp32: m %ld, n %ld, k %ld: expected "
+                         "multiples of %d, %d and %d (the 256x128x8 SGEMM tile)", m, n, kk,
+                         SGEMM_TILE_M, SGEMM_TILE_N, SGEMM_TILE_K);
+    uint64_t grid = (uint64_t)(m / SGEMM_TILE_M) * (uint64_t)(n / SGEMM_TILE_N);
+    if (grid > UINT64_C(4294967296))
+        return sk_errorf(e, SK_EUSAGE, "gen gemm: m %ld x n %ld: %llu CTAs: expected at most "
+                         "4294967296 (m/256 x n/128)", m, n, (unsigned long long)grid);
+    long ksteps = kk / SGEMM_TILE_K;
+    uint64_t bytes = ((uint64_t)(m + n) * SGEMM_TILE_K * 4 + grid - 1) / grid;
+    long nld = (long)((bytes + 511) / 512);
+
+    strbuf b = {NULL, 0, 0};
+    sb_printf(&b, "skewsim-trace 1\nkernel sm80_sgemm_ffma_256x128x8 grid=%llu block=256 "
+              "regs=230 smem=36864\nprogram main\n"
+              "S2R R0 stall=2\nS2R R3 stall=1\nLDC.64 R4 bytes=8 pattern=uniform stall=1\n"
+              "IMAD.WIDE.U32 R6 <- R3 R4 stall=4\nMOV R20 stall=1\n",
+              (unsigned long long)grid);
+    sb_printf(&b, "ifwarp 0\n");
+    for (long i = 0; i < nld; i++)
+        sb_printf(&b, "LDG.E.128 R%ld <- R6 bytes=16 pattern=coalesced stall=1\n", GEMM_LD_REG0 + i);
+    sb_printf(&b, "end\nloop %ld\n", ksteps);
+    /* the k-step's tile arrived: into shared memory, then one barrier */
+    sb_printf(&b, "ifwarp 0\nMOV R9 <- R%ld stall=1\nIADD3 R6 <- R6 stall=2\n", GEMM_LD_REG0 + nld - 1);
+    for (long i = 0; i < nld; i++)
+        sb_printf(&b, "LDG.E.128 R%ld <- R6 bytes=16 pattern=coalesced stall=1\n", GEMM_LD_REG0 + i);
+    sb_printf(&b, "end\n"
+              "STS.128 <- R6 R40 bytes=16 stall=1\nSTS.128 <- R6 R41 bytes=16 stall=1\n"
+              "STS.128 <- R6 R42 bytes=16 stall=1\nBAR.SYNC.DEFER_BLOCKING stall=1\n");
+    /* per k: 128 FFMA on the fragments loaded one k ahead, then the next k's */
+    sb_printf(&b, "LDS.128 R100 <- R6 bytes=16 stall=1\nLDS.128 R104 <- R6 bytes=16 stall=1\n"
+              "loop %d\nloop 16\n", SGEMM_TILE_K);
+    for (int a = 0; a < 8; a++)
+        sb_printf(&b, "FFMA R%d <- R10%d R10%d R%d stall=1\n", a, a % 4, 4 + a % 2, a);
+    sb_printf(&b, "end\n");
+    for (int l = 0; l < 6; l++)
+        sb_printf(&b, "LDS.128 R10%d <- R6 bytes=16 stall=1\n", l);
+    sb_printf(&b, "end\nBAR.SYNC.DEFER_BLOCKING stall=1\n"
+              "IADD3 R20 <- R20 stall=4\nISETP.NE.AND P1 <- R20 stall=5\n@P1 BRA stall=6\nend\n");
+    /* epilogue: 128 fp32 accumulators per thread, 512 B per STG.E.128 warp-wide */
+    sb_printf(&b, "IMAD.WIDE.U32 R6 <- R3 R4 stall=4\n"
+              "loop 32\nSTG.E.128 <- R6 R0 bytes=16 pattern=coalesced stall=1\nend\n"
+              "EXIT stall=5\nend\nendkernel\n");
+    int rc = gen_parse(k, "gen gemm", b.s, e);
+    free(b.s);
+    return rc;
+}
+
+int gen_gemm_dtype(kernel *k, long m, long n, long kk, int dtype, sk_error *e)
+{
+    memset(k, 0, sizeof *k);
+    const long v[] = {m, n, kk, 1, dtype};
+    if (gen_check(&gen_workloads[GEN_GEMM], v, 0, 3, e) < 0
+        || gen_check(&gen_workloads[GEN_GEMM], v, 4, 5, e) < 0)
+        return e->code;
+    if (dtype == GEN_GEMM_FP32)
+        return gemm_sgemm(k, m, n, kk, e);
+    return gemm_tensor(k, m, n, kk, &mma_types[dtype], e);
+}
+
+int gen_gemm(kernel *k, long m, long n, long kk, sk_error *e)
+{
+    return gen_gemm_dtype(k, m, n, kk, GEN_GEMM_BF16, e);
 }

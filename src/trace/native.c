@@ -25,6 +25,7 @@
 #include "trace_priv.h"
 #include "skewsim/topo.h"
 #include "skewsim/memsys.h"
+#include "skewsim/silicon.h"
 
 #define MAX_TOKENS 64                 /* per line */
 #define MAX_BLOCKS 32                 /* open loop/ifwarp blocks in a program */
@@ -523,6 +524,11 @@ static int parse_instr(native *t, program *p)
     in->stall = (uint8_t)stall;
     in->flags |= marks;
     in->ii = (uint16_t)ii;
+    /* the silicon model's energy row and, for tensor ops, the input type:
+     * from the mnemonic's modifiers (HGMMA.64x256x16.F32.BF16, IMAD.WIDE) */
+    in->erow = (uint8_t)si_op_row_of(op, cls);
+    if (cls == FU_TENSOR)
+        in->dtype = (uint8_t)si_tensor_dtype_of(op);
     if (is_memory(kind)) {
         in->bytes = (uint8_t)bytes;
         in->pattern = pattern;
