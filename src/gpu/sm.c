@@ -312,8 +312,27 @@ static inline void warp_mdep(warp *w)
  * that the flat model's issue path is the code it was. */
 __attribute__((noinline)) static void advance_mdep(warp *w)
 {
-    advance(w);
-    warp_mdep(w);
+    w->pc++;
+    if (w->code[w->pc].kind >= IK_LOOP)
+        settle(w);
+    /* warp_deps() and warp_mdep() in one pass over the registers */
+    const instr *in = &w->code[w->pc];
+    uint64_t t = w->ready, md = 0;
+    for (int i = 0; i < in->nsrc; i++) {
+        uint64_t r = w->reg[in->src[i]];
+        t = SK_MAX(t, r);
+        if (w->from_load[in->src[i]])
+            md = SK_MAX(md, r);
+    }
+    for (int i = 0; i < in->ndst; i++) {
+        uint64_t r = w->reg[in->dst[i]];
+        t = SK_MAX(t, r);
+        if (w->from_load[in->dst[i]])
+            md = SK_MAX(md, r);
+    }
+    w->dep = t;
+    w->cls = in->cls;
+    w->mdep = md;
 }
 
 static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
