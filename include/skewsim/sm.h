@@ -34,11 +34,8 @@ typedef struct warp {
                                  readiness check reads no scoreboard (see sm_warp_ready) */
     uint64_t ready;           /* compiler stall: earliest cycle of its next issue */
     uint64_t last_issue;      /* cycle of its last issue (launch cycle before the first) */
-    uint64_t ldg_done;        /* cycle its latest global load's registers are ready (stall reasons) */
-    uint64_t mdep;            /* memory.model = hierarchy: the latest ready cycle among the
-                                 registers its next instruction reads and writes whose last
-                                 writer was a global load (0: none); set with dep at issue,
-                                 so the memory-stall scan reads no scoreboard (sm.c) */
+    const instr *code;        /* its program's instructions */
+    uint64_t *reg;            /* scoreboard: cycle each dense register is ready */
     uint32_t pc;
     uint16_t cta;             /* CTA slot in the SM */
     uint8_t state;            /* enum warp_state */
@@ -48,11 +45,14 @@ typedef struct warp {
     uint8_t sched;            /* its scheduler */
     uint8_t pflag;            /* the warp policy's own mark (two_level: in the active set) */
     uint16_t opos;            /* its position in its scheduler's order (and ew) */
-    /* Cold: what only the warp's own issue reads, loop markers, launch.
-     * (The stall-reason and memory-stall scans read ldg_done and mdep,
-     * so those are hot; the code and scoreboard only its issue.) */
-    const instr *code;        /* its program's instructions */
-    uint64_t *reg;            /* scoreboard: cycle each dense register is ready */
+    /* Cold: loop markers and launch.  (ldg_done and mdep in the first line
+     * instead of code and reg made the hierarchy's scans no faster and FMA
+     * about 4 % slower: docs/performance.md.) */
+    uint64_t ldg_done;        /* cycle its latest global load's registers are ready (stall reasons) */
+    uint64_t mdep;            /* memory.model = hierarchy: the latest ready cycle among the
+                                 registers its next instruction reads and writes whose last
+                                 writer was a global load (0: none); set with dep at issue,
+                                 so the memory-stall scan reads no scoreboard (sm.c) */
     uint64_t age;             /* launch order on the chip: smaller is older */
     ps_t bar_ps;              /* when it arrived at the barrier it waits at (W_BARRIER, W_GRIDBAR) */
     double work;              /* CTA work factor for IF_WORK_SCALED loops */
