@@ -99,8 +99,20 @@ static const workload workloads[] = {
                    {"stream", "--bytes", "16777216", "--passes", "2", "--ctas", "1056", NULL}},
      "grid-stride read of 16 MiB x 32 passes, memory.model=hierarchy (E11)", 1,
      "memory.model=hierarchy"},
+    /* issue 10 part 9: the stream row with the hierarchy on (>= 20 M/s),
+     * and a dependent chase through the L2 (every hop a lookup) */
+    {"stream_h", {{"stream", "--ctas", "4224", "--bytes-per-cta", "1016800", NULL},
+                  {"stream", "--ctas", "1056", "--bytes-per-cta", "65536", NULL}},
+     "mem_kernel as in stream, memory.model=hierarchy (issue 10: >= 20 M/s)", 1,
+     "memory.model=hierarchy"},
+    {"chase", {{"chase", "--bytes", "33554432", "--hops", "2000", "--ctas", "1056", NULL},
+               {"chase", "--bytes", "1048576", "--hops", "200", "--ctas", "132", NULL}},
+     "1056 one-thread CTAs x 2000 hops of a 32 MiB cycle, memory.model=hierarchy (E11)", 1,
+     "memory.model=hierarchy"},
 };
+enum { W_STREAM_H = 7, W_CHASE = 8 };   /* their rows, for the checks and the history */
 #define NWL (sizeof workloads / sizeof workloads[0])
+_Static_assert(NWL == W_CHASE + 1, "stream_h and chase are the last rows");
 
 typedef struct result {
     double wall_s, cpu_s, rss_mb;   /* cpu_s: user + system time of the child */
@@ -479,6 +491,20 @@ int main(int argc, char **argv)
     fprintf(t, "Accel-Sim reader (import, %.0f MB): %.0f MB/s of trace text per CPU second, %.2fx gzip -1 "
                "(%.2f s vs %.2f s; issue 14: >= 600 MB/s, >= 1.8x)\n",
             as_bytes / 1e6, as_bytes / as_cpu / 1e6, gz_cpu / as_cpu, as_cpu, gz_cpu);
+    {
+        /* issue 10 part 9: stream with the hierarchy >= 20 M/s, the FMA rows
+         * >= 55 M/s, peak RSS < 200 MB with the 60 MB L2's tags allocated */
+        const result *sh = &res[W_STREAM_H];
+        double fmin = res[0].wi / res[0].wall_s;
+        for (int w = 1; w < 3; w++)
+            if (res[w].wi / res[w].wall_s < fmin)
+                fmin = res[w].wi / res[w].wall_s;
+        double rss_h = maxd(sh->rss_mb, maxd(res[W_CHASE].rss_mb, res[6].rss_mb));
+        fprintf(t, "issue 10 speed: stream with the hierarchy %.2f Mwi/s (>= 20: %s), slowest FMA row %.2f "
+                   "Mwi/s (>= 55: %s), peak RSS with the hierarchy %.1f MB (< 200: %s)\n",
+                sh->wi / sh->wall_s / 1e6, sh->wi / sh->wall_s >= 20e6 ? "yes" : "NO", fmin / 1e6,
+                fmin >= 55e6 ? "yes" : "NO", rss_h, rss_h < 200 ? "yes" : "NO");
+    }
     fprintf(t, "GEMM rate (simulated): %.1f TFLOP/s\n",
             quick ? 2.0 * 2048 * 2048 * 1024 / (res[4].total_ns * 1e-9) / 1e12
                   : 2.0 * 8192 * 8192 * 8192 / (res[4].total_ns * 1e-9) / 1e12);
@@ -496,11 +522,13 @@ int main(int argc, char **argv)
         FILE *f = fopen(hist, "a");
         if (!f)
             die("cannot append to the history: %s", strerror(errno));
-        fprintf(f, "| %s | %s | %ld CPUs | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f / %.1f | %.2f / %.2f | %.2f / %.2f | %.1f | %.0f (%.2fx gzip -1) |\n",
+        fprintf(f, "| %s | %s | %ld CPUs | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f / %.1f | %.2f / %.2f | %.2f / %.2f | %.1f | %.0f (%.2fx gzip -1) | %.1f | %.2f | %.1f |\n",
                 date, commit, ncpu, res[0].wi / res[0].wall_s / 1e6, res[2].wi / res[2].wall_s / 1e6,
                 res[3].wi / res[3].wall_s / 1e6, res[4].wi / res[4].wall_s / 1e6,
                 res[5].wi / res[5].wall_s / 1e6, res[0].rss_mb, res[2].rss_mb, lin1, lin2, clin1, clin2,
-                par_rate, as_bytes / as_cpu / 1e6, gz_cpu / as_cpu);
+                par_rate, as_bytes / as_cpu / 1e6, gz_cpu / as_cpu,
+                res[W_STREAM_H].wi / res[W_STREAM_H].wall_s / 1e6, res[W_CHASE].wi / res[W_CHASE].wall_s / 1e6,
+                res[W_STREAM_H].rss_mb);
         fclose(f);
         printf("appended a row to %s\n", hist);
     }

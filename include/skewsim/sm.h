@@ -45,10 +45,13 @@ typedef struct warp {
     uint8_t widx;             /* warp index within its CTA */
     uint8_t sched;            /* its scheduler */
     uint8_t pflag;            /* the warp policy's own mark (two_level: in the active set) */
-    /* Cold: loop markers and launch. */
+    uint16_t opos;            /* its position in its scheduler's order (and ew) */
+    /* Cold: loop markers and launch.  (ldg_done in the first line instead
+     * of code and reg made the hierarchy's scans no faster and FMA about 4 %
+     * slower: docs/performance.md.) */
+    uint64_t ldg_done;        /* cycle its latest global load's registers are ready (stall reasons) */
     uint64_t age;             /* launch order on the chip: smaller is older */
     ps_t bar_ps;              /* when it arrived at the barrier it waits at (W_BARRIER, W_GRIDBAR) */
-    uint64_t ldg_done;        /* cycle its latest global load's registers are ready (stall reasons) */
     double work;              /* CTA work factor for IF_WORK_SCALED loops */
     uint64_t loop_left[PROG_MAX_LOOP_DEPTH];  /* 64-bit: a work-scaled count round(N * work)
                                                  reaches 2^32 * 1e6 */
@@ -77,6 +80,16 @@ typedef struct cta_slot {
 
 typedef struct warp_sched {
     uint16_t *order;          /* warp slots it serves, oldest first */
+    uint64_t *ew;             /* by position in order: a copy of that warp's wake
+                                 (UINT64_MAX while it is not ACTIVE), side by side, so
+                                 that a scan over warps that cannot issue yet
+                                 (warp_oldest_ready) reads two cache lines, not one per
+                                 warp.  Each entry is either exact or at most the
+                                 current cycle (stale: the warp issued, left ACTIVE or
+                                 had its wake raised since); a scan that meets an entry
+                                 <= c reads the warp itself and writes the entry back.
+                                 Launches and releases, which can set a wake ahead,
+                                 write it exactly (sm.c) */
     int n;
     union {                   /* the policy's own state: zero, then warp_ops.init */
         int greedy;           /* gto: warp issued last (-1 none) */
@@ -89,6 +102,11 @@ typedef struct warp_sched {
                                  none ACTIVE); exact after a cycle in which it issued
                                  nothing, so such cycles skip it (warpsched.c, warp_ops) */
     uint64_t issued;
+    /* The least last_issue of its ACTIVE warps, as the starvation guard's
+     * last scan found it, and the issued count and the SM's release epoch
+     * it holds for (nothing else moves it: warpsched.c). */
+    uint64_t least_issue, least_issued, least_epoch;
+    int least_valid;
     /* The last stall reason found (sm.c, stall_reason) and what it was
      * found for: reused while min_wake and issued stay the same. */
     uint64_t why_wake, why_issued;

@@ -128,11 +128,11 @@ static void grow(evq *q)
         hash_insert(q, q->heap[i]);
 }
 
-/* The bucket of time t, created when there is none. */
-static uint32_t bucket_for(evq *q, ps_t t)
+/* The bucket of time t, created when there is none: the push path when t
+ * is not the last bucket pushed to, out of line so that the common push
+ * (every SM re-arming for the same next cycle) saves no registers. */
+__attribute__((noinline)) static uint32_t bucket_for(evq *q, ps_t t)
 {
-    if (q->last && q->b[q->last - 1].t == t)
-        return q->last - 1;
     uint32_t v = q->nb_cap ? hash_find(q, t) : 0;
     if (v)
         return v - 1;
@@ -193,17 +193,21 @@ void event_init(event *ev, event_fn fn, const char *what, uint32_t tag)
     ev->tag = tag;
 }
 
+__attribute__((noinline, noreturn)) static void pushed_into_past(const evq *q, const event *ev, ps_t t)
+{
+    fprintf(stderr, "skewsim: internal error: event '%s' (tag %u) scheduled at %lld ps, "
+            "before the current time %lld ps\n", ev->what ? ev->what : "?", ev->tag,
+            (long long)t, (long long)q->now);
+    abort();
+}
+
 void evq_push(evq *q, event *ev, ps_t t)
 {
-    if (t < q->now) {
-        fprintf(stderr, "skewsim: internal error: event '%s' (tag %u) scheduled at %lld ps, "
-                "before the current time %lld ps\n", ev->what ? ev->what : "?", ev->tag,
-                (long long)t, (long long)q->now);
-        abort();
-    }
+    if (t < q->now)
+        pushed_into_past(q, ev, t);
     if (ev->slot)
         evq_cancel(q, ev);
-    uint32_t bi = bucket_for(q, t);
+    uint32_t bi = q->last && q->b[q->last - 1].t == t ? q->last - 1 : bucket_for(q, t);
     evbucket *b = &q->b[bi];
     ev->next = NULL;
     ev->prev = b->tail;

@@ -27,6 +27,7 @@
  * instruction stream per warp), L1/L2 caches (levels behind mem.h, to come).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "skewsim/sim.h"
@@ -98,6 +99,8 @@ void sm_change_clock(sim *s, sm *m, int mhz, ps_t t)
  * scanning its warps reads one cache line per warp); sizeof(warp) is a
  * multiple of 64.  aligned_alloc fails only for want of memory: xcalloc
  * then reports it (it aborts in the one place that does). */
+_Static_assert(offsetof(warp, pflag) < 64, "what the schedulers scan fits a warp's first cache line");
+
 static warp *alloc_warps(size_t n)
 {
     warp *w = aligned_alloc(_Alignof(warp), n * sizeof(warp));
@@ -126,6 +129,7 @@ int sm_init(sm *m, sim *s, int id)
     int per_sched = (c->max_warps + c->warp_schedulers - 1) / c->warp_schedulers;
     for (int i = 0; i < c->warp_schedulers; i++) {
         m->sched[i].order = xcalloc((size_t)per_sched, sizeof *m->sched[i].order);
+        m->sched[i].ew = xcalloc((size_t)per_sched, sizeof *m->sched[i].ew);
         m->sched[i].min_wake = UINT64_MAX;
         m->sched[i].why = -1;
         if (m->wops->init)
@@ -147,8 +151,10 @@ void sm_free(sm *m)
 {
     if (!m)
         return;
-    for (int i = 0; m->sched && i < m->nsched; i++)
+    for (int i = 0; m->sched && i < m->nsched; i++) {
         free(m->sched[i].order);
+        free(m->sched[i].ew);
+    }
     free(m->sched);
     free(m->warps);
     free(m->ctas);
@@ -299,6 +305,7 @@ static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
             x->ready = SK_MAX(x->ready, SK_MAX(c, cs->bar_done) + (uint64_t)s->c.barrier_cycles);
             x->wake = x->ready;
             x->dep = SK_MAX(x->dep, x->ready);
+            m->sched[x->sched].ew[x->opos] = x->wake;
             m->sched[x->sched].min_wake = SK_MIN(m->sched[x->sched].min_wake, x->wake);
         }
     }
@@ -307,12 +314,15 @@ static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
     m->release_epoch++;
 }
 
-static void remove_from_sched(const sm *m, warp_sched *ws, int slot)
+static void remove_from_sched(sm *m, warp_sched *ws, int slot)
 {
     for (int i = 0; i < ws->n; i++) {
         if (ws->order[i] == slot) {
             memmove(&ws->order[i], &ws->order[i + 1], (size_t)(ws->n - i - 1) * sizeof ws->order[0]);
+            memmove(&ws->ew[i], &ws->ew[i + 1], (size_t)(ws->n - i - 1) * sizeof ws->ew[0]);
             ws->n--;
+            for (int j = i; j < ws->n; j++)
+                m->warps[ws->order[j]].opos = (uint16_t)j;
             if (m->wops->removed)
                 m->wops->removed(ws, i, slot);
             return;
@@ -631,6 +641,8 @@ void sm_launch_cta(sim *s, sm *m, sim_kernel *kr, const cta_desc *d, ps_t t)
         warp_deps(w);
         cs->warp_slot[i] = (uint16_t)slot;
         warp_sched *ws = &m->sched[sched];
+        w->opos = (uint16_t)ws->n;
+        ws->ew[ws->n] = w->wake;
         ws->order[ws->n++] = (uint16_t)slot;   /* youngest last */
         ws->min_wake = SK_MIN(ws->min_wake, w->wake);
         m->live_warps++;
@@ -661,6 +673,7 @@ void sm_release_grid(sim *s, sm *m, sim_kernel *kr, ps_t t)
             w->ready = SK_MAX(w->ready, c);
             w->wake = w->ready;
             w->dep = SK_MAX(w->dep, w->ready);
+            m->sched[w->sched].ew[w->opos] = w->wake;
             m->sched[w->sched].min_wake = SK_MIN(m->sched[w->sched].min_wake, w->wake);
             any = 1;
         }
@@ -678,20 +691,38 @@ void sm_release_grid(sim *s, sm *m, sim_kernel *kr, ps_t t)
  * ACTIVE.  Called only for a scheduler with warps that issued nothing, once
  * per processed cycle: the SM jumps over the cycles between, and the reason
  * found here is charged for all of them. */
-static int stall_reason(const sm *m, warp_sched *ws)
+__attribute__((noinline)) static int stall_scan(const sm *m, warp_sched *ws);
+
+static inline int stall_reason(const sm *m, warp_sched *ws)
 {
     /* Nothing issued and no warp came or went (either would move min_wake
      * or issued) since the last look: the same warp holds it back. */
     if (ws->why_wake == ws->min_wake && ws->why_issued == ws->issued && ws->why >= 0)
         return ws->why;
+    return stall_scan(m, ws);
+}
+
+/* stall_reason()'s scan, out of line: it runs once per change of the
+ * scheduler's warps, its cached answer every other time. */
+static int stall_scan(const sm *m, warp_sched *ws)
+{
     uint64_t best = UINT64_MAX;
     int why = SM_STALL_BARRIER;
+    /* every warp here is on this scheduler: each class's earliest free
+     * pipeline is looked up once, not once per warp */
+    uint64_t ue[FU_NCLASS];
+    unsigned have = 0;
+    _Static_assert(FU_NCLASS <= 32, "unit classes fit a bit mask");
     for (int i = 0; i < ws->n; i++) {
         const warp *w = &m->warps[ws->order[i]];
         if (w->state != W_ACTIVE)
             continue;
-        int pipe;
-        uint64_t u = sm_unit_earliest(m, w->sched, w->cls, &pipe);
+        if (!(have >> w->cls & 1)) {
+            int pipe;
+            ue[w->cls] = sm_unit_earliest(m, w->sched, w->cls, &pipe);
+            have |= 1u << w->cls;
+        }
+        uint64_t u = ue[w->cls];
         uint64_t t = SK_MAX(w->dep, u);
         if (t >= best)
             continue;

@@ -9,6 +9,16 @@ static void gto_init(warp_sched *ws)
     ws->pol.greedy = -1;
 }
 
+/* The oldest ready warp, out of line: most picks end at the greedy warp,
+ * and then do not pay for the scan's registers. */
+__attribute__((noinline)) static int gto_oldest(sm *m, warp_sched *ws, uint64_t c)
+{
+    int slot = warp_oldest_ready(m, ws, c);
+    if (slot >= 0)
+        ws->pol.greedy = slot;  /* on an idle cycle the last issuer stays greedy */
+    return slot;
+}
+
 static int gto_pick(sm *m, warp_sched *ws, uint64_t c)
 {
     if (ws->pol.greedy >= 0) {
@@ -16,10 +26,7 @@ static int gto_pick(sm *m, warp_sched *ws, uint64_t c)
         if (w->state == W_ACTIVE && sm_warp_ready(m, w, c))
             return ws->pol.greedy;
     }
-    int slot = warp_oldest_ready(m, ws, c);
-    if (slot >= 0)
-        ws->pol.greedy = slot;  /* on an idle cycle the last issuer stays greedy */
-    return slot;
+    return gto_oldest(m, ws, c);
 }
 
 static void gto_removed(warp_sched *ws, int pos, int slot)

@@ -11,12 +11,25 @@
 static inline int warp_oldest_ready(sm *m, warp_sched *ws, uint64_t c)
 {
     uint64_t least = UINT64_MAX;
+    uint64_t *ew = ws->ew;
     for (int i = 0; i < ws->n; i++) {
-        warp *w = &m->warps[ws->order[i]];
-        if (w->state != W_ACTIVE)
+        /* ew (sm.h): an entry after c is exact, so that warp is not ACTIVE
+         * or its wake lies ahead, and sm_warp_ready() would return 0 for it
+         * untouched: passed over without reading its slot.  An entry <= c
+         * may be stale: the warp itself says, and the entry is made exact. */
+        uint64_t e = ew[i];
+        if (e > c) {
+            least = SK_MIN(least, e);
             continue;
+        }
+        warp *w = &m->warps[ws->order[i]];
+        if (w->state != W_ACTIVE) {
+            ew[i] = UINT64_MAX;
+            continue;
+        }
         if (sm_warp_ready(m, w, c))
             return ws->order[i];
+        ew[i] = w->wake;
         least = SK_MIN(least, w->wake);
     }
     ws->min_wake = least;

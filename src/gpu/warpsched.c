@@ -36,6 +36,20 @@ int warpsched_starved(sm *m, warp_sched *ws, uint64_t c, uint64_t lim)
 {
     uint64_t least = UINT64_MAX, best_last = UINT64_MAX;
     int pick = -1;
+    /* Before min_wake no warp is ready (a lower bound of every ACTIVE
+     * warp's wake), so the scan below would pick none, refresh no wake and
+     * only move starve_at, from the least last issue of the ACTIVE warps.
+     * That changes only when this scheduler issues (last_issue, and
+     * BAR/EXIT leave ACTIVE) or the SM releases or launches warps (the
+     * release epoch): while neither happened, the last scan's least is
+     * exact.  A memory-bound kernel, whose warps wait longer than the
+     * guard's limit, would otherwise scan every scheduler every cycle. */
+    if (c < ws->min_wake && ws->least_valid && ws->least_issued == ws->issued &&
+        ws->least_epoch == m->release_epoch) {
+        least = ws->least_issue;
+        ws->starve_at = least == UINT64_MAX ? c + 1 : SK_MAX(least + lim, c + 1);
+        return -1;
+    }
     for (int i = 0; i < ws->n; i++) {
         warp *w = &m->warps[ws->order[i]];
         if (w->state != W_ACTIVE)
@@ -46,6 +60,10 @@ int warpsched_starved(sm *m, warp_sched *ws, uint64_t c, uint64_t lim)
             best_last = w->last_issue;
         }
     }
+    ws->least_issue = least;
+    ws->least_issued = ws->issued;
+    ws->least_epoch = m->release_epoch;
+    ws->least_valid = 1;
     if (pick >= 0)
         ws->starve_at = c + lim;
     else
