@@ -119,8 +119,12 @@ check test: deps test-deps $(BIN) $(TESTBIN) $(STUDY)
 # study-NAME reruns one (maps, sweep into build/studies/NAME, report), make
 # studies all of them and the index.  make check runs a cut-down version of
 # each (spec-quick.yaml) into a scratch copy, so none of them rots.
-$(STUDY): tools/study/study.c $(LIB)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+# The study tool: every tools/study/*.c (study.c, the common part, and one
+# study_NAME.c per study: tools/study/README.md).
+STUDY_SRC := $(sort $(wildcard tools/study/*.c))
+STUDY_OBJ := $(STUDY_SRC:%.c=$(BUILD)/%.o)
+$(STUDY): $(STUDY_OBJ) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(STUDY_OBJ) $(LIB) $(PKG_LIBS) -lm
 
 study-%: $(BIN) $(STUDY)
 	@STUDY_JOBS=$(STUDY_JOBS) sh scripts/study.sh $(BIN) $(STUDY) $*
@@ -230,4 +234,4 @@ clean:
 help:
 	@sed -n '1,12p' Makefile
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(STUDY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

@@ -3,6 +3,7 @@
 #ifndef SKEWSIM_CLI_H
 #define SKEWSIM_CLI_H
 
+#include <signal.h>
 #include "skewsim/common.h"
 #include "skewsim/config.h"
 #include "skewsim/results.h"
@@ -41,6 +42,17 @@ int cmd_report(int argc, char **argv);
 
 /* Print "skewsim: <msg>" for a recorded error and return its exit status. */
 int cli_fail(const sk_error *e);
+
+/* The flag a running sweep checks between points (opts.stop), and the call
+ * that routes SIGINT and SIGTERM to it, so a stopped run keeps what it
+ * finished. */
+const volatile sig_atomic_t *cli_stop_flag(void);
+void cli_catch_stop_signals(void);
+
+/* A whole string of decimal digits (no sign, no blank) no larger than max,
+ * into *out: 0, or -1 and *out untouched.  Every count option uses these. */
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+int cli_parse_uint(const char *s, long max, long *out);
 
 /* Load -c FILE (or defaults when NULL) and apply each --set in order, then
  * cross-validate.  Shared by run, config and validate. */

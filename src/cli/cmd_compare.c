@@ -17,19 +17,6 @@
     "expected -c CONFIG -t TRACE... --cta-policies A,B --warp-policies X,Y "                       \
     "--silicon uniform,skewed[,file:F] --seeds N [-j J] [--baseline CTA/WARP/SILICON] -o DIR"
 
-static int parse_uint(const char *s, long max, long *out)
-{
-    if (!s || !*s || strspn(s, "0123456789") != strlen(s))
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* Split a comma list into *v (pointers into the caller's copy s). */
 static int split(char *s, const char **v, size_t cap, size_t *n)
 {
@@ -47,20 +34,12 @@ static int split(char *s, const char **v, size_t cap, size_t *n)
     }
 }
 
-/* The signal flag, as in cmd_sweep.c: the one thing a handler may write. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
-
 int cmd_compare(int argc, char **argv)
 {
     compare_opts o;
     memset(&o, 0, sizeof o);
     o.jobs = 1;
-    o.stop = &stop_signal;
+    o.stop = cli_stop_flag();
     o.out = stdout;
     sk_error e = {0};
     const char *traces[COMPARE_MAX_ITEMS], *cta[COMPARE_MAX_ITEMS], *wpol[COMPARE_MAX_ITEMS],
@@ -106,7 +85,7 @@ int cmd_compare(int argc, char **argv)
             }
         } else if (!strcmp(a, "--seeds") && has) {
             long v;
-            if (parse_uint(argv[++i], COMPARE_MAX_SEEDS, &v) < 0 || v < 1) {
+            if (cli_parse_uint(argv[++i], COMPARE_MAX_SEEDS, &v) < 0 || v < 1) {
                 sk_errorf(&e, SK_EUSAGE, "compare: --seeds %s: expected an integer in 1..%d", argv[i],
                           COMPARE_MAX_SEEDS);
                 status = cli_fail(&e);
@@ -116,7 +95,7 @@ int cmd_compare(int argc, char **argv)
             seeds_given = 1;
         } else if (!strcmp(a, "-j") && has) {
             long v;
-            if (parse_uint(argv[++i], SWEEP_MAX_JOBS, &v) < 0) {
+            if (cli_parse_uint(argv[++i], SWEEP_MAX_JOBS, &v) < 0) {
                 sk_errorf(&e, SK_EUSAGE, "compare: -j %s: expected an integer in 0..%d (0: one per online CPU)",
                           argv[i], SWEEP_MAX_JOBS);
                 status = cli_fail(&e);
@@ -131,7 +110,7 @@ int cmd_compare(int argc, char **argv)
                 o.timeline_max_events = 1000000;
         } else if (!strcmp(a, "--timeline-max-events") && has) {
             long v;
-            if (parse_uint(argv[++i], LONG_MAX, &v) < 0 || v < 1) {
+            if (cli_parse_uint(argv[++i], LONG_MAX, &v) < 0 || v < 1) {
                 sk_errorf(&e, SK_EUSAGE, "compare: --timeline-max-events %s: expected an integer in 1..%ld",
                           argv[i], LONG_MAX);
                 status = cli_fail(&e);
@@ -165,12 +144,7 @@ int cmd_compare(int argc, char **argv)
         status = cli_fail(&e);
         goto out;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    cli_catch_stop_signals();
     compare_outcome r;
     if (compare_run(&o, &r, &e) != 0) {
         fflush(stdout);

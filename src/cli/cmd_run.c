@@ -20,20 +20,6 @@
                   "[--timeline FILE.json [--timeline-max-events N]] [--explain[=dispatch,issue] " \
                   "[--explain-window A:B]]"
 
-/* Parse a decimal uint64 strictly (no sign, no junk, no overflow). */
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s || *s == '-' || *s == '+')
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int cmd_run(int argc, char **argv)
 {
     const char *cpath = NULL, *tpath = NULL, *odir = NULL, *seed = NULL, *sass_path = NULL;
@@ -90,14 +76,14 @@ int cmd_run(int argc, char **argv)
         goto fail;
     if (seed) {
         uint64_t v;
-        if (parse_u64(seed, &v) < 0) {
+        if (cli_parse_u64(seed, UINT64_MAX, &v) < 0) {
             sk_errorf(&e, SK_EUSAGE, "run: --seed: %s: expected an integer in 0..18446744073709551615", seed);
             goto fail;
         }
         c.seed = v;
     }
     uint64_t max_events = TIMELINE_MAX_EVENTS;
-    if (tl_max && (parse_u64(tl_max, &max_events) < 0 || max_events == 0)) {
+    if (tl_max && (cli_parse_u64(tl_max, UINT64_MAX, &max_events) < 0 || max_events == 0)) {
         sk_errorf(&e, SK_EUSAGE, "run: --timeline-max-events: %s: expected an integer in 1..18446744073709551615",
                   tl_max);
         goto fail;

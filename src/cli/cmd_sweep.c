@@ -18,21 +18,6 @@
     "[--timeline [--timeline-max-events N]] " SWEEP_SLURM_USAGE
 #define SWEEP_USAGE "expected SPEC -o DIR " SWEEP_OPTS
 
-/* Decimal digits only: no sign, no blank (strtol would skip leading ones
- * and take " -1"). */
-static int parse_uint(const char *s, long max, long *out)
-{
-    if (!s || !*s || strspn(s, "0123456789") != strlen(s))
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int parse_shard(const char *s, int *k, int *n)
 {
     const char *slash = strchr(s, '/');
@@ -40,23 +25,13 @@ static int parse_shard(const char *s, int *k, int *n)
     if (!slash || slash == s)
         return -1;
     char *ks = strndup(s, (size_t)(slash - s));
-    int rc = parse_uint(ks, 1000000, &kk) || parse_uint(slash + 1, 1000000, &nn) || nn < 1 || kk >= nn;
+    int rc = cli_parse_uint(ks, 1000000, &kk) || cli_parse_uint(slash + 1, 1000000, &nn) || nn < 1 || kk >= nn;
     free(ks);
     if (rc)
         return -1;
     *k = (int)kk;
     *n = (int)nn;
     return 0;
-}
-
-/* The one mutable static of the command line: the signal handler's flag
- * (a handler has nowhere else to write).  The engine reads it through
- * sweep_opts.stop. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -66,7 +41,7 @@ int cmd_sweep(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.jobs = 1;
     o.shard_n = 1;
-    o.stop = &stop_signal;
+    o.stop = cli_stop_flag();
     o.out = stdout;
     o.progress = stderr;
     o.progress_tty = -1;
@@ -91,7 +66,7 @@ int cmd_sweep(int argc, char **argv)
         } else if (!strcmp(a, "-j") && has) {
             long j;
             const char *v = argv[++i];
-            if (parse_uint(v, SWEEP_MAX_JOBS, &j) < 0) {
+            if (cli_parse_uint(v, SWEEP_MAX_JOBS, &j) < 0) {
                 sk_errorf(&e, SK_EUSAGE, "sweep: -j %s: expected an integer in 0..%d (0: one per online CPU)",
                           v, SWEEP_MAX_JOBS);
                 return cli_fail(&e);
@@ -169,14 +144,8 @@ int cmd_sweep(int argc, char **argv)
         sk_errorf(&e, SK_EUSAGE, "sweep: --collect: runs nothing: expected no --force or --list with it");
         return cli_fail(&e);
     }
-    if (!o.collect && !o.list && !so.on) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-    }
+    if (!o.collect && !o.list && !so.on)
+        cli_catch_stop_signals();
     sweep_outcome r;
     if (sweep_run(&o, &r, &e) != 0) {
         fflush(stdout);

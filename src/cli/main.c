@@ -1,6 +1,9 @@
 /* main.c -- `skewsim <command> ...`: the only layer that prints errors and
  * chooses exit statuses (documented in README.md). */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "skewsim/version.h"
@@ -9,6 +12,54 @@ int cli_fail(const sk_error *e)
 {
     fprintf(stderr, "skewsim: %s\n", e->msg[0] ? e->msg : sk_strerror(e->code));
     return sk_exit_status(e->code ? e->code : SK_ESIM);
+}
+
+/* The one flag a signal handler may write (it has nowhere else to write);
+ * sweep and compare hand it to their engine as opts.stop. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+const volatile sig_atomic_t *cli_stop_flag(void)
+{
+    return &stop_signal;
+}
+
+void cli_catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    /* Decimal digits only: strtoull alone would skip blanks and take "-1"
+     * as its wrap-around. */
+    if (!s || !*s || strspn(s, "0123456789") != strlen(s))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v > max)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int cli_parse_uint(const char *s, long max, long *out)
+{
+    uint64_t v;
+    if (max < 0 || cli_parse_u64(s, (uint64_t)max, &v) < 0)
+        return -1;
+    *out = (long)v;
+    return 0;
 }
 
 static void usage(FILE *f)

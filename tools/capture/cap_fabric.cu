@@ -1,0 +1,342 @@
+// cap_fabric: bandwidth across the two L2 partitions (issue 10), experiment E18.
+//
+// The H200's L2 is two partitions joined by a fabric (arXiv:2609.24270;
+// E11 measured which SMs and which 4-KB pages belong to which).  This
+// program measures how much read bandwidth crosses between the halves:
+//
+//  classify  one thread on SM 0 reads the first line of 16 cold pages of
+//            every 1 MiB of a 4 GiB buffer and times each read (clock64):
+//            near (SM 0's partition, "A") or far ("B").  E11 found a page's
+//            partition is the parity of VA bits 12,13,15,17,19 xor a constant
+//            per higher bits, so each MiB's constant is the majority vote of
+//            its 16 pages, and every page of the buffer gets a class.
+//  smmap     every SM times cold reads of 8 pages of class A and 8 of class
+//            B: an SM whose A reads are the faster is in partition A.
+//  bw        a persistent grid (2 CTAs of 512 threads on every SM) in which
+//            each CTA reads 64-KiB chunks of a page list with 16-byte
+//            ld.global.cg, taking chunks from a queue; each partition's SMs
+//            read their own list (near pages, far pages, both, none).  Cases
+//            with lists of 2 GiB stream from HBM; cases with 8 MiB lists read
+//            40 passes and are L2-resident.  Bandwidth = bytes / event time,
+//            median of 5 launches after one warm-up.
+//
+// Output: DIR/fabric.csv (case,readers,pages,bytes,passes,time_ns_median,
+// gbps) and DIR/fabric_smmap.csv (sm,partition,near_cycles,far_cycles),
+// plus a table on stdout.
+//
+// Build: nvcc -O3 -arch=sm_90 -o cap_fabric cap_fabric.cu
+// Usage: cap_fabric DIR
+#include "cap.h"
+
+static __device__ __forceinline__ uint32_t timed_first(const uint32_t *p, volatile uint32_t *sh)
+{
+    uint64_t c0 = clock64();
+    uint32_t v;
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    sh[0] = v;
+    uint64_t c1 = clock64();
+    return (uint32_t)(c1 - c0);
+}
+
+// Thread 0 of the CTA on SM `want` times one read per listed page.
+__global__ void classify_kernel(const uint32_t *buf, const uint32_t *pages, int n, int want, uint32_t *cyc,
+                                int *done)
+{
+    extern __shared__ uint32_t dyn[];
+    volatile uint32_t *sh = dyn;
+    if (threadIdx.x != 0 || (int)smid() != want)
+        return;
+    for (int i = 0; i < n; i++)
+        cyc[i] = timed_first(buf + (size_t)pages[i] * 1024, sh);
+    *done = 1;
+}
+
+// Each SM's thread 0 times reads of its own 8 A pages and 8 B pages.
+__global__ void smmap_kernel(const uint32_t *buf, const uint32_t *pa, const uint32_t *pb, uint32_t *cyc_a,
+                             uint32_t *cyc_b, uint32_t *sm_of)
+{
+    extern __shared__ uint32_t dyn[];
+    volatile uint32_t *sh = dyn;
+    if (threadIdx.x != 0)
+        return;
+    uint32_t s = smid();
+    sm_of[blockIdx.x] = s;
+    for (int k = 0; k < 8; k++) {
+        cyc_a[blockIdx.x * 8 + k] = timed_first(buf + (size_t)pa[blockIdx.x * 8 + k] * 1024, sh);
+        cyc_b[blockIdx.x * 8 + k] = timed_first(buf + (size_t)pb[blockIdx.x * 8 + k] * 1024, sh);
+    }
+}
+
+__global__ void flush_kernel(const float4 *a, size_t n4, float *sink)
+{
+    float acc = 0;
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
+        float4 v = __ldcg(&a[i]);
+        acc += v.x + v.w;
+    }
+    if (acc == 1234.5f)
+        sink[0] = acc;
+}
+
+// list[r] / nchunk[r]: the pages partition r's SMs read, in chunks of 16
+// pages, `passes` times over; ctr[r] hands out chunk numbers.
+struct BwArgs {
+    const uint32_t *list[2];
+    uint32_t nchunk[2];
+    uint32_t passes;
+    unsigned int *ctr;
+    const uint8_t *part_of_sm;
+};
+
+__global__ void __launch_bounds__(512, 2) bw_kernel(const float4 *buf, BwArgs a, float *sink)
+{
+    __shared__ uint32_t chunk;
+    // Selects, not indexing: a dynamic index into the parameter struct
+    // would send it to local memory.
+    int r = a.part_of_sm[smid()];
+    const uint32_t *list = r ? a.list[1] : a.list[0];
+    uint32_t nch = r ? a.nchunk[1] : a.nchunk[0];
+    unsigned int *ctr = a.ctr + r;
+    if (nch == 0)
+        return;
+    uint32_t total = nch * a.passes;
+    float acc = 0;
+    for (;;) {
+        if (threadIdx.x == 0)
+            chunk = atomicAdd(ctr, 1u);
+        __syncthreads();
+        uint32_t c = chunk;
+        __syncthreads();
+        if (c >= total)
+            break;
+        c %= nch;
+        // 16 pages x 256 float4 = 4096 float4; 512 threads x 8 each, all
+        // eight loads issued before any is used.
+        float4 v[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++) {
+            int e = k * 512 + threadIdx.x;
+            uint32_t page = list[c * 16 + e / 256];
+            v[k] = __ldcg(buf + (size_t)page * 256 + e % 256);
+        }
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            acc += v[k].x + v[k].y + v[k].z + v[k].w;
+    }
+    if (acc == 1234.5f)
+        sink[0] = acc;
+}
+
+static int parity(uint64_t va)
+{
+    static const int bits[] = {12, 13, 15, 17, 19};
+    int p = 0;
+    for (int b : bits)
+        p ^= (int)((va >> b) & 1);
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: cap_fabric DIR\n");
+        return 2;
+    }
+    std::string dir = argv[1];
+    Cap cap = cap_begin(dir);
+    cap_device_meta(cap, "cap_fabric");
+    int nsm;
+    CK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, 0));
+    const size_t GB = 1ull << 30, MB = 1ull << 20;
+    const size_t big = 4 * GB, npages = big / 4096, nreg = big / MB;
+    uint32_t *buf;
+    CK(cudaMalloc(&buf, big));
+    CK(cudaMemset(buf, 0, big));
+    float4 *fb;
+    size_t fbytes = 256 * MB;
+    CK(cudaMalloc(&fb, fbytes));
+    CK(cudaMemset(fb, 0, fbytes));
+    float *fsink;
+    int *done;
+    CK(cudaMalloc(&fsink, 64));
+    CK(cudaMalloc(&done, 4));
+    const int SMEM_1PER_SM = 120 * 1024;
+    CK(cudaFuncSetAttribute(classify_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_1PER_SM));
+    CK(cudaFuncSetAttribute(smmap_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_1PER_SM));
+    auto flush = [&]() {
+        flush_kernel<<<1056, 256>>>(fb, fbytes / 16, fsink);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+    };
+
+    // ---- classify: pages 0,16,32,... of each MiB (the 256 pages of a MiB
+    // span every parity pattern of bits 12-19; 16 samples of them vote).
+    std::vector<uint32_t> sample;
+    for (size_t r = 0; r < nreg; r++)
+        for (int k = 0; k < 16; k++)
+            sample.push_back((uint32_t)(r * 256 + k * 16 + (k % 4)));   // vary bits 12,13 too
+    int ns = (int)sample.size();
+    uint32_t *dsample, *dcyc;
+    CK(cudaMalloc(&dsample, 4ull * ns));
+    CK(cudaMalloc(&dcyc, 4ull * ns));
+    CK(cudaMemcpy(dsample, sample.data(), 4ull * ns, cudaMemcpyHostToDevice));
+    flush();
+    CK(cudaMemset(done, 0, 4));
+    classify_kernel<<<nsm, 32, SMEM_1PER_SM>>>(buf, dsample, ns, 0, dcyc, done);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    int hdone;
+    CK(cudaMemcpy(&hdone, done, 4, cudaMemcpyDeviceToHost));
+    if (!hdone) {
+        std::fprintf(stderr, "cap_fabric: no CTA ran on SM 0\n");
+        return 1;
+    }
+    std::vector<uint32_t> cyc(ns);
+    CK(cudaMemcpy(cyc.data(), dcyc, 4ull * ns, cudaMemcpyDeviceToHost));
+    // Threshold: midway between the quartiles (half the pages are near).
+    std::vector<double> all(cyc.begin(), cyc.end());
+    std::sort(all.begin(), all.end());
+    double med = 0.5 * (all[all.size() / 4] + all[3 * all.size() / 4]);
+    std::vector<int> cls(npages);   // 0 = A (SM 0's partition), 1 = B
+    int disagree = 0;
+    for (size_t r = 0; r < nreg; r++) {
+        int vote = 0;
+        for (int k = 0; k < 16; k++) {
+            uint32_t pg = sample[r * 16 + k];
+            int far = cyc[r * 16 + k] > med;
+            vote += far ^ parity((uintptr_t)buf + (uint64_t)pg * 4096);
+        }
+        int c = vote > 8;
+        for (int k = 0; k < 16; k++) {
+            uint32_t pg = sample[r * 16 + k];
+            int far = cyc[r * 16 + k] > med;
+            disagree += far != (c ^ parity((uintptr_t)buf + (uint64_t)pg * 4096));
+        }
+        for (size_t p = r * 256; p < (r + 1) * 256; p++)
+            cls[p] = c ^ parity((uintptr_t)buf + (uint64_t)p * 4096);
+    }
+    std::printf("classify: %d samples, threshold %.0f cycles, %d (%.2f%%) disagree with their MiB's vote\n", ns, med,
+                disagree, 100.0 * disagree / ns);
+
+    // Page lists by class, skipping the sampled pages (still warm in L2 is
+    // harmless for bw, but smmap needs cold pages).
+    std::vector<uint32_t> lst[2];
+    std::vector<char> sampled(npages, 0);
+    for (uint32_t p : sample)
+        sampled[p] = 1;
+    for (size_t p = 0; p < npages; p++)
+        if (!sampled[p])
+            lst[cls[p]].push_back((uint32_t)p);
+    std::printf("pages: A %zu, B %zu\n", lst[0].size(), lst[1].size());
+
+    // ---- smmap: SM i takes A pages and B pages 8*i .. 8*i+7 from the end.
+    std::vector<uint32_t> pa(8 * nsm), pb(8 * nsm);
+    for (int i = 0; i < 8 * nsm; i++) {
+        pa[i] = lst[0][lst[0].size() - 1 - i];
+        pb[i] = lst[1][lst[1].size() - 1 - i];
+    }
+    uint32_t *dpa, *dpb, *dca, *dcb, *dsm;
+    CK(cudaMalloc(&dpa, 32ull * nsm));
+    CK(cudaMalloc(&dpb, 32ull * nsm));
+    CK(cudaMalloc(&dca, 32ull * nsm));
+    CK(cudaMalloc(&dcb, 32ull * nsm));
+    CK(cudaMalloc(&dsm, 4ull * nsm));
+    CK(cudaMemcpy(dpa, pa.data(), 32ull * nsm, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dpb, pb.data(), 32ull * nsm, cudaMemcpyHostToDevice));
+    flush();
+    smmap_kernel<<<nsm, 32, SMEM_1PER_SM>>>(buf, dpa, dpb, dca, dcb, dsm);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    std::vector<uint32_t> ca(8 * nsm), cb(8 * nsm), smof(nsm);
+    CK(cudaMemcpy(ca.data(), dca, 32ull * nsm, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(cb.data(), dcb, 32ull * nsm, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(smof.data(), dsm, 4ull * nsm, cudaMemcpyDeviceToHost));
+    std::vector<uint8_t> part(nsm, 0);
+    std::vector<int> seen(nsm, 0);
+    FILE *mf = cap_open(dir, "fabric_smmap.csv", "sm,partition,a_cycles_median,b_cycles_median");
+    int npart[2] = {0, 0};
+    for (int b = 0; b < nsm; b++) {
+        std::vector<double> va(ca.begin() + 8 * b, ca.begin() + 8 * b + 8), vb(cb.begin() + 8 * b, cb.begin() + 8 * b + 8);
+        double ma = median_d(va), mb = median_d(vb);
+        uint32_t s = smof[b];
+        if (s >= (uint32_t)nsm || seen[s]++) {
+            std::fprintf(stderr, "cap_fabric: smmap: SM %u seen twice or out of range\n", s);
+            return 1;
+        }
+        part[s] = ma < mb ? 0 : 1;
+        npart[part[s]]++;
+        std::fprintf(mf, "%u,%c,%.0f,%.0f\n", s, part[s] ? 'B' : 'A', ma, mb);
+    }
+    std::fclose(mf);
+    std::printf("smmap: A %d SMs, B %d SMs; A:", npart[0], npart[1]);
+    for (int s = 0; s < nsm; s++)
+        if (!part[s])
+            std::printf(" %d", s);
+    std::printf("\n");
+
+    // ---- bw
+    uint8_t *dpart;
+    unsigned int *dctr;
+    CK(cudaMalloc(&dpart, nsm));
+    CK(cudaMemcpy(dpart, part.data(), nsm, cudaMemcpyHostToDevice));
+    CK(cudaMalloc(&dctr, 8));
+    uint32_t *dl[2];
+    for (int c = 0; c < 2; c++) {
+        CK(cudaMalloc(&dl[c], 4 * lst[c].size()));
+        CK(cudaMemcpy(dl[c], lst[c].data(), 4 * lst[c].size(), cudaMemcpyHostToDevice));
+    }
+    cudaEvent_t ea, eb;
+    CK(cudaEventCreate(&ea));
+    CK(cudaEventCreate(&eb));
+    // readers: which list partition A's and B's SMs read (-1 none, 0 A, 1 B).
+    struct Case {
+        const char *name;
+        int ra, rb;
+    } cases[] = {
+        {"A_reads_A", 0, -1}, {"A_reads_B", 1, -1}, {"B_reads_B", -1, 1}, {"B_reads_A", -1, 0},
+        {"all_near", 0, 1},   {"all_far", 1, 0},    {"all_read_A", 0, 0}, {"all_read_B", 1, 1},
+    };
+    FILE *bf = cap_open(dir, "fabric.csv", "case,readers_a,readers_b,bytes_per_pass,passes,time_ns_median,gbps");
+    std::printf("%-12s %-10s %12s %7s %10s %9s\n", "case", "set", "bytes/pass", "passes", "ms", "GB/s");
+    for (int resident = 0; resident < 2; resident++) {
+        // 2 GiB lists (HBM) or 8 MiB lists (L2-resident, 40 passes).
+        size_t want_pages = resident ? (8 * MB) / 4096 : std::min(lst[0].size(), lst[1].size());
+        want_pages -= want_pages % 16;
+        uint32_t passes = resident ? 40 : 1;
+        for (const Case &cs : cases) {
+            BwArgs a;
+            int rd[2] = {cs.ra, cs.rb};
+            size_t bytes = 0;
+            for (int r = 0; r < 2; r++) {
+                a.list[r] = rd[r] < 0 ? dl[0] : dl[rd[r]];
+                a.nchunk[r] = rd[r] < 0 ? 0 : (uint32_t)(want_pages / 16);
+                bytes += (size_t)a.nchunk[r] * 16 * 4096;
+            }
+            a.passes = passes;
+            a.ctr = dctr;
+            a.part_of_sm = dpart;
+            std::vector<double> t;
+            for (int rep = 0; rep < 6; rep++) {
+                if (!resident)
+                    flush();
+                CK(cudaMemset(dctr, 0, 8));
+                CK(cudaEventRecord(ea));
+                bw_kernel<<<nsm * 2, 512>>>((const float4 *)buf, a, fsink);
+                CK(cudaEventRecord(eb));
+                CK(cudaEventSynchronize(eb));
+                CK(cudaGetLastError());
+                if (rep > 0)
+                    t.push_back(ev_ms(ea, eb) * 1e6);
+            }
+            double tn = median_d(t), gbps = (double)bytes * passes / tn;
+            std::fprintf(bf, "%s%s,%d,%d,%zu,%u,%.0f,%.1f\n", cs.name, resident ? "_l2" : "_hbm", cs.ra, cs.rb, bytes,
+                         passes, tn, gbps);
+            std::printf("%-12s %-10s %12zu %7u %10.3f %9.1f\n", cs.name, resident ? "8MiB-L2" : "2GiB-HBM", bytes,
+                        passes, tn / 1e6, gbps);
+            std::fflush(stdout);
+        }
+    }
+    std::fclose(bf);
+    cap_end(cap);
+    return 0;
+}
