@@ -556,7 +556,8 @@ double pct(double a, double b) { return (a / b - 1.0) * 100.0; }
     X(grid_barrier)   \
     X(lee2011)        \
     X(cta_granularity) \
-    X(short_dvfs)
+    X(short_dvfs)     \
+    X(warp_cache)
 
 #define STUDY_DECL(n) extern const study study_##n;
 STUDY_LIST(STUDY_DECL)
