@@ -19,6 +19,9 @@
 #include "tests.h"
 #include "testutil.h"
 #include "skewsim/trace.h"
+#include "skewsim/memsys.h"
+#include "skewsim/run.h"
+#include "skewsim/results.h"
 
 #define AS_DIR TEST_DATA "/accelsim"
 
@@ -490,6 +493,65 @@ static int run_bin(const char *args)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Traced addresses reach the coalescer (tests/data/accelsim-addr, made by
+ * hand: 3 CTAs x 2 warps).  Per warp: a load repeated 3 times (a loop) at
+ * 0x7f0000000000 + 4096 cta + 128 warp + 256 iteration, 4 B lanes; a load
+ * whose lanes are scattered; a re-read of the loop's first addresses that
+ * waits for them; 8 B lanes 64 B apart; a load whose CTA 2 breaks the
+ * stride CTAs 0 and 1 set; a store.  Affine instances get their affine
+ * pattern, the others none. */
+START_TEST(test_addresses)
+{
+    trace *t = open_ok(TEST_DATA "/accelsim-addr/kernel-1.traceg");
+    kernel k;
+    next_kernel_ok(t, &k);
+    ck_assert_int_eq(k.nprogs, 1);
+    const program *p = &k.progs[0];
+    const struct { const char *op; int nth; uint64_t base; int64_t lane, warp, cta, iter; } want[] = {
+        {"LDG.E", 0, 0x7f0000000000ull, 4, 128, 4096, 256},
+        {"LDG.E", 2, 0x7f0000000000ull, 4, 128, 4096, 0},
+        {"LDG.E.64", 0, 0x7f0001000000ull, 64, 2048, 8192, 0},
+        {"STG.E", 0, 0x7f0000200000ull, 4, 128, 4096, 0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const instr *in = op_named(p, want[i].op, want[i].nth);
+        ck_assert_msg(in->apat > 0, "%s #%d: no address pattern", want[i].op, want[i].nth);
+        const mem_apat *a = &p->apats[in->apat - 1];
+        ck_assert_int_eq(a->kind, MEM_AP_AFFINE);
+        ck_assert_uint_eq(a->base, want[i].base);
+        ck_assert_int_eq(a->lane, want[i].lane);
+        ck_assert_int_eq(a->warp, want[i].warp);
+        ck_assert_int_eq(a->cta, want[i].cta);
+        ck_assert_int_eq(a->iter, want[i].iter);
+        ck_assert_uint_eq(a->ws, 0);
+        /* the pattern gives the traced lanes back: CTA 1, warp 1, lane 5 */
+        uint64_t lanes[32];
+        mem_apat_lanes(a, 1, 1, 0, in->bytes, lanes);
+        ck_assert_uint_eq(lanes[5], want[i].base + (uint64_t)want[i].cta + (uint64_t)want[i].warp +
+                                        5 * (uint64_t)want[i].lane);
+    }
+    ck_assert_int_eq(op_named(p, "LDG.E", 1)->apat, 0);   /* scattered lanes */
+    ck_assert_int_eq(op_named(p, "LDG.E", 3)->apat, 0);   /* CTA 2 off the stride */
+    kernel_free(&k);
+    trace_close(t);
+
+    /* simulated: the re-read hits the lines the loop's first iteration
+     * brought in, 4 sectors a warp; nothing else can hit */
+    cfg c;
+    tu_cfg(&c, NULL, "memory: {model: hierarchy}", NULL);
+    sk_error e = {0};
+    t = open_ok(TEST_DATA "/accelsim-addr/kernel-1.traceg");
+    results *r = run_simulate(&c, t, &e);
+    ck_assert_msg(r != NULL, "%s", e.msg);
+    trace_close(t);
+    const mem_stats *m = &results_kernel(r, 0)->mem;
+    ck_assert_uint_eq(m->l1_hits, 3 * 2 * 4);
+    /* per warp 3 + 1 lines of the loop and the re-read, 16 of the 8 B lanes */
+    ck_assert_uint_eq(m->l1_sectors, 3 * 2 * (4 * 4 + 32));
+    results_free(r);
+}
+END_TEST
+
 START_TEST(test_import_round_trip)
 {
     char dir[128];
@@ -721,6 +783,7 @@ Suite *accelsim_suite(void)
     tc = tcase_create("import");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_import_round_trip);
+    tcase_add_test(tc, test_addresses);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -17,6 +17,7 @@
 #include "skewsim/results.h"
 #include "skewsim/trace.h"
 #include "tests.h"
+#include "testutil.h"
 
 /* ---- a next level that records what it is asked ------------------------ */
 
@@ -577,6 +578,90 @@ START_TEST(test_homes_from_floorplan)
     ck_assert_int_eq(n[1], 74);
     mem_hier_destroy(h);
     topo_free(&t);
+}
+END_TEST
+
+/* Parse "a-b,c,..." into set[0..n): 1 for each SM listed. */
+static void parse_sm_list(const char *s, int *set, int n)
+{
+    while (*s && *s != '\n') {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        ck_assert_msg(end != s, "bad SM list at '%.20s'", s);
+        s = end;
+        if (*s == '-') {
+            b = strtol(s + 1, &end, 10);
+            s = end;
+        }
+        for (long i = a; i <= b; i++) {
+            ck_assert_msg(i >= 0 && i < n, "SM %ld out of range", i);
+            set[i] = 1;
+        }
+        if (*s == ',')
+            s++;
+    }
+}
+
+START_TEST(test_homes_measured)
+{
+    /* configs/h200.yaml's floorplan gives every SM the home partition E11
+     * measured (validation/h200/capture/summary.txt, read here, not copied) */
+    FILE *f = fopen("validation/h200/capture/summary.txt", "r");
+    ck_assert_msg(f != NULL, "validation/h200/capture/summary.txt: cannot open");
+    char line[4096];
+    int in0[256] = { 0 }, in1[256] = { 0 }, seen = 0;
+    while (fgets(line, sizeof line, f)) {
+        const char *p = strstr(line, "  partition ");
+        const char *l = p ? strstr(p, "SMs: ") : NULL;
+        if (!l)
+            continue;
+        parse_sm_list(l + 5, p[12] == '0' ? in0 : in1, 256);
+        seen |= 1 << (p[12] - '0');
+    }
+    fclose(f);
+    ck_assert_int_eq(seen, 3);
+    cfg c;
+    topo t;
+    sk_error e = { 0 };
+    tu_cfg(&c, TU_H200, "memory: {model: hierarchy}", NULL);
+    ck_assert_msg(topo_build(&t, &c, &e) == 0, "%s", e.msg);
+    mem_hier *h = hier(&c, &t);
+    int n0 = 0;
+    for (int i = 0; i < t.nsms; i++) {
+        ck_assert_msg(in0[i] != in1[i], "SM %d: in %s measured partition", i,
+                      in0[i] ? "both" : "no");
+        ck_assert_msg(mem_hier_home(h, i) == (in1[i] ? 1 : 0), "SM %d: home %d, E11 %d", i,
+                      mem_hier_home(h, i), in1[i]);
+        n0 += in0[i];
+    }
+    ck_assert_int_eq(n0, 66);
+    mem_hier_destroy(h);
+    topo_free(&t);
+}
+END_TEST
+
+/* memory.l1.l2_port_gbps: one SM's data from L2 pass its port.  100
+ * bypassing warp loads of distinct lines (12.8 KB) issued at once take at
+ * least 12.8 KB / 10 GB/s = 1280 ns through a 10 GB/s port; without the
+ * port they are back in about one HBM latency. */
+START_TEST(test_l1_l2_port)
+{
+    for (int port = 0; port <= 1; port++) {
+        cfg c;
+        topo t;
+        cfg_with(&c, &t, "memory.model=hierarchy", port ? "memory.l1.l2_port_gbps=10" :
+                 "memory.l1.l2_port_gbps=0", NULL);
+        mem_hier *h = hier(&c, &t);
+        ps_t last = 0;
+        for (int i = 0; i < 100; i++)
+            last = SK_MAX(last, warp_op(h, 0, MEM_LOAD, (uint64_t)i * 128, 0, MEM_F_BYPASS_L1));
+        if (port)
+            ck_assert_int_ge(last, 1280000);
+        else
+            ck_assert_int_lt(last, 1280000);
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
 }
 END_TEST
 
@@ -1167,10 +1252,49 @@ START_TEST(test_gen_kernels)
 }
 END_TEST
 
-/* Memory stall cycles (sm.c open_mstall): a one-warp pointer chase waits on
- * every hop's load, so its scheduler's stalled cycles are nearly the sum of
- * the loads' latencies (each hop issues a few instructions of its own);
- * a kernel with no global load has none. */
+/* E19b: a launch empties the L1 (memory.l1.launch_invalidate, default 1).
+ * Two launches of one 64-hop chase over 8 KiB (64 lines): the second misses
+ * every line again, or, with the key 0, hits every one. */
+START_TEST(test_l1_launch_invalidate)
+{
+    for (int keep = 0; keep <= 1; keep++) {
+        sk_error e = { 0 };
+        kernel k;
+        ck_assert_msg(gen_chase(&k, 8192, 64, 1, 0, 0, &e) == 0, "%s", e.msg);
+        char path[] = "/tmp/test-mem-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        ck_assert_msg(gen_write(path, &k, 2, &e) == 0, "%s", e.msg);
+        kernel_free(&k);
+        cfg c;
+        cfg_defaults(&c);
+        ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+        if (keep)
+            ck_assert_int_eq(cfg_set(&c, "memory.l1.launch_invalidate=0", &e), 0);
+        trace *tr = trace_open(path, &e);
+        ck_assert_msg(tr != NULL, "%s", e.msg);
+        results *r = run_simulate(&c, tr, &e);
+        ck_assert_msg(r != NULL, "%s", e.msg);
+        trace_close(tr);
+        unlink(path);
+        const mem_stats *m0 = &results_kernel(r, 0)->mem, *m1 = &results_kernel(r, 1)->mem;
+        ck_assert_uint_eq(m0->l1_misses, 64);
+        ck_assert_uint_eq(m1->l1_misses, keep ? 0 : 64);
+        ck_assert_uint_eq(m1->l1_hits, keep ? 64 : 0);
+        /* the L2 keeps its lines either way */
+        ck_assert_uint_eq(m1->l2_hits, keep ? 0 : 64);
+        results_free(r);
+    }
+}
+END_TEST
+
+/* Memory stall cycles: the SM's stall breakdown owns the reason (sm.c
+ * stall_reason: the warp that could issue soonest waits on a global load's
+ * register), and memory.stall_cycles counts the same scheduler-cycles, per
+ * kernel and per SM.  A one-warp pointer chase waits on every hop's load,
+ * so it is nearly the sum of the loads' latencies (each hop issues a few
+ * instructions of its own); a kernel with no global load has none. */
 START_TEST(test_mem_stall_cycles)
 {
     sk_error e = { 0 };
@@ -1185,6 +1309,31 @@ START_TEST(test_mem_stall_cycles)
     ck_assert_msg(gen_fma(&k, 64, 256, 4, &e) == 0, "%s", e.msg);
     m = run_gen(&k);
     ck_assert_uint_eq(m.stall_cycles, 0);
+
+    /* one figure: every SM's memory.stall_cycles is its stalls.memory, in
+     * a kernel whose warps also wait on ALUs and barriers */
+    ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+    ck_assert_msg(gen_add(&k, 264, 256, 1 << 20, &e) == 0, "%s", e.msg);
+    char path[] = "/tmp/test-mem-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_msg(gen_write(path, &k, 1, &e) == 0, "%s", e.msg);
+    kernel_free(&k);
+    char *text = tu_slurp(path, NULL);
+    unlink(path);
+    tu_run run;
+    tu_simulate_ok(&run, &c, text);
+    free(text);
+    uint64_t any = 0;
+    for (int i = 0; i < run.s->nsms; i++) {
+        uint64_t st[SM_NSTALLS];
+        sm_stall_cycles(&run.s->sms[i], 1, st);
+        ck_assert_uint_eq(mem_hier_total(run.s->hier, i)->stall_cycles, st[SM_STALL_MEMORY]);
+        any += st[SM_STALL_MEMORY];
+    }
+    ck_assert_uint_gt(any, 0);
+    tu_run_free(&run);
 }
 END_TEST
 
@@ -1218,6 +1367,8 @@ Suite *mem_suite(void)
 
     tc = tcase_create("hierarchy");
     tcase_add_test(tc, test_homes_from_floorplan);
+    tcase_add_test(tc, test_homes_measured);
+    tcase_add_test(tc, test_l1_l2_port);
     tcase_add_test(tc, test_remote_latency);
     tcase_add_test(tc, test_l1_level);
     tcase_add_test(tc, test_l1_mshr_bandwidth);
@@ -1230,6 +1381,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_tag_bounds);
     tcase_add_test(tc, test_gen_kernels);
     tcase_add_test(tc, test_mem_stall_cycles);
+    tcase_add_test(tc, test_l1_launch_invalidate);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);

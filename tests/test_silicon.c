@@ -1107,7 +1107,7 @@ START_TEST(test_thermal_shutdown)
         } else {
             ck_assert_int_eq(rc, SK_ESIM);
             ck_assert_msg(strstr(e.msg, "above thermal.shutdown_c (96 C): the chip powers off (its "
-                                        "Vth 202 mV is drawn by silicon.preset=varius, "
+                                        "Vth 213 mV is drawn by silicon.preset=varius, "
                                         "variation.vth_sigma_permille=90, sim.seed=5)") != NULL,
                           "%s", e.msg);
         }

@@ -57,7 +57,7 @@ struct si_floorplan;
     X(dram_rd_bytes,    "bytes read from HBM")                                              \
     X(dram_wr_bytes,    "bytes written to HBM")                                             \
     X(dram_row_misses,  "HBM accesses that opened a row")                               \
-    X(stall_cycles,     "scheduler cycles with warps, all waiting on a global load's result")
+    X(stall_cycles,     "scheduler cycles the SM's stall breakdown charges to memory (stalls.memory)")
 
 typedef struct mem_stats {
 #define MEM_STAT_FIELD_(name, help) uint64_t name;
@@ -112,8 +112,9 @@ void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm);
 int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask,
                   unsigned lane_bytes);
 
-/* Scheduler cycles of SM sm stalled on memory (sm.c counts them: every
- * warp of the scheduler waiting on a load's destination register). */
+/* Scheduler cycles of SM sm stalled on memory: sm.c adds each cycle its
+ * stall breakdown charges to SM_STALL_MEMORY (stall_reason), so the two
+ * figures are one count. */
 void mem_hier_stall(mem_hier *h, int sm, uint64_t cycles);
 
 /* Counters of SM sm since the last mem_hier_kernel_start() (or creation),

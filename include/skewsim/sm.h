@@ -53,8 +53,6 @@ typedef struct warp {
                                                  reaches 2^32 * 1e6 */
     uint64_t loop_n[PROG_MAX_LOOP_DEPTH];     /* each loop's count: iteration = n - left */
     const struct mem_apat *apats;             /* its program's address patterns (memsys.h) */
-    uint8_t *from_load;       /* per dense register: 1 when its last writer was a global load
-                                 (read only when the memory-stall count needs it) */
 } warp;
 
 typedef struct cta_slot {
@@ -82,12 +80,6 @@ typedef struct warp_sched {
         int64_t word[2];      /* room for another policy's */
     } pol;
     uint64_t starve_at;       /* no warp can be starved before this cycle */
-    uint64_t mstall_from, mstall_to;  /* pending memory stall: from the cycle it issued
-                                         nothing, every warp waiting on a load until at least
-                                         mstall_to (0: none); closed at the SM's next cycle */
-    uint64_t mstall_issued, mstall_epoch;  /* issued and the SM's release epoch when ... */
-    uint64_t mstall_until;    /* ... the last scan found this (0: not every warp waits on a load) */
-    int mstall_n, mstall_valid;
     uint64_t min_wake;        /* no ACTIVE warp it serves has a smaller wake (UINT64_MAX:
                                  none ACTIVE); exact after a cycle in which it issued
                                  nothing, so such cycles skip it (warpsched.c, warp_ops) */
@@ -164,9 +156,6 @@ typedef struct sm {
 
     warp *warps;              /* cfg.max_warps slots */
     uint64_t *regpool;        /* scoreboards: max_warps * regs_per_warp */
-    uint8_t *ldpool;          /* the warps' from_load flags, the same shape */
-    uint64_t load_until;      /* the latest cycle a global load of this SM returns at */
-    int mstall_pending;       /* some scheduler has an open memory stall */
     uint64_t release_epoch;   /* barrier and grid releases so far (they wake warps without
                                  an issue: a cached memory-stall scan is stale then) */
     uint32_t regs_per_warp;

@@ -288,6 +288,11 @@ static const cfg_key cfg_schema[] = {
             "L1 misses in flight per SM (misses to a sector in flight merge)"),
     ROW_INT("memory.l1.hit_cycles", l1_hit_cycles, 44, 0, 100000, "cycles",
             "L1 lookup to data back in the SM, SM cycles"),
+    ROW_INT("memory.l1.l2_port_gbps", l1_l2_port_gbps, 0, 0, 100000, "GB/s",
+            "data from L2 into one SM (its crossbar port), loads; 0: unlimited"),
+    ROW_INT("memory.l1.launch_invalidate", l1_launch_invalidate, 1, 0, 1, "bool",
+            "1: every kernel launch empties the L1s (E19b: measured on the H200); 0: lines stay "
+            "while the carve-out does"),
     ROW_INT("memory.l1.bytes_per_cycle", l1_bytes_per_cycle, 128, 1, 65536, "bytes",
             "L1 data port: sectors it moves per SM cycle"),
     ROW_INT("memory.l1.sector_pj", l1_sector_pj, 51, 0, 1000000, "pJ",

@@ -153,12 +153,10 @@ void sm_free(sm *m)
     free(m->warps);
     free(m->ctas);
     free(m->regpool);
-    free(m->ldpool);
     free(m->unit_free);
     m->warps = NULL;
     m->ctas = NULL;
     m->regpool = NULL;
-    m->ldpool = NULL;
     m->unit_free = NULL;
     m->sched = NULL;
 }
@@ -529,83 +527,8 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     }
     for (int i = 0; i < in->ndst; i++)
         w->reg[in->dst[i]] = done;
-    if (s->hier) {
-        /* what the memory-stall count reads (open_mstall) */
-        for (int i = 0; i < in->ndst; i++)
-            w->from_load[in->dst[i]] = in->kind == IK_LD_GLOBAL;
-        if (in->kind == IK_LD_GLOBAL && done > m->load_until)
-            m->load_until = done;
-    }
     advance(w);
     return 0;
-}
-
-/* ---- memory stalls --------------------------------------------------- */
-
-/* Scheduler ws issued nothing at cycle c: when every one of its warps is
- * ACTIVE and its next instruction reads or writes a register a global load
- * has not delivered yet, the scheduler is stalled on memory from c until
- * the first of those loads returns (or the SM's next cycle, whichever is
- * first: close_mstalls).  Only called while some load of the SM is still
- * out (c < load_until), so compute-only kernels never scan their warps. */
-static uint64_t mstall_scan(const sm *m, const warp_sched *ws, uint64_t c)
-{
-    uint64_t until = UINT64_MAX;
-    for (int i = 0; i < ws->n; i++) {
-        const warp *w = &m->warps[ws->order[i]];
-        if (w->state != W_ACTIVE)
-            return 0;
-        const instr *in = &w->code[w->pc];
-        uint64_t t = 0;
-        for (int k = 0; k < in->nsrc; k++)
-            if (w->from_load[in->src[k]])
-                t = SK_MAX(t, w->reg[in->src[k]]);
-        for (int k = 0; k < in->ndst; k++)
-            if (w->from_load[in->dst[k]])
-                t = SK_MAX(t, w->reg[in->dst[k]]);
-        if (t <= c)
-            return 0;
-        until = SK_MIN(until, t);
-    }
-    return ws->n ? until : 0;
-}
-
-/* Between two issues of its scheduler (and releases of the SM) no warp's
- * next instruction or registers change, so a scan's answer holds: while c
- * is before it, every warp still waits; once a warp did not wait, it never
- * will again before it issues.  So the scan runs once per issue, not once
- * per idle cycle. */
-static void open_mstall(sm *m, warp_sched *ws, uint64_t c)
-{
-    if (!ws->mstall_valid || ws->mstall_issued != ws->issued || ws->mstall_n != ws->n ||
-        ws->mstall_epoch != m->release_epoch) {
-        ws->mstall_valid = 1;
-        ws->mstall_issued = ws->issued;
-        ws->mstall_n = ws->n;
-        ws->mstall_epoch = m->release_epoch;
-        ws->mstall_until = mstall_scan(m, ws, c);
-    }
-    uint64_t until = ws->mstall_until;
-    if (until <= c)
-        return;
-    ws->mstall_from = c;
-    ws->mstall_to = until;
-    m->mstall_pending = 1;
-}
-
-/* The SM processes cycle c: count the open stalls up to it. */
-static void close_mstalls(sim *s, sm *m, uint64_t c)
-{
-    for (int sc = 0; sc < m->nsched; sc++) {
-        warp_sched *ws = &m->sched[sc];
-        if (ws->mstall_to) {
-            uint64_t end = SK_MIN(c, ws->mstall_to);
-            if (end > ws->mstall_from)
-                mem_hier_stall(s->hier, m->id, end - ws->mstall_from);
-            ws->mstall_to = 0;
-        }
-    }
-    m->mstall_pending = 0;
 }
 
 /* Make sure the SM processes cycle c (or its first unprocessed cycle, if
@@ -654,8 +577,6 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
         m->regs_per_warp = SK_MAX(s->max_regs, 1u);
         free(m->regpool);
         m->regpool = xcalloc((size_t)c->max_warps * m->regs_per_warp, sizeof *m->regpool);
-        free(m->ldpool);
-        m->ldpool = xcalloc((size_t)c->max_warps * m->regs_per_warp, sizeof *m->ldpool);
     }
 
     uint64_t first = sm_cycle_at(m, t) + (uint64_t)c->cta_launch_cycles;
@@ -673,8 +594,6 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
         w->apats = p->apats;
         w->reg = &m->regpool[(size_t)slot * m->regs_per_warp];
         memset(w->reg, 0, m->regs_per_warp * sizeof *w->reg);
-        w->from_load = &m->ldpool[(size_t)slot * m->regs_per_warp];
-        memset(w->from_load, 0, m->regs_per_warp);
         w->cta = (uint16_t)ci;
         w->widx = (uint8_t)i;
         w->work = d->work;
@@ -778,24 +697,23 @@ static void sm_fire(sim *s, event *ev)
     const unsigned want_stall = s->sink_want & SINK_W_STALL;
     const uint64_t starve_lim = (uint64_t)s->c.starvation_cycles;
     uint64_t c = m->cycle;
-    const int count_mstall = s->hier != NULL;
+    mem_hier *const hier = s->hier;   /* memory stalls go to its counters too */
     for (;;) {
         int finished = 0, issued = 0;
-        if (m->mstall_pending)
-            close_mstalls(s, m, c);
         for (int sc = 0; sc < nsched; sc++) {
             warp_sched *ws = &m->sched[sc];
             for (int k = 0; k < width && ws->n > 0; k++) {
                 int slot = warpsched_pick(m, ws, c, starve_lim);
                 if (slot < 0) {
-                    if (count_mstall && k == 0 && c < m->load_until)
-                        open_mstall(m, ws, c);
                     if (k == 0) {
                         if (want_stall) {
                             sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->min_wake};
                             sim_sink_stall(s, &st);
                         }
-                        m->stall[stall_reason(m, ws)]++;
+                        int why = stall_reason(m, ws);
+                        m->stall[why]++;
+                        if (why == SM_STALL_MEMORY && hier)
+                            mem_hier_stall(hier, m->id, 1);
                     }
                     break;
                 }
@@ -831,8 +749,11 @@ static void sm_fire(sim *s, event *ev)
          * accounts for the rest). */
         if (!issued && next != UINT64_MAX && next > c + 1)
             for (int sc = 0; sc < nsched; sc++)
-                if (m->sched[sc].n > 0 && m->sched[sc].why >= 0)
+                if (m->sched[sc].n > 0 && m->sched[sc].why >= 0) {
                     m->stall[m->sched[sc].why] += next - c - 1;
+                    if (m->sched[sc].why == SM_STALL_MEMORY && hier)
+                        mem_hier_stall(hier, m->id, next - c - 1);
+                }
         if (next == UINT64_MAX)         /* nothing can issue until a CTA arrives: sleep */
             return;
         m->cycle = next;

@@ -8,10 +8,11 @@
  * SMs' centroid from left to right, are dealt out in equal shares: the left
  * half of them to partition 0 (arXiv:2609.24270: 4 GPCs form a partition
  * on the H200).  The tail groups (topology.tail_gpcs: SMs in no full GPC)
- * go to the partition nearest them.  On the H200 floorplan that is GPCs
- * 0, 1, 5, 6 (58 SMs) and 2, 3, 4, 7 plus the tail (74 SMs); the chip
- * itself can differ (which 4 GPCs pair up varies with floorsweeping, and
- * its halves are up to 12 SMs apart).  An SM's route to a
+ * go to the partition nearest them (a tie to the lower partition).
+ * configs/h200.yaml's floorplan.gpc_slots places the GPCs so that this
+ * gives E11's measured map: GPCs 0, 4, 5, 6 plus the tail (66 SMs) and 1,
+ * 2, 3, 7 (66); another chip can differ (which 4 GPCs pair up varies with
+ * floorsweeping).  An SM's route to a
  * partition is the Manhattan distance from its block's centre to the
  * partition's centre (wires run in x and y), and its unloaded L2 hit
  * latency is memory.l2.hit_ps plus that route, out and back, at
@@ -230,11 +231,13 @@ void mem_hier_set_mhz(mem_hier *h, int sm, int mhz)
 
 void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm)
 {
-    /* The L1s are not coherent, so a kernel starts with them invalid
-     * (as at a launch on the chip), whatever the carve-out. */
+    /* The L1s are not coherent, and the chip empties them at every launch
+     * (E19b, validation/h200 README: a chase warmed by the launch before
+     * misses its first pass; warmed in the same launch it hits):
+     * memory.l1.launch_invalidate.  A new carve-out empties them anyway. */
     h->l1_bytes = l1_after_carveout(&h->c, smem_per_sm);
     for (int i = 0; i < h->nsms; i++)
-        mem_l1_resize(h->l1[i], h->l1_bytes);
+        mem_l1_resize(h->l1[i], h->l1_bytes, h->c.l1_launch_invalidate);
     memcpy(h->at_start, h->stats, (size_t)h->nsms * sizeof *h->stats);
 }
 

@@ -93,40 +93,28 @@ typedef struct l2_ctx {
     int part;                     /* HBM fetch: partition whose channel serves it */
 } l2_ctx;
 
-static mem_cache *slice_for(l2_state *s, int p, uint64_t addr)
+/* Index of the slice (and of its data port) that holds addr in partition p. */
+static int slice_idx(const l2_state *s, int p, uint64_t addr)
 {
-    return s->slice[p * s->nslices + mem_slice_of(addr >> s->line_shift, s->nslices)];
+    return p * s->nslices + mem_slice_of(addr >> s->line_shift, s->nslices);
 }
 
-static mem_bw *port_for(l2_state *s, int p, uint64_t addr)
+/* The sectors smask of the line at line_addr, as a request of x's SM to HBM
+ * (a load, or a write-back), at t. */
+static ps_t hbm_req(const l2_ctx *x, enum mem_op op, uint64_t line_addr, unsigned smask, ps_t t)
 {
-    return &s->port[p * s->nslices + mem_slice_of(addr >> s->line_shift, s->nslices)];
-}
-
-/* Sector addresses of smask in the line at line_addr, as lanes of a request. */
-static int sector_lanes(const l2_state *s, uint64_t line_addr, unsigned smask, uint64_t *a,
-                        uint32_t *mask)
-{
+    const l2_state *s = x->s;
+    uint64_t a[32];   /* only the lanes in r.mask are read */
+    mem_req r = { 0 };
     int n = 0;
-    *mask = 0;
     for (unsigned k = 0; k < 8; k++)
         if (smask >> k & 1) {
             a[n] = line_addr + k * s->sector_bytes;
-            *mask |= 1u << n;
+            r.mask |= 1u << n;
             n++;
         }
-    return n;
-}
-
-static ps_t hbm_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
-{
-    l2_ctx *x = ud;
-    l2_state *s = x->s;
-    uint64_t a[32];   /* only the lanes in r.mask are read */
-    mem_req r = { 0 };
-    int n = sector_lanes(s, line_addr, smask, a, &r.mask);
     r.sm = x->sm;
-    r.op = MEM_LOAD;
+    r.op = (uint8_t)op;
     r.lane_bytes = (uint8_t)s->sector_bytes;
     r.addr = a;
     r.bytes = (uint64_t)n * s->sector_bytes;
@@ -134,22 +122,16 @@ static ps_t hbm_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
     return s->next ? mem_access(s->next, &r) : t;
 }
 
+static ps_t hbm_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
+{
+    return hbm_req(ud, MEM_LOAD, line_addr, smask, t);
+}
+
 static void hbm_writeback(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
 {
-    l2_ctx *x = ud;
-    l2_state *s = x->s;
-    uint64_t a[32];   /* only the lanes in r.mask are read */
-    mem_req r = { 0 };
-    int n = sector_lanes(s, line_addr, smask, a, &r.mask);
-    r.sm = x->sm;
-    r.op = MEM_STORE;
-    r.lane_bytes = (uint8_t)s->sector_bytes;
-    r.addr = a;
-    r.bytes = (uint64_t)n * s->sector_bytes;
-    r.t = t;
-    s->stats[x->sm].l2_writebacks += (uint64_t)n;
-    if (s->next)
-        mem_access(s->next, &r);
+    const l2_ctx *x = ud;
+    x->s->stats[x->sm].l2_writebacks += (uint64_t)mem_nsectors(smask);
+    hbm_req(x, MEM_STORE, line_addr, smask, t);
 }
 
 static void count(mem_stats *st, const mem_cache_res *res)
@@ -164,10 +146,11 @@ static void count(mem_stats *st, const mem_cache_res *res)
 static ps_t slice_read(l2_state *s, int sm, int q, uint64_t line, unsigned smask, ps_t t,
                        uint8_t flags, const mem_cache_io *io, mem_cache_res *res)
 {
-    ps_t ready = mem_cache_read(slice_for(s, q, line), line, smask, t, flags, io, res);
+    int i = slice_idx(s, q, line);
+    ps_t ready = mem_cache_read(s->slice[i], line, smask, t, flags, io, res);
     uint64_t bytes = (uint64_t)mem_nsectors(smask) * s->sector_bytes;
     (void)sm;
-    return mem_bw_take(port_for(s, q, line), ready, bytes);
+    return mem_bw_take(&s->port[i], ready, bytes);
 }
 
 /* Remote fill of a replica: from `from`'s slice miss, through the fabric to
@@ -255,12 +238,13 @@ static ps_t l2_store_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps
     if (s->replicate)
         for (int o = 0; o < s->nparts; o++)
             if (o != q)
-                mem_cache_invalidate(slice_for(s, o, line), line);
+                mem_cache_invalidate(s->slice[slice_idx(s, o, line)], line);
     l2_ctx hx = { s, sm, 0, 0, q };
     mem_cache_io io = { hbm_fetch, hbm_writeback, &hx };
     mem_cache_res res = { 0 };
-    mem_cache_write(slice_for(s, q, line), line, smask, at, &io, &res);
-    return mem_bw_take(port_for(s, q, line), at, (uint64_t)n * s->sector_bytes);
+    int i = slice_idx(s, q, line);
+    mem_cache_write(s->slice[i], line, smask, at, &io, &res);
+    return mem_bw_take(&s->port[i], at, (uint64_t)n * s->sector_bytes);
 }
 
 static ps_t l2_access(mem_level *l, const mem_req *r)

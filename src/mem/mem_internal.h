@@ -31,8 +31,9 @@ int mem_l2_home(const mem_level *l, int sm);
  * bypasses).  Caller owns it (ops->destroy), not next. */
 mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *next,
                          mem_stats *stats);
-/* Resize (flushes) and re-clock. */
-void mem_l1_resize(mem_level *l, uint64_t l1_bytes);
+/* Resize (a new capacity starts empty; the same one is emptied when flush)
+ * and re-clock. */
+void mem_l1_resize(mem_level *l, uint64_t l1_bytes, int flush);
 void mem_l1_set_mhz(mem_level *l, int mhz);
 
 /* Line flag of an L2 line that is a replica of a remote partition's line. */

@@ -15,9 +15,19 @@
  *    of CTAs holds one program.  Within a warp's stream,
  *    tandem repeats become loops (fold_repeats): memory saved, and no
  *    timing changed, since loop markers take no issue slot.
- *  - What the simulator cannot use is dropped: PCs, the addresses beyond
- *    the pattern they form (uniform, coalesced, strided, random), the active
- *    masks beyond that pattern, immediates, line numbers.  Traces carry no
+ *  - Addresses: a memory instruction whose active lanes' addresses are
+ *    affine in the lane index (uniform, coalesced, strided) gets an affine
+ *    address pattern (memsys.h mem_apat, what the native key addr= gives):
+ *    the lane-0 address of its first instance, and the strides per lane,
+ *    per warp of a CTA, per iteration of the loop it was folded into and
+ *    per CTA, each found from the instances themselves (addr_fit below).
+ *    The hierarchy's coalescer then sees the traced addresses.  Where the
+ *    instances are not affine in one of those (scattered lanes, warps or
+ *    CTAs whose addresses follow no stride), the instruction keeps only
+ *    its pattern and byte count, as before.
+ *  - What the simulator cannot use is dropped: PCs, addresses that fit no
+ *    affine pattern, the active masks beyond the pattern (every lane of a
+ *    pattern is accessed), immediates, line numbers.  Traces carry no
  *    compiler stall counts: given the binary's SASS listing
  *    (trace_set_sass), each instruction takes its own by PC; without one
  *    every instruction gets stall = 1 and timing rests on the scoreboard
@@ -39,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "trace_priv.h"
+#include "skewsim/memsys.h"
 
 #define WARP_THREADS 32
 #define MAX_TOKENS 80                 /* fields on one line: a list_all line has at most 47 */
@@ -75,7 +86,16 @@ typedef struct as_ins {
     uint16_t dst[PROG_MAX_DST], src[PROG_MAX_SRC];   /* register codes */
     uint8_t kind, cls, ndst, nsrc, bytes, pattern;
     uint8_t stall;                /* from the SASS listing (as_set_sass), else 0: stall = 1 */
+    /* Addresses (not compared: instances of one instruction differ in them).
+     * lane-0 address a0 and lane stride dl of this instance; dw, di, dc the
+     * strides per warp, loop iteration and CTA once found (AA_* in aff). */
+    uint8_t aff;
+    uint64_t a0, cta0;            /* cta0: the CTA a0 belongs to (forms) */
+    int64_t dl, dw, di, dc;
 } as_ins;
+
+/* as_ins.aff: what is known of its addresses */
+enum { AA_OK = 1, AA_DW = 2, AA_DI = 4, AA_DC = 8 };
 
 typedef struct as_seq {
     as_ins *v;
@@ -523,6 +543,54 @@ static void set_pattern_same(as_ins *a, int64_t delta0, int n, int same)
     }
 }
 
+/* The lane-0 address and lane stride of an instance whose active lanes
+ * (mask) are at first + the running sum of delta (NULL: every delta is
+ * `stride`), when they are affine in the lane index: a0 + lane x dl. */
+static void addr_lanes(as_ins *a, uint32_t mask, uint64_t first, const int64_t *delta, int64_t stride)
+{
+    int lane[WARP_THREADS], n = 0;
+    for (int l = 0; l < WARP_THREADS; l++)
+        if (mask >> l & 1)
+            lane[n++] = l;
+    int64_t dl = 0;
+    if (n > 1) {
+        int64_t d = delta ? delta[0] : stride, gap = lane[1] - lane[0];
+        if (d % gap)
+            return;
+        dl = d / gap;
+        for (int j = 1; j < n; j++)
+            if ((delta ? delta[j - 1] : stride) != dl * (lane[j] - lane[j - 1]))
+                return;
+    }
+    a->aff = AA_OK;
+    a->dl = dl;
+    a->a0 = first - (uint64_t)(dl * lane[0]);
+}
+
+/* Fold instance b (k steps after a) into a's stride of kind flag (AA_DW,
+ * AA_DI, AA_DC) held in *d: the first pair sets it, later ones must agree,
+ * and instances that do not fit an affine stride clear a's AA_OK. */
+static void addr_fit(as_ins *a, const as_ins *b, int64_t k, uint8_t flag, int64_t *d)
+{
+    if (!(a->aff & AA_OK))
+        return;
+    if (!(b->aff & AA_OK) || b->dl != a->dl || k == 0) {
+        a->aff = 0;
+        return;
+    }
+    int64_t diff = (int64_t)(b->a0 - a->a0);
+    if (!(a->aff & flag)) {
+        if (diff % k) {
+            a->aff = 0;
+            return;
+        }
+        *d = diff / k;
+        a->aff |= flag;
+    } else if (diff != *d * k) {
+        a->aff = 0;
+    }
+}
+
 #define NEED(what)                                                              \
     do {                                                                        \
         if (i >= n)                                                             \
@@ -687,6 +755,7 @@ static int parse_ins(as_reader *r, as_seq *s)
         i++;
         int active = __builtin_popcount((unsigned)mask);
         int64_t delta[WARP_THREADS], stride_v = 0;
+        uint64_t first = 0;           /* the first active lane's address */
         int strided = 0;
         int nd = active > 0 ? active - 1 : 0;
         a.bytes = (uint8_t)width;
@@ -698,12 +767,15 @@ static int parse_ins(as_reader *r, as_seq *s)
                     return FAIL(r, "%s: address: %s: expected a hexadecimal address", op, tk[i]);
                 if (j > 0)
                     delta[j - 1] = (int64_t)(addr - prev);
+                else
+                    first = addr;
                 prev = addr;
             }
         } else {
             NEED("a base address");
             if (parse_hex(tk[i], 16, &v) < 0)
                 return FAIL(r, "%s: base address: %s: expected a hexadecimal address", op, tk[i]);
+            first = v;
             i++;
             if (fmt == AF_BASE_STRIDE) {
                 int64_t stride;
@@ -726,6 +798,8 @@ static int parse_ins(as_reader *r, as_seq *s)
             set_pattern_same(&a, stride_v, active, 1);   /* every delta is the stride */
         else
             set_pattern(&a, delta, active);
+        if (active > 0)
+            addr_lanes(&a, (uint32_t)mask, first, strided ? NULL : delta, stride_v);
     }
     /* tracer version 5 ends the line with the immediate */
     if (i < n) {
@@ -737,6 +811,7 @@ static int parse_ins(as_reader *r, as_seq *s)
         a.bytes = 0;
         a.pattern = 0;
         a.stride = 0;
+        a.aff = 0;
     } else if (width == 0) {        /* constant loads: no address operand traced */
         a.bytes = oc->width;
         a.pattern = MP_UNIFORM;
@@ -797,8 +872,18 @@ static void fold_repeats(as_reader *r, const as_seq *s, as_seq *out)
         x->kind = IK_LOOP;
         x->cls = FU_MISC;
         x->arg = best_k;
-        for (uint32_t j = i; j < i + best_len; j++)
-            *seq_push(out, s->line[j]) = s->v[j];
+        for (uint32_t j = i; j < i + best_len; j++) {
+            as_ins *b = seq_push(out, s->line[j]);
+            *b = s->v[j];
+            /* iteration k of the body: its addresses k iteration strides on */
+            for (uint32_t k = 1; k < best_k && (b->aff & AA_OK); k++) {
+                const as_ins *c = &s->v[j + k * best_len];
+                if ((c->aff & AA_DW) != (b->aff & AA_DW) || c->dw != b->dw)
+                    b->aff = 0;
+                else
+                    addr_fit(b, c, k, AA_DI, &b->di);
+            }
+        }
         x = seq_push(out, s->line[i + best_len - 1]);
         x->kind = IK_ENDLOOP;
         x->cls = FU_MISC;
@@ -828,6 +913,13 @@ static void build_layout(as_reader *r, unsigned long tb_line)
         }
         if (w > 0 && uniform)
             uniform = seq_equal(s, &r->warp[0]);
+    }
+    if (uniform) {
+        /* one stream for every warp: its addresses step by a warp stride */
+        as_seq *s0 = &r->warp[0];
+        for (uint32_t i = 0; i < s0->n; i++)
+            for (uint32_t w = 1; w < r->nwarps && (s0->v[i].aff & AA_OK); w++)
+                addr_fit(&s0->v[i], &r->warp[w].v[i], w, AA_DW, &s0->v[i].dw);
     }
     for (uint32_t w = 0; w < (uniform ? 1 : r->nwarps); w++)
         fold_repeats(r, &r->warp[w], &r->cwarp[w]);
@@ -909,7 +1001,23 @@ static void build_program(as_reader *r, program *p, const as_seq *l, uint32_t in
 #define SLOTS (2 * TRACE_MAX_PROGRAMS)
 
 /* The program index of the finished CTA (a shared one, or a new one). */
-static int intern_cta(as_reader *r, unsigned long tb_line, uint32_t *prog)
+/* A CTA that shares form f's program: its addresses step by a CTA stride
+ * from the form's first CTA (and keep the same warp and iteration strides). */
+static void addr_fit_cta(as_form *f, const as_seq *l, uint64_t cta)
+{
+    for (uint32_t i = 0; i < l->n; i++) {
+        as_ins *a = &f->seq.v[i];
+        const as_ins *b = &l->v[i];
+        if (!(a->aff & AA_OK))
+            continue;
+        if ((a->aff & (AA_DW | AA_DI)) != (b->aff & (AA_DW | AA_DI)) || a->dw != b->dw || a->di != b->di)
+            a->aff = 0;
+        else
+            addr_fit(a, b, (int64_t)(cta - a->cta0), AA_DC, &a->dc);
+    }
+}
+
+static int intern_cta(as_reader *r, unsigned long tb_line, uint64_t cta, uint32_t *prog)
 {
     build_layout(r, tb_line);
     const as_seq *l = &r->layout;
@@ -920,6 +1028,7 @@ static int intern_cta(as_reader *r, unsigned long tb_line, uint32_t *prog)
         const as_form *f = &r->forms[r->slots[slot] - 1];
         if (f->hash == h && seq_equal(&f->seq, l)) {
             *prog = r->slots[slot] - 1;
+            addr_fit_cta(&r->forms[*prog], l, cta);
             return 0;
         }
     }
@@ -935,12 +1044,40 @@ static int intern_cta(as_reader *r, unsigned long tb_line, uint32_t *prog)
     as_form *f = &r->forms[r->nforms];
     f->hash = h;
     memset(&f->seq, 0, sizeof f->seq);
-    for (uint32_t i = 0; i < l->n; i++)
-        *seq_push(&f->seq, l->line[i]) = l->v[i];
+    for (uint32_t i = 0; i < l->n; i++) {
+        as_ins *a = seq_push(&f->seq, l->line[i]);
+        *a = l->v[i];
+        a->cta0 = cta;
+    }
     build_program(r, &r->progs[r->nforms], l, r->nforms);
     r->slots[slot] = r->nforms + 1;
     *prog = r->nforms++;
     return 0;
+}
+
+/* Each program's memory instructions whose instances fit an affine pattern
+ * get it (the strides not found, e.g. per CTA in a one-CTA form, are 0). */
+static void attach_apats(as_reader *r)
+{
+    for (uint32_t f = 0; f < r->nforms; f++) {
+        const as_seq *q = &r->forms[f].seq;
+        program *p = &r->progs[f];
+        for (uint32_t i = 0; i < q->n && i < p->n; i++) {
+            const as_ins *a = &q->v[i];
+            if (!is_memory(a->kind) || !(a->aff & AA_OK))
+                continue;
+            mem_apat ap;
+            memset(&ap, 0, sizeof ap);
+            ap.kind = MEM_AP_AFFINE;
+            ap.lane = a->dl;
+            ap.warp = a->aff & AA_DW ? a->dw : 0;
+            ap.iter = a->aff & AA_DI ? a->di : 0;
+            ap.cta = a->aff & AA_DC ? a->dc : 0;
+            /* wraps modulo 2^64 as the pattern's own sums do */
+            ap.base = a->a0 - a->cta0 * (uint64_t)ap.cta;
+            p->code[i].apat = prog_add_apat(p, &ap);
+        }
+    }
 }
 
 /* --------------------------------------------------------------- kernels */
@@ -1190,14 +1327,15 @@ static int parse_kernel(as_reader *r, kernel *k)
             if (close_warp(r, warp, announced, count, insts_line, tbname) < 0)
                 return r->err.code;
             uint32_t prog = 0;
-            if (intern_cta(r, tb_line, &prog) < 0)
+            uint64_t cta = tb[0] + tb[1] * r->gdim[0] + tb[2] * r->gdim[0] * r->gdim[1];
+            if (intern_cta(r, tb_line, cta, &prog) < 0)
                 return r->err.code;
             if (r->nctas == r->ctacap) {
                 r->ctacap = r->ctacap ? 2 * r->ctacap : 256;
                 r->ctas = xrealloc(r->ctas, r->ctacap * sizeof *r->ctas);
             }
             as_cta *c = &r->ctas[r->nctas++];
-            c->id = tb[0] + tb[1] * r->gdim[0] + tb[2] * r->gdim[0] * r->gdim[1];
+            c->id = cta;
             c->prog = prog;
             c->line = tb_line;
             in_tb = 0;
@@ -1295,6 +1433,7 @@ static int parse_kernel(as_reader *r, kernel *k)
                     (unsigned long long)r->gdim[2]);
     }
 
+    attach_apats(r);
     k->name = xstrdup(r->kname);
     k->grid = r->grid;
     k->block_threads = r->block;

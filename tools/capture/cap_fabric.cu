@@ -17,7 +17,9 @@
 //            ld.global.cg, taking chunks from a queue; each partition's SMs
 //            read their own list (near pages, far pages, both, none).  Cases
 //            with lists of 2 GiB stream from HBM; cases with 8 MiB lists read
-//            40 passes and are L2-resident.  Bandwidth = bytes / event time,
+//            40 passes and are L2-resident.  `sweep` adds lists of 16 to
+//            64 MiB (10 passes): near against far as the list outgrows what
+//            one partition holds of it.  Bandwidth = bytes / event time,
 //            median of 5 launches after one warm-up.
 //
 // Output: DIR/fabric.csv (case,readers,pages,bytes,passes,time_ns_median,
@@ -25,7 +27,7 @@
 // plus a table on stdout.
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_fabric cap_fabric.cu
-// Usage: cap_fabric DIR
+// Usage: cap_fabric DIR [sweep]
 #include "cap.h"
 
 static __device__ __forceinline__ uint32_t timed_first(const uint32_t *p, volatile uint32_t *sh)
@@ -139,7 +141,7 @@ static int parity(uint64_t va)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_fabric DIR\n");
+        std::fprintf(stderr, "usage: cap_fabric DIR [sweep]\n");
         return 2;
     }
     std::string dir = argv[1];
@@ -298,12 +300,28 @@ int main(int argc, char **argv)
     };
     FILE *bf = cap_open(dir, "fabric.csv", "case,readers_a,readers_b,bytes_per_pass,passes,time_ns_median,gbps");
     std::printf("%-12s %-10s %12s %7s %10s %9s\n", "case", "set", "bytes/pass", "passes", "ms", "GB/s");
-    for (int resident = 0; resident < 2; resident++) {
-        // 2 GiB lists (HBM) or 8 MiB lists (L2-resident, 40 passes).
-        size_t want_pages = resident ? (8 * MB) / 4096 : std::min(lst[0].size(), lst[1].size());
+    // Page-list sets: 2 GiB lists from HBM (L2 flushed before each launch),
+    // 8 MiB lists read 40 times (L2-resident); with `sweep`, lists of 16 to
+    // 64 MiB read 10 times, where a partition's 30 MiB half of the L2 stops
+    // holding a far list together with its local replicas.
+    struct Set {
+        size_t mib;   // 0: the 2 GiB HBM lists
+        uint32_t passes;
+        bool all_cases;
+    };
+    std::vector<Set> sets = {{0, 1, true}, {8, 40, true}};
+    if (argc > 2 && !strcmp(argv[2], "sweep"))
+        for (size_t m = 16; m <= 64; m += 8)
+            sets.push_back({m, 10, false});
+    for (const Set &st : sets) {
+        bool resident = st.mib != 0;
+        size_t want_pages = resident ? (st.mib * MB) / 4096 : std::min(lst[0].size(), lst[1].size());
         want_pages -= want_pages % 16;
-        uint32_t passes = resident ? 40 : 1;
+        uint32_t passes = st.passes;
         for (const Case &cs : cases) {
+            if (!st.all_cases && strcmp(cs.name, "A_reads_A") && strcmp(cs.name, "A_reads_B") &&
+                strcmp(cs.name, "all_near") && strcmp(cs.name, "all_far"))
+                continue;
             BwArgs a;
             int rd[2] = {cs.ra, cs.rb};
             size_t bytes = 0;
@@ -329,10 +347,11 @@ int main(int argc, char **argv)
                     t.push_back(ev_ms(ea, eb) * 1e6);
             }
             double tn = median_d(t), gbps = (double)bytes * passes / tn;
-            std::fprintf(bf, "%s%s,%d,%d,%zu,%u,%.0f,%.1f\n", cs.name, resident ? "_l2" : "_hbm", cs.ra, cs.rb, bytes,
-                         passes, tn, gbps);
-            std::printf("%-12s %-10s %12zu %7u %10.3f %9.1f\n", cs.name, resident ? "8MiB-L2" : "2GiB-HBM", bytes,
-                        passes, tn / 1e6, gbps);
+            std::string set = resident ? fmt("%zuMiB", st.mib) : std::string("2GiB-HBM");
+            std::string tag = resident ? (st.mib == 8 ? std::string("_l2") : fmt("_l2_%zuMiB", st.mib)) : "_hbm";
+            std::fprintf(bf, "%s%s,%d,%d,%zu,%u,%.0f,%.1f\n", cs.name, tag.c_str(), cs.ra, cs.rb, bytes, passes, tn,
+                         gbps);
+            std::printf("%-12s %-10s %12zu %7u %10.3f %9.1f\n", cs.name, set.c_str(), bytes, passes, tn / 1e6, gbps);
             std::fflush(stdout);
         }
     }
