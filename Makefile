@@ -42,7 +42,7 @@ BIN := $(BUILD)/skewsim
 LIB := $(BUILD)/libskewsim.a
 TESTBIN := $(BUILD)/check_skewsim
 STUDY := $(BUILD)/study
-STUDIES := skew_tail grid_barrier lee2011 cta_granularity short_dvfs warp_cache
+STUDIES := skew_tail grid_barrier lee2011 cta_granularity short_dvfs die_asymmetry warp_cache
 STUDY_JOBS ?= 2
 
 .PHONY: all deps libs test-deps demo check test validate docs clean help fuzz valgrind bench check-slurm FORCE studies

@@ -452,7 +452,7 @@ START_TEST(test_policy_choices)
     sk_error e = { 0 };
     cfg_defaults(&c);
     ck_assert_int_eq(cfg_set_value(&c, "dispatch.policy", "no_such_policy", &e), SK_ECONFIG);
-    ck_assert_str_eq(e.msg, "dispatch.policy: no_such_policy: expected one of gigathread, round_robin, clock_aware, greedy, lcs, bcs, dyncta, static_weights, learned, oracle, freq_aware");
+    ck_assert_str_eq(e.msg, "dispatch.policy: no_such_policy: expected one of gigathread, round_robin, clock_aware, greedy, lcs, bcs, dyncta, static_weights, learned, oracle, freq_aware, numa, numa_idsplit");
     ck_assert_int_eq(DISPATCH_NPOLICIES + WARP_NPOLICIES, (int)SK_ARRAY_LEN(policy_rows));
 }
 END_TEST

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "skewsim/topo.h"
 #include "skewsim/trace.h"
+#include "skewsim/memsys.h"
 #include "tests.h"
 #include "testutil.h"
 
@@ -270,9 +271,11 @@ END_TEST
 
 /* ---- green contexts ---------------------------------------------------- */
 
-/* Every default-flags split measured on the H200 (validation/h200/capture/
- * green.csv, E14: N = 8..128 in steps of 8, two launch methods): the
- * group's SM ids and the remainder's, against the rule over the topology. */
+/* Every split measured on the H200 (validation/h200/capture/green.csv, E14:
+ * default flags at N = 8..128 in steps of 8, and flags 1 =
+ * CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING at N = 1, 2, 4, 6, 10, 12,
+ * 20, 66, 124, 130; two launch methods): the group's SM ids and the
+ * remainder's, against the rule over the topology. */
 START_TEST(test_green_measured)
 {
     cfg c;
@@ -283,28 +286,31 @@ START_TEST(test_green_measured)
     FILE *f = fopen("validation/h200/capture/green.csv", "r");
     ck_assert_ptr_nonnull(f);
     char line[4096];
-    int rows = 0, g[132], r[132], ng, nr;
+    int rows = 0, rows1 = 0, g[132], r[132], ng, nr;
     while (fgets(line, sizeof line, f)) {
         char method[8], flags[8], part[16];
         int n, api, seen, off = 0;
         if (sscanf(line, "%7[^,],%7[^,],%d,%15[^,],%d,ok,%d,%n", method, flags, &n, part, &api, &seen,
-                   &off) != 6 || strcmp(flags, "0") != 0)
+                   &off) != 6 || (strcmp(flags, "0") != 0 && strcmp(flags, "1") != 0))
             continue;
-        ck_assert_int_eq(topo_green(&t, n, c.green_unit_sms, g, &ng, r, &nr, &e), 0);
+        int nocosched = flags[0] == '1';
+        ck_assert_int_eq(topo_green_split(&t, n, c.green_unit_sms, nocosched, g, &ng, r, &nr, &e), 0);
+        rows1 += nocosched;
         const int *want = strcmp(part, "group") == 0 ? g : r;
         int nwant = strcmp(part, "group") == 0 ? ng : nr;
         int k = 0;
         for (char *p = line + off, *end; *p && *p != '\n'; p = end, k++) {
             long id = strtol(p, &end, 10);
             ck_assert_ptr_ne(end, p);
-            ck_assert_msg(k < nwant && want[k] == id, "N=%d %s: SM #%d is %ld, model %d", n, part, k, id,
-                          k < nwant ? want[k] : -1);
+            ck_assert_msg(k < nwant && want[k] == id, "flags %s N=%d %s: SM #%d is %ld, model %d", flags, n,
+                          part, k, id, k < nwant ? want[k] : -1);
         }
-        ck_assert_msg(k == nwant, "N=%d %s: %d SMs measured, model %d", n, part, k, nwant);
+        ck_assert_msg(k == nwant, "flags %s N=%d %s: %d SMs measured, model %d", flags, n, part, k, nwant);
         rows++;
     }
     fclose(f);
-    ck_assert_int_ge(rows, 60);          /* 16 sizes x 2 methods x group and rest */
+    ck_assert_int_ge(rows, 100);         /* (16 + 10) sizes x 2 methods x group and rest */
+    ck_assert_int_eq(rows1, 40);
     /* A request rounds up to whole units of 8. */
     ck_assert_int_eq(topo_green(&t, 1, 8, g, &ng, r, &nr, &e), 0);
     ck_assert_int_eq(ng, 8);
@@ -382,12 +388,331 @@ START_TEST(test_topo_cli)
         if (n == 3)
             ck_assert_int_eq(strncmp(line, "0 0 0 0 0 8 ", 12), 0);        /* GPC 0: 8 SMs */
         if (n == 3 + 124)
-            ck_assert_int_eq(strncmp(line, "124 62 8 8 8 2 ", 15), 0);     /* a random SM: clusters of 2 */
+            ck_assert_int_eq(strncmp(line, "124 62 8 0 8 2 ", 15), 0);     /* a random SM: clusters of 2,
+                                                                               physically in GPC 0 */
         n++;
     }
     ck_assert_int_eq(pclose(p), 0);
     ck_assert_int_eq(n, 3 + 132);
     free(cmd);
+}
+END_TEST
+
+/* sms=green:N:nocosched runs on the flags-1 split: N = 20 is SMs 0-15 and
+ * the random 124-127 (E14), and never GPC 0's default-flags unit. */
+START_TEST(test_green_nocosched_kernel)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    char *tr = tu_strf("skewsim-trace 1\nkernel k grid=200 block=256 regs=16 sms=green:20:nocosched\n"
+                       "program main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n");
+    tu_run run;
+    tu_simulate_ok(&run, &c, tr);
+    int used[132] = {0}, nused = 0;
+    for (uint64_t cta = 0; cta < 200; cta++) {
+        int smid = tu_cta(&run, 0, cta)->sm;
+        ck_assert_msg(smid < 16 || (smid >= 124 && smid < 128), "CTA %llu on SM %d",
+                      (unsigned long long)cta, smid);
+        nused += !used[smid]++;
+    }
+    ck_assert_int_eq(nused, 20);
+    tu_run_free(&run);
+    free(tr);
+}
+END_TEST
+
+/* The writer keeps sms=green:N:nocosched and sms=mig:P@S (a MIG alias is
+ * written back as its H200 name). */
+START_TEST(test_sms_keys_round_trip)
+{
+    static const struct { const char *key, *written; } cases[] = {
+        {"sms=rest:20:nocosched", " sms=rest:20:nocosched"}, {"sms=mig:3g@4", " sms=mig:3g.71gb@4"},
+        {"sms=mig:1g.35gb", " sms=mig:1g.35gb@0"}};
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        char *tr = tu_strf("skewsim-trace 1\nkernel k grid=4 block=32 %s\nprogram main\n  EXIT\nend\n"
+                           "endkernel\n", cases[i].key);
+        sk_error e = {0};
+        trace *t = trace_open_string("x.trace", tr, &e);
+        ck_assert_ptr_nonnull(t);
+        kernel k;
+        ck_assert_int_eq(trace_next_kernel(t, &k, &e), 1);
+        char dir[256];
+        tu_mkdtemp(dir, sizeof dir, "smskey");
+        char *path = tu_strf("%s/k.trace", dir);
+        ck_assert_int_eq(trace_write_kernel(path, &k, 0, &e), 0);
+        kernel k2;
+        trace *t2 = trace_open(path, &e);
+        ck_assert_ptr_nonnull(t2);
+        ck_assert_int_eq(trace_next_kernel(t2, &k2, &e), 1);
+        ck_assert_int_eq(k2.green_sms, k.green_sms);
+        ck_assert_int_eq(k2.green_nocosched, k.green_nocosched);
+        ck_assert_int_eq(k2.mig, k.mig);
+        ck_assert_int_eq(k2.mig_start, k.mig_start);
+        char *text = tu_slurp(path, NULL);
+        ck_assert_msg(strstr(text, cases[i].written) != NULL, "%s: written as %s", cases[i].key, text);
+        free(text);
+        kernel_free(&k);
+        kernel_free(&k2);
+        trace_close(t);
+        trace_close(t2);
+        free(path);
+        tu_rmdir(dir);
+        free(tr);
+    }
+}
+END_TEST
+
+/* ---- MIG ---------------------------------------------------------------- */
+
+static const char *const shipped[] = {
+    "configs/h200.yaml", "configs/h200_measured.yaml", "configs/h200_common.yaml",
+    "configs/h200_12_16x3_18x4.yaml", "configs/h200_10_16x2_18x5.yaml"};
+
+/* "MIG disables working SMs so that every chip of a SKU shows the same
+ * profiles" (arXiv:2609.24270): on each shipped chip, and on 30 chips drawn
+ * under the yield model, every profile at every start it allows gets
+ * exactly its SMs, each from the GPCs of its slots, and 4g + 3g (the paper's
+ * example) leaves 8 of 132 unused. */
+START_TEST(test_mig_every_chip)
+{
+    for (int chip = 0; chip < (int)SK_ARRAY_LEN(shipped) + 30; chip++) {
+        cfg c;
+        char seed[64];
+        snprintf(seed, sizeof seed, "sim: {seed: %d}\n", chip);
+        if (chip < (int)SK_ARRAY_LEN(shipped))
+            tu_cfg(&c, shipped[chip], NULL);
+        else
+            tu_cfg(&c, "configs/h200_yield.yaml", seed, NULL);
+        topo t;
+        sk_error e = {0};
+        ck_assert_int_eq(topo_build(&t, &c, &e), 0);
+        int ids[132], n;
+        for (int p = 0; topo_mig_profile_at(p); p++)
+            for (int st = 0; st < 8; st++) {
+                if (!(topo_mig_profile_at(p)->starts >> st & 1))
+                    continue;
+                ck_assert_msg(topo_mig(&t, p, st, ids, &n, &e) == 0, "chip %d: %s", chip, e.msg);
+                ck_assert_int_eq(n, topo_mig_profile_at(p)->sms);
+            }
+        unsigned char in[132] = {0};
+        int p4, s4, p3, s3, total = 0;
+        ck_assert_int_eq(topo_mig_parse("4g", &p4, &s4, &e), 0);
+        ck_assert_int_eq(topo_mig_parse("3g.71gb@4", &p3, &s3, &e), 0);
+        ck_assert_int_eq(s3, 4);
+        ck_assert_int_eq(topo_mig(&t, p4, s4, ids, &n, &e), 0);
+        for (int i = 0; i < n; i++)
+            total += !in[ids[i]]++;
+        ck_assert_int_eq(topo_mig(&t, p3, s3, ids, &n, &e), 0);
+        for (int i = 0; i < n; i++)
+            total += !in[ids[i]]++;
+        ck_assert_int_eq(total, 124);        /* disjoint: 64 + 60, 8 unused */
+        topo_free(&t);
+    }
+}
+END_TEST
+
+/* The 3g profile's 60 SMs are the SKU's worst case: on the paper's uneven
+ * chips the four smallest GPCs (slots 4-7) hold exactly 60 (18+16+16+10,
+ * 16+16+16+12), so 3g@4 leaves none of their SMs unused; on the common chip
+ * (16 x 4 = 64) it leaves 4. */
+START_TEST(test_mig_worst_case_tight)
+{
+    static const struct { const char *path; int unused; } cases[] = {
+        {"configs/h200_10_16x2_18x5.yaml", 0}, {"configs/h200_12_16x3_18x4.yaml", 0},
+        {"configs/h200_common.yaml", 4}};
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        cfg c;
+        tu_cfg(&c, cases[i].path, NULL);
+        topo t;
+        sk_error e = {0};
+        ck_assert_int_eq(topo_build(&t, &c, &e), 0);
+        int ids[132], n, p, st;
+        ck_assert_int_eq(topo_mig_parse("3g@4", &p, &st, &e), 0);
+        ck_assert_int_eq(topo_mig(&t, p, st, ids, &n, &e), 0);
+        int gpcs[16] = {0}, held = 0;
+        for (int k = 0; k < n; k++)
+            gpcs[t.sm[ids[k]].phys_gpc] = 1;
+        for (int id = 0; id < t.nsms; id++)
+            held += gpcs[t.sm[id].phys_gpc];
+        ck_assert_msg(held - n == cases[i].unused, "%s: %d SMs in 3g@4's GPCs, %d used", cases[i].path,
+                      held, n);
+        topo_free(&t);
+    }
+}
+END_TEST
+
+/* A chip outside the SKU's guarantee, six 18-SM GPCs and two of 12: 1g at
+ * slot 6 needs 16 SMs of one GPC and gets 12, while 3g@4 (18 + 18 + 12 +
+ * 12 = 60) still fits; a kernel asking for the missing instance fails its
+ * launch. */
+START_TEST(test_mig_unavailable)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, "topology: {floorsweep: \"6.6 6.7 6.8 7.6 7.7 7.8\"}\n", NULL);
+    topo t;
+    sk_error e = {0};
+    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
+    int ids[132], n, p, st;
+    ck_assert_int_eq(topo_mig_parse("1g@6", &p, &st, &e), 0);
+    ck_assert_int_eq(topo_mig(&t, p, st, ids, &n, &e), SK_EFIT);
+    ck_assert_ptr_nonnull(strstr(e.msg, "its GPCs hold 12 SMs: expected at least 16"));
+    sk_error e2 = {0};
+    ck_assert_int_eq(topo_mig_parse("3g@4", &p, &st, &e2), 0);
+    ck_assert_int_eq(topo_mig(&t, p, st, ids, &n, &e2), 0);
+    topo_free(&t);
+    char *tr = tu_strf("skewsim-trace 1\nkernel k grid=16 block=256 regs=16 sms=mig:1g@6\nprogram main\n"
+                       "  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n");
+    tu_run run;
+    ck_assert_int_eq(tu_simulate(&run, &c, tr), SK_EFIT);
+    tu_run_free(&run);
+    free(tr);
+    /* Bad specs. */
+    sk_error e3 = {0};
+    ck_assert_int_eq(topo_mig_parse("5g", &p, &st, &e3), SK_EUSAGE);
+    ck_assert_int_eq(topo_mig_parse("3g@2", &p, &st, &e3), SK_EUSAGE);
+    ck_assert_int_eq(topo_mig_parse("1g@7", &p, &st, &e3), SK_EUSAGE);
+}
+END_TEST
+
+/* A kernel in a MIG instance runs on exactly its SMs. */
+START_TEST(test_mig_kernel)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    topo t;
+    sk_error e = {0};
+    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
+    int ids[132], n, p, st;
+    ck_assert_int_eq(topo_mig_parse("3g@4", &p, &st, &e), 0);
+    ck_assert_int_eq(topo_mig(&t, p, st, ids, &n, &e), 0);
+    unsigned char in[132] = {0};
+    for (int k = 0; k < n; k++)
+        in[ids[k]] = 1;
+    topo_free(&t);
+    char *tr = tu_strf("skewsim-trace 1\nkernel k grid=480 block=256 regs=16 sms=mig:3g.71gb@4\nprogram main\n"
+                       "  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n");
+    tu_run run;
+    tu_simulate_ok(&run, &c, tr);
+    int used[132] = {0}, nused = 0;
+    for (uint64_t cta = 0; cta < 480; cta++) {
+        int smid = tu_cta(&run, 0, cta)->sm;
+        ck_assert_msg(in[smid], "CTA on SM %d, outside 3g@4", smid);
+        nused += !used[smid]++;
+    }
+    ck_assert_int_eq(nused, 60);
+    tu_run_free(&run);
+    free(tr);
+}
+END_TEST
+
+/* kernels[].max_active_clusters counts the SMs the kernel may use, one CTA
+ * per SM, worked by hand from the green rule: sms=green:16 is 4 SMs of
+ * each of GPCs 0-3 (2 clusters of 2 each: 8); green:64 is 8 SMs of each of
+ * the 8 GPCs (one cluster of 8 each: 8, where the whole chip gives 15);
+ * rest:120 is 120-123 (two TPCs of GPCs 6, 7) and the 4 random TPCs: 6
+ * clusters of 2; green:20:nocosched is TPC 0 of each GPC (2 SMs) and two
+ * random TPCs: 10 clusters of 2. */
+START_TEST(test_mac_respects_partition)
+{
+    static const struct { const char *sms; unsigned csize, want; } cases[] = {
+        {"sms=green:16", 2, 8}, {"sms=green:64", 8, 8}, {"", 8, 15},
+        {"sms=rest:120", 2, 6}, {"sms=green:20:nocosched", 2, 10}};
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        cfg c;
+        tu_cfg(&c, TU_H200, NULL);
+        char *tr = tu_strf("skewsim-trace 1\nkernel k grid=%u block=1024 regs=64 cluster=%u %s\n"
+                           "program main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n",
+                           cases[i].csize * 4, cases[i].csize, cases[i].sms);
+        tu_run run;
+        tu_simulate_ok(&run, &c, tr);
+        ck_assert_msg(results_kernel(run.r, 0)->max_active_clusters == cases[i].want, "%s cluster %u: %llu",
+                      cases[i].sms, cases[i].csize,
+                      (unsigned long long)results_kernel(run.r, 0)->max_active_clusters);
+        tu_run_free(&run);
+        free(tr);
+    }
+}
+END_TEST
+
+/* ---- NUMA-aware dispatch ------------------------------------------------- */
+
+/* One warp per CTA walks the 32 lines of its own 4 KB page (CTA c: page c
+ * from 0x7f0000000000), each load waiting for the one before, past L1:
+ * latency-bound, every access a first touch. */
+static char *page_walk(unsigned grid)
+{
+    return tu_strf("skewsim-trace 1\nkernel walk grid=%u block=32 regs=16\nprogram main\n"
+                   "  loop 32\n"
+                   "    LDG.E.CG R4 <- R2 bytes=4 addr=0x7f0000000000 lane=4 cta=4096 iter=128 stall=1\n"
+                   "    FFMA R2 <- R4 R4 R2 stall=4\n"
+                   "  end\n  EXIT\nend\nendkernel\n", grid);
+}
+
+/* The known answer: under numa every CTA runs on an SM homed in its
+ * page's partition (the hash of E11's bits 12, 13, 15, 17, 19 and the frame
+ * constant), and the kernel is faster than under gigathread, which puts
+ * about half of them across the fabric; numa_idsplit, right about the
+ * homes of only about half the SMs, gains much less. */
+START_TEST(test_numa_dispatch)
+{
+    static const char *const pol[] = {"gigathread", "numa", "numa_idsplit"};
+    double us[3];
+    int far[3];
+    for (int i = 0; i < 3; i++) {
+        cfg c;
+        char *y = tu_strf("memory: {model: hierarchy}\ndispatch: {policy: %s}\n", pol[i]);
+        tu_cfg(&c, TU_H200, y, NULL);
+        char *tr = page_walk(132);
+        tu_run run;
+        tu_simulate_ok(&run, &c, tr);
+        uint64_t mask;
+        cfg_bit_list(c.l2_hash_bits, &mask);
+        far[i] = 0;
+        for (uint64_t cta = 0; cta < 132; cta++) {
+            int smid = tu_cta(&run, 0, cta)->sm;
+            int part = mem_partition_of(0x7f0000000000ull + cta * 4096, 2, mask, c.l2_frame_bit);
+            far[i] += mem_hier_home(run.s->hier, smid) != part;
+        }
+        const kernel_stats *k = results_kernel(run.r, 0);
+        us[i] = (double)(k->last_end_ps - k->first_start_ps) / 1e6;
+        tu_run_free(&run);
+        free(tr);
+        free(y);
+    }
+    ck_assert_int_eq(far[1], 0);
+    ck_assert_msg(far[0] > 30 && far[0] < 100, "gigathread: %d of 132 CTAs far", far[0]);
+    ck_assert_msg(far[2] > 20 && far[2] < 110, "numa_idsplit: %d of 132 CTAs far", far[2]);
+    ck_assert_msg(us[1] < 0.9 * us[0], "numa %.2f us, gigathread %.2f us", us[1], us[0]);
+    ck_assert_msg(us[2] > us[1], "numa_idsplit %.2f us, numa %.2f us", us[2], us[1]);
+}
+END_TEST
+
+/* Work-conserving: with 4 CTAs per SM of room and every CTA's data in one
+ * partition (CTA c reads page 2c: an even page count keeps bit 12 at 0, so
+ * partition = parity of bits 13, 15, 17, 19), the policy still places all of
+ * a grid larger than that partition's room; and without the hierarchy it is
+ * greedy, CTA for CTA. */
+START_TEST(test_numa_fallback_and_flat)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, "dispatch: {policy: numa}\n", NULL);
+    cfg g;
+    tu_cfg(&g, TU_H200, "dispatch: {policy: greedy}\n", NULL);
+    char *tr = page_walk(600);
+    tu_run a, b;
+    tu_simulate_ok(&a, &c, tr);
+    tu_simulate_ok(&b, &g, tr);
+    for (uint64_t cta = 0; cta < 600; cta++)
+        ck_assert_int_eq(tu_cta(&a, 0, cta)->sm, tu_cta(&b, 0, cta)->sm);
+    tu_run_free(&a);
+    tu_run_free(&b);
+    cfg h;
+    tu_cfg(&h, TU_H200, "memory: {model: hierarchy}\ndispatch: {policy: numa}\n", NULL);
+    tu_run r;
+    tu_simulate_ok(&r, &h, tr);
+    ck_assert_uint_eq(results_kernel(r.r, 0)->ctas, 600);
+    tu_run_free(&r);
+    free(tr);
 }
 END_TEST
 
@@ -511,6 +836,23 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_green_uneven_random_last);
     tcase_add_test(tc, test_topo_cli);
     tcase_add_test(tc, test_green_kernel_sms);
+    tcase_add_test(tc, test_green_nocosched_kernel);
+    tcase_add_test(tc, test_mac_respects_partition);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("mig");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_mig_every_chip);
+    tcase_add_test(tc, test_sms_keys_round_trip);
+    tcase_add_test(tc, test_mig_worst_case_tight);
+    tcase_add_test(tc, test_mig_unavailable);
+    tcase_add_test(tc, test_mig_kernel);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("numa");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_numa_dispatch);
+    tcase_add_test(tc, test_numa_fallback_and_flat);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("launch");

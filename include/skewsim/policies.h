@@ -32,7 +32,11 @@
                         "CTAs (EWMA), earliest expected completion")                \
     X(ORACLE, oracle, "upper bound: knows every SM's clock and remaining work, "     \
                       "earliest completion")                                        \
-    X(FREQ_AWARE, freq_aware, "the former name of clock_aware (an alias)")
+    X(FREQ_AWARE, freq_aware, "the former name of clock_aware (an alias)")         \
+    X(NUMA, numa, "NUMA-aware: a CTA to an SM homed in the L2 partition its "        \
+                  "addresses live in (arXiv:2609.24270)")                           \
+    X(NUMA_IDSPLIT, numa_idsplit, "numa with a topology-unaware map: SM ids "       \
+                                  "0..n/2-1 taken as partition 0")
 
 /* sm.warp_policy: which ready warp a scheduler issues from (sm.h, warp_ops). */
 #define WARP_POLICY_MAP(X)                                                          \

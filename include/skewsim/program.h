@@ -119,6 +119,10 @@ typedef struct kernel {
     int32_t green_sms;            /* trace key sms=: N > 0 runs in the group of a green-context
                                      split of N SMs (sms=green:N), -N in what that split leaves
                                      (sms=rest:N); 0: every SM */
+    uint8_t green_nocosched;      /* sms=green:N:nocosched / rest:N:nocosched: the split ignores
+                                     SM co-scheduling (CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING) */
+    uint8_t mig;                  /* sms=mig:PROFILE[@START]: 1 + index of topo_mig_profile_at(); 0: none */
+    uint8_t mig_start;            /* its start slot */
     uint64_t gap_ns;              /* the GPU idles this long after the previous kernel before
                                      this one launches (trace key gap_ns=; 0: back to back) */
     program *progs;               /* owned array of nprogs */

@@ -56,6 +56,8 @@ void topo_free(topo *t);
  * `csize` CTAs are resident at once when every SM holds `per_sm` CTAs of
  * the kernel, each cluster inside one cluster group.  csize 0 counts as 1. */
 uint64_t topo_max_active_clusters(const topo *t, int per_sm, int csize);
+/* The same over the SMs a kernel may use (allowed[sm] != 0; NULL: all). */
+uint64_t topo_max_active_clusters_in(const topo *t, const unsigned char *allowed, int per_sm, int csize);
 
 /* Green contexts (cuDevSmResourceSplitByCount, default flags), the rule
  * measured on the H200 (validation/h200 E14, docs/topology.md): the SMs
@@ -68,5 +70,46 @@ uint64_t topo_max_active_clusters(const topo *t, int per_sm, int csize);
  * 0, or SK_EUSAGE when n is not 1..the chip's SMs. */
 int topo_green(const topo *t, int n, int unit_sms, int *group, int *ngroup, int *rest, int *nrest,
                sk_error *e);
+/* The same split with CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING when
+ * nocosched is non-zero: whole TPCs, one TPC of every cluster group in
+ * turn (a tail TPC is a group of its own), group order, so the random TPCs
+ * follow the first round (fitted to E14's flags-1 rows, docs/topology.md). */
+int topo_green_split(const topo *t, int n, int unit_sms, int nocosched, int *group, int *ngroup, int *rest,
+                     int *nrest, sk_error *e);
+
+/* MIG-style fixed partitions (docs/topology.md, "MIG"): the GPU-instance
+ * profiles of the GH100 132-SM SKU (H100 SXM / H200), each a number of
+ * memory slices (of 8), the SMs every chip of the SKU shows, and where it
+ * may be placed.  The rule over the topology: the chip's physical GPCs,
+ * largest first, are the 8 slots of the memory slices; an instance at
+ * start s spans slots s..s+mem-1 and takes its SMs from their GPCs one TPC
+ * of each in turn; what its GPCs hold beyond that is left unused. */
+typedef struct topo_mig_profile {
+    const char *name;      /* H200 name ("3g.71gb") */
+    const char *alias;     /* "3g" (NULL: none) */
+    int mem_slices;        /* GPC slots spanned (memory slices of 8) */
+    int sms;               /* SMs the instance shows */
+    unsigned starts;       /* bit s: may start at slot s */
+} topo_mig_profile;
+/* The profile table (NULL past the end). */
+const topo_mig_profile *topo_mig_profile_at(int i);
+/* Parse "NAME[@START]" (start: the lowest allowed when omitted) into the
+ * profile index and start; 0, or SK_EUSAGE with "expected ..." in *e. */
+int topo_mig_parse(const char *spec, int *profile, int *start, sk_error *e);
+/* The SM ids (ascending) of MIG instance (profile, start) on t: 0, or
+ * SK_EFIT when this chip's GPCs cannot show the profile's SMs there. */
+int topo_mig(const topo *t, int profile, int start, int *sms, int *nsms, sk_error *e);
+
+/* The SM set a kernel may use: kind 0 every SM, 1 the group of a green
+ * split of n SMs, 2 what that split leaves, 3 MIG instance (profile
+ * mig_profile, start mig_start); flags TOPO_SMS_NOCOSCHED for 1 and 2.
+ * allowed[nsms] gets 1 for each usable SM, *usable their count. */
+enum { TOPO_SMS_ALL, TOPO_SMS_GREEN, TOPO_SMS_REST, TOPO_SMS_MIG };
+#define TOPO_SMS_NOCOSCHED 1
+typedef struct topo_sms_spec {
+    int kind, n, flags, mig_profile, mig_start;
+} topo_sms_spec;
+int topo_sms_set(const topo *t, int unit_sms, const topo_sms_spec *p, unsigned char *allowed, int *usable,
+                 sk_error *e);
 
 #endif

@@ -753,6 +753,69 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, sk_error *e)
     return 0;
 }
 
+/* ---- E14: green-context SM sets ------------------------------------------- */
+
+/* Every measured split of green.csv (both flags, both launch methods, the
+ * group and the remainder) against the model's rule over the topology
+ * (topo_green_split, docs/topology.md "SM partitions").  Metric `placed`:
+ * the share of the union of the measured and modelled SM sets that both
+ * hold (1: the same set).  The rules were read off these very rows, so the
+ * rows are tagged by FILE (kernel ids e14.green.flags0, e14.green.flags1):
+ * `fitted` there, and agreement shows the rule holds, not that it predicts. */
+static int green_rows(vctx *v, const char *dir, const topo *tp, sk_error *e)
+{
+    table g;
+    int rc = table_load(&g, dir, "green", e);
+    if (rc <= 0)
+        return rc;
+    static const char *const gc[] = { "method", "flags", "n_requested", "part", "status", "sms", NULL };
+    if ((rc = need_cols(&g, "green.csv", gc, e)) != 0) {
+        table_free(&g);
+        return rc;
+    }
+    int cm = col(&g, "method"), cf = col(&g, "flags"), cn = col(&g, "n_requested"), cp = col(&g, "part"),
+        cs = col(&g, "status"), cl = col(&g, "sms");
+    int *grp = xcalloc((size_t)tp->nsms, sizeof *grp), *rest = xcalloc((size_t)tp->nsms, sizeof *rest);
+    unsigned char *model = xcalloc((size_t)tp->nsms, 1);
+    for (size_t r = 0; r < g.n; r++) {
+        const char *flags = cell(&g, r, cf), *part = cell(&g, r, cp);
+        if (strcmp(cell(&g, r, cs), "ok") != 0 || (strcmp(flags, "0") && strcmp(flags, "1")) ||
+            (strcmp(part, "group") && strcmp(part, "rest")))
+            continue;                  /* the primary context's reference row, failed splits */
+        int n = atoi(cell(&g, r, cn)), ng = 0, nr = 0;
+        sk_error ge = {0};
+        if (topo_green_split(tp, n, v->c->green_unit_sms, flags[0] == '1', grp, &ng, rest, &nr, &ge) < 0)
+            continue;
+        memset(model, 0, (size_t)tp->nsms);
+        const int *set = part[0] == 'g' ? grp : rest;
+        for (int i = 0, m = part[0] == 'g' ? ng : nr; i < m; i++)
+            model[set[i]] = 1;
+        int both = 0, uni = 0, nmodel = part[0] == 'g' ? ng : nr;
+        for (const char *q = cell(&g, r, cl); *q;) {
+            char *end;
+            long id = strtol(q, &end, 10);
+            if (end == q)
+                break;
+            q = end;
+            uni++;
+            if (id >= 0 && id < tp->nsms && model[id]) {
+                both++;
+                model[id] = 2;
+            }
+        }
+        uni += nmodel - both;
+        char kid[32], detail[64];
+        snprintf(kid, sizeof kid, "e14.green.flags%s", flags);
+        snprintf(detail, sizeof detail, "flags=%s N=%d %s (method %s)", flags, n, part, cell(&g, r, cm));
+        add_row(v, "e14_green", kid, detail, M_PLACE, 1.0, uni ? (double)both / uni : 0.0);
+    }
+    free(grp);
+    free(rest);
+    free(model);
+    table_free(&g);
+    return 0;
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 /* `only`: a comma-separated list of families (NULL: all). */
@@ -860,6 +923,8 @@ int validate_measured(const cfg *c, const char *dir, const char *fitted, const c
         }
     if (rc >= 0 && family_on(only, "e16_power"))
         rc = power_rows(&v, &d, &tp, e);
+    if (rc >= 0 && family_on(only, "e14_green"))
+        rc = green_rows(&v, dir, &tp, e);
 
     if (rc >= 0) {
         printf("\n  %-13s %-9s %22s %22s\n", "family", "metric", "predicted: MAPE (n)", "fitted: MAPE (n)");

@@ -264,14 +264,35 @@ int topo_build(topo *t, const cfg *given, sk_error *e)
     topo_sweep w;
     if (topo_sweep_chip(c, &w, e) < 0)
         return SK_ECONFIG;
+    /* A chip given by its map (no floorsweep) says nothing of where its
+     * random TPCs sit: rule 2 run backwards puts each, in turn, back into
+     * the head GPC with the fewest TPCs (lowest index on a tie), which on
+     * the measured map makes GPC 0 whole again (8 + 8 = 16 SMs). */
+    int back[CFG_MAX_GPCS];
+    for (int g = 0; g < c->gpcs; g++)
+        back[g] = c->tpcs_per_gpc[g];
+    int tail_home[2048], ntail = 0;
+    for (int g = head; g < c->gpcs && head > 0; g++)
+        for (int tp = 0; tp < c->tpcs_per_gpc[g] && ntail < 2048; tp++) {
+            int best = 0;
+            for (int h = 1; h < head; h++)
+                if (back[h] < back[best])
+                    best = h;
+            back[best]++;
+            tail_home[ntail++] = best;
+        }
     for (int i = 0; i < t->nsms; i++) {
         topo_sm *m = &t->sm[i];
-        if (!c->floorsweep[0])
+        if (c->floorsweep[0])
+            m->phys_gpc = m->gpc < w.nlogical ? w.order[m->gpc] : w.random_gpc[m->tpc];
+        else if (m->gpc < head || head == 0)
             m->phys_gpc = m->gpc;
-        else if (m->gpc < w.nlogical)
-            m->phys_gpc = w.order[m->gpc];
-        else
-            m->phys_gpc = w.random_gpc[m->tpc];
+        else {
+            int tk = m->tpc;                 /* index of the tail TPC over the tail GPCs */
+            for (int g = head; g < m->gpc; g++)
+                tk += c->tpcs_per_gpc[g];
+            m->phys_gpc = tk < ntail ? tail_home[tk] : m->gpc;
+        }
     }
     return 0;
 }
@@ -295,8 +316,49 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Flags-1 order (CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING): round r
+ * takes TPC r of every cluster group, in group order; a tail TPC is a group
+ * of its own, so all random TPCs come in round 0, after TPC 0 of every
+ * GPC.  *unit gets the SMs of one TPC (the split's granularity). */
+static int nocosched_order(const topo *t, int *order, int *unit)
+{
+    int k = 0;
+    *unit = 1;
+    for (int i = 1; i < t->nsms; i++)
+        if (t->sm[i].tpc_global == t->sm[0].tpc_global)
+            (*unit)++;
+    for (int r = 0;; r++) {
+        int any = 0;
+        for (int g = 0; g < t->ncgroups; g++) {
+            /* TPC r of group g: the r-th run of SMs sharing a TPC in cg_sms */
+            int run = -1, prev = -1;
+            for (int j = t->cg_first[g]; j < t->cg_first[g + 1]; j++) {
+                int tg = t->sm[t->cg_sms[j]].tpc_global;
+                if (tg != prev) {
+                    run++;
+                    prev = tg;
+                }
+                if (run == r) {
+                    order[k++] = t->cg_sms[j];
+                    any = 1;
+                } else if (run > r)
+                    break;
+            }
+        }
+        if (!any)
+            break;
+    }
+    return k;
+}
+
 int topo_green(const topo *t, int n, int unit_sms, int *group, int *ngroup, int *rest, int *nrest,
                sk_error *e)
+{
+    return topo_green_split(t, n, unit_sms, 0, group, ngroup, rest, nrest, e);
+}
+
+int topo_green_split(const topo *t, int n, int unit_sms, int nocosched, int *group, int *ngroup, int *rest,
+                     int *nrest, sk_error *e)
 {
     if (n < 1 || n > t->nsms)
         return sk_errorf(e, SK_EUSAGE, "topo: --green %d: expected 1..%d SMs (the chip's)", n, t->nsms);
@@ -305,7 +367,13 @@ int topo_green(const topo *t, int n, int unit_sms, int *group, int *ngroup, int 
     int k = 0, head = 0;
     for (int g = 0; g < t->ncgroups; g++)
         head += t->cg_max[g] == INT32_MAX;   /* cluster groups of head GPCs come first */
-    for (int u = 0;; u++) {
+    if (nocosched) {
+        k = nocosched_order(t, order, &unit_sms);
+        for (int i = 0; i < k; i++)
+            taken[order[i]] = 1;
+        head = 0;                            /* skip the units below */
+    }
+    for (int u = 0; head > 0; u++) {
         int any = 0;
         for (int g = 0; g < head; g++) {
             int first = t->cg_first[g] + u * unit_sms;
@@ -342,11 +410,174 @@ int topo_green(const topo *t, int n, int unit_sms, int *group, int *ngroup, int 
 
 uint64_t topo_max_active_clusters(const topo *t, int per_sm, int csize)
 {
+    return topo_max_active_clusters_in(t, NULL, per_sm, csize);
+}
+
+uint64_t topo_max_active_clusters_in(const topo *t, const unsigned char *allowed, int per_sm, int csize)
+{
     csize = SK_MAX(csize, 1);
     uint64_t n = 0;
-    for (int g = 0; g < t->ncgroups; g++)
-        if (csize <= t->cg_max[g])
-            n += (uint64_t)(t->cg_first[g + 1] - t->cg_first[g]) * (uint64_t)SK_MAX(per_sm, 0) /
-                 (uint64_t)csize;
+    for (int g = 0; g < t->ncgroups; g++) {
+        if (csize > t->cg_max[g])
+            continue;
+        uint64_t sms = 0;   /* a cluster stays inside the SMs of its group the kernel may use */
+        for (int j = t->cg_first[g]; j < t->cg_first[g + 1]; j++)
+            sms += !allowed || allowed[t->cg_sms[j]];
+        n += sms * (uint64_t)SK_MAX(per_sm, 0) / (uint64_t)csize;
+    }
     return n;
+}
+
+/* ---- MIG ---------------------------------------------------------------
+ *
+ * The GPU-instance profiles of the GH100 132-SM SKU.  SMs per profile:
+ * `nvidia-smi mig -lgip` on an H100 SXM 80GB (as printed in the MIG README
+ * of github.com/aws-samples/awsome-inference): 1g.10gb 16, 1g.20gb 26,
+ * 2g.20gb 32, 3g.40gb 60, 4g.40gb 64, 7g.80gb 132; the H200's profiles
+ * (1g.18gb ... 7g.141gb) are the same compute on the same die, assumed
+ * equal, and arXiv:2609.24270 confirms 4g + 3g leaves 8 of 132 SMs unused.
+ * Memory slices and placements: NVIDIA MIG user guide ("Supported MIG
+ * profiles", H100: 3g and 4g take 4/8 of the memory; 1g.10gb starts at
+ * 0-6, 1g.20gb at 0,2,4,6, 2g at 0,2,4, 3g at 0,4, 4g and 7g at 0).
+ */
+static const topo_mig_profile mig_profiles[] = {
+    {"1g.18gb", "1g", 1, 16, 0x7f},
+    {"1g.35gb", NULL, 2, 26, 0x55},
+    {"2g.35gb", "2g", 2, 32, 0x15},
+    {"3g.71gb", "3g", 4, 60, 0x11},
+    {"4g.71gb", "4g", 4, 64, 0x01},
+    {"7g.141gb", "7g", 8, 132, 0x01},
+};
+#define MIG_SLOTS 8          /* memory slices of the SKU */
+
+const topo_mig_profile *topo_mig_profile_at(int i)
+{
+    return i >= 0 && (size_t)i < SK_ARRAY_LEN(mig_profiles) ? &mig_profiles[i] : NULL;
+}
+
+int topo_mig_parse(const char *spec, int *profile, int *start, sk_error *e)
+{
+    const char *at = strchr(spec, '@');
+    size_t len = at ? (size_t)(at - spec) : strlen(spec);
+    for (int i = 0; (size_t)i < SK_ARRAY_LEN(mig_profiles); i++) {
+        const topo_mig_profile *p = &mig_profiles[i];
+        if (!((strlen(p->name) == len && !strncmp(spec, p->name, len)) ||
+              (p->alias && strlen(p->alias) == len && !strncmp(spec, p->alias, len))))
+            continue;
+        int s = -1;
+        if (!at) {
+            for (s = 0; !(p->starts >> s & 1); s++)
+                ;
+        } else if (at[1] >= '0' && at[1] <= '7' && !at[2] && (p->starts >> (at[1] - '0') & 1))
+            s = at[1] - '0';
+        if (s < 0) {
+            char list[64] = "";
+            for (int b = 0; b < MIG_SLOTS; b++)
+                if (p->starts >> b & 1)
+                    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%d", list[0] ? "," : "", b);
+            return sk_errorf(e, SK_EUSAGE, "expected a start %s allows (@%s)", p->name, list);
+        }
+        *profile = i;
+        *start = s;
+        return 0;
+    }
+    return sk_errorf(e, SK_EUSAGE, "expected a MIG profile 1g, 1g.35gb, 2g, 3g, 4g or 7g (or its H200 "
+                     "name, e.g. 3g.71gb), optionally @START");
+}
+
+int topo_mig(const topo *t, int profile, int start, int *out, int *nout, sk_error *e)
+{
+    const topo_mig_profile *p = topo_mig_profile_at(profile);
+    *nout = 0;
+    if (!p)
+        return sk_errorf(e, SK_EUSAGE, "topo: MIG profile %d: expected 0..%d", profile,
+                         (int)SK_ARRAY_LEN(mig_profiles) - 1);
+    int nphys = 0, size[CFG_MAX_GPCS + 1] = {0};
+    for (int i = 0; i < t->nsms; i++) {
+        int g = t->sm[i].phys_gpc;
+        if (g < 0 || g > CFG_MAX_GPCS)
+            continue;
+        size[g]++;
+        nphys = SK_MAX(nphys, g + 1);
+    }
+    if (nphys != MIG_SLOTS)
+        return sk_errorf(e, SK_EFIT, "MIG %s: the chip has %d physical GPCs: expected %d (the profile table "
+                         "is the GH100 SKU's)", p->name, nphys, MIG_SLOTS);
+    /* Slots: physical GPCs by working SMs, largest first (stable). */
+    int slot[MIG_SLOTS];
+    for (int g = 0; g < MIG_SLOTS; g++) {
+        int i = g;
+        while (i > 0 && size[slot[i - 1]] < size[g]) {
+            slot[i] = slot[i - 1];
+            i--;
+        }
+        slot[i] = g;
+    }
+    /* One TPC of each spanned GPC in turn; a GPC's TPCs in SM-id order, so
+     * its random TPCs (numbered last) are the first left unused. */
+    unsigned char *take = xcalloc((size_t)t->nsms, 1);
+    int got = 0;
+    for (int r = 0, any = 1; any && got < p->sms; r++) {
+        any = 0;
+        for (int j = start; j < start + p->mem_slices && got < p->sms; j++) {
+            int run = -1, prev = -1;
+            for (int i = 0; i < t->nsms; i++) {
+                if (t->sm[i].phys_gpc != slot[j])
+                    continue;
+                if (t->sm[i].tpc_global != prev) {
+                    run++;
+                    prev = t->sm[i].tpc_global;
+                }
+                if (run == r) {
+                    take[i] = 1;
+                    got++;
+                    any = 1;
+                }
+            }
+        }
+    }
+    if (got < p->sms) {
+        free(take);
+        return sk_errorf(e, SK_EFIT, "MIG %s@%d: its GPCs hold %d SMs: expected at least %d (this chip "
+                         "cannot show the profile there)", p->name, start, got, p->sms);
+    }
+    for (int i = 0; i < t->nsms; i++)
+        if (take[i])
+            out[(*nout)++] = i;
+    free(take);
+    return 0;
+}
+
+int topo_sms_set(const topo *t, int unit_sms, const topo_sms_spec *p, unsigned char *allowed, int *usable,
+                 sk_error *e)
+{
+    memset(allowed, 0, (size_t)t->nsms);
+    *usable = 0;
+    int *a = xcalloc((size_t)t->nsms, sizeof *a), *b = xcalloc((size_t)t->nsms, sizeof *b);
+    int na = 0, nb = 0, rc = 0;
+    const int *set = a;
+    switch (p->kind) {
+    case TOPO_SMS_GREEN:
+    case TOPO_SMS_REST:
+        rc = topo_green_split(t, p->n, unit_sms, p->flags & TOPO_SMS_NOCOSCHED, a, &na, b, &nb, e);
+        if (p->kind == TOPO_SMS_REST) {
+            set = b;
+            na = nb;
+        }
+        break;
+    case TOPO_SMS_MIG:
+        rc = topo_mig(t, p->mig_profile, p->mig_start, a, &na, e);
+        break;
+    default:
+        for (na = 0; na < t->nsms; na++)
+            a[na] = na;
+        break;
+    }
+    if (rc == 0)
+        for (int i = 0; i < na; i++)
+            allowed[set[i]] = 1;
+    *usable = rc == 0 ? na : 0;
+    free(a);
+    free(b);
+    return rc;
 }

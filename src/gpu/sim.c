@@ -178,28 +178,22 @@ static int prepare_kernel(sim *s, sk_error *e)
     free(s->allowed);
     s->allowed = NULL;
     int usable = s->nsms;
-    if (k->green_sms) {
-        /* The kernel runs in a green context: the group of a split of N SMs,
-         * or what that split leaves (topo_green: the rule measured in E14). */
-        int n = k->green_sms > 0 ? k->green_sms : -k->green_sms;
-        int *g = xcalloc((size_t)s->nsms, sizeof *g), *r = xcalloc((size_t)s->nsms, sizeof *r);
-        int ng = 0, nr = 0;
+    if (k->green_sms || k->mig) {
+        /* The kernel runs in a green context (the group of a split of N SMs,
+         * or what that split leaves) or in a MIG instance: topo_sms_set(). */
+        topo_sms_spec sp = {.kind = k->mig ? TOPO_SMS_MIG : k->green_sms > 0 ? TOPO_SMS_GREEN : TOPO_SMS_REST,
+                            .n = k->green_sms > 0 ? k->green_sms : -k->green_sms,
+                            .flags = k->green_nocosched ? TOPO_SMS_NOCOSCHED : 0,
+                            .mig_profile = k->mig - 1, .mig_start = k->mig_start};
+        s->allowed = xcalloc((size_t)s->nsms, 1);
         sk_error ge = {0};
-        if (topo_green(&s->topo, n, s->c.green_unit_sms, g, &ng, r, &nr, &ge) < 0 ||
-            (k->green_sms < 0 && nr == 0)) {
-            free(g);
-            free(r);
+        int rc = topo_sms_set(&s->topo, s->c.green_unit_sms, &sp, s->allowed, &usable, &ge);
+        if (rc < 0 && k->mig)
+            return sk_errorf(e, SK_EFIT, "kernel %s: sms=mig: %s", k->name, ge.msg);
+        if (rc < 0 || usable == 0)
             return sk_errorf(e, SK_EFIT, "kernel %s: sms=%s:%d: expected a green-context split of 1..%d SMs "
                              "that leaves SMs for this kernel", k->name, k->green_sms > 0 ? "green" : "rest",
-                             n, k->green_sms > 0 ? s->nsms : s->nsms - 1);
-        }
-        s->allowed = xcalloc((size_t)s->nsms, 1);
-        const int *set = k->green_sms > 0 ? g : r;
-        usable = k->green_sms > 0 ? ng : nr;
-        for (int i = 0; i < usable; i++)
-            s->allowed[set[i]] = 1;
-        free(g);
-        free(r);
+                             sp.n, k->green_sms > 0 ? s->nsms : s->nsms - 1);
     }
     if (s->cooperative && (uint64_t)per_sm * (uint64_t)usable < k->grid)
         return sk_errorf(e, SK_EFIT,
@@ -527,8 +521,8 @@ int sim_run(sim *s, trace *tr, sk_error *e)
         s->ks.first_start_ps = PS_MAX;
         s->ks.cluster = s->k.cluster;
         if (s->k.cluster)
-            s->ks.max_active_clusters = topo_max_active_clusters(
-                &s->topo, sm_ctas_per_sm(&s->c, &s->need), (int)s->k.cluster);
+            s->ks.max_active_clusters = topo_max_active_clusters_in(
+                &s->topo, s->allowed, sm_ctas_per_sm(&s->c, &s->need), (int)s->k.cluster);
         s->ctas_left = s->k.grid;
         s->ctas_running = 0;
         uint64_t before = 0;

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "trace_priv.h"
+#include "skewsim/topo.h"
 #include "skewsim/memsys.h"
 
 #define MAX_TOKENS 64                 /* per line */
@@ -738,14 +739,28 @@ static int parse_kernel_line(native *t, kernel *k)
             cluster_col = col;
             break;
         case 6: {
-            /* A green-context SM set (docs/topology.md, "SM partitions"). */
+            /* A green-context SM set or a MIG instance (docs/topology.md,
+             * "SM partitions", "MIG"). */
             uint64_t n = 0;
+            if (strncmp(v, "mig:", 4) == 0) {
+                int prof, start;
+                sk_error me = {0};
+                if (topo_mig_parse(v + 4, &prof, &start, &me) < 0)
+                    return fail_at(t, col, "kernel: %s: %s", s, me.msg);
+                k->mig = (uint8_t)(prof + 1);
+                k->mig_start = (uint8_t)start;
+                break;
+            }
             int rest = strncmp(v, "rest:", 5) == 0;
-            if ((!rest && strncmp(v, "green:", 6) != 0) ||
-                trace_parse_dec(v + (rest ? 5 : 6), 65536, &n) < 0 || n == 0)
-                return fail_at(t, col, "kernel: %s: expected sms=green:N or sms=rest:N (N = 1..65536 "
-                               "SMs of a green-context split)", s);
+            const char *num = v + (rest ? 5 : 6), *flag = strchr(num, ':');
+            char nbuf[32];
+            snprintf(nbuf, sizeof nbuf, "%.*s", flag ? (int)SK_MIN(flag - num, 31) : 31, num);
+            if ((!rest && strncmp(v, "green:", 6) != 0) || trace_parse_dec(nbuf, 65536, &n) < 0 || n == 0 ||
+                (flag && strcmp(flag, ":nocosched") != 0))
+                return fail_at(t, col, "kernel: %s: expected sms=green:N, sms=rest:N (N = 1..65536 SMs of "
+                               "a green-context split, optionally :nocosched) or sms=mig:PROFILE[@START]", s);
             green = rest ? -(int64_t)n : (int64_t)n;
+            k->green_nocosched = flag != NULL;
             break;
         }
         default:

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "skewsim/topo.h"
 #include "skewsim/trace.h"
 #include "skewsim/memsys.h"
 
@@ -213,8 +214,10 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
     if (k->cluster)
         gzprintf(f, " cluster=%u", k->cluster);
     if (k->green_sms)
-        gzprintf(f, " sms=%s:%d", k->green_sms > 0 ? "green" : "rest",
-                 k->green_sms > 0 ? k->green_sms : -k->green_sms);
+        gzprintf(f, " sms=%s:%d%s", k->green_sms > 0 ? "green" : "rest",
+                 k->green_sms > 0 ? k->green_sms : -k->green_sms, k->green_nocosched ? ":nocosched" : "");
+    if (k->mig)
+        gzprintf(f, " sms=mig:%s@%d", topo_mig_profile_at(k->mig - 1)->name, k->mig_start);
     if (k->gap_ns)
         gzprintf(f, " gap_ns=%llu", (unsigned long long)k->gap_ns);
     gzputs(f, "\n");
