@@ -11,7 +11,7 @@ int main(void)
         gen_suite(), dispatch_suite(), sm_suite(), sim_suite(), cli_suite(), silicon_suite(),
         golden_suite(), accelsim_suite(),
         bad_suite(), sass_suite(), sweep_suite(), stats_suite(), hpc_suite(), mem_suite(), plot_suite(),
-        tutorial_suite(), timeline_suite(), explain_suite(), zoo_suite(), topo_suite(),
+        tutorial_suite(), timeline_suite(), explain_suite(), zoo_suite(), topo_suite(), streams_suite(),
     };
     SRunner *sr = srunner_create(suites[0]);
     for (size_t i = 1; i < sizeof suites / sizeof suites[0]; i++)

@@ -315,6 +315,8 @@ static int sh(const char *cmd)
     return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
 }
 
+static void check_png(const char *kind, const char *svg1, const char *pngp, uint32_t mark);
+
 /* Draw `kind` from `dir` into NAME.svg twice (byte-identical), render it
  * to NAME.png and check the picture; `mark` is a colour its data must
  * paint (0xRRGGBB). */
@@ -332,8 +334,19 @@ static void figure(const char *kind, const char *dir, const char *extra, uint32_
     ck_assert_msg(!strncmp(a, "<svg xmlns=\"http://www.w3.org/2000/svg\"", 39), "plot %s: not SVG", kind);
     free(a);
     free(b);
+    check_png(kind, svg1, pngp, mark);
+    remove(svg1);
+    remove(svg2);
+    free(svg1);
+    free(svg2);
+    free(pngp);
+}
 
-    cmd = tu_strf("rsvg-convert -o '%s' '%s'", pngp, svg1);
+/* Render svg1 to pngp with rsvg-convert and check the picture: not blank,
+ * enough colours, `mark` (0xRRGGBB) painted by its data. */
+static void check_png(const char *kind, const char *svg1, const char *pngp, uint32_t mark)
+{
+    char *cmd = tu_strf("rsvg-convert -o '%s' '%s'", pngp, svg1);
     ck_assert_msg(sh(cmd) == 0, "%s failed: is the SVG valid?", cmd);
     free(cmd);
     png img;
@@ -352,12 +365,7 @@ static void figure(const char *kind, const char *dir, const char *extra, uint32_
     ck_assert_msg(distinct >= 16, "plot %s: only %zu colours", kind, distinct);
     ck_assert_msg(marked >= 30, "plot %s: %zu pixels of its data colour #%06x", kind, marked, (unsigned)mark);
     free(img.px);
-    remove(svg1);
-    remove(svg2);
     remove(pngp);
-    free(svg1);
-    free(svg2);
-    free(pngp);
 }
 
 START_TEST(test_figures_render)
@@ -407,6 +415,55 @@ START_TEST(test_figures_render)
     free(cmd);
     free(run);
     free(sw);
+}
+END_TEST
+
+/* plot_lines(), the line chart of the studies (tools/study): numeric and
+ * category x axes, dashed series, and an empty chart refused, not drawn
+ * blank.  Drawn twice (byte-identical) and rendered like the kinds above;
+ * the mark colour is plot_category(1), which only the second series (the
+ * dashed one) paints, so a chart that lost its dashes' data fails. */
+START_TEST(test_lines_render)
+{
+    ck_assert_msg(sh("command -v rsvg-convert >/dev/null 2>&1") == 0,
+                  "rsvg-convert not found: install librsvg2-bin (make check does, as root)");
+    static const double x[] = {0, 5, 10, 20, 30}, y0[] = {0, 1.5, 3.1, 7.9, 12.4},
+                        y1[] = {0, 0.4, NAN, 2.2, 3.0}, y2[] = {2, 2, 2, 2, 2};
+    plot_series se[] = {
+        {.name = "gigathread, corr", .x = x, .y = y0, .n = 5},
+        {.name = "oracle, corr", .x = x, .y = y1, .n = 5, .dash = "7 4"},
+        {.name = "one value", .x = x, .y = y2, .n = 1, .color = "#000000"},
+    };
+    for (int cats = 0; cats < 2; cats++) {
+        static const char *const CATS[] = {"a", "b", "c", "d", "e"};
+        plot_lines_spec sp = {.title = "lines <test>", .subtitle = "sub", .xlabel = "skew (%)",
+                              .ylabel = "excess (%)", .series = se, .nseries = 3, .y_zero = 1,
+                              .cats = cats ? CATS : NULL, .ncats = cats ? 5 : 0, .label = "test"};
+        sk_error e = {0};
+        size_t n1, n2;
+        char *a = svg_finish(plot_lines(&sp, &e), &n1), *b = svg_finish(plot_lines(&sp, &e), &n2);
+        ck_assert_msg(n1 == n2 && !memcmp(a, b, n1), "plot_lines: two drawings differ");
+        ck_assert_ptr_nonnull(strstr(a, "lines &lt;test&gt;"));
+        ck_assert_ptr_nonnull(strstr(a, "stroke-dasharray=\"7 4\""));
+        ck_assert_ptr_null(strstr(a, "(no data)"));
+        char *svgp = tu_strf("%s/lines.svg", tmpdir), *pngp = tu_strf("%s/lines.png", tmpdir);
+        sk_error we = {0};
+        ck_assert_int_eq(plot_write_file(svgp, a, n1, &we), 0);
+        check_png(cats ? "lines (categories)" : "lines", svgp, pngp, 0xe69f00);
+        remove(svgp);
+        free(svgp);
+        free(pngp);
+        free(a);
+        free(b);
+    }
+    /* nothing finite to draw: refused with SK_EUSAGE */
+    static const double nan1[] = {NAN};
+    plot_series none = {.name = "empty", .x = x, .y = nan1, .n = 1};
+    plot_lines_spec sp = {.title = "empty", .series = &none, .nseries = 1};
+    sk_error e = {0};
+    ck_assert_ptr_null(plot_lines(&sp, &e));
+    ck_assert_int_eq(e.code, SK_EUSAGE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "no series has a finite point"));
 }
 END_TEST
 
@@ -510,6 +567,7 @@ Suite *plot_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_figures_render);
+    tcase_add_test(tc, test_lines_render);
     tcase_add_test(tc, test_report_in_browser);
     suite_add_tcase(s, tc);
     return s;

@@ -28,6 +28,7 @@ Suite *plot_suite(void);
 Suite *tutorial_suite(void);
 Suite *timeline_suite(void);
 Suite *explain_suite(void);
+Suite *streams_suite(void);
 
 /* Directory holding test inputs (tests/data), relative to the repository root
  * where `make check` runs. */

@@ -58,19 +58,21 @@ typedef struct dispatcher {
     void *st;
     event ev;                 /* the engine's own event */
     ps_t free_ps;             /* engine busy until (dispatch.cta_ps per CTA) */
-    int have_next;            /* `next` holds the CTA waiting to be placed */
-    cta_desc next;
-    /* Thread block clusters (the engine's, not a policy's: docs/topology.md) */
+    cta_desc next;            /* the CTA being placed, while the policy picks (a copy of its
+                                 kernel's sim_kernel.next) */
+    /* Thread block clusters (the engine's, not a policy's: docs/topology.md);
+     * the group of the cluster being placed is its kernel's (sim_kernel) */
     int cl_ptr;               /* cluster group to try first for the next cluster */
-    int cl_group;             /* group of the cluster being placed */
-    uint32_t cl_left;         /* its CTAs still to place (0: the next CTA starts one) */
 } dispatcher;
 
 void dispatch_init(dispatcher *d, struct sim *s);
 void dispatch_free(dispatcher *d);
 /* Ask the engine to try placing CTAs at time t (kernel start, CTA done). */
 void dispatch_kick(struct sim *s, ps_t t);
-/* A new kernel: forget the cluster placement state. */
-void dispatch_kernel_start(struct sim *s);
+struct sim_kernel;
+/* Kernel kr starts: its cluster placement state starts afresh, and the
+ * engine's turn over the cluster groups too when no other kernel is being
+ * dispatched. */
+void dispatch_kernel_start(struct sim *s, struct sim_kernel *kr);
 
 #endif

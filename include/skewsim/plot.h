@@ -55,6 +55,9 @@ void svg_line(svg *s, double x0, double y0, double x1, double y1, const char *st
 /* n points as one polyline (n >= 1; a single point draws nothing). */
 void svg_polyline(svg *s, const double *x, const double *y, size_t n, const char *stroke,
                   double stroke_w);
+/* The same, dashed: `dash` an SVG dash array ("6 4"; NULL: solid). */
+void svg_polyline_dash(svg *s, const double *x, const double *y, size_t n, const char *stroke,
+                       double stroke_w, const char *dash);
 /* A filled polygon (n >= 3), e.g. a min-max band. */
 void svg_polygon(svg *s, const double *x, const double *y, size_t n, const char *fill,
                  double opacity);
@@ -116,6 +119,40 @@ void plot_colorbar(svg *s, double x, double y, double w, double h, double lo, do
 void plot_legend_item(svg *s, double x, double y, const char *color, int line, const char *text);
 /* Title (bold) and a subtitle line under it (may be NULL). */
 void plot_title(svg *s, double w_px, const char *title, const char *subtitle);
+
+/* ==================================================================== */
+/* Line charts                                                           */
+/* ==================================================================== */
+
+/* One line of a chart: n points drawn in order, each with a mark; a point
+ * whose x or y is not finite is left out. */
+typedef struct plot_series {
+    const char *name;           /* legend text */
+    const double *x, *y;
+    size_t n;
+    const char *color;          /* any SVG paint; NULL: plot_category(its position) */
+    const char *dash;           /* SVG dash array ("6 4"); NULL: solid */
+} plot_series;
+
+typedef struct plot_lines_spec {
+    const char *title, *subtitle;   /* subtitle may be NULL */
+    const char *xlabel, *ylabel;    /* with their units */
+    const plot_series *series;
+    size_t nseries;
+    /* Categories on x: when ncats > 0, x value i (0 .. ncats-1) sits at
+     * evenly spaced positions labelled cats[i], not on a numeric axis. */
+    const char *const *cats;
+    size_t ncats;
+    int y_zero;                 /* 1: the y range includes 0 */
+    const char *label;          /* the source, in the bottom-right corner; may be NULL */
+} plot_lines_spec;
+
+/* A line chart of the series, legend at the right, the y range padded to
+ * nice ticks; a series that later ones lie on is drawn wider, so series
+ * with equal values show as stripes rather than hiding each other.  Returns the picture, or NULL with *e filled (SK_EUSAGE when
+ * no series has a finite point: an empty figure is an error, not a blank
+ * picture). */
+svg *plot_lines(const plot_lines_spec *spec, sk_error *e);
 
 /* ==================================================================== */
 /* Reading run and sweep directories                                     */

@@ -125,6 +125,10 @@ typedef struct kernel {
     uint8_t mig_start;            /* its start slot */
     uint64_t gap_ns;              /* the GPU idles this long after the previous kernel before
                                      this one launches (trace key gap_ns=; 0: back to back) */
+    uint32_t stream;              /* trace key stream=: kernels of one stream run in trace order,
+                                     of different streams concurrently (0: the default stream) */
+    int sync_host;                /* trace key sync=host: the host waits for every kernel launched
+                                     before to complete, then launches this one (no pre-queueing) */
     program *progs;               /* owned array of nprogs */
     uint32_t nprogs;
     char *ctas_text;              /* owned, or NULL: the body of a ctas section the writer

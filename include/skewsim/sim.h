@@ -25,6 +25,63 @@
 #include "skewsim/mem.h"
 #include "skewsim/sink.h"
 
+/* Streams: ids 0..SIM_MAX_STREAMS-1 (trace key stream=, TRACE_STREAM_MAX). */
+#define SIM_MAX_STREAMS 256
+
+/* A run of CTAs of one kernel, first..last, each running program `prog`
+ * with work factor `work`: the kernel's CTA records, taken off the trace
+ * when the next kernel is read (src/gpu/sim.c, "CTA queues"). */
+typedef struct cta_run {
+    uint64_t first, last;
+    uint32_t prog;
+    double work;
+} cta_run;
+
+/* One kernel of the trace from its launch until it has completed and been
+ * reported: its programs, its own CTA queue, its statistics.  Several may
+ * be live at once (concurrent kernels of different streams, docs/design.md
+ * "Concurrent kernels"); each CTA slot of an SM points to the one it runs
+ * (cta_slot.kr).  Allocated one by one (its events are queued in place). */
+typedef struct sim_kernel {
+    kernel k;                 /* owned */
+    kernel_stats ks;
+    cta_need need;
+    unsigned char *allowed;   /* owned, per SM: the kernel's SM set (sms=); NULL: every SM */
+    uint32_t stream;
+    int started;              /* dispatch opened (its stream predecessor completed) */
+    int completed;            /* every CTA retired; figures final */
+    ps_t dispatch_ps;         /* earliest first CTA dispatch (launch plan + wake-up) */
+    int pipelined;            /* launched behind the previous kernel (launch plan) */
+    uint64_t ctas_left;       /* not yet dispatched */
+    uint64_t ctas_running;
+    uint32_t max_regs;        /* dense registers over the kernel's programs */
+    unsigned marks;           /* IF_TIMER_* / IF_CLOCK_* flags present in the kernel's programs */
+    int cooperative;          /* the kernel uses GRID.SYNC */
+    uint64_t live_warps;      /* launched and not exited */
+    uint64_t grid_arrived;    /* warps waiting at its grid barrier */
+    uint64_t grid_released;   /* warps the queued grid release lets go (for the sinks) */
+    ps_t grid_last_ps;        /* latest arrival at it */
+    ps_t *grid_t;             /* arrival times at it, grid_n of grid_cap (sync.grid_cta_ps > 0) */
+    size_t grid_n, grid_cap;
+    event grid_ev;            /* grid barrier release */
+    struct sim *sim;          /* for the grid release handler */
+    /* its CTA queue: the trace's current kernel reads the trace (from_trace),
+     * an older one its runs */
+    int from_trace;
+    cta_run *runs;
+    size_t nruns, runcap, run_pos;
+    uint64_t run_next;        /* next id within runs[run_pos] */
+    int have_next;            /* `next` holds the CTA waiting to be placed */
+    cta_desc next;
+    /* the engine's cluster placement of this kernel (dispatch.c) */
+    int cl_group;
+    uint32_t cl_left;
+    /* per SM: its CTAs of this kernel resident, since when, the time with at
+     * least one resident, when the last retired (PS_MAX: none yet) */
+    int *sm_ctas;
+    ps_t *sm_since, *sm_busy, *sm_idle;
+} sim_kernel;
+
 typedef struct sim {
     cfg c;                    /* private copy of the config */
     evq q;
@@ -45,26 +102,35 @@ typedef struct sim {
     si_activity *si_seen;     /* per SM: counters at the last advance */
     si_activity *si_act;      /* per SM: scratch for the deltas */
 
-    /* the kernel being run */
-    kernel k;
+    /* The live kernels, oldest (lowest trace index) first: launched and not
+     * yet reported.  At most SIM_MAX_STREAMS started plus one waiting per
+     * stream. */
+    sim_kernel **live;
+    int nlive, livecap;
+    sim_kernel *reading;      /* the trace's current kernel (its CTA records not yet taken) */
+    int trace_eof;
+    int completions;          /* kernels whose last CTA retired, not yet finished (run_events) */
+    uint64_t next_index;      /* trace index of the next kernel read */
+    ps_t host_cmd_ps;         /* when the host's last launch command reached the GPU */
+    ps_t idle_ps;             /* every kernel launched so far has completed (CUDA event) by then */
+    ps_t stream_end_ps[SIM_MAX_STREAMS]; /* last CTA end of each stream's latest completed kernel */
+
+    /* The kernel the dispatch policies and the sinks see (a copy of one live
+     * kernel's fields, made by sim_bind() before each call into them: the
+     * policies and sinks read s->k, s->ks, s->need, s->allowed, s->ctas_left,
+     * s->ctas_running, s->cooperative and s->grid_arrived). */
+    sim_kernel *bound;
+    kernel k;                 /* not owned: a shallow copy of bound->k */
     int have_kernel;
     cta_need need;
-    unsigned char *allowed;   /* owned, per SM: the kernel's SM set (sms=); NULL: every SM */
+    unsigned char *allowed;   /* bound->allowed */
     trace *tr;
-    uint64_t ctas_left;       /* not yet dispatched */
+    uint64_t ctas_left;
     uint64_t ctas_running;
     kernel_stats ks;
     uint64_t next_age;        /* warp launch order */
-    uint32_t max_regs;        /* dense registers over the kernel's programs */
-    unsigned marks;           /* IF_TIMER_* / IF_CLOCK_* flags present in the kernel's programs */
-    int cooperative;          /* the kernel uses GRID.SYNC */
-    uint64_t live_warps;      /* launched and not exited, over the chip */
-    uint64_t grid_arrived;    /* warps waiting at the grid barrier */
-    uint64_t grid_released;   /* warps the queued grid release lets go (for the sinks) */
-    ps_t grid_last_ps;        /* latest arrival at it */
-    ps_t *grid_t;             /* arrival times at it, grid_n of grid_cap (sync.grid_cta_ps > 0) */
-    size_t grid_n, grid_cap;
-    event grid_ev;            /* grid barrier release */
+    int cooperative;
+    uint64_t grid_arrived;
 
     /* totals */
     uint64_t warp_instructions;
@@ -90,10 +156,13 @@ int sim_run(sim *s, trace *tr, sk_error *e);
 
 /* Internal hooks between the SM model, the dispatcher and the run loop. */
 void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t);
-/* A warp reached GRID.SYNC / exited at time t (grid barrier accounting). */
-void sim_grid_arrive(sim *s, ps_t t);
-void sim_warp_exited(sim *s, ps_t t);
-/* Next CTA of the running kernel from the trace: 1 ok, 0 none, <0 error. */
-int sim_next_cta(sim *s, cta_desc *d);
+/* A warp of kernel kr reached GRID.SYNC / exited at time t (grid barrier
+ * accounting). */
+void sim_grid_arrive(sim *s, sim_kernel *kr, ps_t t);
+void sim_warp_exited(sim *s, sim_kernel *kr, ps_t t);
+/* Next CTA of kernel kr from its queue: 1 ok, 0 none, <0 error. */
+int sim_next_cta(sim *s, sim_kernel *kr, cta_desc *d);
+/* Make kr the kernel the policies and sinks see (s->k, s->ks, ...). */
+void sim_bind(sim *s, sim_kernel *kr);
 
 #endif

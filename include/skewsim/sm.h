@@ -55,9 +55,13 @@ typedef struct warp {
     const struct mem_apat *apats;             /* its program's address patterns (memsys.h) */
 } warp;
 
+struct sim_kernel;
+
 typedef struct cta_slot {
     int used;
+    struct sim_kernel *kr;    /* its kernel (sim.h): CTAs of concurrent kernels share an SM */
     uint64_t id;              /* CTA id in its kernel */
+    uint64_t issued;          /* warp instructions its warps issued (its kernel's count) */
     int nwarps, exited, at_barrier;
     uint64_t bar_done;        /* cycle the barrier unit has taken every arrival so far at the current barrier */
     uint16_t warp_slot[32];   /* warp slots it occupies (<= 1024 threads) */
@@ -213,11 +217,13 @@ int sm_fits_empty(const cfg *c, const cta_need *need);
 /* How many such CTAs an empty SM holds (0: not even one). */
 int sm_ctas_per_sm(const cfg *c, const cta_need *need);
 
-/* Hand a CTA to the SM at time t (the dispatcher calls this). */
-void sm_launch_cta(struct sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t t);
+/* Hand a CTA of kernel kr (its need: kr->need) to the SM at time t (the
+ * dispatcher calls this). */
+void sm_launch_cta(struct sim *s, sm *m, struct sim_kernel *kr, const cta_desc *d, ps_t t);
 
-/* Release every warp of SM m waiting at the grid barrier at time t. */
-void sm_release_grid(struct sim *s, sm *m, ps_t t);
+/* Release every warp of kernel kr on SM m waiting at the grid barrier at
+ * time t. */
+void sm_release_grid(struct sim *s, sm *m, struct sim_kernel *kr, ps_t t);
 
 /* The cycle from which a pipeline of class cls on scheduler sc is free;
  * *pipe gets that pipeline's index in unit_free (the first of the least

@@ -54,6 +54,11 @@ int trace_next_kernel(trace *t, kernel *k, sk_error *e);
  * Returns 1 when *d was filled, 0 once all grid CTAs were returned, or a
  * negative code on a bad record. */
 int trace_next_cta(trace *t, cta_desc *d, sk_error *e);
+/* The next run of CTAs of the current kernel: *count CTAs from d->id on, in
+ * id order, that all run d->prog with d->work (a native ctas record, or the
+ * CTAs no record covers, at once).  It returns what trace_next_cta() would
+ * return, and the two may be mixed. */
+int trace_next_ctas(trace *t, cta_desc *d, uint64_t *count, sk_error *e);
 
 /* Writer: emit a kernel in the native format (used by `skewsim gen`).
  * `gz` selects gzip output; path "-" is standard output.  Returns 0, SK_EIO,

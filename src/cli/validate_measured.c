@@ -243,9 +243,11 @@ static void simout_free(simout *o)
     memset(o, 0, sizeof *o);
 }
 
-/* n copies of k, copy i after gap_ns[i] (NULL: back to back), simulated on c. */
-static int simulate(const cfg *c, const kernel *k, int n, const uint64_t *gap_ns, simout *o,
-                    sk_error *e)
+/* n copies of k, copy i after gap_ns[i] (NULL: back to back), simulated on
+ * c; with `first`, that kernel runs before them (a gate: kernels.csv
+ * chain_gated). */
+static int simulate_after(const cfg *c, const kernel *first, const kernel *k, int n, const uint64_t *gap_ns,
+                          simout *o, sk_error *e)
 {
     memset(o, 0, sizeof *o);
     char path[] = "/tmp/skewsim-measured-XXXXXX";
@@ -255,6 +257,8 @@ static int simulate(const cfg *c, const kernel *k, int n, const uint64_t *gap_ns
     close(fd);
     trace_writer *w = trace_writer_open(path, 0, e);
     int rc = w ? 0 : e->code;
+    if (rc == 0 && first)
+        rc = trace_writer_kernel(w, first, NULL, NULL, e);
     for (int i = 0; rc == 0 && i < n; i++) {
         kernel copy = *k;
         copy.gap_ns = gap_ns ? gap_ns[i] : 0;
@@ -308,6 +312,11 @@ static int simulate(const cfg *c, const kernel *k, int n, const uint64_t *gap_ns
 }
 
 #define BUDGET 3e8   /* warp-instructions a simulation may take (E13's biggest need minutes) */
+
+static int simulate(const cfg *c, const kernel *k, int n, const uint64_t *gap_ns, simout *o, sk_error *e)
+{
+    return simulate_after(c, NULL, k, n, gap_ns, o, e);
+}
 
 int validate_kernel_times(const cfg *c, const kernel *k, int n, const uint64_t *gap_ns, double *us,
                           sk_error *e)
@@ -607,13 +616,38 @@ static int one_kernel(vctx *v, const cap *d, size_t row, int nsms, coop_time *ct
     } else if (chain) {
         long reps = (long)num(&d->kern, row, d->k_reps);
         int n = (int)SK_MAX(1, SK_MIN(reps, 20));
-        rc = simulate(v->c, &k, n, NULL, &o, e);
-        if (rc == 0 && o.nk == (size_t)n) {
-            double per = (double)(o.ks[n - 1].done_ps - o.ks[0].launch_ps) / 1e6 / n;
+        /* chain_gated (cap_launch.cu): a gate kernel holds the stream while
+         * the host enqueues all n launches, and the CUDA events run from the
+         * gate's end to the last kernel's.  So it is simulated as it ran: a
+         * gate that outlasts n host launch calls, the chain queued behind it
+         * (launch pipelining then finds every command already there), timed
+         * from the gate's completion.  A plain chain is host-launched from
+         * its first kernel. */
+        int gated = !strcmp(mode, "chain_gated");
+        kernel gate;
+        memset(&gate, 0, sizeof gate);
+        if (gated) {
+            /* one warp of gen fma runs 4096 iterations in 12.5 us on
+             * configs/h200.yaml (skewsim run): iterations for about twice n
+             * host launch calls; checked below */
+            long iters = 64 * (long)(2.0 * n * (double)v->c->launch_host_ns / 195.0 + 1);
+            if (gen_fma(&gate, iters, 32, 1, e) < 0) {
+                kernel_free(&k);
+                return e->code;
+            }
+        }
+        rc = simulate_after(v->c, gated ? &gate : NULL, &k, n, NULL, &o, e);
+        size_t want = (size_t)n + (size_t)gated;
+        if (rc == 0 && o.nk == want && gated && o.ks[want - 1].launch_ps >= o.ks[0].last_end_ps) {
+            skip(v, fam, id, "the gate ended before the chain was enqueued");
+        } else if (rc == 0 && o.nk == want) {
+            ps_t from = gated ? o.ks[0].done_ps : o.ks[0].launch_ps;
+            double per = (double)(o.ks[want - 1].done_ps - from) / 1e6 / n;
             char det[96];
             snprintf(det, sizeof det, "%s per launch", id);
             add_row(v, fam, id, det, M_TIME, num(&d->kern, row, d->k_med) / 1e3, per);
         }
+        kernel_free(&gate);
     } else {
         /* after_gap: the nominal gaps of params `gaps_ms=a/b/...`; each rep
          * belongs to the nearest (in log) of them, since reps.csv gap_ns is

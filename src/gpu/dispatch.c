@@ -33,19 +33,19 @@ const dispatch_ops *dispatch_lookup(int policy)
     return registry[policy];
 }
 
-/* CTAs of this kernel SM m can still take (one kernel runs at a time). */
+/* CTAs of the bound kernel SM m can still take. */
 static int room(const sim *s, const sm *m, int per_sm)
 {
     return sm_fits(s, m, &s->need) ? SK_MAX(per_sm - m->used_ctas, 1) : 0;
 }
 
-/* The SM for the next CTA of a cluster kernel, or -1 to wait. */
-static int cluster_pick(sim *s, dispatcher *d)
+/* The SM for the next CTA of cluster kernel kr (bound), or -1 to wait. */
+static int cluster_pick(sim *s, dispatcher *d, sim_kernel *kr)
 {
     const topo *t = &s->topo;
     int per_sm = sm_ctas_per_sm(&s->c, &s->need);
-    int csize = (int)s->k.cluster;
-    if (d->cl_left == 0) {
+    int csize = (int)kr->k.cluster;
+    if (kr->cl_left == 0) {
         int found = -1;
         for (int k = 0; k < t->ncgroups && found < 0; k++) {
             int g = (d->cl_ptr + k) % t->ncgroups;
@@ -59,53 +59,82 @@ static int cluster_pick(sim *s, dispatcher *d)
         }
         if (found < 0)
             return -1;
-        d->cl_group = found;
+        kr->cl_group = found;
         d->cl_ptr = (found + 1) % t->ncgroups;
-        d->cl_left = (uint32_t)csize;
+        kr->cl_left = (uint32_t)csize;
     }
     int best = -1;
-    for (int j = t->cg_first[d->cl_group]; j < t->cg_first[d->cl_group + 1]; j++) {
+    for (int j = t->cg_first[kr->cl_group]; j < t->cg_first[kr->cl_group + 1]; j++) {
         const sm *m = &s->sms[t->cg_sms[j]];
         if (sm_fits(s, m, &s->need) && (best < 0 || m->used_ctas < s->sms[best].used_ctas))
             best = t->cg_sms[j];
     }
     if (best >= 0)
-        d->cl_left--;
+        kr->cl_left--;
     return best;
 }
 
+/* Concurrent kernels (docs/design.md, "Concurrent kernels"): each live
+ * kernel has its own CTA queue, and the one engine serves them oldest
+ * first.  A younger kernel's CTA is placed only when the older kernels'
+ * next CTAs find no SM now, so it fills the slots they leave free, as the
+ * second kernel of E14 does; the occupancy limits are the SM's, over every
+ * kernel it holds.  The engine stays busy dispatch.cta_ps per CTA whichever
+ * kernel it serves. */
 static void dispatch_fire(sim *s, event *ev)
 {
     dispatcher *d = &s->disp;
     ps_t t = ev->t;
     for (;;) {
-        if (!d->have_next) {
-            int r = sim_next_cta(s, &d->next);
-            if (r < 0) {
-                s->stop = 1;
+        int placed = 0;
+        ps_t opens = PS_MAX;      /* the earliest dispatch of a kernel not open yet */
+        for (int li = 0; li < s->nlive && !placed; li++) {
+            sim_kernel *kr = s->live[li];
+            if (!kr->started || kr->ctas_left == 0)
+                continue;
+            if (kr->dispatch_ps > t) {
+                opens = SK_MIN(opens, kr->dispatch_ps);
+                continue;
+            }
+            if (!kr->have_next) {
+                int r = sim_next_cta(s, kr, &kr->next);
+                if (r < 0) {
+                    s->stop = 1;
+                    return;
+                }
+                if (r == 0)
+                    continue;
+                kr->have_next = 1;
+            }
+            if (d->free_ps > t) {
+                evq_push(&s->q, ev, d->free_ps);
                 return;
             }
-            if (r == 0)
-                return;
-            d->have_next = 1;
+            sim_bind(s, kr);
+            d->next = kr->next;
+            int id = kr->k.cluster > 1 ? cluster_pick(s, d, kr) : d->ops->pick(d->st, s, &s->need);
+            if (id < 0)
+                continue;           /* no room for it now: a younger kernel may fit */
+            sm_launch_cta(s, &s->sms[id], kr, &kr->next, t);
+            if (kr->sm_ctas[id]++ == 0)
+                kr->sm_since[id] = t;
+            if (s->sink_want & SINK_W_CTA_DISPATCH) {
+                sink_cta sc = {.kernel = kr->ks.index, .cta = kr->next.id, .sm = id, .t = t};
+                if (sim_sink_cta_dispatch(s, &sc) < 0)
+                    return;         /* s->stop is set */
+            }
+            kr->have_next = 0;
+            kr->ctas_left--;
+            kr->ctas_running++;
+            d->free_ps = t + s->c.dispatch_cta_ps;
+            placed = 1;
         }
-        if (d->free_ps > t) {
-            evq_push(&s->q, ev, d->free_ps);
+        if (!placed) {
+            /* wait for a CTA to finish, or for a kernel's dispatch to open */
+            if (opens < PS_MAX)
+                evq_push(&s->q, ev, opens);
             return;
         }
-        int id = s->k.cluster > 1 ? cluster_pick(s, d) : d->ops->pick(d->st, s, &s->need);
-        if (id < 0)
-            return;                 /* wait for a CTA to finish */
-        sm_launch_cta(s, &s->sms[id], &d->next, &s->need, t);
-        if (s->sink_want & SINK_W_CTA_DISPATCH) {
-            sink_cta sc = {.kernel = s->ks.index, .cta = d->next.id, .sm = id, .t = t};
-            if (sim_sink_cta_dispatch(s, &sc) < 0)
-                return;             /* s->stop is set */
-        }
-        d->have_next = 0;
-        s->ctas_left--;
-        s->ctas_running++;
-        d->free_ps = t + s->c.dispatch_cta_ps;
     }
 }
 
@@ -115,15 +144,18 @@ void dispatch_init(dispatcher *d, sim *s)
     d->st = d->ops->create ? d->ops->create(s) : NULL;
     event_init(&d->ev, dispatch_fire, "dispatch", 0);
     d->free_ps = 0;
-    d->have_next = 0;
-    d->cl_ptr = d->cl_group = 0;
-    d->cl_left = 0;
+    d->cl_ptr = 0;
 }
 
-void dispatch_kernel_start(sim *s)
+void dispatch_kernel_start(sim *s, sim_kernel *kr)
 {
-    s->disp.cl_ptr = s->disp.cl_group = 0;
-    s->disp.cl_left = 0;
+    int busy = 0;
+    for (int i = 0; i < s->nlive; i++)
+        busy |= s->live[i] != kr && s->live[i]->started && s->live[i]->ctas_left > 0;
+    if (!busy)
+        s->disp.cl_ptr = 0;
+    kr->cl_group = 0;
+    kr->cl_left = 0;
 }
 
 void dispatch_free(dispatcher *d)
@@ -136,7 +168,10 @@ void dispatch_free(dispatcher *d)
 void dispatch_kick(sim *s, ps_t t)
 {
     dispatcher *d = &s->disp;
-    if (s->ctas_left == 0)
+    int any = 0;
+    for (int i = 0; i < s->nlive && !any; i++)
+        any = s->live[i]->started && s->live[i]->ctas_left > 0;
+    if (!any)
         return;
     t = SK_MAX(t, d->free_ps);
     if (!event_queued(&d->ev) || d->ev.t > t)

@@ -1,5 +1,5 @@
-/* sim.c -- the run loop: kernels back to back, each from launch to
- * completion.
+/* sim.c -- the run loop: kernels from launch to completion, back to back
+ * in one stream and side by side in different streams.
  *
  * Timeline of one kernel (docs/design.md has the picture):
  *   launch_ps                    the CUDA event before the kernel
@@ -9,8 +9,11 @@
  *   last_end_ps                  the last CTA's last warp exits
  *   + launch.end_ns = done_ps    the CUDA event after the kernel
  * span = last_end - first_start (what in-kernel timers see); time = done -
- * launch (what CUDA events see).  The next kernel launches at done_ps.
+ * launch (what CUDA events see).  How the next kernel's launch overlaps
+ * this one is the launch plan below ("Launch pipelining"); a kernel of
+ * another stream may run alongside it ("Concurrent kernels").
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,7 @@
 #include "skewsim/memsys.h"
 
 static void grid_release(sim *s, event *ev);
+static void kernel_run_free(sim_kernel *kr);
 static void silicon_fire(sim *s, event *ev);
 static void silicon_rearm(sim *s);
 
@@ -104,7 +108,6 @@ sim *sim_create(const cfg *c, const sim_sink *sinks, int nsinks, sk_error *e)
         sim_destroy(s);
         return NULL;
     }
-    event_init(&s->grid_ev, grid_release, "grid-barrier", 0);
     s->si = silicon_create(&s->c, &s->topo, e);
     if (!s->si) {
         sim_destroy(s);
@@ -132,14 +135,13 @@ void sim_destroy(sim *s)
     /* The queue first: it clears the nodes still queued, which live in the
      * SMs and the dispatcher. */
     evq_free(&s->q);
-    if (s->have_kernel)
-        kernel_free(&s->k);
-    free(s->allowed);
+    for (int i = 0; i < s->nlive; i++)
+        kernel_run_free(s->live[i]);
+    free(s->live);
     dispatch_free(&s->disp);
     silicon_destroy(s->si);
     free(s->si_seen);
     free(s->si_act);
-    free(s->grid_t);
     for (int i = 0; s->sms && i < s->nsms; i++)
         sm_free(&s->sms[i]);
     free(s->sms);
@@ -152,31 +154,31 @@ void sim_destroy(sim *s)
 
 /* Size the scoreboards for the largest program and note which timer marks
  * the kernel uses. */
-static int prepare_kernel(sim *s, sk_error *e)
+static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
 {
-    kernel *k = &s->k;
-    s->max_regs = 1;
-    s->marks = 0;
-    s->cooperative = 0;
+    kernel *k = &kr->k;
+    kr->max_regs = 1;
+    kr->marks = 0;
+    kr->cooperative = 0;
     for (uint32_t p = 0; p < k->nprogs; p++) {
         program *pr = &k->progs[p];
-        s->max_regs = SK_MAX(s->max_regs, pr->nregs);
+        kr->max_regs = SK_MAX(kr->max_regs, pr->nregs);
         for (uint32_t i = 0; i < pr->n; i++) {
-            s->marks |= pr->code[i].flags & (IF_TIMER_START | IF_TIMER_END | IF_CLOCK_START | IF_CLOCK_END);
-            s->cooperative |= pr->code[i].kind == IK_GRIDBAR;
+            kr->marks |= pr->code[i].flags & (IF_TIMER_START | IF_TIMER_END | IF_CLOCK_START | IF_CLOCK_END);
+            kr->cooperative |= pr->code[i].kind == IK_GRIDBAR;
         }
     }
     /* Each SM allocates a scoreboard of max_regs entries per warp slot (sm.c). */
-    uint64_t entries = (uint64_t)s->nsms * (uint64_t)s->c.max_warps * s->max_regs;
+    uint64_t entries = (uint64_t)s->nsms * (uint64_t)s->c.max_warps * kr->max_regs;
     if (entries > SIM_MAX_SCOREBOARD)
         return sk_errorf(e, SK_EFIT, "kernel %s: %u registers x %llu warp slots = %llu scoreboard entries: "
-                         "expected at most %llu (fewer registers, SMs or sm.max_warps)", k->name, s->max_regs,
+                         "expected at most %llu (fewer registers, SMs or sm.max_warps)", k->name, kr->max_regs,
                          (unsigned long long)s->nsms * (unsigned long long)s->c.max_warps,
                          (unsigned long long)entries, (unsigned long long)SIM_MAX_SCOREBOARD);
-    sm_cta_need(&s->c, k, &s->need);
-    int per_sm = sm_ctas_per_sm(&s->c, &s->need);
-    free(s->allowed);
-    s->allowed = NULL;
+    sm_cta_need(&s->c, k, &kr->need);
+    int per_sm = sm_ctas_per_sm(&s->c, &kr->need);
+    free(kr->allowed);
+    kr->allowed = NULL;
     int usable = s->nsms;
     if (k->green_sms || k->mig) {
         /* The kernel runs in a green context (the group of a split of N SMs,
@@ -185,9 +187,9 @@ static int prepare_kernel(sim *s, sk_error *e)
                             .n = k->green_sms > 0 ? k->green_sms : -k->green_sms,
                             .flags = k->green_nocosched ? TOPO_SMS_NOCOSCHED : 0,
                             .mig_profile = k->mig - 1, .mig_start = k->mig_start};
-        s->allowed = xcalloc((size_t)s->nsms, 1);
+        kr->allowed = xcalloc((size_t)s->nsms, 1);
         sk_error ge = {0};
-        int rc = topo_sms_set(&s->topo, s->c.green_unit_sms, &sp, s->allowed, &usable, &ge);
+        int rc = topo_sms_set(&s->topo, s->c.green_unit_sms, &sp, kr->allowed, &usable, &ge);
         if (rc < 0 && k->mig)
             return sk_errorf(e, SK_EFIT, "kernel %s: sms=mig: %s", k->name, ge.msg);
         if (rc < 0 || usable == 0)
@@ -195,7 +197,7 @@ static int prepare_kernel(sim *s, sk_error *e)
                              "that leaves SMs for this kernel", k->name, k->green_sms > 0 ? "green" : "rest",
                              sp.n, k->green_sms > 0 ? s->nsms : s->nsms - 1);
     }
-    if (s->cooperative && (uint64_t)per_sm * (uint64_t)usable < k->grid)
+    if (kr->cooperative && (uint64_t)per_sm * (uint64_t)usable < k->grid)
         return sk_errorf(e, SK_EFIT,
                          "kernel %s: cooperative (GRID.SYNC) grid of %llu CTAs: expected at most %d "
                          "(%d SMs x %d co-resident CTAs), as cudaLaunchCooperativeKernel requires",
@@ -205,8 +207,8 @@ static int prepare_kernel(sim *s, sk_error *e)
                          "kernel %s: a CTA of %u threads, %u registers/thread, %u bytes of shared memory "
                          "needs %d warps, %d registers, %d bytes: expected at most sm.max_threads=%d, "
                          "sm.max_warps=%d, sm.registers=%d, sm.smem_bytes=%d",
-                         k->name, k->block_threads, k->regs_per_thread, k->smem_bytes, s->need.warps,
-                         s->need.regs, s->need.smem, s->c.max_threads, s->c.max_warps, s->c.registers,
+                         k->name, k->block_threads, k->regs_per_thread, k->smem_bytes, kr->need.warps,
+                         kr->need.regs, kr->need.smem, s->c.max_threads, s->c.max_warps, s->c.registers,
                          s->c.smem_bytes);
     /* cudaLaunchKernelEx refuses a cluster that no GPC can hold at this
      * occupancy (cudaErrorClusterOutOfResources). */
@@ -214,7 +216,7 @@ static int prepare_kernel(sim *s, sk_error *e)
     for (int g = 0; k->cluster > 1 && g < s->topo.ncgroups; g++) {
         int n = 0;
         for (int j = s->topo.cg_first[g]; j < s->topo.cg_first[g + 1]; j++)
-            n += !s->allowed || s->allowed[s->topo.cg_sms[j]];
+            n += !kr->allowed || kr->allowed[s->topo.cg_sms[j]];
         if ((int)k->cluster <= s->topo.cg_max[g])
             most = SK_MAX(most, n * per_sm);
     }
@@ -227,37 +229,123 @@ static int prepare_kernel(sim *s, sk_error *e)
     return 0;
 }
 
-int sim_next_cta(sim *s, cta_desc *d)
+/* ---- CTA queues ------------------------------------------------------
+ *
+ * A kernel's CTAs come from the trace while it is the trace's current
+ * kernel, one at a time as the engine asks (docs/design.md, "Programs").
+ * Reading the next kernel moves the reader past this one's ctas section, so
+ * the CTAs not yet handed out are taken off it first, into runs of
+ * consecutive ids with one program and work factor: one run per ctas
+ * record (a kernel without records is one run), so a 2^32-CTA range still
+ * costs one entry.  A trace error in those records is reported then. */
+
+static void add_run(sim_kernel *kr, const cta_desc *d, uint64_t n)
 {
-    int r = trace_next_cta(s->tr, d, &s->err);
-    return r;
+    if (kr->nruns > 0) {
+        cta_run *r = &kr->runs[kr->nruns - 1];
+        if (r->last + 1 == d->id && r->prog == d->prog && r->work == d->work) {
+            r->last = d->id + n - 1;
+            return;
+        }
+    }
+    if (kr->nruns == kr->runcap) {
+        kr->runcap = kr->runcap ? 2 * kr->runcap : 4;
+        kr->runs = xrealloc(kr->runs, kr->runcap * sizeof *kr->runs);
+    }
+    kr->runs[kr->nruns++] = (cta_run){.first = d->id, .last = d->id + n - 1, .prog = d->prog, .work = d->work};
+}
+
+/* Take the rest of kernel kr's CTA records off the trace. */
+static int take_ctas(sim *s, sim_kernel *kr, sk_error *e)
+{
+    cta_desc d;
+    uint64_t n;
+    int r;
+    while ((r = trace_next_ctas(s->tr, &d, &n, e)) > 0)
+        add_run(kr, &d, n);
+    if (r < 0)
+        return r;
+    kr->from_trace = 0;
+    kr->run_pos = 0;
+    kr->run_next = kr->nruns ? kr->runs[0].first : 0;
+    return 0;
+}
+
+int sim_next_cta(sim *s, sim_kernel *kr, cta_desc *d)
+{
+    if (kr->from_trace)
+        return trace_next_cta(s->tr, d, &s->err);
+    while (kr->run_pos < kr->nruns) {
+        const cta_run *r = &kr->runs[kr->run_pos];
+        if (kr->run_next <= r->last) {
+            d->id = kr->run_next++;
+            d->prog = r->prog;
+            d->work = r->work;
+            return 1;
+        }
+        if (++kr->run_pos < kr->nruns)
+            kr->run_next = kr->runs[kr->run_pos].first;
+    }
+    return 0;
+}
+
+void sim_bind(sim *s, sim_kernel *kr)
+{
+    s->bound = kr;
+    s->k = kr->k;
+    s->have_kernel = 1;
+    s->ks = kr->ks;
+    s->need = kr->need;
+    s->allowed = kr->allowed;
+    s->ctas_left = kr->ctas_left;
+    s->ctas_running = kr->ctas_running;
+    s->cooperative = kr->cooperative;
+    s->grid_arrived = kr->grid_arrived;
 }
 
 void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t)
 {
+    sim_kernel *kr = cs->kr;
     /* A CTA whose warp 0 never reached its start mark counts from arrival;
      * its end is the kernel's own end timestamp when it takes one. */
     cta_record r = {
-        .kernel = s->ks.index,
+        .kernel = kr->ks.index,
         .cta = cs->id,
         .sm = m->id,
         .start_ps = cs->started ? cs->start_ps : cs->arrive_ps,
         .end_ps = cs->ended ? cs->end_ps : t,
-        .kernel_first_start_ps = s->ks.first_start_ps,
+        .kernel_first_start_ps = kr->ks.first_start_ps,
     };
     uint64_t c0 = cs->clocked ? cs->start_cycle : sm_cycle_at(m, cs->arrive_ps);
     uint64_t c1 = cs->clock_ended ? cs->end_cycle : sm_cycle_at(m, t);
     r.cycles = c1 > c0 ? c1 - c0 : 0;
-    if (s->sink_want & SINK_W_CTA_FINISH)
+    if (s->sink_want & SINK_W_CTA_FINISH) {
+        sim_bind(s, kr);
         sim_sink_cta_finish(s, &r);   /* a failure stops the run (s->stop) */
-    if (s->disp.ops->cta_done)
+    }
+    if (s->disp.ops->cta_done) {
+        sim_bind(s, kr);
         s->disp.ops->cta_done(s->disp.st, s, m->id, cs, t);
-    s->ctas_running--;
-    if (t > s->ks.last_end_ps)
-        s->ks.last_end_ps = t;
-    if (r.end_ps > s->ks.last_record_end_ps)
-        s->ks.last_record_end_ps = r.end_ps;
+    }
+    kr->ctas_running--;
+    kr->ks.warp_instructions += cs->issued;
+    if (t > kr->ks.last_end_ps)
+        kr->ks.last_end_ps = t;
+    if (r.end_ps > kr->ks.last_record_end_ps)
+        kr->ks.last_record_end_ps = r.end_ps;
+    /* the kernel's own view of the SM (kernel_figures) */
+    if (--kr->sm_ctas[m->id] == 0) {
+        kr->sm_busy[m->id] += t - kr->sm_since[m->id];
+        kr->sm_idle[m->id] = t;
+    }
+    if (kr->ctas_left == 0 && kr->ctas_running == 0)
+        s->completions++;       /* run_events finishes it after this event */
     dispatch_kick(s, t);
+}
+
+static sim_kernel *kernel_of_grid_ev(event *ev)
+{
+    return (sim_kernel *)(void *)((char *)ev - offsetof(sim_kernel, grid_ev));
 }
 
 /* Grid barrier: every live warp of the kernel arrived.  cooperative_groups'
@@ -269,15 +357,17 @@ void sim_cta_finished(sim *s, sm *m, cta_slot *cs, ps_t t)
  * sync.grid_ns after the last one is served (the flag's write and the
  * pollers' round trip).  So bunched arrivals cost a time linear in the CTA
  * count and spread ones drain the queue as they come.  Warps that exit
- * meanwhile no longer hold it back. */
+ * meanwhile no longer hold it back.  Each kernel has its own barrier. */
 static void grid_release(sim *s, event *ev)
 {
+    sim_kernel *kr = kernel_of_grid_ev(ev);
     if (s->sink_want & SINK_W_BAR_RELEASE) {
-        sink_barrier b = {.kind = SINK_BAR_GRID, .sm = -1, .slot = -1, .warps = s->grid_released, .t = ev->t};
+        sim_bind(s, kr);
+        sink_barrier b = {.kind = SINK_BAR_GRID, .sm = -1, .slot = -1, .warps = kr->grid_released, .t = ev->t};
         sim_sink_bar_release(s, &b);
     }
     for (int i = 0; i < s->nsms; i++)
-        sm_release_grid(s, &s->sms[i], ev->t);
+        sm_release_grid(s, &s->sms[i], kr, ev->t);
 }
 
 static int cmp_ps(const void *a, const void *b)
@@ -286,47 +376,47 @@ static int cmp_ps(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void grid_check(sim *s)
+static void grid_check(sim *s, sim_kernel *kr)
 {
-    if (s->grid_arrived > 0 && s->grid_arrived == s->live_warps) {
-        ps_t served = s->grid_last_ps;
-        if (s->c.grid_cta_ps > 0 && s->grid_n > 0) {
-            size_t n = s->grid_n, w = SK_MAX(1, (s->k.block_threads + 31) / 32);
-            qsort(s->grid_t, n, sizeof *s->grid_t, cmp_ps);
+    if (kr->grid_arrived > 0 && kr->grid_arrived == kr->live_warps) {
+        ps_t served = kr->grid_last_ps;
+        if (s->c.grid_cta_ps > 0 && kr->grid_n > 0) {
+            size_t n = kr->grid_n, w = SK_MAX(1, (kr->k.block_threads + 31) / 32);
+            qsort(kr->grid_t, n, sizeof *kr->grid_t, cmp_ps);
             served = 0;
             for (size_t i = w - 1; i < n + w - 1; i += w) {
-                ps_t a = s->grid_t[SK_MIN(i, n - 1)];
+                ps_t a = kr->grid_t[SK_MIN(i, n - 1)];
                 served = SK_MAX(served, a) + (ps_t)s->c.grid_cta_ps;
             }
         }
-        s->grid_released = s->grid_arrived;
-        s->grid_arrived = 0;
-        s->grid_n = 0;
+        kr->grid_released = kr->grid_arrived;
+        kr->grid_arrived = 0;
+        kr->grid_n = 0;
         ps_t t = SK_MAX(served, s->q.now) + (ps_t)s->c.grid_sync_ns * PS_PER_NS;
-        s->grid_last_ps = 0;
-        evq_push(&s->q, &s->grid_ev, t);
+        kr->grid_last_ps = 0;
+        evq_push(&s->q, &kr->grid_ev, t);
     }
 }
 
-void sim_grid_arrive(sim *s, ps_t t)
+void sim_grid_arrive(sim *s, sim_kernel *kr, ps_t t)
 {
-    s->grid_arrived++;
-    s->grid_last_ps = SK_MAX(s->grid_last_ps, t);
+    kr->grid_arrived++;
+    kr->grid_last_ps = SK_MAX(kr->grid_last_ps, t);
     if (s->c.grid_cta_ps > 0) {
-        if (s->grid_n == s->grid_cap) {
-            s->grid_cap = s->grid_cap ? 2 * s->grid_cap : 1024;
-            s->grid_t = xrealloc(s->grid_t, s->grid_cap * sizeof *s->grid_t);
+        if (kr->grid_n == kr->grid_cap) {
+            kr->grid_cap = kr->grid_cap ? 2 * kr->grid_cap : 1024;
+            kr->grid_t = xrealloc(kr->grid_t, kr->grid_cap * sizeof *kr->grid_t);
         }
-        s->grid_t[s->grid_n++] = t;
+        kr->grid_t[kr->grid_n++] = t;
     }
-    grid_check(s);
+    grid_check(s, kr);
 }
 
-void sim_warp_exited(sim *s, ps_t t)
+void sim_warp_exited(sim *s, sim_kernel *kr, ps_t t)
 {
     (void)t;
-    s->live_warps--;
-    grid_check(s);
+    kr->live_warps--;
+    grid_check(s, kr);
 }
 
 /* Bring the silicon model to time t: hand it what each SM did since the
@@ -407,42 +497,322 @@ static void silicon_fire(sim *s, event *ev)
     silicon_rearm(s);
 }
 
-/* The kernel's balance figures (kernel_stats): every CTA has retired, so
- * every SM's resident_ps is final for it. */
-static void kernel_figures(sim *s)
+/* The kernel's balance figures (kernel_stats): every CTA of it has
+ * retired, so its own busy time on each SM (a CTA of it resident) is
+ * final.  Counted per kernel, so that kernels which overlap each keep
+ * their own. */
+static void kernel_figures(sim *s, sim_kernel *kr)
 {
-    ps_t max_busy = 0, sum_busy = 0, first_idle = PS_MAX, bar = 0;
+    ps_t max_busy = 0, sum_busy = 0, first_idle = PS_MAX;
     for (int i = 0; i < s->nsms; i++) {
-        const sm *m = &s->sms[i];
-        ps_t busy = m->resident_ps - m->k_resident0;
+        ps_t busy = kr->sm_busy[i];
         max_busy = SK_MAX(max_busy, busy);
         sum_busy += busy;
-        bar += m->bar_wait_ps - m->k_bar0;
-        first_idle = SK_MIN(first_idle, m->idle_ps == PS_MAX ? s->ks.first_start_ps : m->idle_ps);
+        first_idle = SK_MIN(first_idle, kr->sm_idle[i] == PS_MAX ? kr->ks.first_start_ps : kr->sm_idle[i]);
     }
-    s->ks.imbalance = sum_busy > 0 ? (double)max_busy * s->nsms / (double)sum_busy : 0.0;
-    s->ks.tail_ps = first_idle == PS_MAX || s->ks.last_end_ps < first_idle ? 0 : s->ks.last_end_ps - first_idle;
-    s->ks.barrier_wait_ps = bar;
+    kr->ks.imbalance = sum_busy > 0 ? (double)max_busy * s->nsms / (double)sum_busy : 0.0;
+    kr->ks.tail_ps = first_idle == PS_MAX || kr->ks.last_end_ps < first_idle ? 0 : kr->ks.last_end_ps - first_idle;
 }
 
-static int kernel_done(const sim *s)
+static void kernel_run_free(sim_kernel *kr)
 {
-    return s->ctas_left == 0 && s->ctas_running == 0;
+    if (!kr)
+        return;
+    kernel_free(&kr->k);
+    free(kr->allowed);
+    free(kr->grid_t);
+    free(kr->runs);
+    free(kr->sm_ctas);
+    free(kr->sm_since);
+    free(kr->sm_busy);
+    free(kr->sm_idle);
+    free(kr);
 }
 
-/* Run events until the current kernel has finished. */
-static int run_kernel(sim *s, sk_error *e)
+/* Launch pipelining (docs/topology.md, "Launch pipelining"; E12).  A
+ * launch is two steps: the command processor takes the launch command and
+ * sets the kernel up (launch.start_ns from the command's arrival), and then
+ * starts dispatching its CTAs, which in one stream waits for the previous
+ * kernel of that stream: its last CTA, plus launch.queue_gap_ns (the front
+ * end's completion-to-dispatch turnaround).  Commands of back-to-back
+ * launches arrive launch.host_ns apart (the host's launch call, whatever
+ * the stream), so the setup of kernel i overlaps the run of kernel i-1: a
+ * host-bound chain costs host_ns per kernel, a pre-queued one (host_ns 0)
+ * its CTA span plus queue_gap_ns.  A kernel of another stream waits for
+ * nothing but its own setup.  The first kernel, a kernel after an idle gap
+ * (gap_ns > 0), a kernel the host synchronises before (sync=host) and
+ * every kernel when queue_gap_ns is 0 are launched when every kernel
+ * before them has completed (the CUDA event after it): the host waited. */
+typedef struct launch_plan {
+    ps_t launch_ps;     /* the launch command reaches the GPU (kernel_stats.launch_ps) */
+    ps_t dispatch_ps;   /* earliest first CTA dispatch, before the silicon wake-up */
+} launch_plan;
+
+static launch_plan plan_launch(const sim *s, const sim_kernel *kr)
 {
-    while (!kernel_done(s)) {
+    launch_plan p;
+    ps_t start = (ps_t)s->c.launch_start_ns * PS_PER_NS;
+    if (!kr->pipelined) {
+        p.launch_ps = s->idle_ps;
+        p.dispatch_ps = s->idle_ps + start;
+        return p;
+    }
+    p.launch_ps = kr->ks.launch_ps;
+    p.dispatch_ps = SK_MAX(p.launch_ps + start,
+                           s->stream_end_ps[kr->stream] + (ps_t)s->c.launch_queue_gap_ns * PS_PER_NS);
+    return p;
+}
+
+/* ---- the host ----------------------------------------------------------
+ *
+ * The host issues the trace's kernels in order.  A pipelined launch
+ * (plan_launch) returns at once, so the host goes on to the next kernel,
+ * which waits on the GPU for its stream's previous kernel; a kernel that
+ * is launched only once every kernel before it has completed holds the
+ * host until then.  The host reads at most SIM_MAX_WAITING kernels ahead
+ * of those started (a bound on memory: each holds its programs and CTA
+ * runs; not a measured queue depth). */
+#define SIM_MAX_WAITING 16
+
+/* Whether live kernel i may start: its launch plan is known now. */
+static int can_start(const sim *s, int i)
+{
+    const sim_kernel *kr = s->live[i];
+    for (int j = 0; j < i; j++) {
+        const sim_kernel *o = s->live[j];
+        if (!o->completed && (!kr->pipelined || o->stream == kr->stream))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether any other started kernel is still running (CTAs to dispatch or
+ * resident). */
+static int others_running(const sim *s, const sim_kernel *kr)
+{
+    for (int i = 0; i < s->nlive; i++)
+        if (s->live[i] != kr && s->live[i]->started && !s->live[i]->completed)
+            return 1;
+    return 0;
+}
+
+static int start_kernel(sim *s, sim_kernel *kr, sk_error *e)
+{
+    int r;
+    if ((r = prepare_kernel(s, kr, e)) < 0)
+        return r;
+    /* The trace may idle the GPU before this launch (gap_ns): bring the
+     * silicon model through the idle time (idle clock, cooling), and a
+     * launch after a long idle pays the clock's wake-up first. */
+    if (kr->k.gap_ns > 0) {
+        s->idle_ps += (ps_t)kr->k.gap_ns * PS_PER_NS;
+        evq_cancel(&s->q, &s->si_ev);
+        if ((r = silicon_step(s, s->idle_ps)) < 0) {
+            *e = s->err;
+            return r;
+        }
+    }
+    launch_plan lp = plan_launch(s, kr);
+    uint64_t index = kr->ks.index;
+    memset(&kr->ks, 0, sizeof kr->ks);
+    snprintf(kr->ks.name, sizeof kr->ks.name, "%s", kr->k.name);
+    kr->ks.index = index;
+    kr->ks.ctas = kr->k.grid;
+    kr->ks.launch_ps = lp.launch_ps;
+    kr->ks.first_start_ps = PS_MAX;
+    kr->ks.cluster = kr->k.cluster;
+    if (kr->k.cluster)
+        kr->ks.max_active_clusters = topo_max_active_clusters_in(
+            &s->topo, kr->allowed, sm_ctas_per_sm(&s->c, &kr->need), (int)kr->k.cluster);
+    kr->ctas_left = kr->k.grid;
+    kr->ctas_running = 0;
+    for (int i = 0; i < s->nsms; i++)
+        kr->sm_idle[i] = PS_MAX;      /* no CTA of this kernel retired on it yet */
+    if (!kr->pipelined)
+        s->host_cmd_ps = lp.launch_ps;   /* the host waited for it (a pipelined one: read_kernel) */
+    int alone = !others_running(s, kr);
+    dispatch_kernel_start(s, kr);
+    sim_bind(s, kr);
+    if (s->disp.ops->kernel_start)
+        s->disp.ops->kernel_start(s->disp.st, s);
+    /* The memory levels' per-kernel state (and the hierarchy's counters in
+     * kernels[].mem) start with a kernel that runs alone; kernels that
+     * overlap share them. */
+    for (mem_level *l = s->mem; alone && l; l = l->next)
+        if (l->ops->kernel_start)
+            l->ops->kernel_start(l);
+    if (s->hier && alone)   /* the carve-out for this kernel's shared memory at full occupancy */
+        mem_hier_kernel_start(s->hier, (uint64_t)kr->need.smem *
+                                       (uint64_t)SK_MAX(0, sm_ctas_per_sm(&s->c, &kr->need)));
+    if ((s->sink_want & SINK_W_KERNEL_LAUNCH) && sim_sink_kernel_launch(s) < 0) {
+        *e = s->err;
+        return e->code;
+    }
+    /* The silicon model sees the launch no earlier than the end of the
+     * kernel it queued behind (a queued launch's command may have arrived
+     * while that kernel ran). */
+    ps_t seen = SK_MAX(lp.launch_ps, SK_MAX(s->q.now, kr->pipelined ? s->stream_end_ps[kr->stream] : 0));
+    ps_t wake = silicon_kernel_launch(s->si, seen);
+    silicon_rearm(s);
+    kr->dispatch_ps = SK_MAX(lp.dispatch_ps + wake, seen);
+    kr->started = 1;
+    dispatch_kick(s, kr->dispatch_ps);
+    return 0;
+}
+
+/* Read the next kernel of the trace into the live list (the trace's
+ * current kernel gives up its CTA records first).  0, or <0. */
+static int read_kernel(sim *s, sk_error *e)
+{
+    if (s->reading) {
+        int r = take_ctas(s, s->reading, e);
+        if (r < 0)
+            return r;
+        s->reading = NULL;
+    }
+    sim_kernel *kr = xcalloc(1, sizeof *kr);
+    int r = trace_next_kernel(s->tr, &kr->k, e);
+    if (r <= 0) {
+        free(kr);
+        if (r == 0)
+            s->trace_eof = 1;
+        return r;
+    }
+    kr->sim = s;
+    kr->stream = kr->k.stream;
+    kr->from_trace = 1;
+    kr->ks.index = s->next_index++;
+    kr->pipelined = kr->ks.index > 0 && kr->k.gap_ns == 0 && !kr->k.sync_host && s->c.launch_queue_gap_ns > 0;
+    if (kr->pipelined) {
+        /* its launch command follows the host's previous one */
+        kr->ks.launch_ps = s->host_cmd_ps + (ps_t)s->c.launch_host_ns * PS_PER_NS;
+        s->host_cmd_ps = kr->ks.launch_ps;
+    }
+    event_init(&kr->grid_ev, grid_release, "grid-barrier", 0);
+    kr->sm_ctas = xcalloc((size_t)s->nsms, sizeof *kr->sm_ctas);
+    kr->sm_since = xcalloc((size_t)s->nsms, sizeof *kr->sm_since);
+    kr->sm_busy = xcalloc((size_t)s->nsms, sizeof *kr->sm_busy);
+    kr->sm_idle = xcalloc((size_t)s->nsms, sizeof *kr->sm_idle);
+    if (s->nlive == s->livecap) {
+        s->livecap = s->livecap ? 2 * s->livecap : 8;
+        s->live = xrealloc(s->live, (size_t)s->livecap * sizeof *s->live);
+    }
+    s->live[s->nlive++] = kr;
+    s->reading = kr;
+    return 0;
+}
+
+/* Start what may start, then read on while the host may: 0 or <0. */
+static int host_step(sim *s, sk_error *e)
+{
+    for (;;) {
+        int waiting = 0, r;
+        for (int i = 0; i < s->nlive; i++) {
+            sim_kernel *kr = s->live[i];
+            if (kr->started)
+                continue;
+            if (can_start(s, i)) {
+                if ((r = start_kernel(s, kr, e)) < 0)
+                    return r;
+            } else {
+                waiting++;
+            }
+        }
+        if (s->trace_eof || waiting >= SIM_MAX_WAITING)
+            return 0;
+        /* a launch that waits for the kernels before it holds the host */
+        const sim_kernel *last = s->nlive ? s->live[s->nlive - 1] : NULL;
+        if (last && !last->started && !last->pipelined)
+            return 0;
+        if ((r = read_kernel(s, e)) < 0)
+            return r;
+    }
+}
+
+/* Kernel kr has completed: its statistics, the silicon model's step. */
+static int finish_kernel(sim *s, sim_kernel *kr, sk_error *e)
+{
+    int r;
+    if (s->hier) {
+        kr->ks.has_mem = 1;
+        for (int i = 0; i < s->nsms; i++)
+            mem_stats_add(&kr->ks.mem, mem_hier_stats(s->hier, i));
+    }
+    s->warp_instructions += kr->ks.warp_instructions;
+    kr->ks.done_ps = kr->ks.last_end_ps + (ps_t)s->c.launch_end_ns * PS_PER_NS;
+    kernel_figures(s, kr);
+    /* The silicon model sees every kernel end, and epochs.csv gets at
+     * least one row per kernel. */
+    if ((r = silicon_step(s, kr->ks.last_end_ps)) < 0) {
+        *e = s->err;
+        return r;
+    }
+    silicon_kernel_end(s->si, kr->ks.last_end_ps);
+    silicon_rearm(s);
+    s->idle_ps = SK_MAX(s->idle_ps, kr->ks.done_ps);
+    s->stream_end_ps[kr->stream] = kr->ks.last_end_ps;
+    s->kernels_done++;
+    kr->completed = 1;
+    if (s->reading == kr)
+        s->reading = NULL;    /* every CTA came: nothing more of it to take */
+    /* Kernels are reported in trace order (summary.json lists them so). */
+    int n = 0;
+    while (n < s->nlive && s->live[n]->completed) {
+        sim_kernel *k = s->live[n];
+        sim_bind(s, k);
+        if ((s->sink_want & SINK_W_KERNEL_END) && sim_sink_kernel_end(s) < 0) {
+            *e = s->err;
+            return e->code;
+        }
+        evq_cancel(&s->q, &k->grid_ev);
+        kernel_run_free(k);
+        n++;
+    }
+    if (n > 0) {
+        memmove(s->live, s->live + n, (size_t)(s->nlive - n) * sizeof *s->live);
+        s->nlive -= n;
+    }
+    s->bound = NULL;
+    s->have_kernel = 0;
+    return 0;
+}
+
+/* The oldest started kernel still running (for messages). */
+static const sim_kernel *oldest_running(const sim *s)
+{
+    for (int i = 0; i < s->nlive; i++)
+        if (s->live[i]->started && !s->live[i]->completed)
+            return s->live[i];
+    return s->nlive ? s->live[0] : NULL;
+}
+
+/* Run events until some running kernel has completed, and finish those
+ * that have. */
+static int run_events(sim *s, sk_error *e)
+{
+    for (;;) {
+        if (s->completions > 0) {
+            for (int i = 0; i < s->nlive; i++) {
+                sim_kernel *kr = s->live[i];
+                if (kr->started && !kr->completed && kr->ctas_left == 0 && kr->ctas_running == 0) {
+                    s->completions--;
+                    return finish_kernel(s, kr, e);
+                }
+            }
+        }
         event *ev = evq_pop(&s->q);
-        if (!ev)
+        if (!ev) {
+            const sim_kernel *o = oldest_running(s);
             return sk_errorf(e, SK_ESIM,
                              "kernel %s: no pending event with %llu CTA(s) running and %llu waiting "
-                             "(deadlock)", s->k.name, (unsigned long long)s->ctas_running,
-                             (unsigned long long)s->ctas_left);
-        if (ev->t > s->limit_ps)
+                             "(deadlock)", o ? o->k.name : "?", o ? (unsigned long long)o->ctas_running : 0ULL,
+                             o ? (unsigned long long)o->ctas_left : 0ULL);
+        }
+        if (ev->t > s->limit_ps) {
+            const sim_kernel *o = oldest_running(s);
             return sk_errorf(e, SK_ESIM, "kernel %s: simulated time passed sim.max_time_ns=%lld",
-                             s->k.name, (long long)s->c.max_time_ns);
+                             o ? o->k.name : "?", (long long)s->c.max_time_ns);
+        }
         ev->fn(s, ev);
         if (s->stop) {
             if (s->err.code)
@@ -450,141 +820,27 @@ static int run_kernel(sim *s, sk_error *e)
             return e->code ? e->code : SK_ESIM;
         }
     }
-    return 0;
-}
-
-/* Launch pipelining (docs/topology.md, "Launch pipelining"; E12).  A
- * launch is two steps: the command processor takes the launch command and
- * sets the kernel up (launch.start_ns from the command's arrival), and then
- * starts dispatching its CTAs, which in one stream waits for the previous
- * kernel: its last CTA, plus launch.queue_gap_ns (the front end's
- * completion-to-dispatch turnaround).  Commands of back-to-back launches
- * arrive launch.host_ns apart (the host's launch call), so the setup of
- * kernel i overlaps the run of kernel i-1: a host-bound chain costs
- * host_ns per kernel, a pre-queued one (host_ns 0) its CTA span plus
- * queue_gap_ns.  A kernel after an idle gap (gap_ns > 0), the first one,
- * and every kernel with queue_gap_ns = 0 launch when the previous one has
- * completed, as before. */
-typedef struct launch_plan {
-    ps_t launch_ps;     /* the launch command reaches the GPU (kernel_stats.launch_ps) */
-    ps_t dispatch_ps;   /* earliest first CTA dispatch, before the silicon wake-up */
-} launch_plan;
-
-static launch_plan plan_launch(const sim *s, int pipelined, ps_t done_prev, ps_t cmd_prev,
-                               ps_t last_end_prev)
-{
-    launch_plan p;
-    ps_t start = (ps_t)s->c.launch_start_ns * PS_PER_NS;
-    if (!pipelined) {
-        p.launch_ps = done_prev;
-        p.dispatch_ps = done_prev + start;
-        return p;
-    }
-    p.launch_ps = cmd_prev + (ps_t)s->c.launch_host_ns * PS_PER_NS;
-    p.dispatch_ps = SK_MAX(p.launch_ps + start,
-                           last_end_prev + (ps_t)s->c.launch_queue_gap_ns * PS_PER_NS);
-    return p;
 }
 
 int sim_run(sim *s, trace *tr, sk_error *e)
 {
-    ps_t t = s->end_ps;
-    ps_t cmd_prev = t, last_end_prev = t;
     s->tr = tr;
-    for (uint64_t index = 0;; index++) {
-        int r = trace_next_kernel(tr, &s->k, e);
+    s->trace_eof = 0;
+    s->reading = NULL;
+    s->next_index = 0;
+    s->completions = 0;
+    s->idle_ps = s->host_cmd_ps = s->end_ps;
+    for (int i = 0; i < SIM_MAX_STREAMS; i++)
+        s->stream_end_ps[i] = s->end_ps;
+    for (;;) {
+        int r = host_step(s, e);
         if (r < 0)
             return r;
-        if (r == 0)
+        if (s->nlive == 0)
             break;
-        s->have_kernel = 1;
-        if ((r = prepare_kernel(s, e)) < 0)
+        if ((r = run_events(s, e)) < 0)
             return r;
-        /* The trace may idle the GPU before this launch (gap_ns): bring the
-         * silicon model through the idle time (idle clock, cooling), and a
-         * launch after a long idle pays the clock's wake-up first. */
-        if (s->k.gap_ns > 0) {
-            t += (ps_t)s->k.gap_ns * PS_PER_NS;
-            evq_cancel(&s->q, &s->si_ev);
-            if ((r = silicon_step(s, t)) < 0) {
-                *e = s->err;
-                return r;
-            }
-        }
-        int pipelined = index > 0 && s->k.gap_ns == 0 && s->c.launch_queue_gap_ns > 0;
-        launch_plan lp = plan_launch(s, pipelined, t, cmd_prev, last_end_prev);
-        memset(&s->ks, 0, sizeof s->ks);
-        snprintf(s->ks.name, sizeof s->ks.name, "%s", s->k.name);
-        s->ks.index = index;
-        s->ks.ctas = s->k.grid;
-        s->ks.launch_ps = lp.launch_ps;
-        s->ks.first_start_ps = PS_MAX;
-        s->ks.cluster = s->k.cluster;
-        if (s->k.cluster)
-            s->ks.max_active_clusters = topo_max_active_clusters_in(
-                &s->topo, s->allowed, sm_ctas_per_sm(&s->c, &s->need), (int)s->k.cluster);
-        s->ctas_left = s->k.grid;
-        s->ctas_running = 0;
-        uint64_t before = 0;
-        for (int i = 0; i < s->nsms; i++) {
-            sm *m = &s->sms[i];
-            before += m->issued;
-            m->k_resident0 = m->resident_ps;
-            m->k_bar0 = m->bar_wait_ps;
-            m->idle_ps = PS_MAX;      /* no CTA of this kernel retired on it yet */
-        }
-        dispatch_kernel_start(s);
-        if (s->disp.ops->kernel_start)
-            s->disp.ops->kernel_start(s->disp.st, s);
-        for (mem_level *l = s->mem; l; l = l->next)
-            if (l->ops->kernel_start)
-                l->ops->kernel_start(l);
-        if (s->hier)   /* the carve-out for this kernel's shared memory at full occupancy */
-            mem_hier_kernel_start(s->hier, (uint64_t)s->need.smem *
-                                           (uint64_t)SK_MAX(0, sm_ctas_per_sm(&s->c, &s->need)));
-        if ((s->sink_want & SINK_W_KERNEL_LAUNCH) && sim_sink_kernel_launch(s) < 0) {
-            *e = s->err;
-            return e->code;
-        }
-        /* The silicon model sees the launch no earlier than the previous kernel's end (a queued
-         * launch's command may have arrived while the previous kernel ran). */
-        ps_t seen = SK_MAX(lp.launch_ps, SK_MAX(s->q.now, pipelined ? last_end_prev : 0));
-        ps_t wake = silicon_kernel_launch(s->si, seen);
-        silicon_rearm(s);
-        dispatch_kick(s, SK_MAX(lp.dispatch_ps + wake, seen));
-        cmd_prev = lp.launch_ps;
-        if ((r = run_kernel(s, e)) < 0)
-            return r;
-        uint64_t after = 0;
-        for (int i = 0; i < s->nsms; i++)
-            after += s->sms[i].issued;
-        s->ks.warp_instructions = after - before;
-        if (s->hier) {
-            s->ks.has_mem = 1;
-            for (int i = 0; i < s->nsms; i++)
-                mem_stats_add(&s->ks.mem, mem_hier_stats(s->hier, i));
-        }
-        s->warp_instructions += s->ks.warp_instructions;
-        s->ks.done_ps = s->ks.last_end_ps + (ps_t)s->c.launch_end_ns * PS_PER_NS;
-        kernel_figures(s);
-        /* The silicon model sees every kernel end, and epochs.csv gets at
-         * least one row per kernel. */
-        if ((r = silicon_step(s, s->ks.last_end_ps)) < 0) {
-            *e = s->err;
-            return r;
-        }
-        silicon_kernel_end(s->si, s->ks.last_end_ps);
-        silicon_rearm(s);
-        t = s->ks.done_ps;
-        last_end_prev = s->ks.last_end_ps;
-        s->kernels_done++;
-        if ((s->sink_want & SINK_W_KERNEL_END) && sim_sink_kernel_end(s) < 0) {
-            *e = s->err;
-            return e->code;
-        }
-        kernel_free(&s->k);
-        s->have_kernel = 0;
     }
-    s->end_ps = t;
+    s->end_ps = s->idle_ps;
     return 0;
 }

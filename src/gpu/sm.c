@@ -294,6 +294,7 @@ static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
         warp *x = &m->warps[cs->warp_slot[i]];
         if (x->state == W_BARRIER) {
             m->bar_wait_ps += rel - x->bar_ps;
+            cs->kr->ks.barrier_wait_ps += rel - x->bar_ps;
             x->state = W_ACTIVE;
             x->ready = SK_MAX(x->ready, SK_MAX(c, cs->bar_done) + (uint64_t)s->c.barrier_cycles);
             x->wake = x->ready;
@@ -415,15 +416,17 @@ static void retire(sim *s, sm *m, cta_slot *cs, uint64_t c)
  * program.h), falling back to the first instruction and to completion. */
 static void record_marks(sim *s, sm *m, cta_slot *cs, const instr *in, uint64_t c)
 {
-    unsigned f = in->flags, want_t = s->marks & IF_TIMER_START, want_c = s->marks & (IF_CLOCK_START | IF_TIMER_START);
+    const unsigned marks = cs->kr->marks;   /* the CTA's kernel's */
+    (void)s;
+    unsigned f = in->flags, want_t = marks & IF_TIMER_START, want_c = marks & (IF_CLOCK_START | IF_TIMER_START);
     int first = !cs->started && !cs->clocked;
     if (!cs->started && (want_t ? (f & IF_TIMER_START) != 0 : first)) {
         cs->started = 1;
         cs->start_ps = sm_cycle_time(m, c);
-        if (cs->start_ps < s->ks.first_start_ps)
-            s->ks.first_start_ps = cs->start_ps;
+        if (cs->start_ps < cs->kr->ks.first_start_ps)
+            cs->kr->ks.first_start_ps = cs->start_ps;
     }
-    unsigned cmark = (s->marks & IF_CLOCK_START) ? IF_CLOCK_START : IF_TIMER_START;
+    unsigned cmark = (marks & IF_CLOCK_START) ? IF_CLOCK_START : IF_TIMER_START;
     if (!cs->clocked && (want_c ? (f & cmark) != 0 : first)) {
         cs->clocked = 1;
         cs->start_cycle = c;
@@ -432,7 +435,7 @@ static void record_marks(sim *s, sm *m, cta_slot *cs, const instr *in, uint64_t 
         cs->ended = 1;
         cs->end_ps = sm_cycle_time(m, c);
     }
-    unsigned emark = (s->marks & IF_CLOCK_END) ? IF_CLOCK_END : IF_TIMER_END;
+    unsigned emark = (marks & IF_CLOCK_END) ? IF_CLOCK_END : IF_TIMER_END;
     if (f & emark) {
         cs->clock_ended = 1;
         cs->end_cycle = c;
@@ -459,6 +462,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     sm_unit_earliest(m, w->sched, in->cls, &pipe);
     m->unit_free[pipe] = c + (uint64_t)(in->ii ? in->ii : cf->units[in->cls].ii_cycles);
     m->issued++;
+    cs->issued++;
     m->issued_cls[in->cls]++;
     if (in->cls == FU_TENSOR)
         m->tensor_cycles += (uint64_t)(in->ii ? in->ii : cf->units[FU_TENSOR].ii_cycles);
@@ -506,12 +510,12 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
                               .t = sm_cycle_time(m, c)};
             sim_sink_bar_arrive(s, &b);
         }
-        sim_grid_arrive(s, sm_cycle_time(m, c));
+        sim_grid_arrive(s, cs->kr, sm_cycle_time(m, c));
         return 0;
     case IK_EXIT:
         w->state = W_DONE;
         m->live_warps--;
-        sim_warp_exited(s, sm_cycle_time(m, c));
+        sim_warp_exited(s, cs->kr, sm_cycle_time(m, c));
         remove_from_sched(m, &m->sched[w->sched], slot);
         cs->exited++;
         if (cs->exited == cs->nwarps) {
@@ -545,15 +549,17 @@ static void wake_by(sim *s, sm *m, uint64_t c)
 
 /* ---- CTA arrival and departure -------------------------------------- */
 
-void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t t)
+void sm_launch_cta(sim *s, sm *m, sim_kernel *kr, const cta_desc *d, ps_t t)
 {
     const cfg *c = &s->c;
+    const cta_need *need = &kr->need;
     int ci = 0;
     while (m->ctas[ci].used)
         ci++;
     cta_slot *cs = &m->ctas[ci];
     memset(cs, 0, sizeof *cs);
     cs->used = 1;
+    cs->kr = kr;
     cs->id = d->id;
     cs->nwarps = need->warps;
     cs->threads = need->threads;
@@ -570,17 +576,28 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
     m->used_smem += need->smem;
     m->ctas_run++;
     m->release_epoch++;
-    s->live_warps += (uint64_t)need->warps;
+    kr->live_warps += (uint64_t)need->warps;
 
-    /* The scoreboard pool is sized for the kernel's largest program. */
-    if (m->regs_per_warp < s->max_regs || !m->regpool) {
-        m->regs_per_warp = SK_MAX(s->max_regs, 1u);
+    /* The scoreboard pool is sized for the largest program of the kernels
+     * it has run; it grows while CTAs of another kernel may be resident, so
+     * their warps' scoreboards move with it. */
+    if (m->regs_per_warp < kr->max_regs || !m->regpool) {
+        uint32_t old = m->regs_per_warp, nr = SK_MAX(kr->max_regs, 1u);
+        uint64_t *rp = xcalloc((size_t)c->max_warps * nr, sizeof *rp);
+        for (int i = 0; m->regpool && i < c->max_warps; i++) {
+            warp *w = &m->warps[i];
+            if (w->state == W_FREE || w->state == W_DONE)
+                continue;
+            memcpy(&rp[(size_t)i * nr], w->reg, old * sizeof *rp);
+            w->reg = &rp[(size_t)i * nr];
+        }
+        m->regs_per_warp = nr;
         free(m->regpool);
-        m->regpool = xcalloc((size_t)c->max_warps * m->regs_per_warp, sizeof *m->regpool);
+        m->regpool = rp;
     }
 
     uint64_t first = sm_cycle_at(m, t) + (uint64_t)c->cta_launch_cycles;
-    const program *p = &s->k.progs[d->prog];
+    const program *p = &kr->k.progs[d->prog];
     int slot = 0;
     for (int i = 0; i < need->warps; i++) {
         while (m->warps[slot].state != W_FREE)
@@ -615,7 +632,7 @@ void sm_launch_cta(sim *s, sm *m, const cta_desc *d, const cta_need *need, ps_t 
 }
 
 
-void sm_release_grid(sim *s, sm *m, ps_t t)
+void sm_release_grid(sim *s, sm *m, sim_kernel *kr, ps_t t)
 {
     uint64_t c = SK_MAX(sm_cycle_at(m, t), m->min_cycle);
     /* An SM whose every warp waited at the grid barrier slept: its
@@ -628,8 +645,9 @@ void sm_release_grid(sim *s, sm *m, ps_t t)
     m->release_epoch++;
     for (int i = 0; i < s->c.max_warps; i++) {
         warp *w = &m->warps[i];
-        if (w->state == W_GRIDBAR) {
+        if (w->state == W_GRIDBAR && m->ctas[w->cta].kr == kr) {
             m->bar_wait_ps += t - w->bar_ps;
+            kr->ks.barrier_wait_ps += t - w->bar_ps;
             w->state = W_ACTIVE;
             w->ready = SK_MAX(w->ready, c);
             w->wake = w->ready;

@@ -181,11 +181,19 @@ static void points(svg *s, const double *x, const double *y, size_t n)
 void svg_polyline(svg *s, const double *x, const double *y, size_t n, const char *stroke,
                   double stroke_w)
 {
+    svg_polyline_dash(s, x, y, n, stroke, stroke_w, NULL);
+}
+
+void svg_polyline_dash(svg *s, const double *x, const double *y, size_t n, const char *stroke,
+                       double stroke_w, const char *dash)
+{
     if (n < 2)
         return;
     put(s, "<polyline fill=\"none\"");
     paint(s, "stroke", stroke);
     svg_raw(s, " stroke-width=\"%.2f\" stroke-linejoin=\"round\"", stroke_w);
+    if (dash)
+        paint(s, "stroke-dasharray", dash);
     points(s, x, y, n);
     put(s, "/>\n");
 }

@@ -678,7 +678,9 @@ static int parse_kernel_line(native *t, kernel *k)
     uint64_t grid = 0, block = 0, regs = 32, smem = 0, gap = 0, cluster = 0;
     uint32_t cluster_col = 0;
     int64_t green = 0;
-    int seen[7] = {0, 0, 0, 0, 0, 0, 0};
+    uint64_t stream = 0;
+    int sync_host = 0;
+    int seen[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
 
     if (t->ntok < 2)
         return fail_at(t, t->eol_col, "kernel: end of line: expected a kernel name");
@@ -708,9 +710,13 @@ static int parse_kernel_line(native *t, kernel *k)
             which = 5;
         else if (key_is(s, klen, "sms"))
             which = 6;
+        else if (key_is(s, klen, "stream"))
+            which = 7;
+        else if (key_is(s, klen, "sync"))
+            which = 8;
         else
-            return fail_at(t, col, "kernel: %s: expected grid=, block=, regs=, smem=, gap_ns=, cluster= "
-                           "or sms=", s);
+            return fail_at(t, col, "kernel: %s: expected grid=, block=, regs=, smem=, gap_ns=, cluster=, "
+                           "sms=, stream= or sync=", s);
         if (seen[which]++)
             return fail_at(t, col, "kernel: %s: expected each key once", s);
         switch (which) {
@@ -763,6 +769,17 @@ static int parse_kernel_line(native *t, kernel *k)
             k->green_nocosched = flag != NULL;
             break;
         }
+        case 7:
+            /* Concurrent kernels (docs/trace-format.md, "Streams"). */
+            if (trace_parse_dec(v, TRACE_STREAM_MAX, &stream) < 0)
+                return fail_at(t, col, "kernel: %s: expected a stream id 0..%d", s, TRACE_STREAM_MAX);
+            break;
+        case 8:
+            if (strcmp(v, "host") != 0)
+                return fail_at(t, col, "kernel: %s: expected sync=host (the host waits for the kernels "
+                               "before it)", s);
+            sync_host = 1;
+            break;
         default:
             if (trace_parse_dec(v, GAP_MAX_NS, &gap) < 0)
                 return fail_at(t, col, "kernel: %s: expected an idle gap of 0..%llu ns before the launch", s,
@@ -786,6 +803,8 @@ static int parse_kernel_line(native *t, kernel *k)
     k->regs_per_thread = (uint32_t)regs;
     k->smem_bytes = (uint32_t)smem;
     k->gap_ns = gap;
+    k->stream = (uint32_t)stream;
+    k->sync_host = sync_host;
     return 0;
 }
 
@@ -1150,12 +1169,49 @@ static int native_next_cta(void *ctx, cta_desc *d, sk_error *e)
     }
 }
 
+/* The next run of CTAs at once: the rest of the current record, or the
+ * CTAs up to the next record (or the grid) that no record covers. */
+static int native_next_ctas(void *ctx, cta_desc *d, uint64_t *count, sk_error *e)
+{
+    native *t = ctx;
+    for (;;) {
+        if (t->state == ST_ERROR)
+            return report(t, e);
+        if (!t->have_kernel)
+            return 0;
+        if (t->rec_valid && t->next_id >= t->rec_a) {
+            d->id = t->next_id;
+            d->prog = t->rec_prog;
+            d->work = t->rec_work;
+            *count = t->rec_b - t->next_id + 1;
+            t->rec_valid = 0;
+            t->next_id = t->rec_b + 1;
+            return 1;
+        }
+        if (!t->rec_valid && t->state == ST_CTAS) {
+            if (read_cta_record(t) < 0)
+                return report(t, e);
+            continue;
+        }
+        if (t->next_id >= t->grid)
+            return 0;
+        uint64_t end = t->rec_valid ? t->rec_a : t->grid;
+        d->id = t->next_id;
+        d->prog = 0;
+        d->work = 1.0;
+        *count = end - t->next_id;
+        t->next_id = end;
+        return 1;
+    }
+}
+
 const trace_format trace_native_format = {
     .name = "native",
     .probe = native_probe,
     .open = native_open,
     .next_kernel = native_next_kernel,
     .next_cta = native_next_cta,
+    .next_ctas = native_next_ctas,
     .input_files = native_input_files,
     .set_sass = native_set_sass,
     .close = native_close,

@@ -228,3 +228,11 @@ int trace_next_cta(trace *t, cta_desc *d, sk_error *e)
 {
     return t->fmt->next_cta(t->r, d, e);
 }
+
+int trace_next_ctas(trace *t, cta_desc *d, uint64_t *count, sk_error *e)
+{
+    if (t->fmt->next_ctas)
+        return t->fmt->next_ctas(t->r, d, count, e);
+    *count = 1;
+    return t->fmt->next_cta(t->r, d, e);
+}

@@ -29,6 +29,7 @@
 #define TRACE_BLOCK_MAX 1024                /* threads per CTA (CUDA's limit) */
 #define TRACE_REGS_MAX 255                  /* registers per thread */
 #define TRACE_SMEM_MAX (16u << 20)          /* shared memory bytes per CTA */
+#define TRACE_STREAM_MAX 255                /* stream ids 0..255 (docs/trace-format.md) */
 #define TRACE_NAME_MAX_BYTES 4096           /* kernel and program names (writer.c) */
 #define TRACE_OPNAME_MAX_BYTES 255          /* opcode mnemonics (writer.c) */
 
@@ -48,6 +49,8 @@ typedef struct trace_format {
     /* trace_next_kernel() and trace_next_cta(); *k arrives zeroed. */
     int (*next_kernel)(void *r, kernel *k, sk_error *e);
     int (*next_cta)(void *r, cta_desc *d, sk_error *e);
+    /* trace_next_ctas(); NULL: one CTA at a time through next_cta. */
+    int (*next_ctas)(void *r, cta_desc *d, uint64_t *count, sk_error *e);
     /* trace_input_files() for a reader opened on the file `path` (the
      * path as opened: a directory already turned into its kernelslist.g). */
     int (*input_files)(void *r, const char *path, char ***files, size_t *nfiles, sk_error *e);

@@ -220,6 +220,10 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
         gzprintf(f, " sms=mig:%s@%d", topo_mig_profile_at(k->mig - 1)->name, k->mig_start);
     if (k->gap_ns)
         gzprintf(f, " gap_ns=%llu", (unsigned long long)k->gap_ns);
+    if (k->stream)
+        gzprintf(f, " stream=%u", k->stream);
+    if (k->sync_host)
+        gzprintf(f, " sync=host");
     gzputs(f, "\n");
     for (uint32_t i = 0; i < k->nprogs; i++) {
         const program *p = &k->progs[i];

@@ -10,8 +10,10 @@
  *                                      DOCS/NAME/results.md, figure.svg,
  *                                      claims.tsv and the generated block of
  *                                      DOCS/NAME/README.md
- *   study index [-d DOCS]              the table of DOCS/README.md from every
- *                                      DOCS/NAME/claims.tsv
+ *   study index [-d DOCS]              the claims table and the list of what no
+ *                                      paper reports, in DOCS/README.md, from
+ *                                      every registered study's claims.tsv
+ *   study list                         the registered studies, one a line
  *
  * Nothing a reader takes as a result is typed by hand: every number of a
  * results table, of a "Findings" block and of the index is printed here from
@@ -48,6 +50,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <jansson.h>
+#include "skewsim/plot.h"
 #include "study.h"
 
 /* ---- a growing string ---------------------------------------------- */
@@ -116,77 +119,6 @@ char *read_file(const char *path, int must)
     if (!b.s)
         b.s = xstrdup("");
     return b.s;
-}
-
-/* ---- CSV (sweep.csv, ctas.csv): RFC 4180 quoting, no embedded newlines - */
-
-static int csv_split(char *line, char ***fields)
-{
-    int n = 0, cap = 16;
-    char **f = xmalloc(sizeof *f * (size_t)cap);
-    char *p = line;
-    for (;;) {
-        if (n == cap)
-            f = xrealloc(f, sizeof *f * (size_t)(cap *= 2));
-        char *w = p, *start = p;
-        if (*p == '"') {
-            p++;
-            while (*p) {
-                if (*p == '"' && p[1] == '"') { *w++ = '"'; p += 2; }
-                else if (*p == '"') { p++; break; }
-                else *w++ = *p++;
-            }
-        } else {
-            while (*p && *p != ',')
-                *w++ = *p++;
-        }
-        char sep = *p;
-        *w = 0;
-        f[n++] = start;
-        if (sep != ',')
-            break;
-        p++;
-    }
-    *fields = f;
-    return n;
-}
-
-csv *csv_read(const char *path)
-{
-    char *text = read_file(path, 1);
-    csv *c = xcalloc(1, sizeof *c);
-    int cap = 0;
-    char *save = NULL;
-    int lineno = 0;
-    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        lineno++;
-        size_t L = strlen(line);
-        if (L && line[L - 1] == '\r')
-            line[L - 1] = 0;
-        char **f;
-        int n = csv_split(line, &f);
-        if (!c->head) {
-            c->head = f;
-            c->ncols = n;
-            continue;
-        }
-        if (n != c->ncols)
-            die("%s:%d: %d fields: expected %d as in the header", path, lineno, n, c->ncols);
-        if (c->nrows == cap)
-            c->row = xrealloc(c->row, sizeof *c->row * (size_t)(cap = cap ? 2 * cap : 64));
-        c->row[c->nrows++] = f;
-    }
-    if (!c->head)
-        die("%s: empty: expected a CSV header", path);
-    return c;   /* text is owned by the fields; kept for the life of the tool */
-}
-
-int csv_col(const csv *c, const char *name, const char *path)
-{
-    for (int i = 0; i < c->ncols; i++)
-        if (strcmp(c->head[i], name) == 0)
-            return i;
-    die("%s: no column '%s'", path, name);
 }
 
 /* ---- skew maps --------------------------------------------------------- */
@@ -339,67 +271,77 @@ void maps_skew(const char *sdir)
 
 /* ---- a run's points ----------------------------------------------------- */
 
+/* A point's clocks (summary.json) and CTA ends (ctas.csv), through the
+ * plot module's run reader. */
 static void point_detail(point *pt, const char *rundir, const char *pdir)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s/summary.json", rundir, pdir);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root)
-        die("%s:%d:%d: %s", path, je.line, je.column, je.text);
-    json_t *sms = json_object_get(root, "sms");
-    size_t n = json_array_size(sms);
-    if (n == 0)
-        die("%s: sms: expected a non-empty array", path);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", rundir, pdir);
+    plot_run pr;
+    sk_error e = {0};
+    if (plot_run_load(&pr, dir, &e))
+        die("%s", e.msg);
+    if (pr.nsms == 0) {
+        plot_run_free(&pr);
+        die("%s/summary.json: sms: expected a non-empty array", dir);
+    }
     double lo = 1e30, hi = 0, sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        double f = json_number_value(json_object_get(json_array_get(sms, i), "mean_mhz"));
+    for (int i = 0; i < pr.nsms; i++) {
+        double f = pr.sms[i].mean_mhz;
         lo = fmin(lo, f);
         hi = fmax(hi, f);
         sum += f;
     }
     pt->fmin = lo;
     pt->fmax = hi;
-    pt->fmean = sum / (double)n;
-    json_t *ks = json_object_get(root, "kernels");
-    size_t nk = json_array_size(ks);
-    pt->klast_ns = nk ? json_number_value(json_object_get(json_array_get(ks, nk - 1), "time_ns")) : NAN;
-    json_decref(root);
-
-    snprintf(path, sizeof path, "%s/%s/ctas.csv", rundir, pdir);
-    csv *c = csv_read(path);
-    int csm = csv_col(c, "sm", path), cend = csv_col(c, "end_ns", path);
-    double *last = xcalloc(n, sizeof *last);
+    pt->fmean = sum / (double)pr.nsms;
+    pt->klast_ns = pr.nkernels ? pr.kernels[pr.nkernels - 1].time_ns : NAN;
+    pt->kspan_ns = pr.nkernels ? pr.kernels[pr.nkernels - 1].span_ns : NAN;
+    double *last = xcalloc((size_t)pr.nsms, sizeof *last);
     double end = 0;
-    for (int r = 0; r < c->nrows; r++) {
-        long sm = strtol(c->row[r][csm], NULL, 10);
-        double t = strtod(c->row[r][cend], NULL);
-        if (sm >= 0 && (size_t)sm < n && t > last[sm])
+    for (size_t r = 0; r < pr.nctas; r++) {
+        int sm = pr.ctas[r].sm;
+        double t = pr.ctas[r].end_ns;
+        if (t > last[sm])
             last[sm] = t;
         end = fmax(end, t);
     }
     double first = end;
-    for (size_t i = 0; i < n; i++)
+    for (int i = 0; i < pr.nsms; i++)
         if (last[i] > 0)
             first = fmin(first, last[i]);
     pt->first_idle_ns = first;
     pt->last_end_ns = end;
     free(last);
+    plot_run_free(&pr);
+}
+
+/* The column `name` of sweep.csv. */
+static int col(const plot_table *t, const char *name, const char *path)
+{
+    for (int i = 0; i < t->ncols; i++)
+        if (strcmp(t->header[i], name) == 0)
+            return i;
+    die("%s: no column '%s'", path, name);
 }
 
 run run_read(const char *rundir)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/sweep.csv", rundir);
-    csv *c = csv_read(path);
-    int ct = csv_col(c, "trace", path), cc = csv_col(c, "case", path),
-        cs = csv_col(c, "status", path), ctime = csv_col(c, "time_ns", path),
-        cspan = csv_col(c, "span_ns", path), cdir = csv_col(c, "dir", path),
-        cseed = csv_col(c, "seed", path);
+    run r = {rundir, 0, NULL, {0}};
+    sk_error e = {0};
+    if (plot_table_load(&r.sweep, path, &e))
+        die("%s", e.msg);
+    const plot_table *c = &r.sweep;
+    int ct = col(c, "trace", path), cc = col(c, "case", path), cs = col(c, "status", path),
+        ctime = col(c, "time_ns", path), cspan = col(c, "span_ns", path),
+        cdir = col(c, "dir", path), cseed = col(c, "seed", path);
     int cax = cc + 1 < cseed ? cc + 1 : -1;
-    run r = {rundir, c->nrows, xcalloc((size_t)c->nrows + 1, sizeof(point))};
+    r.n = c->nrows;
+    r.p = xcalloc((size_t)c->nrows + 1, sizeof(point));
     for (int i = 0; i < c->nrows; i++) {
-        char **f = c->row[i];
+        char **f = c->cells + (size_t)i * (size_t)c->ncols;
         point *p = &r.p[i];
         p->trace = f[ct];
         p->cas = f[cc];
@@ -413,6 +355,13 @@ run run_read(const char *rundir)
         point_detail(p, rundir, f[cdir]);
     }
     return r;
+}
+
+void run_free(run *r)
+{
+    free(r->p);
+    plot_table_free(&r->sweep);
+    memset(r, 0, sizeof *r);
 }
 
 const point *find(const run *r, const char *trace, const char *cas, const char *axis)
@@ -438,7 +387,7 @@ void map_kind(const char *path, char *kind, size_t kl, int *skew)
     *skew = us ? atoi(us + 1) : 0;
 }
 
-/* ---- SVG: a line chart with a legend, no dependencies ------------------ */
+/* ---- the figure: series gathered here, drawn by plot_lines() ----------- */
 
 series *chart_series(chart *c, const char *name, int dash)
 {
@@ -456,84 +405,92 @@ series *chart_series(chart *c, const char *name, int dash)
 
 void series_add(series *s, double x, double y)
 {
-    if (s->n < MAXPTS && isfinite(y)) {
+    if (s->n == MAXPTS)
+        die("chart: series '%s': more than %d points", s->name, MAXPTS);
+    if (isfinite(y)) {
         s->x[s->n] = x;
         s->y[s->n] = y;
         s->n++;
     }
 }
 
-static double nice_step(double range)
+void chart_x_categories(chart *c)
 {
-    double raw = range / 5, p = pow(10, floor(log10(raw)));
-    double m = raw / p;
-    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
-}
-
-void svg_write(const chart *c, const char *path)
-{
-    static const char *col[] = {"#1b6ca8", "#d1495b", "#2e933c", "#edae49", "#6d597a", "#00798c",
-                                "#8d6a9f", "#3d3d3d"};
-    double x0 = 1e30, x1 = -1e30, y0 = 1e30, y1 = -1e30;
+    double xs[MAXPTS];
+    int n = 0;
     for (int i = 0; i < c->ns; i++)
         for (int j = 0; j < c->s[i].n; j++) {
-            x0 = fmin(x0, c->s[i].x[j]);
-            x1 = fmax(x1, c->s[i].x[j]);
-            y0 = fmin(y0, c->s[i].y[j]);
-            y1 = fmax(y1, c->s[i].y[j]);
+            int seen = 0;
+            for (int k = 0; k < n; k++)
+                seen |= xs[k] == c->s[i].x[j];
+            if (!seen) {
+                if (n == MAXPTS)
+                    die("chart: more than %d distinct x values", MAXPTS);
+                xs[n++] = c->s[i].x[j];
+            }
         }
-    if (x0 > x1) { x0 = 0; x1 = 1; y0 = 0; y1 = 1; }
-    if (x1 - x0 < 1e-12) x1 = x0 + 1;
-    if (y1 - y0 < 1e-12) { y1 += 0.5; y0 -= 0.5; }
-    double ys = nice_step(y1 - y0), xs = nice_step(x1 - x0);
-    y0 = floor(y0 / ys) * ys;
-    y1 = ceil(y1 / ys) * ys;
-    const double W = 760, H = 440, L = 70, R = 230, T = 40, B = 55;
-    double pw = W - L - R, ph = H - T - B;
-#define PX(v) (L + ((v) - x0) / (x1 - x0) * pw)
-#define PY(v) (T + ph - ((v) - y0) / (y1 - y0) * ph)
-    sbuf b = {0};
-    sbuf_printf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-              "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
-    sbuf_printf(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    sbuf_printf(&b, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s</text>\n", L, c->title);
-    for (double v = y0; v <= y1 + ys / 2; v += ys) {
-        sbuf_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-                  L, PY(v), L + pw, PY(v));
-        sbuf_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L - 6,
-                  PY(v) + 4, fabs(v) < ys / 1e6 ? 0.0 : v);
+    qsort(xs, (size_t)n, sizeof *xs, cmp_dbl);
+    for (int k = 0; k < n; k++) {
+        snprintf(c->catbuf[k], sizeof c->catbuf[k], "%g", xs[k]);
+        c->cats[k] = c->catbuf[k];
     }
-    for (double v = ceil(x0 / xs) * xs; v <= x1 + xs / 1e6; v += xs)
-        sbuf_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", PX(v),
-                  T + ph + 18, v);
-    sbuf_printf(&b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
-              "stroke=\"#333\"/>\n", L, T, pw, ph);
-    sbuf_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", L + pw / 2,
-              H - 12, c->xlabel);
-    sbuf_printf(&b, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\">%s"
-              "</text>\n", T + ph / 2, c->ylabel);
+    c->ncats = n;
     for (int i = 0; i < c->ns; i++) {
-        const series *s = &c->s[i];
-        const char *k = col[i % 8];
-        sbuf_printf(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"", k,
-                  s->dash ? " stroke-dasharray=\"6 4\"" : "");
+        series *s = &c->s[i];
         for (int j = 0; j < s->n; j++)
-            sbuf_printf(&b, "%s%.1f,%.1f", j ? " " : "", PX(s->x[j]), PY(s->y[j]));
-        sbuf_printf(&b, "\"/>\n");
-        for (int j = 0; j < s->n; j++)
-            sbuf_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", PX(s->x[j]),
-                      PY(s->y[j]), k);
-        double ly = T + 10 + 18 * i;
-        sbuf_printf(&b, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\" "
-                  "stroke-width=\"2\"%s/>\n", L + pw + 12, ly, L + pw + 36, ly, k,
-                  s->dash ? " stroke-dasharray=\"6 4\"" : "");
-        sbuf_printf(&b, "<text x=\"%.0f\" y=\"%.1f\">%s</text>\n", L + pw + 42, ly + 4, s->name);
+            for (int k = 0; k < n; k++)
+                if (xs[k] == s->x[j])
+                    s->x[j] = k;
+        for (int a = 1; a < s->n; a++)    /* insertion sort by x: a few points */
+            for (int b = a; b > 0 && s->x[b - 1] > s->x[b]; b--) {
+                double tx = s->x[b], ty = s->y[b];
+                s->x[b] = s->x[b - 1], s->y[b] = s->y[b - 1];
+                s->x[b - 1] = tx, s->y[b - 1] = ty;
+            }
     }
-    sbuf_printf(&b, "</svg>\n");
-#undef PX
-#undef PY
-    write_file(path, b.s, b.n);
-    free(b.s);
+}
+
+/* The length of a series' family name: the part before the first ", ". */
+static size_t family_len(const char *name)
+{
+    const char *cut = strstr(name, ", ");
+    return cut ? (size_t)(cut - name) : strlen(name);
+}
+
+void chart_write(const chart *c, const char *path, const char *source)
+{
+    static const char *const DASH[] = {NULL, "7 4", "2 3"};
+    plot_series ps[MAXSER];
+    int fam[MAXSER], nfam = 0;
+    for (int i = 0; i < c->ns; i++) {
+        /* one colour per family ("gigathread, corr" and "gigathread, rand"
+         * share one), in the order the families first appear */
+        size_t L = family_len(c->s[i].name);
+        fam[i] = -1;
+        for (int j = 0; j < i && fam[i] < 0; j++)
+            if (family_len(c->s[j].name) == L && !strncmp(c->s[i].name, c->s[j].name, L))
+                fam[i] = fam[j];
+        if (fam[i] < 0)
+            fam[i] = nfam++;
+        ps[i] = (plot_series){.name = c->s[i].name, .x = c->s[i].x, .y = c->s[i].y,
+                              .n = (size_t)c->s[i].n, .color = plot_category(fam[i]),
+                              .dash = DASH[c->s[i].dash % 3]};
+    }
+    plot_lines_spec sp = {.title = c->title, .subtitle = c->subtitle[0] ? c->subtitle : NULL,
+                          .xlabel = c->xlabel, .ylabel = c->ylabel, .series = ps,
+                          .nseries = (size_t)c->ns, .cats = c->cats, .ncats = (size_t)c->ncats,
+                          .y_zero = c->y_zero, .label = source};
+    sk_error e = {0};
+    svg *s = plot_lines(&sp, &e);
+    if (!s)
+        die("%s: %s", path, e.msg);
+    size_t len;
+    char *text = svg_finish(s, &len);
+    if (plot_write_file(path, text, len, &e)) {
+        free(text);
+        die("%s", e.msg);
+    }
+    free(text);
 }
 
 /* ---- outputs of one study ---------------------------------------------- */
@@ -576,7 +533,9 @@ static const study *study_find(const char *name)
     sbuf b = {0};
     for (int i = 0; i < NSTUDIES; i++)
         sbuf_printf(&b, "%s%s", i ? ", " : "", STUDIES[i]->name);
-    die("%s: unknown study: expected one of %s", name, b.s);
+    fprintf(stderr, "study: %s: unknown study: expected one of %s\n", name, b.s);
+    free(b.s);
+    exit(3);
 }
 
 /* Replace the text between the BEGIN/END markers of `path` (kept if the
@@ -617,7 +576,12 @@ static void cmd_report(const study *st, const char *rundir, const char *docs)
     snprintf(path, sizeof path, "%s/%s/results.md", docs, st->name);
     write_file(path, md.s, md.n);
     snprintf(path, sizeof path, "%s/%s/figure.svg", docs, st->name);
-    svg_write(&o.fig, path);
+    char source[160];
+    snprintf(source, sizeof source, "study report %s (tools/study)", st->name);
+    chart_write(&o.fig, path, source);
+    snprintf(path, sizeof path, "%s/%s/figure-2.svg", docs, st->name);
+    if (o.fig2.ns)
+        chart_write(&o.fig2, path, source);
     snprintf(path, sizeof path, "%s/%s/claims.tsv", docs, st->name);
     write_file(path, o.claims.s ? o.claims.s : "", o.claims.n);
     snprintf(path, sizeof path, "%s/%s/README.md", docs, st->name);
@@ -625,35 +589,95 @@ static void cmd_report(const study *st, const char *rundir, const char *docs)
     printf("study: %s: %d points; %s/%s/results.md\n%s", st->name, r.n, docs, st->name,
            o.find.s ? o.find.s : "");
     free(md.s);
+    free(o.table.s);
+    free(o.find.s);
+    free(o.claims.s);
+    run_free(&r);
 }
 
+/* One cell of a claims.tsv row, for a markdown table: '|' cannot stand in
+ * a cell. */
+static void cell(sbuf *b, const char *text)
+{
+    for (const char *p = text; *p; p++)
+        sbuf_printf(b, "%c", *p == '|' ? '/' : *p);
+}
+
+/* The index of DOCS/README.md, from every registered study's claims.tsv
+ * (claim, published, skewsim, tolerance, agree): the CLAIMS table, a tally,
+ * and the NOVEL list of the claims that no paper reports (published value
+ * "none published"). */
 static void cmd_index(const char *docs)
 {
-    sbuf b = {0};
+    sbuf b = {0}, nov = {0};
+    int rows = 0, published = 0, agree = 0, novel = 0, notrun = 0;
     sbuf_printf(&b, "| study | claim | published | skewsim | tolerance | agree |\n|---|---|---|---|---|---|\n");
     for (int i = 0; i < NSTUDIES; i++) {
+        const char *nm = STUDIES[i]->name;
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s/claims.tsv", docs, STUDIES[i]->name);
+        snprintf(path, sizeof path, "%s/%s/claims.tsv", docs, nm);
         char *text = read_file(path, 0);
         if (!text) {
-            sbuf_printf(&b, "| [%s](%s/) | not run yet | | | | |\n", STUDIES[i]->name, STUDIES[i]->name);
+            sbuf_printf(&b, "| [%s](%s/) | not run yet | | | | |\n", nm, nm);
+            notrun++;
             continue;
         }
         char *save = NULL;
+        int lineno = 0;
         for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-            sbuf_printf(&b, "| [%s](%s/) | ", STUDIES[i]->name, STUDIES[i]->name);
-            for (char *p = line; *p; p++)
-                if (*p == '\t') { sbuf_printf(&b, " |"); sbuf_printf(&b, " "); }
-                else sbuf_printf(&b, "%c", *p == '|' ? '/' : *p);
-            sbuf_printf(&b, " |\n");
+            lineno++;
+            char *f[5];
+            int nf = 0;
+            for (char *p = line; nf < 5; nf++) {
+                f[nf] = p;
+                char *tab = strchr(p, '\t');
+                if (!tab) {
+                    nf++;
+                    break;
+                }
+                *tab = 0;
+                p = tab + 1;
+            }
+            if (nf != 5) {
+                free(text);
+                free(b.s);
+                free(nov.s);
+                die("%s:%d:1: claim: bad value: expected 5 tab-separated fields (claim, published, "
+                    "skewsim, tolerance, agree), got %d", path, lineno, nf);
+            }
+            sbuf_printf(&b, "| [%s](%s/) |", nm, nm);
+            for (int k = 0; k < 5; k++) {
+                sbuf_printf(&b, " ");
+                cell(&b, f[k]);
+                sbuf_printf(&b, " |");
+            }
+            sbuf_printf(&b, "\n");
+            rows++;
+            if (strncmp(f[1], "none", 4) == 0) {
+                novel++;
+                sbuf_printf(&nov, "- **%s** ([%s](%s/)): %s: %s.\n", f[0], nm, nm, f[2], f[4]);
+            } else {
+                published++;
+                agree += strncmp(f[4], "yes", 3) == 0;
+            }
         }
         free(text);
     }
+    sbuf_printf(&b, "\n%d claims from %d studies%s: %d with a published value, of which %d agree "
+                "within the stated tolerance; %d that no paper reports (below).\n", rows,
+                NSTUDIES - notrun, notrun ? " (the others not run yet)" : "", published, agree, novel);
+    if (!nov.s)
+        sbuf_printf(&nov, "- none yet\n");
     char path[4096];
     snprintf(path, sizeof path, "%s/README.md", docs);
-    if (replace_block(path, "CLAIMS", b.s) != 0)
-        die("%s: no <!-- BEGIN GENERATED CLAIMS --> / <!-- END GENERATED CLAIMS --> block", path);
+    int rc = replace_block(path, "CLAIMS", b.s);
+    int rn = rc ? rc : replace_block(path, "NOVEL", nov.s);
     free(b.s);
+    free(nov.s);
+    if (rc != 0)
+        die("%s: no <!-- BEGIN GENERATED CLAIMS --> / <!-- END GENERATED CLAIMS --> block", path);
+    if (rn != 0)
+        die("%s: no <!-- BEGIN GENERATED NOVEL --> / <!-- END GENERATED NOVEL --> block", path);
 }
 
 int main(int argc, char **argv)
@@ -668,7 +692,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--quick") == 0)
             quick = 1;
         else if (argv[i][0] == '-' || na == 4)
-            die("%s: unexpected argument: expected maps NAME | report NAME RUNDIR | index "
+            die("%s: unexpected argument: expected maps NAME | report NAME RUNDIR | index | list "
                 "[-d DOCS] [--quick]", argv[i]);
         else
             args[na++] = argv[i];
@@ -683,8 +707,11 @@ int main(int argc, char **argv)
         cmd_report(study_find(args[1]), args[2], docs);
     } else if (na == 1 && strcmp(args[0], "index") == 0) {
         cmd_index(docs);
+    } else if (na == 1 && strcmp(args[0], "list") == 0) {
+        for (int i = 0; i < NSTUDIES; i++)
+            printf("%s\n", STUDIES[i]->name);
     } else {
-        die("expected maps NAME | report NAME RUNDIR | index [-d DOCS] [--quick]");
+        die("expected maps NAME | report NAME RUNDIR | index | list [-d DOCS] [--quick]");
     }
     return 0;
 }

@@ -19,6 +19,7 @@
 #include "skewsim/silicon.h"
 #include "skewsim/gen.h"
 #include "skewsim/program.h"
+#include "skewsim/plot.h"
 
 /* ---- a growing string ---------------------------------------------- */
 
@@ -32,13 +33,6 @@ void write_file(const char *path, const char *s, size_t len);
 /* the whole file, NUL-terminated; NULL if it cannot be opened and !must */
 char *read_file(const char *path, int must);
 void mkdir_p(const char *dir);
-
-/* ---- CSV (sweep.csv, ctas.csv) --------------------------------------- */
-
-typedef struct csv { int ncols, nrows; char **head; char ***row; } csv;
-
-csv *csv_read(const char *path);
-int csv_col(const csv *c, const char *name, const char *path);
 
 /* ---- skew maps (study.c's header comment says how they are made) ---- */
 
@@ -71,34 +65,53 @@ typedef struct point {
     double first_idle_ns;             /* earliest time an SM ended its last CTA (ctas.csv) */
     double last_end_ns;
     double klast_ns;                  /* time_ns of the trace's last kernel (summary.json) */
+    double kspan_ns;                  /* span_ns of the trace's last kernel (summary.json) */
 } point;
 
 typedef struct run {
     const char *dir;
     int n;
     point *p;
+    plot_table sweep;                 /* sweep.csv: the points' strings live here */
 } run;
 
+/* RUNDIR/sweep.csv and each point's summary.json and ctas.csv (the plot
+ * module's readers); every point must be ok.  run_free() releases it. */
 run run_read(const char *rundir);
+void run_free(run *r);
 /* the first point of the trace (and case, and axis value, unless NULL) */
 const point *find(const run *r, const char *trace, const char *cas, const char *axis);
 /* "docs/.../maps/corr_20.csv" -> kind "corr", skew 20 */
 void map_kind(const char *path, char *kind, size_t kl, int *skew);
 
-/* ---- the figure: a line chart with a legend ------------------------ */
+/* ---- the figure: series gathered here, drawn by plot_lines() --------- */
 
 #define MAXSER 16
 #define MAXPTS 32
+/* dash: 0 solid, 1 dashed, 2 dotted.  Series of one family (the name's
+ * part before the first ", ") share a colour. */
 typedef struct series { char name[64]; int n; double x[MAXPTS], y[MAXPTS]; int dash; } series;
 typedef struct chart {
-    char title[160], xlabel[96], ylabel[96];
+    char title[160], subtitle[200], xlabel[96], ylabel[96];
+    const char *cats[MAXPTS];         /* ncats > 0: x is a category index (plot_lines_spec) */
+    char catbuf[MAXPTS][24];          /* the labels chart_x_categories() writes */
+    int ncats;
+    int y_zero;                       /* the y range includes 0 */
     int ns;
     series s[MAXSER];
 } chart;
 
+/* The series called name, created (with its dash) the first time. */
 series *chart_series(chart *c, const char *name, int dash);
+/* a point; a non-finite y is left out */
 void series_add(series *s, double x, double y);
-void svg_write(const chart *c, const char *path);
+/* Turn the distinct x values of every series into evenly spaced
+ * categories, ascending, labelled "%g", and sort
+ * each series by x: for x values spread over decades (2 ... 128). */
+void chart_x_categories(chart *c);
+/* The figure, through plot_lines(), to path (atomically); source goes in
+ * its corner.  A chart with no finite point is an error. */
+void chart_write(const chart *c, const char *path, const char *source);
 
 /* ---- outputs of one study ---------------------------------------------- */
 
@@ -106,7 +119,8 @@ typedef struct out {
     sbuf table;     /* results.md body */
     sbuf find;      /* the Findings block (README.md and results.md) */
     sbuf claims;    /* claims.tsv rows: claim, published, skewsim, tolerance, agree */
-    chart fig;
+    chart fig;      /* figure.svg */
+    chart fig2;     /* figure-2.svg, when it has series */
 } out;
 
 /* one claims.tsv row: claim, published, skewsim, tolerance, agree */

@@ -16,7 +16,9 @@ static void report_cta_granularity(const run *r, out *o)
     sbuf_printf(t, "| trace | dispatch | map | span us | slowdown %% | fluid %% | excess %% |\n"
               "|---|---|---|---|---|---|---|\n");
     o->fig = (chart){.title = "CTA granularity at 30 % skew: excess over the fluid bound",
-                     .xlabel = "CTAs per SM (total work constant)", .ylabel = "span / fluid bound - 1, %"};
+                     .subtitle = "the same total work (threads x iterations) in fewer, larger or more, smaller "
+                                 "CTAs; solid: correlated skew, dashed: the same clocks at random",
+                     .xlabel = "CTAs per SM (total work constant)", .y_zero = 1, .ylabel = "span over the fluid bound (%)"};
     double best = 1e9, worst = -1e9;
     const char *bestt = "", *worstt = "";
     for (int i = 0; i < r->n; i++) {
@@ -48,6 +50,7 @@ static void report_cta_granularity(const run *r, out *o)
             }
         }
     }
+    chart_x_categories(&o->fig);
     sbuf_printf(&o->find, "- At 30 %% correlated skew under gigathread the excess over the fluid "
               "bound ranges from %.1f %% (%s) to %.1f %% (%s).\n", best, bestt, worst, worstt);
     /* absolute spans: the cost of many small CTAs on flat silicon against their skew tolerance */

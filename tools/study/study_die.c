@@ -106,14 +106,17 @@ static const char *chip_name(const char *floorsweep)
 /* max_active_clusters of each point's first kernel (0: none), by row. */
 static long *read_mac(const run *r)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/sweep.csv", r->dir);
-    csv *c = csv_read(path);
-    int cdir = csv_col(c, "dir", path);
+    const plot_table *t = &r->sweep;
+    int cdir = -1;
+    for (int i = 0; i < t->ncols; i++)
+        if (strcmp(t->header[i], "dir") == 0)
+            cdir = i;
+    if (cdir < 0)
+        die("%s/sweep.csv: no column 'dir'", r->dir);
     long *mac = xcalloc((size_t)r->n + 1, sizeof *mac);
-    for (int i = 0; i < r->n && i < c->nrows; i++) {
+    for (int i = 0; i < r->n && i < t->nrows; i++) {
         char sp[4096];
-        snprintf(sp, sizeof sp, "%s/%s/summary.json", r->dir, c->row[i][cdir]);
+        snprintf(sp, sizeof sp, "%s/%s/summary.json", r->dir, t->cells[(size_t)i * (size_t)t->ncols + (size_t)cdir]);
         json_error_t je;
         json_t *j = json_load_file(sp, 0, &je);
         if (!j)

@@ -19,7 +19,11 @@ static void report_grid_barrier(const run *r, out *o)
     sbuf_printf(t, "| trace | map | span us | slowdown %% | fluid %% | slowest-SM %% | amplification | "
               "barrier wait %% |\n|---|---|---|---|---|---|---|---|\n");
     o->fig = (chart){.title = "Grid barrier: slowdown against correlated skew",
-                     .xlabel = "clock skew of the slowest SM, % (nominal)", .ylabel = "slowdown, %"};
+                     .subtitle = "solid: cooperative kernel (grid.sync each round); dashed: the "
+                                 "same work as independent CTAs",
+                     .y_zero = 1,
+                     .xlabel = "clock skew of the slowest SM (% of the top clock)",
+                     .ylabel = "slowdown against flat silicon (%)"};
     double amp30_min = 1e9, amp30_max = 0, wait30 = 0, dyn30 = 0, coop30 = 0;
     for (int i = 0; i < r->n; i++) {
         const point *p = &r->p[i];
@@ -48,7 +52,14 @@ static void report_grid_barrier(const run *r, out *o)
                   p->span_ns / 1000, slow, pct(base->fmean, p->fmean), fslow);
         if (isfinite(amp)) sbuf_printf(t, "%.2f | ", amp); else sbuf_printf(t, "- | ");
         if (isfinite(wait)) sbuf_printf(t, "%.1f |\n", wait); else sbuf_printf(t, "- |\n");
-        series_add(chart_series(&o->fig, p->trace, strncmp(p->trace, "dyn", 3) == 0), skew, slow);
+        int cps = 0;
+        if (sscanf(p->trace, "%*[a-z]_c%d", &cps) == 1) {
+            char nm[64];
+            int dyn = strncmp(p->trace, "dyn", 3) == 0;
+            snprintf(nm, sizeof nm, "%d CTA%s/SM, %s", cps, cps > 1 ? "s" : "",
+                     dyn ? "independent CTAs" : "grid.sync");
+            series_add(chart_series(&o->fig, nm, dyn), skew, slow);
+        }
         if (skew == 30 && strncmp(p->trace, "coop", 4) == 0) {
             amp30_min = fmin(amp30_min, amp);
             amp30_max = fmax(amp30_max, amp);

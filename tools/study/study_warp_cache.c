@@ -70,15 +70,17 @@ static void maps_warp_cache(const char *sdir, int quick)
  * summary.json (kernels[0].memory.l1_hit_rate), through sweep.csv's dir. */
 static double *hit_rates(const run *r)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/sweep.csv", r->dir);
-    csv *c = csv_read(path);
-    int cdir = csv_col(c, "dir", path);
-    if (c->nrows != r->n)
-        die("%s: %d rows, %d points", path, c->nrows, r->n);
+    const plot_table *c = &r->sweep;
+    int cdir = -1;
+    for (int j = 0; j < c->ncols; j++)
+        if (!strcmp(c->header[j], "dir"))
+            cdir = j;
+    if (cdir < 0 || c->nrows != r->n)
+        die("%s/sweep.csv: no dir column, or %d rows for %d points", r->dir, c->nrows, r->n);
     double *h = xcalloc((size_t)r->n + 1, sizeof *h);
+    char path[4096];
     for (int i = 0; i < r->n; i++) {
-        snprintf(path, sizeof path, "%s/%s/summary.json", r->dir, c->row[i][cdir]);
+        snprintf(path, sizeof path, "%s/%s/summary.json", r->dir, c->cells[(size_t)i * (size_t)c->ncols + (size_t)cdir]);
         json_error_t je;
         json_t *root = json_load_file(path, 0, &je);
         json_t *k = root ? json_array_get(json_object_get(root, "kernels"), 0) : NULL;
