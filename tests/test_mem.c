@@ -519,7 +519,7 @@ static ps_t warp_op(mem_hier *h, int smi, int op, uint64_t base, ps_t t, int fla
 {
     uint64_t a[32];
     lanes(a, base, 4);
-    mem_req r = { smi, (uint8_t)op, (uint8_t)flags, 4, ~0u, a, 128, t, 0, 0 };
+    mem_req r = { smi, (uint8_t)op, (uint8_t)flags, 4, ~0u, a, 128, t, 0, 0, 0 };
     return mem_access(mem_hier_l1(h, smi), &r);
 }
 
@@ -1039,7 +1039,7 @@ START_TEST(test_hbm_level_saturates)
     /* the same 128 B, 200 times: one channel, one row */
     for (int i = 0; i < 200; i++) {
         lanes(a, 0x100000, 32);
-        mem_req r = { 0, MEM_LOAD, 0, 32, 0xf, a, 128, 0, 0, 0 };
+        mem_req r = { 0, MEM_LOAD, 0, 32, 0xf, a, 128, 0, 0, 0, 0 };
         ps_t di = mem_access(hbm, &r);
         d = SK_MAX(d, di);
     }

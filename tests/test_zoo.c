@@ -521,6 +521,141 @@ START_TEST(test_dyncta_limit)
 }
 END_TEST
 
+/* A case where each placement policy beats another: kernel time strictly
+ * lower, on a workload where the reason is known. */
+/* A 4 KB L1 (12 KB unified less the 8 KB carve-out of 8 CTAs' reserved
+ * shared memory, or of one CTA of 8 warps): 8 sets x 4 ways, at 2 GHz. */
+#define THRASH_YAML "clocks: {sm_mhz: 2000}\nmemory: {model: hierarchy, l1: {unified_bytes: 12288, sets: 8}}"
+
+static ps_t ktime(const tu_run *run, uint64_t k)
+{
+    const kernel_stats *x = results_kernel(run->r, k);
+    return x->last_end_ps - x->launch_ps;
+}
+
+/* greedy against round_robin: one CTA of 801 cycles (work 8), then four of
+ * 101, placed 200 ns apart (dispatch.cta_ps), equal clocks.  Each short
+ * CTA is gone before the next comes, so greedy sends them all to the idle
+ * SM 1, the last (placed at 800 ns) ending at 901.  round_robin's cursor
+ * puts CTAs 2 (400 ns) and 4 (800 ns) on SM 0 next to the long one, where
+ * GTO lets the older long CTA issue every cycle until it ends at 801 ns;
+ * then CTA 2 runs (to 902) and CTA 4 (to 1003). */
+START_TEST(test_greedy_beats_round_robin)
+{
+    char *tr = trace_k(BODY100, 5, "ctas\ncta 0 work=8\nrange 1 4 work=1\nend\n");
+    tu_run g, rr;
+    run_two(&g, "greedy", "dispatch: {cta_ps: 200000}", 0, tr);
+    run_two(&rr, "round_robin", "dispatch: {cta_ps: 200000}", 0, tr);
+    static const int wg[] = {0, 1, 1, 1, 1}, wr[] = {0, 1, 0, 1, 0};
+    check_sms(&g, 0, 5, wg, "greedy");
+    check_sms(&rr, 0, 5, wr, "round_robin");
+    ck_assert_int_eq(ktime(&g, 0), 901000);
+    ck_assert_int_eq(ktime(&rr, 0), 1003000);
+    tu_run_free(&g);
+    tu_run_free(&rr);
+    free(tr);
+}
+END_TEST
+
+/* LCS against greedy on a 1000 / 535 MHz pair, two CTAs per SM at most,
+ * twelve CTAs of 101 back-to-back FFMAs.  Under GTO an SM runs its CTAs one
+ * after another, so a second resident CTA only waits; greedy refills each
+ * SM to two as soon as a CTA ends and so commits CTAs to the slow SM early.
+ * LCS's limit after the first CTA ends is ceil(101 / 101) = 1 on both SMs:
+ * the CTAs wait in the dispatcher instead, and the fast SM, which frees a
+ * slot every 101 ns against 189 ns, takes more of them: 4 of 12 on the
+ * slow SM against greedy's 5, the kernel ends at 808 ns against 944. */
+START_TEST(test_lcs_beats_greedy)
+{
+    char *tr = trace_k(BODY100, 12, NULL);
+    tu_run l, g;
+    run_two(&l, "lcs", "sm: {max_ctas: 2}", 1, tr);
+    run_two(&g, "greedy", "sm: {max_ctas: 2}", 1, tr);
+    int on_slow_l = 0, on_slow_g = 0;
+    for (unsigned i = 0; i < 12; i++) {
+        on_slow_l += tu_cta(&l, 0, i)->sm == 1;
+        on_slow_g += tu_cta(&g, 0, i)->sm == 1;
+    }
+    ck_assert_int_lt(on_slow_l, on_slow_g);
+    ck_assert_msg(ktime(&l, 0) < ktime(&g, 0), "lcs %lld ps, greedy %lld ps", (long long)ktime(&l, 0),
+                  (long long)ktime(&g, 0));
+    tu_run_free(&l);
+    tu_run_free(&g);
+    free(tr);
+}
+END_TEST
+
+/* BCS against greedy: inter-CTA locality in L1 (memory.model: hierarchy).
+ * CTAs 0 and 1 read the same 8 lines X, CTAs 2 and 3 the lines Y; CTAs 1
+ * and 3 first run 700 dependent FFMAs (2800 cycles; dependent, so that GTO
+ * lets the partner issue between them), so when they load, their partner
+ * has brought the lines in (8 loads of about 270 ns: done by 2137 ns).  BCS places the pairs (0, 1) and (2, 3) on one SM
+ * each: CTA 1's and 3's loads hit in L1 (44 cycles).  Greedy alternates
+ * the SMs, so CTA 1 runs on the other SM than CTA 0 and its loads go to
+ * L2 (about 230 ns each, the line being there by then), 8 of them in a
+ * dependent chain: measured 3167 against 3970 ns. */
+#define PAIR_PROG(name, pre, a)                                                                  \
+    "program " name "\n" pre "loop 8\nLDG R1 <- R2 bytes=4 addr=" a " lane=4 iter=128\nFFMA R3 <- R1\n" \
+    "end\nEXIT\nend\n"
+#define PAIR_PRE "loop 700\nFFMA R7 <- R7\nend\n"
+#define PAIR_TRACE                                                                                   \
+    "skewsim-trace 1\nkernel k grid=4 block=32\n" PAIR_PROG("x", "", "0x100000")                     \
+        PAIR_PROG("x2", PAIR_PRE, "0x100000") PAIR_PROG("y", "", "0x200000")                        \
+            PAIR_PROG("y2", PAIR_PRE, "0x200000")                                                   \
+    "ctas\ncta 0 program=x\ncta 1 program=x2\ncta 2 program=y\ncta 3 program=y2\nend\nendkernel\n"
+
+START_TEST(test_bcs_beats_greedy)
+{
+    tu_run b, g;
+    run_two(&b, "bcs", "memory: {model: hierarchy}", 0, PAIR_TRACE);
+    run_two(&g, "greedy", "memory: {model: hierarchy}", 0, PAIR_TRACE);
+    static const int wb[] = {0, 0, 1, 1}, wg[] = {0, 1, 0, 1};
+    check_sms(&b, 0, 4, wb, "bcs");
+    check_sms(&g, 0, 4, wg, "greedy");
+    const kernel_stats *kb = results_kernel(b.r, 0), *kg = results_kernel(g.r, 0);
+    ck_assert_uint_gt(kb->mem.l1_hits, kg->mem.l1_hits);
+    ck_assert_msg(ktime(&b, 0) < ktime(&g, 0), "bcs %lld ps, greedy %lld ps", (long long)ktime(&b, 0),
+                  (long long)ktime(&g, 0));
+    tu_run_free(&b);
+    tu_run_free(&g);
+}
+END_TEST
+
+/* DYNCTA against greedy: 32 one-warp CTAs on one SM (8 resident at most),
+ * each reading its own 8 lines 64 times, the thrash case of
+ * test_ccws_beats_gto (4 KB L1 at 2 GHz): 8 resident working sets do not
+ * fit, 4 do.  Greedy keeps 8 resident: not one L1 hit.  DYNCTA's periods
+ * see memory stalls far above its high threshold and lower the SM's limit,
+ * so the later CTAs run fewer at a time, and hit.  The margin is small
+ * (measured 2 %: the limit keeps falling, to fewer CTAs than fit, because
+ * an L1 hit's 44 cycles are memory-stall cycles too; with 64 CTAs DYNCTA
+ * loses by 22 %), so the test pins the direction and the hits, no more. */
+START_TEST(test_dyncta_beats_greedy)
+{
+    char *tr = tu_strf("skewsim-trace 1\nkernel k grid=32 block=32\nprogram main\nloop 64\nloop 8\n"
+                       "LDG R1 <- R2 bytes=4 addr=0x10000000 lane=4 cta=1024 iter=128\nFFMA R3 <- R1\nend\nend\n"
+                       "EXIT\nend\nendkernel\n");
+    ps_t t[2];
+    uint64_t hits[2];
+    static const char *const pol[] = {"dyncta", "greedy"};
+    for (int i = 0; i < 2; i++) {
+        char *y = tu_strf("dispatch: {policy: %s}\nsm: {max_ctas: 8}\n" THRASH_YAML, pol[i]);
+        cfg c;
+        tu_cfg(&c, NULL, TU_TINY_YAML, y, NULL);
+        tu_run run;
+        tu_simulate_ok(&run, &c, tr);
+        t[i] = ktime(&run, 0);
+        hits[i] = results_kernel(run.r, 0)->mem.l1_hits;
+        tu_run_free(&run);
+        free(y);
+    }
+    ck_assert_uint_eq(hits[1], 0);
+    ck_assert_uint_gt(hits[0], 10000);
+    ck_assert_msg(t[0] < t[1], "dyncta %lld ps, greedy %lld ps", (long long)t[0], (long long)t[1]);
+    free(tr);
+}
+END_TEST
+
 /* ------------------------------------------------------------ warp policies */
 
 /* BAWS against GTO on one scheduler.  CTA 0 (older): warp 0 goes straight
@@ -595,6 +730,145 @@ START_TEST(test_two_level)
 }
 END_TEST
 
+/* CCWS-lite against GTO and LRR on a cache-thrashing kernel.  One CTA of
+ * 8 warps on one scheduler; each warp reads its own 8 lines (1 KB, warp
+ * stride 1 KB) 64 times over, each load used at once.  The L1 is 4 KB
+ * (12 KB unified less the 8 KB carve-out the CTA's reserved shared memory
+ * takes): 8 sets x 4 ways, and line j of every warp maps to set j, so 4
+ * warps' lines fit and 8 do not.  GTO and LRR both interleave all 8 warps
+ * (each one stalls on its own load at once), every warp's line is evicted
+ * by the other warps' before it comes back: no L1 hit at all, every load
+ * pays the L2 round trip.  CCWS sees the lines a warp lost in that warp's
+ * VTA, throttles the loads of the lowest-scored warps, and the rest hit:
+ * more than 90 % of the sectors hit and the kernel ends sooner, by more
+ * than 20 %.  At 2 GHz an L2 round trip is about 330 cycles against 44 for
+ * an L1 hit, as on the H200 at 1980 MHz; at 1 GHz (the tiny chip's clock)
+ * the L2 costs half as many cycles and throttling to a few warps loses
+ * more latency hiding than the hits win (measured: 108 against 80 us). */
+#define THRASH_TRACE                                                                                \
+    "skewsim-trace 1\nkernel k grid=1 block=256\nprogram main\nloop 64\nloop 8\n"                  \
+    "LDG R1 <- R2 bytes=4 addr=0x10000000 lane=4 warp=1024 iter=128\nFFMA R3 <- R1\nend\nend\n" \
+    "EXIT\nend\nendkernel\n"
+
+static ps_t warp_run(const char *policy, const char *yaml, const char *text, uint64_t *hits, uint64_t *sectors)
+{
+    char *pol = tu_strf("sm: {warp_policy: %s}", policy);
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, yaml, pol, NULL);
+    tu_run run;
+    tu_simulate_ok(&run, &c, text);
+    const kernel_stats *k = results_kernel(run.r, 0);
+    ps_t t = k->last_end_ps - k->launch_ps;
+    if (hits)
+        *hits = k->mem.l1_hits;
+    if (sectors)
+        *sectors = k->mem.l1_sectors;
+    tu_run_free(&run);
+    free(pol);
+    return t;
+}
+
+START_TEST(test_ccws_beats_gto)
+{
+    uint64_t hg, hl, hc, sc;
+    ps_t tg = warp_run("gto", THRASH_YAML, THRASH_TRACE, &hg, NULL);
+    ps_t tl = warp_run("lrr", THRASH_YAML, THRASH_TRACE, &hl, NULL);
+    ps_t tc = warp_run("ccws", THRASH_YAML, THRASH_TRACE, &hc, &sc);
+    ck_assert_uint_eq(hg, 0);
+    ck_assert_uint_eq(hl, 0);
+    ck_assert_msg(hc * 10 > sc * 9, "ccws: %llu of %llu sectors hit, expected > 90 %%", (unsigned long long)hc,
+                  (unsigned long long)sc);
+    ck_assert_msg(tc * 10 < tg * 8, "ccws %lld ps, gto %lld ps: expected 20 %% sooner", (long long)tc, (long long)tg);
+    ck_assert_msg(tc * 10 < tl * 8, "ccws %lld ps, lrr %lld ps: expected 20 %% sooner", (long long)tc, (long long)tl);
+    /* with flat memory there is no L1 and no VTA: ccws issues as gto */
+    ck_assert_int_eq(warp_run("ccws", "", THRASH_TRACE, NULL, NULL), warp_run("gto", "", THRASH_TRACE, NULL, NULL));
+}
+END_TEST
+
+/* GTO against LRR on a cache-sensitive kernel: 8 one-warp CTAs, each
+ * reading its own 8 lines 64 times, 49 independent FFMAs (4 registers in
+ * turn, so one issues every cycle) between a load and its use.  Under GTO
+ * a warp whose load hits (about 60 cycles) stalls only briefly, so the
+ * oldest warps keep the issue slots and their lines: nearly every sector
+ * hits.  LRR interleaves all 8 warps, so every line is evicted before its
+ * warp comes back: no hit at all.  The kernel time is the same within
+ * 1 % (measured 103.7 against 103.5 us): with 8 warps of 49 instructions
+ * between loads LRR has 400 cycles of issue to hide a 330-cycle L2 round
+ * trip, so both are issue-bound.  For GTO to win on time as well the miss
+ * would have to cost more than 8 hits' latency while the cold start still
+ * lets GTO escape the thrash; on this model a slower L2 makes GTO thrash
+ * from the start as LRR does (docs/schedulers.md). */
+START_TEST(test_gto_keeps_lines_lrr_loses)
+{
+    char *tr = tu_strf("skewsim-trace 1\nkernel k grid=8 block=32\nprogram main\nloop 64\nloop 8\n"
+                       "LDG R1 <- R2 bytes=4 addr=0x10000000 lane=4 cta=1024 iter=128\nloop 12\n"
+                       "FFMA R10 <- R20\nFFMA R11 <- R20\nFFMA R12 <- R20\nFFMA R13 <- R20\nend\n"
+                       "FFMA R3 <- R1\nend\nend\nEXIT\nend\nendkernel\n");
+    const char *yaml = "sm: {max_ctas: 8}\n" THRASH_YAML;
+    uint64_t hg, hl, sg;
+    ps_t tg = warp_run("gto", yaml, tr, &hg, &sg);
+    ps_t tl = warp_run("lrr", yaml, tr, &hl, NULL);
+    ck_assert_uint_eq(hl, 0);
+    ck_assert_msg(hg * 100 > sg * 95, "gto: %llu of %llu sectors hit", (unsigned long long)hg,
+                  (unsigned long long)sg);
+    ck_assert_msg(tg * 100 < tl * 101 && tl * 100 < tg * 101, "gto %lld ps, lrr %lld ps", (long long)tg,
+                  (long long)tl);
+    free(tr);
+}
+END_TEST
+
+/* static_weights from dispatch.weights_file: weights 1000 and 535 (or
+ * 1 and 0.535: only ratios matter) on equal clocks place as the 1000 / 535
+ * MHz clocks do in test_static_weights, and a bad file is one message
+ * naming file:line. */
+START_TEST(test_static_weights_file)
+{
+    char dir[64];
+    tu_mkdtemp(dir, sizeof dir, "zw");
+    static const struct {
+        const char *text, *msg;       /* msg: NULL when the file is good */
+    } cases[] = {
+        {"sm,weight\n0,1000\n1,535\n", NULL},
+        {"# speeds\nsm,weight\n1, 0.535\n0 ,1.0\n", NULL},
+        {"sm,speed\n0,2\n1,1\n", ":1: header 'sm,speed': expected 'sm,weight'"},
+        {"sm,weight\n0,2\n2,1\n", ":3: sm '2': expected an SM id in 0..1"},
+        {"sm,weight\n0,2\n1,0\n", ":3: weight '0': expected a number above 0 and at most 1e12"},
+        {"sm,weight\n0,nan\n1,1\n", ":2: weight 'nan': expected a number above 0 and at most 1e12"},
+        {"sm,weight\n0,2\n0,1\n", ":3: sm 0: a second row (the first is at line 2)"},
+        {"sm,weight\n0,2\n", ": sm 1 has no row: expected one row for each of the 2 SMs"},
+        {"sm,weight\n0,2,3\n1,1\n", ":2: '0,2,3': expected 'SM,WEIGHT'"},
+    };
+    char *tr = trace_k(BODY100, 8, NULL);
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        char *path = tu_strf("%s/w%zu.csv", dir, i);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs(cases[i].text, f);
+        fclose(f);
+        char *y = tu_strf("topology: {sms_per_tpc: 2}\ndispatch: {policy: static_weights, weights_file: %s}", path);
+        cfg c;
+        tu_cfg(&c, NULL, TU_TINY_YAML, y, NULL);
+        tu_run run;
+        int rc = tu_simulate(&run, &c, tr);
+        if (!cases[i].msg) {
+            ck_assert_int_eq(rc, 0);
+            static const int want[] = {0, 1, 0, 0, 1, 0, 0, 1};
+            check_sms(&run, 0, 8, want, "static_weights from a file");
+        } else {
+            char *msg = tu_strf("%s%s", path, cases[i].msg);
+            ck_assert_int_eq(rc, SK_ECONFIG);
+            ck_assert_str_eq(run.e.msg, msg);
+            free(msg);
+        }
+        tu_run_free(&run);
+        free(y);
+        free(path);
+    }
+    free(tr);
+    tu_rmdir(dir);
+}
+END_TEST
+
 Suite *zoo_suite(void)
 {
     Suite *s = suite_create("zoo");
@@ -613,15 +887,22 @@ Suite *zoo_suite(void)
     tc = tcase_create("dispatch");
     tcase_add_test(tc, test_learned_converges);
     tcase_add_test(tc, test_static_weights);
+    tcase_add_test(tc, test_static_weights_file);
     tcase_add_test(tc, test_oracle_beats_clock_aware);
     tcase_add_test(tc, test_greedy);
     tcase_add_test(tc, test_bcs_pairs);
     tcase_add_test(tc, test_lcs_limit);
     tcase_add_test(tc, test_dyncta_limit);
+    tcase_add_test(tc, test_greedy_beats_round_robin);
+    tcase_add_test(tc, test_lcs_beats_greedy);
+    tcase_add_test(tc, test_bcs_beats_greedy);
+    tcase_add_test(tc, test_dyncta_beats_greedy);
     suite_add_tcase(s, tc);
     tc = tcase_create("warp");
     tcase_add_test(tc, test_baws_beats_gto);
     tcase_add_test(tc, test_two_level);
+    tcase_add_test(tc, test_ccws_beats_gto);
+    tcase_add_test(tc, test_gto_keeps_lines_lrr_loses);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -104,6 +104,10 @@ typedef struct cfg {
     int issue_width;                  /* sm.issue_width (instructions per scheduler per cycle) */
     int warp_policy;                  /* sm.warp_policy: enum cfg_warp_policy */
     int active_warps;                 /* sm.active_warps: two_level's active set per scheduler */
+    int ccws_vta_entries;             /* sm.ccws.vta_entries: victim tags per warp */
+    int ccws_base_score;              /* sm.ccws.base_score: a warp's lost-locality score at rest */
+    int ccws_score_inc;               /* sm.ccws.score_inc: points a VTA hit adds */
+    int ccws_decay;                   /* sm.ccws.decay: points a score loses per cycle */
     int starvation_cycles;            /* sm.starvation_cycles: once every N cycles the ready warp that
                                          has waited longest (at least N) issues first (0 = never) */
     int cta_launch_cycles;            /* sm.cta_launch_cycles: CTA arrival to first possible issue */
@@ -173,6 +177,7 @@ typedef struct cfg {
 
     /* silicon model (src/silicon, docs/silicon.md); sources in config.c */
     int si_preset;                    /* silicon.preset: enum cfg_si_preset */
+    char dispatch_weights_file[CFG_NAME_MAX];  /* dispatch.weights_file: static_weights' speed map */
     char si_map_file[CFG_NAME_MAX];   /* silicon.map_file: per-SM CSV for preset "file" */
     int die_w_um, die_h_um;           /* floorplan.die_w_um, floorplan.die_h_um */
     int fp_gpc_rows;                  /* floorplan.gpc_rows: rows of GPC blocks */

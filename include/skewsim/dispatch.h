@@ -45,6 +45,11 @@ double dispatch_learned_mhz(const struct sim *s, int sm);
 int dispatch_lcs_limit(const struct sim *s, int sm);
 int dispatch_dyncta_limit(const struct sim *s, int sm);
 
+/* With dispatch.policy static_weights and dispatch.weights_file set, read
+ * the speed map into the policy's state: 0, or an error naming
+ * file:line (sim_create calls it once, after dispatch_init). */
+int dispatch_static_weights_load(struct sim *s, sk_error *e);
+
 /* The ops table for a cfg dispatch.policy value (NULL: none such). */
 const dispatch_ops *dispatch_lookup(int policy);
 

@@ -57,6 +57,7 @@ typedef struct mem_req {
     ps_t t;                   /* issue time */
     uint64_t span_first;      /* span_end > span_first: the active lanes cover exactly */
     uint64_t span_end;        /* the bytes [span_first, span_end), and addr may be NULL */
+    uint16_t warp;            /* the issuing warp's slot in its SM (CCWS's VTA, l1.c) */
 } mem_req;
 
 typedef struct mem_level mem_level;

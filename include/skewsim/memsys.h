@@ -161,6 +161,8 @@ typedef struct mem_cache_res {
     unsigned wb_sectors;             /* dirty sectors the eviction wrote back */
     int evicted;                     /* a valid line was evicted */
     ps_t mshr_wait_ps;               /* the fetch waited this long for an MSHR */
+    uint64_t evicted_addr;           /* evicted: the evicted line's address */
+    uint32_t way1;                   /* a read that allocated: its way (set * ways + way) + 1 */
 } mem_cache_res;
 
 typedef struct mem_cache mem_cache;
@@ -199,6 +201,31 @@ unsigned mem_cache_probe(const mem_cache *c, uint64_t addr, uint8_t *flags);
 int mem_cache_invalidate(mem_cache *c, uint64_t addr);
 /* Drop everything, dirty lines included (a carve-out change, a test). */
 void mem_cache_flush(mem_cache *c);
+
+/* ---- CCWS's lost-locality detector (l1.c; read by warp_ccws.c) ------- */
+
+/* Per SM, only with sm.warp_policy: ccws (Rogers et al., MICRO 2012): each
+ * L1 way remembers the warp whose miss allocated it; when the line is
+ * evicted its address goes into that warp's victim tag array (VTA, FIFO of
+ * `entries`); a later miss of the same warp that finds the line in its own
+ * VTA is lost intra-warp locality: hits[warp]++ (and the entry is dropped).
+ * The L1 owns it; score, seen and age are the policy's (warp_ccws.c). */
+typedef struct mem_vta {
+    int nwarps, entries;
+    int base_score, score_inc, decay;  /* sm.ccws.*: the policy's parameters */
+    uint64_t *tag;          /* nwarps x entries: line address + 1, 0 = empty */
+    uint8_t *next;          /* per warp: the FIFO's next entry */
+    uint32_t *hits;         /* per warp: VTA hits so far */
+    uint16_t *owner;        /* per L1 way: the warp that allocated it */
+    size_t nways;
+    int32_t *score;         /* per warp: lost-locality score (the policy's) */
+    uint32_t *seen;         /* per warp: hits already scored (the policy's) */
+    uint64_t *age;          /* per warp: whose slot it is (warp.age; the policy's) */
+} mem_vta;
+
+/* The VTA of the first memory level l when it is an L1 that keeps one,
+ * else NULL (flat memory, another policy). */
+mem_vta *mem_l1_vta(const struct mem_level *l);
 /* Valid lines, and of them those whose fill_flags has a bit of `flag`. */
 uint64_t mem_cache_lines(const mem_cache *c, uint8_t flag, uint64_t *flagged);
 const mem_cache_geom *mem_cache_geometry(const mem_cache *c);

@@ -47,6 +47,8 @@
                             "in an active set of sm.active_warps; a warp waiting on " \
                             "a global load leaves it for the oldest pending one")    \
     X(BAWS, baws, "barrier-aware (Liu et al., ICS 2016): warps of the CTA with the "  \
-                  "most warps at a barrier first, then greedy-then-oldest")
+                  "most warps at a barrier first, then greedy-then-oldest")  \
+    X(CCWS, ccws, "CCWS-lite (Rogers et al., MICRO 2012): GTO; warps that lost L1 "    \
+                  "locality hold back the loads of the rest (sm.ccws.*)")
 
 #endif

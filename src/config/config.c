@@ -186,6 +186,14 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("sm.active_warps", active_warps, 8, 1, 1024, "warps",
             "two_level: warps per scheduler in the active set (Narasiman et al., MICRO 2011: "
             "fetch groups of 8)"),
+    ROW_INT("sm.ccws.vta_entries", ccws_vta_entries, 8, 1, 64, "tags",
+            "ccws: victim tags per warp (Rogers et al., MICRO 2012; see docs/schedulers.md)"),
+    ROW_INT("sm.ccws.base_score", ccws_base_score, 1000, 1, 1000000, "points",
+            "ccws: a warp's lost-locality score at rest; the cutoff is warps x this"),
+    ROW_INT("sm.ccws.score_inc", ccws_score_inc, 1000, 0, 100000000, "points",
+            "ccws: points one VTA hit (lost locality) adds to the warp's score"),
+    ROW_INT("sm.ccws.decay", ccws_decay, 1, 0, 1000000, "points",
+            "ccws: points a score loses per cycle, down to base_score"),
     ROW_INT("sm.starvation_cycles", starvation_cycles, 0, 0, 1000000, "cycles",
             "once every N cycles a scheduler issues the ready warp that has waited longest, "
             "if it waited N cycles (0 = never)"),
@@ -216,6 +224,9 @@ static const cfg_key cfg_schema[] = {
 
     ROW_ENUM("dispatch.policy", dispatch_policy, "gigathread", dispatch_policies,
              "CTA dispatcher (src/gpu/dispatch_<name>.c)." DISPATCH_POLICY_MAP(POLICY_HELP_)),
+    ROW_PATH("dispatch.weights_file", dispatch_weights_file,
+             "static_weights: a CSV 'sm,weight' (one row per SM, weights > 0, relative speeds); "
+             "empty: the SMs' clocks at the first launch"),
     ROW_INT("dispatch.cta_ps", dispatch_cta_ps, 0, 0, 1000000000, "ps",
             "global dispatcher time per CTA"),
     ROW_INT("dispatch.tail_every_bursts", tail_every_bursts, 0, 0, 1000, "bursts",

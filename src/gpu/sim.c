@@ -104,6 +104,10 @@ sim *sim_create(const cfg *c, const sim_sink *sinks, int nsinks, sk_error *e)
             s->sms[i].mem = mem_hier_l1(s->hier, i);
     }
     dispatch_init(&s->disp, s);
+    if (dispatch_static_weights_load(s, e) < 0) {
+        sim_destroy(s);
+        return NULL;
+    }
     s->si = silicon_create(&s->c, &s->topo, e);
     if (!s->si) {
         sim_destroy(s);

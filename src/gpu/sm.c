@@ -364,6 +364,7 @@ static ps_t global_access(sim *s, sm *m, const warp *w, const instr *in, uint64_
         .addr = NULL,
         .bytes = access_bytes(in),
         .t = sm_cycle_time(m, c),
+        .warp = (uint16_t)(w - m->warps),
     };
     if (in->apat && s->hier) {
         uint64_t iter = w->sp ? w->loop_n[w->sp - 1] - w->loop_left[w->sp - 1] : 0;

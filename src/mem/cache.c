@@ -293,6 +293,7 @@ static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
     cline *v = &c->line[victim];
     if (v->tagf) {
         res->evicted = 1;
+        res->evicted_addr = ((v->tagf & TAG_MASK) - 1) << c->line_shift;   /* CCWS's VTA */
         if (v->dirty) {
             unsigned d = v->dirty;
             res->wb_sectors += (unsigned)mem_nsectors(d);
@@ -317,6 +318,7 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
     int fresh = w == SIZE_MAX;
     if (fresh) {
         w = allocate(c, li, &t, fill_flags, io, res);
+        res->way1 = (uint32_t)w + 1;   /* CCWS's VTA (l1.c) */
         done = t;
         need = smask;
     } else {

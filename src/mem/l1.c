@@ -47,7 +47,92 @@ typedef struct l1_state {
     mem_stats *stats;
     mem_bw port;                  /* L2 -> SM data, when port_on */
     int port_on;
+    mem_vta *vta;                 /* CCWS's victim tags (sm.warp_policy: ccws), else NULL */
 } l1_state;
+
+/* ---- CCWS's victim tag arrays (memsys.h, mem_vta) ---------------------
+ * Only with sm.warp_policy: ccws; otherwise l1_access pays one test of a
+ * NULL pointer per line of a cached load.  After a read that allocated a
+ * way (a tag miss): look the line up in the requesting warp's VTA (a hit
+ * is lost locality), hand the evicted line, if any, to the VTA of the warp
+ * that allocated it, and make the requester the way's owner. */
+static void vta_note(mem_vta *v, unsigned warp, uint64_t line, const mem_cache_res *res)
+{
+    if (!res->way1 || warp >= (unsigned)v->nwarps || res->way1 > v->nways)
+        return;
+    uint64_t *t = &v->tag[(size_t)warp * (size_t)v->entries];
+    for (int k = 0; k < v->entries; k++)
+        if (t[k] == line + 1) {
+            t[k] = 0;
+            v->hits[warp]++;
+            break;
+        }
+    size_t way = res->way1 - 1;
+    if (res->evicted) {
+        unsigned o = v->owner[way];
+        uint64_t *ot = &v->tag[(size_t)o * (size_t)v->entries];
+        ot[v->next[o]] = res->evicted_addr + 1;
+        v->next[o] = (uint8_t)((v->next[o] + 1) % v->entries);
+    }
+    v->owner[way] = (uint16_t)warp;
+}
+
+static mem_vta *vta_create(const cfg *c)
+{
+    mem_vta *v = xcalloc(1, sizeof *v);
+    v->nwarps = c->max_warps;
+    v->entries = c->ccws_vta_entries;
+    v->base_score = c->ccws_base_score;
+    v->score_inc = c->ccws_score_inc;
+    v->decay = c->ccws_decay;
+    size_t n = (size_t)v->nwarps;
+    v->tag = xcalloc(n * (size_t)v->entries, sizeof *v->tag);
+    v->next = xcalloc(n, sizeof *v->next);
+    v->hits = xcalloc(n, sizeof *v->hits);
+    v->score = xcalloc(n, sizeof *v->score);
+    v->seen = xcalloc(n, sizeof *v->seen);
+    v->age = xcalloc(n, sizeof *v->age);
+    for (size_t i = 0; i < n; i++) {
+        v->score[i] = v->base_score;
+        v->age[i] = UINT64_MAX;
+    }
+    return v;
+}
+
+static void vta_destroy(mem_vta *v)
+{
+    if (!v)
+        return;
+    free(v->tag);
+    free(v->next);
+    free(v->hits);
+    free(v->owner);
+    free(v->score);
+    free(v->seen);
+    free(v->age);
+    free(v);
+}
+
+/* The L1 was emptied (a flush, a new carve-out): so are the victim tags. */
+static void vta_reset(mem_vta *v, size_t nways)
+{
+    memset(v->tag, 0, (size_t)v->nwarps * (size_t)v->entries * sizeof *v->tag);
+    memset(v->next, 0, (size_t)v->nwarps * sizeof *v->next);
+    if (nways != v->nways) {
+        free(v->owner);
+        v->owner = xcalloc(nways ? nways : 1, sizeof *v->owner);
+        v->nways = nways;
+    } else if (nways) {
+        memset(v->owner, 0, nways * sizeof *v->owner);
+    }
+}
+
+static const mem_level_ops l1_ops;   /* defined below */
+
+mem_vta *mem_l1_vta(const mem_level *l)
+{
+    return l && l->ops == &l1_ops ? ((const l1_state *)l->st)->vta : NULL;
+}
 
 static ps_t fetch_next(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
 {
@@ -165,6 +250,8 @@ static ps_t l1_access(mem_level *l, const mem_req *r)
             st->l1_merged += res.merged;
             st->l1_misses += res.misses;
             st->l1_mshr_wait_ps += (uint64_t)res.mshr_wait_ps;
+            if (s->vta)
+                vta_note(s->vta, r->warp, ls.line[i], &res);
             done = SK_MAX(done, SK_MAX(ready, at + hit_ps));
         }
         at += s->port_ps[n];
@@ -183,6 +270,7 @@ static void l1_destroy(mem_level *l)
 {
     l1_state *s = l->st;
     mem_cache_destroy(s->c);
+    vta_destroy(s->vta);
     free(s->bypass_mshr);
     if (s->port_on)
         mem_bw_free(&s->port);
@@ -197,6 +285,8 @@ void mem_l1_resize(mem_level *l, uint64_t l1_bytes, int flush)
     l1_state *s = l->st;
     uint64_t per_way = (uint64_t)s->g.sets * s->g.line_bytes;
     uint32_t ways = (uint32_t)(l1_bytes / per_way);
+    if (s->vta && (flush || !s->c || s->g.ways != ways))   /* the lines go, so do their tags */
+        vta_reset(s->vta, (size_t)s->g.sets * ways);
     if (s->c && s->g.ways == ways) {
         if (flush)
             mem_cache_flush(s->c);
@@ -241,6 +331,8 @@ mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *nex
         mem_bw_init(&s->port, 1000000ull / (uint64_t)c->l1_l2_port_gbps, 16000, 512);
         s->port_on = 1;
     }
+    if (c->warp_policy == WARP_CCWS)
+        s->vta = vta_create(c);
     mem_level *l = xcalloc(1, sizeof *l);
     l->ops = &l1_ops;
     l->next = next;

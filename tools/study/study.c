@@ -514,7 +514,8 @@ double pct(double a, double b) { return (a / b - 1.0) * 100.0; }
     X(lee2011)        \
     X(cta_granularity) \
     X(short_dvfs)     \
-    X(die_asymmetry)
+    X(die_asymmetry)  \
+    X(warp_cache)
 
 #define STUDY_DECL(n) extern const study study_##n;
 STUDY_LIST(STUDY_DECL)
