@@ -57,7 +57,7 @@ static void mock_wb(void *ud, uint64_t line, unsigned smask, ps_t t)
 START_TEST(test_cache_stream)
 {
     /* 2 sets x 2 ways: lines 0, 2, 4 share set 0 */
-    mem_cache_geom g = { 2, 2, 128, 32, 8, 0 };
+    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -110,7 +110,7 @@ END_TEST
 
 START_TEST(test_cache_writeback)
 {
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 1 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 10, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -142,7 +142,7 @@ END_TEST
 START_TEST(test_cache_mshrs)
 {
     /* two MSHRs: the third miss at t = 0 waits for the first to return */
-    mem_cache_geom g = { 16, 4, 128, 32, 2, 0 };
+    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -165,7 +165,7 @@ END_TEST
 START_TEST(test_cache_reservation)
 {
     /* one set of two ways, both filling until 100: a third line waits */
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -184,7 +184,7 @@ END_TEST
 START_TEST(test_cache_vs_reference)
 {
     enum { SETS = 4, WAYS = 4, LINES = 40, N = 5000 };
-    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0 };
+    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -222,7 +222,7 @@ END_TEST
 
 START_TEST(test_geom_check)
 {
-    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0 }, g;
+    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0 }, g;
     ck_assert_str_eq(mem_cache_geom_check(&ok), "");
     g = ok;
     g.sets = 3;
@@ -662,6 +662,131 @@ START_TEST(test_l1_l2_port)
         mem_hier_destroy(h);
         topo_free(&t);
     }
+}
+END_TEST
+
+/* memory.l2.replicate 3 against 1, on a 2-way, 1-set slice per partition
+ * (hand-built stream, every load .cg so L1 keeps nothing).  SM a is homed
+ * in partition 0, SM b in 1; X lives in 1 (remote to a), Y1 and Y2 in 1
+ * (local to b), Z1 and Z2 in 0.
+ *   b: Y1          partition 1 holds Y1
+ *   a: X           replica of X in 0; home copy of X in 1 (3: next victim)
+ *   a: Z1, Z2      partition 0: Z1, Z2 push the replica of X out
+ *   a: X           replica miss, home hit in 1 (3: X's home keeps its place)
+ *   b: Y2          victim in 1: X's home copy (3) or Y1, the least recent (1)
+ *   b: Y1          hit (3) or miss (1)
+ * b's L2 hits and misses tell which: 3 gives 1 hit / 2 misses, 1 gives 0 / 3. */
+START_TEST(test_l2_replica_home_lru)
+{
+    for (int rep = 1; rep <= 3; rep += 2) {
+        cfg c;
+        topo t;
+        char r[64];
+        snprintf(r, sizeof r, "memory.l2.replicate=%d", rep);
+        cfg_with(&c, &t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1",
+                 "memory.l2.sets=1", "memory.l2.slice_bytes=256", NULL);
+        mem_hier *h = hier(&c, &t);
+        int a = -1, b = -1;
+        for (int i = 0; i < mem_hier_num_sms(h); i++) {
+            if (mem_hier_home(h, i) == 0 && a < 0)
+                a = i;
+            if (mem_hier_home(h, i) == 1 && b < 0)
+                b = i;
+        }
+        ck_assert(a >= 0 && b >= 0);
+        uint64_t x = addr_in(1 << 24, 1), y1 = addr_in(x + 4096, 1), y2 = addr_in(y1 + 4096, 1);
+        uint64_t z1 = addr_in(1 << 24, 0), z2 = addr_in(z1 + 4096, 0);
+        ps_t tt = 0, step = 10000000;   /* 10 us apart: nothing in flight */
+        const int f = MEM_F_BYPASS_L1;
+        warp_op(h, b, MEM_LOAD, y1, tt += step, f);
+        warp_op(h, a, MEM_LOAD, x, tt += step, f);
+        warp_op(h, a, MEM_LOAD, z1, tt += step, f);
+        warp_op(h, a, MEM_LOAD, z2, tt += step, f);
+        uint64_t dram = mem_hier_stats(h, a)->dram_rd_bytes;
+        warp_op(h, a, MEM_LOAD, x, tt += step, f);
+        /* the second read of X found its home copy: nothing more from HBM */
+        ck_assert_uint_eq(mem_hier_stats(h, a)->dram_rd_bytes, dram);
+        ck_assert_uint_eq(mem_hier_stats(h, a)->l2_replica_hits, 0);
+        warp_op(h, b, MEM_LOAD, y2, tt += step, f);
+        warp_op(h, b, MEM_LOAD, y1, tt += step, f);
+        const mem_stats *sb = mem_hier_stats(h, b);
+        ck_assert_uint_eq(sb->l2_hits, rep == 3 ? 4 : 0);
+        ck_assert_uint_eq(sb->l2_misses, rep == 3 ? 8 : 12);
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+}
+END_TEST
+
+/* The slices' set index (memory.l2, l2.c): a slice's lines go to its sets in
+ * the order of their index, after the partition's own bit is squeezed out.
+ * Every 4th line (one slice's of 4) over 8 such lines fills a 4-set 2-way
+ * cache exactly with set_div 4, and a second pass hits every sector;
+ * without set_div all 8 share set 0 and the second pass misses all. */
+START_TEST(test_cache_set_div)
+{
+    for (int div = 0; div <= 4; div += 4) {
+        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div };
+        ck_assert_str_eq(mem_cache_geom_check(&g), "");
+        mem_cache *c = mem_cache_create(&g);
+        mem_cache_res res = { 0 };
+        for (int pass = 0; pass < 2; pass++)
+            for (uint64_t k = 0; k < 8; k++)
+                mem_cache_read(c, k * 4 * 128, 0xf, (ps_t)(pass * 100 + k) * 1000000, 0, NULL, &res);
+        ck_assert_uint_eq(res.hits, div ? 32 : 0);
+        ck_assert_uint_eq(res.misses, div ? 32 : 64);
+        mem_cache_destroy(c);
+    }
+    /* drop_bit 2 (line bit 1): lines 0, 1, 4, 5 are sets 0, 1, 2, 3 */
+    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0 };
+    mem_cache *c = mem_cache_create(&g);
+    mem_cache_res res = { 0 };
+    const uint64_t li[4] = { 0, 1, 4, 5 };
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < 4; k++)
+            mem_cache_read(c, li[k] * 128, 0xf, (ps_t)(pass * 100 + k) * 1000000, 0, NULL, &res);
+    ck_assert_uint_eq(res.hits, 16);
+    mem_cache_destroy(c);
+    g.drop_bit = 57;
+    ck_assert_str_eq(mem_cache_geom_check(&g), "expected a dropped set-index bit of 0..55");
+}
+END_TEST
+
+/* With the default hash and 60 slices, the lines of one partition in any
+ * contiguous range spread over the partition's (slice, set) pairs to within
+ * one line: 2 x 60 x 256 x 3 lines of a range give every (slice, set) of
+ * partition 0 exactly 3, so a 3-way L2 holds them all and a second pass
+ * hits every one (a random spread of slices and sets overfills ~35 % of
+ * them at this load). */
+START_TEST(test_l2_sets_balanced)
+{
+    cfg c;
+    topo t;
+    /* 3 ways of 128 B x 256 sets per slice */
+    cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.slice_bytes=98304", NULL);
+    mem_hier *h = hier(&c, &t);
+    int a = -1;
+    for (int i = 0; i < mem_hier_num_sms(h) && a < 0; i++)
+        if (mem_hier_home(h, i) == 0)
+            a = i;
+    uint64_t mask;
+    cfg_bit_list("12,13,15,17,19", &mask);
+    const uint64_t base = 1ull << 30, n = 2ull * 60 * 256 * 3;   /* lines, both partitions */
+    ps_t tt = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t l = 0; l < n; l++) {
+            uint64_t ad = base + l * 128;
+            if (mem_partition_of(ad, 2, mask, 21) != 0)
+                continue;
+            warp_op(h, a, MEM_LOAD, ad, tt += 100000, MEM_F_BYPASS_L1);
+        }
+    const mem_stats *s = mem_hier_stats(h, a);
+    /* of each aligned pair of pages one is in partition 0: exactly half the
+     * lines, 60 x 256 x 3, 4 sectors each, all missed once and hit once */
+    ck_assert_uint_eq(s->l2_misses, 4ull * 60 * 256 * 3);
+    ck_assert_uint_eq(s->l2_hits, 4ull * 60 * 256 * 3);
+    mem_hier_destroy(h);
+    topo_free(&t);
 }
 END_TEST
 
@@ -1370,6 +1495,9 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_homes_measured);
     tcase_add_test(tc, test_l1_l2_port);
     tcase_add_test(tc, test_remote_latency);
+    tcase_add_test(tc, test_l2_replica_home_lru);
+    tcase_add_test(tc, test_cache_set_div);
+    tcase_add_test(tc, test_l2_sets_balanced);
     tcase_add_test(tc, test_l1_level);
     tcase_add_test(tc, test_l1_mshr_bandwidth);
     tcase_add_test(tc, test_replication_capacity);

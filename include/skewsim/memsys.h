@@ -144,6 +144,11 @@ typedef struct mem_cache_geom {
     uint32_t sector_bytes;  /* power of two, <= line_bytes, line / sector <= 8 */
     uint32_t mshrs;         /* fills in flight at once (>= 1) */
     int write_back;         /* 1: write-back, write-allocate; 0: write-through, no allocate */
+    /* Set index (0, 0: the line index's low bits).  drop_bit k > 0: line-index
+     * bit k - 1 is squeezed out first; set_div > 1: then divided by it (L2
+     * slices, l2.c: the set from the line's index within its partition and
+     * slice, so that a contiguous range fills every set evenly). */
+    uint32_t drop_bit, set_div;
 } mem_cache_geom;
 
 /* What the cache asks of the level behind it.  fetch: bring `smask`
@@ -177,6 +182,11 @@ const char *mem_cache_geom_check(const mem_cache_geom *g);
  * its set instead of the MRU end (LRU insertion, Qureshi et al., ISCA 2007),
  * so it is the first to go unless it is hit first. */
 #define MEM_CACHE_FILL_LRU 0x80
+/* fill_flags bit: the read leaves the line's place in LRU order as it is
+ * (a line it allocates enters at the LRU end): a read on another cache's
+ * behalf, such as an L2 home partition filling a remote reader's replica
+ * (l2.c, memory.l2.replicate 3).  Not stored with the line. */
+#define MEM_CACHE_NO_TOUCH 0x40
 
 /* Read sectors smask of the line holding addr at time t.  A sector valid
  * and filled by t hits; one still being filled merges with that fill; the

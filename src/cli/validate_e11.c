@@ -199,8 +199,11 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         long mb = (long)(ws >> 20);
         /* a sample of the curve, as measured (passes and all; the 4 GiB
          * runs take 5-20 s each to simulate): the L2 plateau with and
-         * without L1, the HBM plateau, and add */
-        if (!(cg ? (mb == 8 || mb == 128) : add ? (mb == 4 || mb == 64) : mb == 16))
+         * without L1, the .cg plateau's edge (48 MiB: all SMs' working set
+         * fits only if a home copy read for a remote reader's replica
+         * gives up its place; 64 MiB: it does not fit), the HBM plateau,
+         * and add */
+        if (!(cg ? (mb == 8 || mb == 48 || mb == 64 || mb == 128) : add ? (mb == 4 || mb == 64) : mb == 16))
             continue;
         double simv = NAN, t;
         if ((rc = kernel_ns(&c, ws, passes, add, cg, &t, e)) < 0)

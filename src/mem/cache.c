@@ -104,6 +104,8 @@ const char *mem_cache_geom_check(const mem_cache_geom *g)
         return "expected at most 8 sectors per line";
     if (g->mshrs < 1 || g->mshrs >= NIL)
         return "expected 1..65534 MSHRs";
+    if (g->drop_bit > 56)
+        return "expected a dropped set-index bit of 0..55";
     return "";
 }
 
@@ -193,9 +195,22 @@ static uint16_t sig_of(uint64_t li)
     return (uint16_t)((li * 0x9E3779B97F4A7C15ull) >> 48) | 1;
 }
 
+/* The first way of line li's set (geometry's drop_bit and set_div). */
+static size_t set_base(const mem_cache *c, uint64_t li)
+{
+    uint64_t x = li;
+    if (c->g.drop_bit) {
+        unsigned k = c->g.drop_bit - 1;
+        x = (x >> (k + 1)) << k | (x & ((1ull << k) - 1));
+    }
+    if (c->g.set_div > 1)
+        x /= c->g.set_div;
+    return (size_t)(x & c->set_mask) * c->g.ways;
+}
+
 static size_t find(const mem_cache *c, uint64_t li)
 {
-    size_t base = (size_t)(li & c->set_mask) * c->g.ways;
+    size_t base = set_base(c, li);
     uint64_t want = li + 1;
     uint16_t sg = sig_of(li);
     size_t end = base + c->g.ways, w = base;
@@ -257,7 +272,7 @@ static void clear(mem_cache *c, size_t w)
 static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
                        const mem_cache_io *io, mem_cache_res *res)
 {
-    size_t base = (size_t)(li & c->set_mask) * c->g.ways;
+    size_t base = set_base(c, li);
     size_t victim = SIZE_MAX;
     /* the LRU way, or an invalid one; only when that one is still filling
      * (rare) are the others' MSHRs looked at */
@@ -317,7 +332,7 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
     size_t w = find(c, li);
     int fresh = w == SIZE_MAX;
     if (fresh) {
-        w = allocate(c, li, &t, fill_flags, io, res);
+        w = allocate(c, li, &t, fill_flags & (uint8_t)~MEM_CACHE_NO_TOUCH, io, res);
         res->way1 = (uint32_t)w + 1;   /* CCWS's VTA (l1.c) */
         done = t;
         need = smask;
@@ -341,10 +356,14 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
             }
         }
     }
-    if (fresh && (fill_flags & MEM_CACHE_FILL_LRU))
+    if (fill_flags & MEM_CACHE_NO_TOUCH) {
+        if (fresh)
+            c->line[w].stamp = 0; /* inserted as the next victim; only an own read promotes it */
+    } else if (fresh && (fill_flags & MEM_CACHE_FILL_LRU)) {
         c->line[w].stamp = 0;     /* inserted as the next victim; a hit promotes it */
-    else
+    } else {
         touch(c, w);
+    }
     if (need) {
         cline *l = &c->line[w];
         mshr *e;

@@ -81,6 +81,7 @@ typedef struct l2_state {
     uint64_t hash_mask;
     int frame_bit;
     unsigned line_shift, sector_bytes;
+    unsigned drop;                /* line-index bit + 1 the partition hash decides (0: none) */
     mem_l2_geo geo;
     mem_stats *stats;
     mem_level *next;
@@ -93,10 +94,31 @@ typedef struct l2_ctx {
     int part;                     /* HBM fetch: partition whose channel serves it */
 } l2_ctx;
 
-/* Index of the slice (and of its data port) that holds addr in partition p. */
+/* The line's index among its partition's lines: the line index with the
+ * bit squeezed out that the page hash decides (of two pages that differ in
+ * only that bit, one is in each partition), so that the lines of a
+ * contiguous range are contiguous in each partition. */
+static uint64_t local_line(const l2_state *s, uint64_t addr)
+{
+    uint64_t li = addr >> s->line_shift;
+    if (!s->drop)
+        return li;
+    unsigned k = s->drop - 1;
+    return (li >> (k + 1)) << k | (li & ((1ull << k) - 1));
+}
+
+/* Index of the slice (and of its data port) that holds addr in partition p:
+ * lines go round the slices in order of their index within the partition,
+ * and within a slice to its sets in the same order (the geometry's
+ * drop_bit and set_div, mem_l2_create), so that any contiguous range of a
+ * partition's lines fills every set of every slice to within one line.
+ * The chip's slice and set hash is not published; E18b is why it is taken
+ * as balanced: 24 MiB lists per partition (84 % of a 30 MB half) stay
+ * L2-resident (6997 GB/s), where a random spread of lines over the
+ * (slice, set) pairs overfills a quarter of the sets (docs/memory.md). */
 static int slice_idx(const l2_state *s, int p, uint64_t addr)
 {
-    return p * s->nslices + mem_slice_of(addr >> s->line_shift, s->nslices);
+    return p * s->nslices + (int)(local_line(s, addr) % (uint64_t)s->nslices);
 }
 
 /* The sectors smask of the line at line_addr, as a request of x's SM to HBM
@@ -163,7 +185,12 @@ static ps_t remote_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
     mem_cache_io io = { hbm_fetch, hbm_writeback, &hx };
     mem_cache_res res = { 0 };
     ps_t half = s->remote_ps / 2;
-    ps_t out = slice_read(s, x->sm, x->to, line_addr, smask, t + half, 0, &io, &res);
+    /* replicate 3: a read for a remote reader's replica neither promotes
+     * the home copy nor, when it allocates it, puts it anywhere but next
+     * to go: from now on the replica serves the reader, so the home copy's
+     * place in LRU order is its own partition's use of it */
+    uint8_t fl = s->replicate == 3 ? MEM_CACHE_NO_TOUCH : 0;
+    ps_t out = slice_read(s, x->sm, x->to, line_addr, smask, t + half, fl, &io, &res);
     count(&s->stats[x->sm], &res);
     uint64_t bytes = (uint64_t)mem_nsectors(smask) * s->sector_bytes;
     s->stats[x->sm].fabric_sectors += (uint64_t)mem_nsectors(smask);
@@ -314,8 +341,20 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
     mem_cache_geom g = {
         (uint32_t)c->l2_sets,
         (uint32_t)((uint64_t)c->l2_slice_bytes / ((uint64_t)c->l2_sets * (uint64_t)c->l2_line_bytes)),
-        (uint32_t)c->l2_line_bytes, (uint32_t)c->l2_sector_bytes, (uint32_t)c->l2_mshrs, 1,
+        (uint32_t)c->l2_line_bytes, (uint32_t)c->l2_sector_bytes, (uint32_t)c->l2_mshrs, 1, 0,
+        (uint32_t)c->l2_slices_per_partition,
     };
+    cfg_bit_list(c->l2_hash_bits, &s->hash_mask);
+    s->frame_bit = c->l2_frame_bit;
+    s->line_shift = log2u((uint64_t)c->l2_line_bytes);
+    /* the lowest hash bit above the line offset and below the frame bits
+     * is the one a partition's lines need not carry */
+    if (s->nparts == 2 && s->hash_mask) {
+        unsigned b = (unsigned)__builtin_ctzll(s->hash_mask);
+        if (b >= s->line_shift && (int)b < s->frame_bit)
+            s->drop = b - s->line_shift + 1;
+    }
+    g.drop_bit = s->drop;
     s->slice = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->slice);
     s->port = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->port);
     /* 1 GB/s = 1e9 B per 1e15 fs: 1e6 fs per byte; calendars of 8 us (bw.c) */
@@ -328,9 +367,6 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
             mem_bw_init(&s->fabric[a][b], 1000000ull / (uint64_t)c->l2_fabric_gbps, 4000, 2048);
     s->remote_ps = c->l2_remote_ps;
     s->replicate = c->l2_replicate;
-    cfg_bit_list(c->l2_hash_bits, &s->hash_mask);
-    s->frame_bit = c->l2_frame_bit;
-    s->line_shift = log2u((uint64_t)c->l2_line_bytes);
     s->sector_bytes = (unsigned)c->l2_sector_bytes;
     s->geo = *geo;
     memset(geo, 0, sizeof *geo);
