@@ -269,8 +269,14 @@ END_TEST
  * first CTA, alone each 27 us). */
 START_TEST(test_streams_e14_shape)
 {
+    /* both the default policy and round_robin: gigathread's levels count
+     * the served kernel's CTAs, so B spreads one per SM beside A, as on
+     * the chip (with levels over all resident CTAs it doubled 8 of B's
+     * CTAs up and left the 8 tail SMs without one: B ended 59.7 us after
+     * A's first CTA instead of 41) */
+    static const char *const pol[] = {"dispatch: {policy: round_robin}\n", "dispatch: {policy: gigathread}\n"};
     cfg c;
-    tu_cfg(&c, TU_H200, "dispatch: {policy: round_robin}\n", NULL);
+    tu_cfg(&c, TU_H200, pol[_i], NULL);
     kernel k;
     sk_error e = {0};
     ck_assert_int_eq(gen_fma(&k, 1024, 256, 132, &e), 0);
@@ -308,6 +314,14 @@ START_TEST(test_streams_e14_shape)
         }
     }
     ck_assert_int_eq(shared, 132);                              /* every B CTA beside an A CTA */
+    unsigned char seen[132] = {0};
+    int distinct = 0;
+    for (uint64_t i = 0; i < 132; i++) {
+        const cta_record *cb = tu_cta(&run, 1, i);
+        ck_assert_int_lt(cb->sm, 132);
+        distinct += !seen[cb->sm]++;
+    }
+    ck_assert_int_eq(distinct, 132);                            /* one B CTA on every SM */
     tu_run_free(&alone);
     tu_run_free(&run);
     free(one);
@@ -328,7 +342,7 @@ Suite *streams_suite(void)
     tcase_add_test(tc, test_streams_scoreboard_grows);
     tcase_add_test(tc, test_streams_grid_barrier);
     tcase_add_test(tc, test_streams_green_tenants);
-    tcase_add_test(tc, test_streams_e14_shape);
+    tcase_add_loop_test(tc, test_streams_e14_shape, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -87,6 +87,15 @@ static void gt_kernel_start(void *st, const sim *s)
     g->nburst = g->pos = 0;
 }
 
+/* The CTAs of the kernel being placed on SM id: levels count the served
+ * kernel's CTAs only, so a kernel running beside another (streams) spreads
+ * over the SMs as it would alone (E14: B's 132 CTAs land one per SM next
+ * to A's).  With one kernel this is the SM's used_ctas. */
+static int level_of(const sim *s, int id)
+{
+    return s->bound ? s->bound->sm_ctas[id] : s->sms[id].used_ctas;
+}
+
 /* Fill g->burst with the SMs of group gi at its lowest level that fit,
  * unless that level is `cap` or more. */
 static int make_burst(gt_state *g, const sim *s, int gi, const cta_need *need, int cap)
@@ -95,15 +104,16 @@ static int make_burst(gt_state *g, const sim *s, int gi, const cta_need *need, i
     int level = -1;
     for (int k = 0; k < gr->n; k++) {
         const sm *m = &s->sms[gr->sm[k]];
-        if (sm_fits(s, m, need) && (level < 0 || m->used_ctas < level))
-            level = m->used_ctas;
+        int u = level_of(s, gr->sm[k]);
+        if (sm_fits(s, m, need) && (level < 0 || u < level))
+            level = u;
     }
     g->nburst = g->pos = 0;
     if (level >= cap)
         return 0;
     for (int k = 0; k < gr->n && level >= 0; k++) {
         const sm *m = &s->sms[gr->sm[k]];
-        if (m->used_ctas == level && sm_fits(s, m, need))
+        if (level_of(s, gr->sm[k]) == level && sm_fits(s, m, need))
             g->burst[g->nburst++] = gr->sm[k];
     }
     return g->nburst;
