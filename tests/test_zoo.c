@@ -797,7 +797,8 @@ END_TEST
  * trip, so both are issue-bound.  For GTO to win on time as well the miss
  * would have to cost more than 8 hits' latency while the cold start still
  * lets GTO escape the thrash; on this model a slower L2 makes GTO thrash
- * from the start as LRR does (docs/schedulers.md). */
+ * from the start as LRR does (docs/schedulers.md).  GTO does win on time
+ * by staggering loads instead of keeping lines: test_gto_beats_lrr. */
 START_TEST(test_gto_keeps_lines_lrr_loses)
 {
     char *tr = tu_strf("skewsim-trace 1\nkernel k grid=8 block=32\nprogram main\nloop 64\nloop 8\n"
@@ -814,6 +815,156 @@ START_TEST(test_gto_keeps_lines_lrr_loses)
     ck_assert_msg(tg * 100 < tl * 101 && tl * 100 < tg * 101, "gto %lld ps, lrr %lld ps", (long long)tg,
                   (long long)tl);
     free(tr);
+}
+END_TEST
+
+/* ------------------------------------------------------------ which policy wins where */
+
+/* Kernel time of the same trace under two warp policies, and a check that
+ * `win` is sooner than `lose` by more than pct %.  Every case below is on
+ * the tiny chip (one scheduler, 1 GHz, fp32 latency 4, flat memory of
+ * memory.latency_ns 500 unless the yaml says otherwise). */
+static void check_wins(const char *win, const char *lose, const char *yaml, const char *tr, int pct, ps_t *tw,
+                       ps_t *tl)
+{
+    *tw = warp_run(win, yaml, tr, NULL, NULL);
+    *tl = warp_run(lose, yaml, tr, NULL, NULL);
+    ck_assert_msg(*tw * 100 < *tl * (100 - pct), "%s %lld ps, %s %lld ps: expected %s %d %% sooner", win,
+                  (long long)*tw, lose, (long long)*tl, win, pct);
+}
+
+/* four independent FFMAs: with four registers in turn one issues every cycle */
+#define FFMA4 "FFMA R10 <- R20\nFFMA R11 <- R20\nFFMA R12 <- R20\nFFMA R13 <- R20\n"
+
+/* One CTA of 4 warps, 10 times over: 160 independent FFMAs, then a global
+ * load used at once.  LRR moves the 4 warps in lockstep: they all issue
+ * their 160 FFMAs interleaved (4 x 161 = 644 cycles), reach the load
+ * together, and all wait its 500 ns together: about 644 + 418 = 1062 ns an
+ * iteration (measured 10.618 us in all).  GTO runs the oldest warp alone
+ * until it stalls on its load, then the next: warp 1's 161 cycles of
+ * compute run under warp 0's load, and 3 x 161 = 483 cycles of the other
+ * warps cover a 500 ns load almost wholly: about 711 ns an iteration
+ * (measured 7.107 us), 33 % sooner.  Checked: more than 25 %. */
+#define STAGGER_TRACE                                                                              \
+    "skewsim-trace 1\nkernel k grid=1 block=128\nprogram main\nloop 10\nloop 40\n" FFMA4         \
+    "end\nLDG R1 <- R2 bytes=4\nFFMA R3 <- R1\nend\nEXIT\nend\nendkernel\n"
+
+START_TEST(test_gto_beats_lrr)
+{
+    ps_t tg, tl;
+    check_wins("gto", "lrr", "", STAGGER_TRACE, 25, &tg, &tl);
+    /* oldest staggers the loads the same way, for the same reason */
+    ck_assert_int_eq(warp_run("oldest", "", STAGGER_TRACE, NULL, NULL), tg);
+}
+END_TEST
+
+/* two_level against LRR on the same kernel.  With an active set of one
+ * warp, the active warp computes alone and leaves the set at its load; the
+ * oldest pending warp takes its place and computes under that load: the
+ * loads are spread out as under GTO (measured 7.107 against 10.618 us,
+ * 33 %; checked > 25 %).  With 2 active warps the pairs still stagger
+ * (measured 8.531 us); with 4, the whole scheduler, the set is plain
+ * round-robin and the time is LRR's to the picosecond. */
+START_TEST(test_two_level_beats_lrr)
+{
+    ps_t t1, tl;
+    check_wins("two_level", "lrr", "sm: {active_warps: 1}", STAGGER_TRACE, 25, &t1, &tl);
+    ps_t t2 = warp_run("two_level", "sm: {active_warps: 2}", STAGGER_TRACE, NULL, NULL);
+    ck_assert_msg(t1 < t2 && t2 < tl, "two_level 1: %lld, 2: %lld, lrr %lld", (long long)t1, (long long)t2,
+                  (long long)tl);
+    ck_assert_int_eq(warp_run("two_level", "sm: {active_warps: 4}", STAGGER_TRACE, NULL, NULL), tl);
+}
+END_TEST
+
+/* LRR against GTO on a barrier.  One CTA of 2 warps: warp 0 has 300
+ * independent FFMAs, warp 1 a chain of 100 dependent ones (FFMA R1 <- R1,
+ * latency 4), then both meet at BAR.SYNC and exit.  GTO's greedy warp 0 is
+ * ready every cycle, so it keeps the slot for 300 cycles while warp 1,
+ * which the barrier waits for, does nothing; then the chain runs alone at
+ * one issue in 4 cycles: about 300 + 4 x 100 = 700 ns (measured 701).  LRR
+ * interleaves: warp 0's FFMAs fill the chain's 3 idle cycles in 4, and the
+ * kernel takes about the chain's 4 x 100 = 400 ns (measured 404), 42 %
+ * sooner.  Checked: more than 30 %.  Oldest and BAWS issue as GTO here: no
+ * warp is at the barrier while it matters, and warp 0 is the oldest. */
+#define CHAIN_BAR_TRACE                                                                            \
+    "skewsim-trace 1\nkernel k grid=1 block=64\nprogram main\n"                                  \
+    "ifwarp 0\nloop 75\n" FFMA4 "end\nend\n"                                                     \
+    "ifwarp 1\nloop 100\nFFMA R1 <- R1\nend\nend\nBAR.SYNC\nEXIT\nend\nendkernel\n"
+
+START_TEST(test_lrr_beats_gto)
+{
+    ps_t tl, tg;
+    check_wins("lrr", "gto", "", CHAIN_BAR_TRACE, 30, &tl, &tg);
+    ck_assert_int_eq(warp_run("oldest", "", CHAIN_BAR_TRACE, NULL, NULL), tg);
+    ck_assert_int_eq(warp_run("baws", "", CHAIN_BAR_TRACE, NULL, NULL), tg);
+}
+END_TEST
+
+/* BAWS against GTO on kernel time, with the barrier in the younger CTA, so
+ * that age alone does not help.  CTA 0: two warps of one FFMA stall=4 and
+ * 300 independent FFMAs.  CTA 1: warp 0 goes straight to BAR.SYNC, warp 1
+ * runs a chain of 100 dependent FFMAs and then the barrier.  c0, c1: CTA
+ * 0's warps issue and stall; c2 CTA 1's warp 0 arrives at the barrier; c3
+ * warp 1 starts its chain.  GTO (and oldest) then give CTA 0's warps the
+ * slot, 600 cycles, and the chain runs alone after them: about 600 + 400 =
+ * 1000 ns (measured 1002).  BAWS puts CTA 1 first, it has a warp at the
+ * barrier, so the chain issues whenever it is ready and CTA 0 fills its
+ * gaps: about the 700 instructions, issue-bound (measured 708), 29 %
+ * sooner.  Checked: more than 20 %. */
+#define BAR_YOUNG_TRACE                                                                            \
+    "skewsim-trace 1\nkernel k grid=2 block=64\n"                                                \
+    "program b\nifwarp 1\nloop 100\nFFMA R1 <- R1\nend\nend\nBAR.SYNC\nEXIT\nend\n"              \
+    "program a\nFFMA stall=4\nloop 75\n" FFMA4 "end\nEXIT\nend\n"                                \
+    "ctas\ncta 0 program=a\ncta 1 program=b\nend\nendkernel\n"
+
+START_TEST(test_baws_beats_gto_time)
+{
+    ps_t tb, tg;
+    check_wins("baws", "gto", "", BAR_YOUNG_TRACE, 20, &tb, &tg);
+    ck_assert_int_eq(warp_run("oldest", "", BAR_YOUNG_TRACE, NULL, NULL), tg);
+}
+END_TEST
+
+/* Oldest against GTO: two one-warp CTAs, the older a chain of 100
+ * dependent FFMAs, the younger 300 independent ones.  c0 the chain issues
+ * and stalls; c1 the young warp becomes GTO's greedy warp and, ready every
+ * cycle, keeps the slot for 300 cycles; the chain, the kernel's critical
+ * path, then runs alone: about 300 + 400 = 700 ns (measured 696).  Oldest
+ * goes back to the old warp the cycle it is ready, so the chain issues
+ * every 4 cycles and the young warp fills the gaps: about 400 ns (measured
+ * 402), 42 % sooner.  Checked: more than 30 %.  (Oldest loses to GTO where
+ * GTO's greediness is what helps, e.g. a younger warp keeping its L1 lines,
+ * test_gto_keeps_lines_lrr_loses; there the times were equal.) */
+#define OLD_CHAIN_TRACE                                                                            \
+    "skewsim-trace 1\nkernel k grid=2 block=32\n"                                                \
+    "program b\nloop 100\nFFMA R1 <- R1\nend\nEXIT\nend\n"                                       \
+    "program a\nloop 75\n" FFMA4 "end\nEXIT\nend\n"                                              \
+    "ctas\ncta 0 program=b\ncta 1 program=a\nend\nendkernel\n"
+
+START_TEST(test_oldest_beats_gto)
+{
+    ps_t to, tg;
+    check_wins("oldest", "gto", "", OLD_CHAIN_TRACE, 30, &to, &tg);
+}
+END_TEST
+
+/* GTO against LRR on CTA turnaround: 16 CTAs of 2 warps of 200
+ * independent FFMAs and an EXIT (201 instructions), 2 resident CTAs, and a
+ * CTA launch of 300 cycles (sm.cta_launch_cycles) before a refilled slot's
+ * warps may issue.  GTO runs the older CTA's warps first, so that CTA ends
+ * 402 cycles before its neighbour and the next CTA's launch runs while the
+ * neighbour still issues: only the first launch is exposed, 300 + 16 x 402
+ * = 6732 ns exactly.  LRR interleaves both CTAs, which end together, and
+ * both slots then launch at once with nothing to issue: about 8 x (804 +
+ * 300) = 8832 ns (measured 8818), 24 % slower.  Checked: GTO's time, and
+ * more than 20 %. */
+START_TEST(test_gto_beats_lrr_turnaround)
+{
+    const char *tr = "skewsim-trace 1\nkernel k grid=16 block=64\nprogram main\nloop 50\n" FFMA4
+                     "end\nEXIT\nend\nendkernel\n";
+    ps_t tg, tl;
+    check_wins("gto", "lrr", "sm: {max_ctas: 2, cta_launch_cycles: 300}", tr, 20, &tg, &tl);
+    ck_assert_int_eq(tg, 6732000);
 }
 END_TEST
 
@@ -903,6 +1054,12 @@ Suite *zoo_suite(void)
     tcase_add_test(tc, test_two_level);
     tcase_add_test(tc, test_ccws_beats_gto);
     tcase_add_test(tc, test_gto_keeps_lines_lrr_loses);
+    tcase_add_test(tc, test_gto_beats_lrr);
+    tcase_add_test(tc, test_two_level_beats_lrr);
+    tcase_add_test(tc, test_lrr_beats_gto);
+    tcase_add_test(tc, test_baws_beats_gto_time);
+    tcase_add_test(tc, test_oldest_beats_gto);
+    tcase_add_test(tc, test_gto_beats_lrr_turnaround);
     suite_add_tcase(s, tc);
     return s;
 }
