@@ -44,7 +44,8 @@ for NAME in "$@"; do
         for F in results.md figure.svg claims.tsv; do
             test -s "$SCRATCH/docs/$NAME/$F" || { echo "study $NAME: no $F" >&2; exit 1; }
         done
-        if grep -Eqi 'nan|inf' "$SCRATCH/docs/$NAME/results.md"; then
+        # whole words only: "tenant" holds "nan"
+        if grep -Eqiw '[-+]?(nan|inf|infinity)' "$SCRATCH/docs/$NAME/results.md"; then
             echo "study $NAME: a number that is not finite in results.md" >&2; exit 1
         fi
         grep -q '^| ' "$SCRATCH/docs/$NAME/results.md" || { echo "study $NAME: empty table" >&2; exit 1; }
