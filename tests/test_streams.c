@@ -330,6 +330,66 @@ START_TEST(test_streams_e14_shape)
 }
 END_TEST
 
+/* First launches (sim.c "First launches"; E13): per-kernel times of an
+ * fma kernel A, two cooperative kernels C, C and a second plain kernel B,
+ * each after the host waited (sync=host), under `yaml`. */
+#define FIRST_COSTS "launch: {first_launch_ns: 3000, module_load_ns: 50000, coop_setup_ns: 7000}\n"
+#define COOP_BODY "  FFMA R1 <- R2 R3 R1\n  GRID.SYNC\n  FFMA R1 <- R2 R3 R1\n  EXIT\n"
+
+static void first_times(const char *yaml, const char *mode, ps_t t[4])
+{
+    cfg c;
+    char *ml = tu_strf("launch: {module_loading: %s}\n", mode);
+    tu_cfg(&c, NULL, TU_TINY_YAML, LAUNCH_YAML, yaml, ml, NULL);
+    free(ml);
+    char *a = kern("A", "sync=host", 2, SHORT_BODY), *co = kern("C", "sync=host", 2, COOP_BODY);
+    char *b = kern("B", "sync=host", 2, SHORT_BODY);
+    char *tr = tu_strf("skewsim-trace 1\n%s%s%s%s", a, co, co, b);
+    free(a);
+    free(co);
+    free(b);
+    tu_run run;
+    tu_simulate_ok(&run, &c, tr);
+    for (size_t i = 0; i < 4; i++) {
+        const kernel_stats *k = results_kernel(run.r, i);
+        t[i] = k->done_ps - k->launch_ps;
+    }
+    tu_run_free(&run);
+    free(tr);
+}
+
+START_TEST(test_first_launch_costs)
+{
+    ps_t base[4], t[4];
+    first_times("", "steady", base);
+    /* steady ignores the costs; zero costs in lazy or eager are the old times */
+    first_times(FIRST_COSTS, "steady", t);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(t[i], base[i]);
+    first_times("launch: {first_launch_ns: 0, module_load_ns: 0, coop_setup_ns: 0}\n", "lazy", t);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(t[i], base[i]);
+    first_times("launch: {first_launch_ns: 0, module_load_ns: 0, coop_setup_ns: 0}\n", "eager", t);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(t[i], base[i]);
+    /* eager: the run's first launch pays first_launch_ns (not module_load_ns),
+     * the first cooperative kernel coop_setup_ns, the second nothing */
+    first_times(FIRST_COSTS, "eager", t);
+    ck_assert_int_eq(t[0], base[0] + 3000 * PS_PER_NS);
+    ck_assert_int_eq(t[1], base[1] + 7000 * PS_PER_NS);
+    ck_assert_int_eq(t[2], base[2]);
+    ck_assert_int_eq(t[3], base[3]);
+    /* lazy: the first launch loads the module as well, once per run: the
+     * cooperative kernel pays its set-up only, B (another kernel of the
+     * module) nothing */
+    first_times(FIRST_COSTS, "lazy", t);
+    ck_assert_int_eq(t[0], base[0] + 53000 * PS_PER_NS);
+    ck_assert_int_eq(t[1], base[1] + 7000 * PS_PER_NS);
+    ck_assert_int_eq(t[2], base[2]);
+    ck_assert_int_eq(t[3], base[3]);
+}
+END_TEST
+
 Suite *streams_suite(void)
 {
     Suite *s = suite_create("streams");
@@ -343,6 +403,7 @@ Suite *streams_suite(void)
     tcase_add_test(tc, test_streams_grid_barrier);
     tcase_add_test(tc, test_streams_green_tenants);
     tcase_add_loop_test(tc, test_streams_e14_shape, 0, 2);
+    tcase_add_test(tc, test_first_launch_costs);
     suite_add_tcase(s, tc);
     return s;
 }

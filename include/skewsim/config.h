@@ -72,6 +72,8 @@ enum cfg_warp_policy {
 enum cfg_si_preset { SI_PRESET_UNIFORM, SI_PRESET_VARIUS, SI_PRESET_FILE, SI_PRESET_SKEWED };
 enum cfg_dvfs_policy { DVFS_FIXED, DVFS_POWER_CAP, DVFS_PER_GPC, DVFS_PER_SM };
 enum cfg_mem_model { MEM_MODEL_FLAT, MEM_MODEL_HIERARCHY };
+/* launch.module_loading: which one-time launch costs a run pays. */
+enum cfg_module_loading { MODLOAD_STEADY, MODLOAD_LAZY, MODLOAD_EAGER };
 
 typedef struct cfg {
     char name[CFG_NAME_MAX];          /* chip.name */
@@ -124,6 +126,10 @@ typedef struct cfg {
     int launch_end_ns;                /* launch.end_ns: last CTA end to completion event */
     int launch_host_ns;               /* launch.host_ns: host launch call, back to back */
     int launch_queue_gap_ns;          /* launch.queue_gap_ns: last CTA to a queued kernel's first (0: off) */
+    int module_loading;               /* launch.module_loading: enum cfg_module_loading */
+    int launch_first_ns;              /* launch.first_launch_ns: the run's first launch (lazy, eager) */
+    int module_load_ns;               /* launch.module_load_ns: lazy: the run's first launch loads the module */
+    int coop_setup_ns;                /* launch.coop_setup_ns: the run's first cooperative launch (lazy, eager) */
 
     /* CTA dispatch (GigaThread) */
     int dispatch_policy;              /* dispatch.policy: enum cfg_dispatch_policy */

@@ -113,6 +113,8 @@ typedef struct sim {
     uint64_t next_index;      /* trace index of the next kernel read */
     ps_t host_cmd_ps;         /* when the host's last launch command reached the GPU */
     ps_t idle_ps;             /* every kernel launched so far has completed (CUDA event) by then */
+    int launched;             /* a kernel has started: the run's first launch costs are paid */
+    int coop_launched;        /* a cooperative kernel has started (launch.coop_setup_ns paid) */
     ps_t stream_end_ps[SIM_MAX_STREAMS]; /* last CTA end of each stream's latest completed kernel */
 
     /* The kernel the dispatch policies and the sinks see (a copy of one live

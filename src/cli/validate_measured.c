@@ -275,11 +275,8 @@ static void sm_rate(const sim *s, int i, double cyc, si_rate *r)
     r->noc_sector_um = (double)ms->noc_sector_um / cyc;
 }
 
-/* n copies of k, copy i after gap_ns[i] (NULL: back to back), simulated on
- * c; with `first`, that kernel runs before them (a gate: kernels.csv
- * chain_gated). */
-static int simulate_after(const cfg *c, const kernel *first, const kernel *k, int n, const uint64_t *gap_ns,
-                          simout *o, sk_error *e)
+/* The n kernels of seq, in order, simulated on c. */
+static int simulate_seq(const cfg *c, const kernel *seq, int n, simout *o, sk_error *e)
 {
     memset(o, 0, sizeof *o);
     char path[] = "/tmp/skewsim-measured-XXXXXX";
@@ -289,13 +286,8 @@ static int simulate_after(const cfg *c, const kernel *first, const kernel *k, in
     close(fd);
     trace_writer *w = trace_writer_open(path, 0, e);
     int rc = w ? 0 : e->code;
-    if (rc == 0 && first)
-        rc = trace_writer_kernel(w, first, NULL, NULL, e);
-    for (int i = 0; rc == 0 && i < n; i++) {
-        kernel copy = *k;
-        copy.gap_ns = gap_ns ? gap_ns[i] : 0;
-        rc = trace_writer_kernel(w, &copy, NULL, NULL, e);
-    }
+    for (int i = 0; rc == 0 && i < n; i++)
+        rc = trace_writer_kernel(w, &seq[i], NULL, NULL, e);
     int rc2 = trace_writer_close(w, e);
     if (rc == 0)
         rc = rc2;
@@ -334,6 +326,25 @@ static int simulate_after(const cfg *c, const kernel *first, const kernel *k, in
     remove(path);
     if (rc < 0)
         simout_free(o);
+    return rc;
+}
+
+/* n copies of k, copy i after gap_ns[i] (NULL: back to back), simulated on
+ * c; with `first`, that kernel runs before them (a gate: kernels.csv
+ * chain_gated). */
+static int simulate_after(const cfg *c, const kernel *first, const kernel *k, int n, const uint64_t *gap_ns,
+                          simout *o, sk_error *e)
+{
+    kernel *seq = xcalloc((size_t)n + 1, sizeof *seq);
+    int m = 0;
+    if (first)
+        seq[m++] = *first;
+    for (int i = 0; i < n; i++) {
+        seq[m] = *k;
+        seq[m++].gap_ns = gap_ns ? gap_ns[i] : 0;
+    }
+    int rc = simulate_seq(c, seq, m, o, e);
+    free(seq);
     return rc;
 }
 
@@ -397,8 +408,10 @@ static int is_fitted(const vctx *v, const char *kid, const char *detail)
     return 0;
 }
 
-static void add_row(vctx *v, const char *family, const char *kid, const char *detail,
-                    int metric, double meas, double simv)
+/* A row whose printed name is `shown` (detail, or kid when detail is
+ * empty, for add_row); `detail` is what FILE's detail matches. */
+static void add_row_as(vctx *v, const char *family, const char *kid, const char *detail,
+                       const char *shown, int metric, double meas, double simv)
 {
     if (!isfinite(meas) || !isfinite(simv))
         return;
@@ -415,8 +428,14 @@ static void add_row(vctx *v, const char *family, const char *kid, const char *de
     char err[16] = "";
     if (judged[metric] && meas != 0)
         snprintf(err, sizeof err, "%+.1f%%", 100 * (simv - meas) / meas);
-    printf("  %-13s %-44s %-9s %11.2f %11.2f %8s  %s\n", family, detail[0] ? detail : kid,
+    printf("  %-13s %-44s %-9s %11.2f %11.2f %8s  %s\n", family, shown,
            metric_name[metric], meas, simv, err, r->fitted ? "fitted" : "predicted");
+}
+
+static void add_row(vctx *v, const char *family, const char *kid, const char *detail,
+                    int metric, double meas, double simv)
+{
+    add_row_as(v, family, kid, detail, detail[0] ? detail : kid, metric, meas, simv);
 }
 
 /* Kernels not simulated are counted by family and reason (a generator's
@@ -555,6 +574,87 @@ typedef struct coop_time {
     char id10[96], id100[96];
 } coop_time;
 
+/* Measured time (ns) of rep `rep` of kernel id in reps.csv, NAN if none. */
+static double rep_time(const cap *d, const char *id, int rep)
+{
+    for (size_t r = 0; r < d->reps.n; r++)
+        if (!strcmp(cell(&d->reps, r, d->r_id), id) && num(&d->reps, r, d->r_rep) == rep)
+            return num(&d->reps, r, d->r_time);
+    return NAN;
+}
+
+/* E13 first launches (mode first_in_process): one process ran fma (rep 0:
+ * its first launch; rep 1), then coop (rep 0: its first cooperative
+ * launch; reps 1, 2), each timed by CUDA events and synchronised.  The
+ * sequence is simulated as it ran, with launch.module_loading set to the
+ * process's CUDA_MODULE_LOADING (params module_loading=EAGER: eager;
+ * default: lazy, CUDA's default since 12.2), so the first launches pay the
+ * config's one-time costs (sim.c, "First launches") and the later ones
+ * must not.  The .fma row carries the process; its .coop row is found by
+ * name and skipped on its own.  Rows: "first launch" (rep 0) and "launch
+ * N", per kernel, so configs/h200.fitted.csv can tag the rows a constant
+ * was fitted on. */
+static int first_in_process(vctx *v, const cap *d, size_t row, sk_error *e)
+{
+    const char *id = cell(&d->kern, row, d->k_id), *fam = cell(&d->kern, row, d->k_exp);
+    size_t len = strlen(id);
+    if (len > 5 && !strcmp(id + len - 5, ".coop"))
+        return 0;   /* with its .fma row */
+    if (!(len > 4 && !strcmp(id + len - 4, ".fma"))) {
+        skip(v, fam, id, "first_in_process: expected a kernel id ending .fma or .coop");
+        return 0;
+    }
+    char cid[128];
+    snprintf(cid, sizeof cid, "%.*s.coop", (int)(len - 4), id);
+    size_t crow = d->kern.n;
+    for (size_t r = 0; r < d->kern.n; r++)
+        if (!strcmp(cell(&d->kern, r, d->k_id), cid))
+            crow = r;
+    if (crow == d->kern.n) {
+        skip(v, fam, id, "first_in_process: no .coop kernel of the same process");
+        return 0;
+    }
+    kernel kf, kc;
+    long repeat;
+    sk_error ge = { 0 };
+    if (gen_kernel(cell(&d->kern, row, d->k_gen), &kf, &repeat, &ge) < 0) {
+        skip(v, fam, id, ge.msg);
+        return 0;
+    }
+    if (gen_kernel(cell(&d->kern, crow, d->k_gen), &kc, &repeat, &ge) < 0) {
+        skip(v, fam, cid, ge.msg);
+        kernel_free(&kf);
+        return 0;
+    }
+    cfg c = *v->c;
+    c.module_loading = strstr(cell(&d->kern, row, col(&d->kern, "params")), "module_loading=EAGER")
+                           ? MODLOAD_EAGER : MODLOAD_LAZY;
+    kernel seq[5] = { kf, kf, kc, kc, kc };
+    for (int i = 0; i < 5; i++)
+        seq[i].sync_host = 1;   /* the capture synchronised after each launch */
+    simout o;
+    int rc = simulate_seq(&c, seq, 5, &o, e);
+    if (rc == 0 && o.nk == 5)
+        for (int i = 0; i < 5; i++) {
+            const char *kid = i < 2 ? id : cid;
+            int rep = i < 2 ? i : i - 2;
+            char det[32];
+            if (rep == 0)
+                snprintf(det, sizeof det, "first launch");
+            else
+                snprintf(det, sizeof det, "launch %d", rep + 1);
+            char shown[200];
+            snprintf(shown, sizeof shown, "%s %s", kid + (strncmp(kid, "e13.first.", 10) ? 0 : 10), det);
+            add_row_as(v, fam, kid, det, shown, M_TIME, rep_time(d, kid, rep) / 1e3,
+                       (double)(o.ks[i].done_ps - o.ks[i].launch_ps) / 1e6);
+        }
+    if (rc == 0)
+        simout_free(&o);
+    kernel_free(&kf);
+    kernel_free(&kc);
+    return rc;
+}
+
 /* One kernels.csv row. */
 static int one_kernel(vctx *v, const cap *d, size_t row, int nsms, coop_time *ct, int *nct,
                       sk_error *e)
@@ -567,8 +667,10 @@ static int one_kernel(vctx *v, const cap *d, size_t row, int nsms, coop_time *ct
     }
     if (!strcmp(mode, "sustained"))
         return 0;   /* E16: power_rows() */
+    if (!strcmp(mode, "first_in_process"))
+        return first_in_process(v, d, row, e);
     int single = !strcmp(mode, "single") || !strcmp(mode, "after_warm") || !strcmp(mode, "cold")
-              || !strcmp(mode, "cooperative") || !strcmp(mode, "first_in_process");
+              || !strcmp(mode, "cooperative");
     int chain = !strcmp(mode, "chain") || !strcmp(mode, "chain_gated");
     int gap = !strcmp(mode, "after_gap");
     if (!single && !chain && !gap) {
@@ -599,18 +701,9 @@ static int one_kernel(vctx *v, const cap *d, size_t row, int nsms, coop_time *ct
         if (rc == 0 && o.nk == 1) {
             double st = (double)(o.ks[0].done_ps - o.ks[0].launch_ps) / 1e6;
             double ss = (double)(o.ks[0].last_record_end_ps - o.ks[0].first_start_ps) / 1e6;
-            if (!strcmp(mode, "first_in_process")) {
-                /* rep 0 is the process's first launch: the model has no
-                 * module loading, so it gives every rep the same time */
-                for (size_t r = 0; r < d->reps.n; r++)
-                    if (!strcmp(cell(&d->reps, r, d->r_id), id) && num(&d->reps, r, d->r_rep) == 0)
-                        add_row(v, fam, id, "first launch", M_TIME,
-                                num(&d->reps, r, d->r_time) / 1e3, st);
-            } else {
-                add_row(v, fam, id, "", M_TIME, num(&d->kern, row, d->k_med) / 1e3, st);
-                add_row(v, fam, id, "", M_SPAN, meas_span(d, id) / 1e3, ss);
-                placement_rows(v, d, fam, id, &o, nsms);
-            }
+            add_row(v, fam, id, "", M_TIME, num(&d->kern, row, d->k_med) / 1e3, st);
+            add_row(v, fam, id, "", M_SPAN, meas_span(d, id) / 1e3, ss);
+            placement_rows(v, d, fam, id, &o, nsms);
             /* E13's per-round cost pairs r10 with r100 */
             const char *r10 = strstr(id, ".r10."), *r100 = strstr(id, ".r100.");
             if (!strcmp(fam, "e13_coop") && (r10 || r100)) {

@@ -129,6 +129,8 @@ static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "p
 
 /* memory.model: in the order of enum cfg_mem_model. */
 static const char *const mem_models[] = { "flat", "hierarchy", NULL };
+/* launch.module_loading: in the order of enum cfg_module_loading. */
+static const char *const module_loadings[] = { "steady", "lazy", "eager", NULL };
 
 /* Keys of one section must be contiguous: cfg_dump() nests by comparing each
  * row's path with the previous row's. */
@@ -221,6 +223,21 @@ static const cfg_key cfg_schema[] = {
             "back-to-back launches in one stream: the command processor works ahead, and a "
             "queued kernel's first CTA starts this long after the previous kernel's last CTA "
             "(0: no pipelining, each launch waits for the previous completion)"),
+    /* One-time costs of a process's first launches (E13, validation/h200
+     * README "First cooperative launch"; docs/topology.md "First launches"). */
+    ROW_ENUM("launch.module_loading", module_loading, "steady", module_loadings,
+             "one-time launch costs. steady: a warm process, none (every kernel as a later launch). "
+             "lazy: CUDA_MODULE_LOADING=LAZY, the run's first launch pays first_launch_ns + "
+             "module_load_ns (the trace's kernels are one module). eager: CUDA_MODULE_LOADING=EAGER, "
+             "the module was loaded at init: the first launch pays first_launch_ns. In lazy and "
+             "eager the run's first cooperative kernel also pays coop_setup_ns"),
+    ROW_INT("launch.first_launch_ns", launch_first_ns, 0, 0, 1000000000, "ns",
+            "lazy, eager: extra launch delay of the run's first kernel (the process's first launch)"),
+    ROW_INT("launch.module_load_ns", module_load_ns, 0, 0, 1000000000, "ns",
+            "lazy: extra launch delay of the run's first kernel, loading the module"),
+    ROW_INT("launch.coop_setup_ns", coop_setup_ns, 0, 0, 1000000000, "ns",
+            "lazy, eager: extra launch delay of the run's first cooperative kernel (the driver's "
+            "one-time cooperative-launch setup)"),
 
     ROW_ENUM("dispatch.policy", dispatch_policy, "gigathread", dispatch_policies,
              "CTA dispatcher (src/gpu/dispatch_<name>.c)." DISPATCH_POLICY_MAP(POLICY_HELP_)),

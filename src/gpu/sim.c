@@ -577,6 +577,35 @@ static launch_plan plan_launch(const sim *s, const sim_kernel *kr)
     return p;
 }
 
+/* First launches (docs/topology.md, "First launches"; E13).  A process
+ * pays one-time costs on its first launches that a warm process does not:
+ * the first launch of the run pays launch.first_launch_ns (the process's
+ * first launch, modules loaded or not), and under lazy module loading
+ * launch.module_load_ns as well (the trace's kernels are one module, as
+ * the capture's kernels are one .cu: E13's first cooperative launch in a
+ * lazy process costs within the spread of an eager one's, so a second
+ * kernel of the module is not charged again); the first cooperative kernel
+ * of the run pays launch.coop_setup_ns (the driver's cooperative-launch
+ * setup).  Each delays the first CTA dispatch after the launch command;
+ * launch.module_loading = steady (the default) charges nothing. */
+static ps_t first_launch_ps(sim *s, const sim_kernel *kr)
+{
+    if (s->c.module_loading == MODLOAD_STEADY)
+        return 0;
+    ps_t ns = 0;
+    if (!s->launched) {
+        ns += (ps_t)s->c.launch_first_ns;
+        if (s->c.module_loading == MODLOAD_LAZY)
+            ns += (ps_t)s->c.module_load_ns;
+    }
+    if (kr->cooperative && !s->coop_launched) {
+        ns += (ps_t)s->c.coop_setup_ns;
+        s->coop_launched = 1;
+    }
+    s->launched = 1;
+    return ns * PS_PER_NS;
+}
+
 /* ---- the host ----------------------------------------------------------
  *
  * The host issues the trace's kernels in order.  A pipelined launch
@@ -668,7 +697,8 @@ static int start_kernel(sim *s, sim_kernel *kr, sk_error *e)
     ps_t seen = SK_MAX(lp.launch_ps, SK_MAX(s->q.now, kr->pipelined ? s->stream_end_ps[kr->stream] : 0));
     ps_t wake = silicon_kernel_launch(s->si, seen);
     silicon_rearm(s);
-    kr->dispatch_ps = SK_MAX(lp.dispatch_ps + wake, seen);
+    ps_t once = first_launch_ps(s, kr);   /* not inside SK_MAX: it marks the costs paid */
+    kr->dispatch_ps = SK_MAX(lp.dispatch_ps + wake + once, seen);
     kr->started = 1;
     dispatch_kick(s, kr->dispatch_ps);
     return 0;
