@@ -1086,11 +1086,14 @@ START_TEST(test_apat_part)
         ck_assert_uint_eq(a[0] % 4096, (w * 512) % 4096);
         ck_assert_int_eq(mem_partition_of(a[0], 2, mask, 21), 1);
     }
-    /* what cannot be enumerated so: a base inside a page pair, one partition, no page bit */
+    /* addr= numbers P's pages too: page 3 of partition 0 is page 7 */
+    mem_apat o = p;
+    o.base = 3 * 4096 + 100;
+    mem_apat_lanes(&o, 0, 0, 0, 16, a);
+    ck_assert_uint_eq(a[0], 7 * 4096 + 100);
+    ck_assert_uint_eq(a[1], 9 * 4096 + 100);
+    /* what cannot be enumerated so: one partition, no page bit below the frame */
     mem_apat bad = p;
-    bad.base = 4096;
-    ck_assert_int_eq(mem_apat_set_hash(&bad, 2, mask, 21), -1);
-    bad.base = 0;
     ck_assert_int_eq(mem_apat_set_hash(&bad, 1, mask, 21), -1);
     ck_assert_int_eq(mem_apat_set_hash(&bad, 2, 0x800, 21), -1);
     ck_assert_int_eq(mem_apat_set_hash(&bad, 2, mask, 12), -1);

@@ -321,15 +321,15 @@ typedef struct mem_apat {
 
 /* Give a part= pattern the model's page hash (memory.l2.hash_bits as a
  * mask, frame_bit): 0, or -1 when partition part-1 cannot be enumerated in
- * constant time (no hash bit of 12 or more below frame_bit, base not a
- * multiple of 2^(pbit+1), or a partition the model lacks). */
+ * constant time (a model without two partitions, or no hash bit of 12 or
+ * more below frame_bit). */
 int mem_apat_set_hash(mem_apat *p, int nparts, uint64_t mask, int frame_bit);
-/* The address of byte `off` of partition part-1's pages from base: off's
- * bit pbit and above move up one place, and bit pbit of the address is the
- * one that puts it in part-1 (of two pages that differ only there, one is
- * in each partition), so the k-th 2^pbit-byte page of the partition from
- * base is page k with that bit inserted: O(1), exact for the model's hash. */
-uint64_t mem_apat_part_addr(const mem_apat *p, uint64_t off);
+/* The address that a (a pattern's address, numbering partition part-1's
+ * pages) stands for: a's bits pbit and above move up one place, and bit
+ * pbit is the one that puts it in part-1 (of two pages that differ only
+ * there, one is in each partition), so a's page k is the k-th 2^pbit-byte
+ * page of the partition from address 0: O(1), exact for the model's hash. */
+uint64_t mem_apat_part_addr(const mem_apat *p, uint64_t a);
 
 /* The 32 lane addresses of warp `warp` of CTA `cta` in iteration `iter`
  * of an access of lane_bytes per lane.  A chase gives every lane the same

@@ -165,9 +165,9 @@ static int prepare_l2(sim *s, sim_kernel *kr, int *usable, sk_error *e)
         for (uint32_t i = 0; i < k->progs[p].napats; i++) {
             mem_apat *a = &k->progs[p].apats[i];
             if (mem_apat_set_hash(a, s->c.l2_partitions, mask, s->c.l2_frame_bit) < 0)
-                return sk_errorf(e, SK_EFIT, "kernel %s: part=%d addr=0x%llx: expected memory.l2.partitions=2, a "
-                                 "memory.l2.hash_bits bit b of 12..frame_bit-1 and addr= a multiple of 2^(b+1)",
-                                 k->name, a->part - 1, (unsigned long long)a->base);
+                return sk_errorf(e, SK_EFIT, "kernel %s: part=%d: expected memory.l2.partitions=2 and a "
+                                 "memory.l2.hash_bits bit of 12..frame_bit-1 (pages paired by one bit)",
+                                 k->name, a->part - 1);
         }
     if (!k->l2_part)
         return 0;
