@@ -17,6 +17,7 @@
  * moved over kernel time, launch included, as the CUDA events measured
  * them, for a sample of the rows (each moves 4 GiB: seconds to simulate).
  * Measured numbers are read from the capture files, never written here.
+ * E18 and E18b (fabric.csv, fabric_sweep.csv) follow: validate_e18().
  */
 #include <math.h>
 #include <stdio.h>
