@@ -470,15 +470,16 @@ START_TEST(test_green_nocosched_kernel)
 }
 END_TEST
 
-/* The writer keeps sms=green:N:nocosched and sms=mig:P@S (a MIG alias is
- * written back as its H200 name). */
+/* The writer keeps sms=green:N:nocosched, sms=mig:P@S (a MIG alias is
+ * written back as its H200 name), sms=l2:P and the address key part=P. */
 START_TEST(test_sms_keys_round_trip)
 {
     static const struct { const char *key, *written; } cases[] = {
         {"sms=rest:20:nocosched", " sms=rest:20:nocosched"}, {"sms=mig:3g@4", " sms=mig:3g.71gb@4"},
         {"sms=mig:1g.35gb", " sms=mig:1g.35gb@0"}, {"sms=l2:1", " sms=l2:1"}};
     for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
-        char *tr = tu_strf("skewsim-trace 1\nkernel k grid=4 block=32 %s\nprogram main\n  EXIT\nend\n"
+        char *tr = tu_strf("skewsim-trace 1\nkernel k grid=4 block=32 %s\nprogram main\n"
+                           "  LDG.E R1 <- R2 bytes=4 addr=0x1000 part=1\n  EXIT\nend\n"
                            "endkernel\n", cases[i].key);
         sk_error e = {0};
         trace *t = trace_open_string("x.trace", tr, &e);
@@ -497,8 +498,12 @@ START_TEST(test_sms_keys_round_trip)
         ck_assert_int_eq(k2.green_nocosched, k.green_nocosched);
         ck_assert_int_eq(k2.mig, k.mig);
         ck_assert_int_eq(k2.mig_start, k.mig_start);
+        ck_assert_int_eq(k2.l2_part, k.l2_part);
+        ck_assert_int_eq(k2.progs[0].napats, 1);
+        ck_assert_int_eq(k2.progs[0].apats[0].part, 2);       /* part=1 kept */
         char *text = tu_slurp(path, NULL);
         ck_assert_msg(strstr(text, cases[i].written) != NULL, "%s: written as %s", cases[i].key, text);
+        ck_assert_ptr_nonnull(strstr(text, " part=1"));
         free(text);
         kernel_free(&k);
         kernel_free(&k2);
