@@ -965,7 +965,7 @@ START_TEST(test_apat_affine_walk)
             st[k] = (int64_t)(x >> 20) - (int64_t)(1ull << 43);
         }
         uint64_t ws = it % 3 == 0 ? 0 : (x >> 30) % (it % 3 == 1 ? 4096 : 1ull << 34) + 1;
-        mem_apat p = { MEM_AP_AFFINE, x >> 16, st[0], st[1], st[2], st[3], ws, 0 };
+        mem_apat p = { MEM_AP_AFFINE, x >> 16, st[0], st[1], st[2], st[3], ws, 0, 0, 0, 0, 0 };
         uint64_t cta = (x >> 7) & 0xffffffff, iter = (x >> 3) & 0xfffff;
         uint32_t wi = (uint32_t)(x >> 50) & 31;
         mem_apat_lanes(&p, cta, wi, iter, 4, a);
@@ -994,7 +994,7 @@ START_TEST(test_apat_span)
         unsigned lb = 1u << ((x >> 5) % 5);                       /* 1..16 */
         int64_t lane = (int64_t)((x >> 9) % (2 * lb + 2)) - (it % 7 == 0 ? (int64_t)lb : 0);
         uint64_t ws = it % 3 == 0 ? 0 : ((x >> 20) % 70000) + 1;
-        mem_apat p = { MEM_AP_AFFINE, (x >> 30) & 0xffffff, lane, 512, 4096, 1 << 20, ws, 0 };
+        mem_apat p = { MEM_AP_AFFINE, (x >> 30) & 0xffffff, lane, 512, 4096, 1 << 20, ws, 0, 0, 0, 0, 0 };
         uint64_t cta = (x >> 40) & 0xfff, iter = (x >> 52) & 0xff, f = 0, e = 0;
         mem_apat_lanes(&p, cta, 3, iter, lb, a);
         mem_lines want, got;
@@ -1016,7 +1016,7 @@ START_TEST(test_apat_span)
     ck_assert_int_gt(spans, 1000);
     ck_assert_int_gt(lanes_only, 500);
     /* a strided warp is no span */
-    mem_apat g = { MEM_AP_AFFINE, 0, 128, 0, 0, 0, 0, 0 };
+    mem_apat g = { MEM_AP_AFFINE, 0, 128, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     uint64_t f, e;
     ck_assert_int_eq(mem_apat_span(&g, 0, 0, 0, 4, &f, &e), 0);
     g.lane = 4;
@@ -1026,11 +1026,85 @@ START_TEST(test_apat_span)
 }
 END_TEST
 
+/* part=P: the k-th page of partition P, by hand for the H200 hash (bits
+ * 12, 13, 15, 17, 19 below frame bit 21, and the frame's bit).  Frame 0
+ * (bit 63 of 0 x the golden ratio: 0): page 0 parity 0, 1 (bit 12) 1, 2
+ * (bit 13) 1, 3 0, 4 (bit 14, not hashed) 0, 5 1, 6 1, 7 0, 8 (bit 15) 1,
+ * 9 0: partition 0's pages are 0, 3, 4, 7, 9; partition 1's 1, 2, 5, 6, 8.
+ * Frame 1 (bit 63 of 0x9E3779B97F4A7C15: 1) flips them: page 512 is in 1,
+ * 513 in 0.  Then over 8 frames every lane's page is of P, in increasing
+ * order, and the pages of P are all of them (none skipped). */
+START_TEST(test_apat_part)
+{
+    uint64_t mask = 0;
+    ck_assert_int_eq(cfg_bit_list("12,13,15,17,19", &mask), 0);
+    uint64_t a[32];
+    mem_apat p = { .kind = MEM_AP_AFFINE, .base = 0, .lane = 4096, .warp = 32 * 4096, .part = 1 };
+    ck_assert_int_eq(mem_apat_set_hash(&p, 2, mask, 21), 0);
+    ck_assert_int_eq(p.pbit, 12);
+    mem_apat_lanes(&p, 0, 0, 0, 16, a);
+    static const uint64_t p0[] = { 0, 3, 4, 7, 9 }, p1[] = { 1, 2, 5, 6, 8 };
+    for (int l = 0; l < 5; l++)
+        ck_assert_uint_eq(a[l], p0[l] * 4096);
+    mem_apat q = p;
+    q.part = 2;
+    mem_apat_lanes(&q, 0, 0, 0, 16, a);
+    for (int l = 0; l < 5; l++)
+        ck_assert_uint_eq(a[l], p1[l] * 4096);
+    /* frame 1: partition 0's first page is 513 (its 256th: 256 per frame) */
+    mem_apat_lanes(&p, 0, 8, 0, 16, a);        /* warp 8: pages 256.. of P */
+    ck_assert_uint_eq(a[0], 513ull * 4096);
+    mem_apat_lanes(&q, 0, 8, 0, 16, a);
+    ck_assert_uint_eq(a[0], 512ull * 4096);
+    /* 8 frames: only pages of P, increasing, none of P left out */
+    for (int part = 0; part < 2; part++) {
+        mem_apat r = part ? q : p;
+        uint64_t prev = 0, got = 0;
+        for (uint32_t w = 0; w < 8 * 256 / 32; w++) {
+            mem_apat_lanes(&r, 0, w, 0, 16, a);
+            for (int l = 0; l < 32; l++) {
+                ck_assert_int_eq(mem_partition_of(a[l], 2, mask, 21), part);
+                ck_assert(got == 0 || a[l] > prev);
+                prev = a[l];
+                got++;
+            }
+        }
+        uint64_t want = 0;
+        for (uint64_t pg = 0; pg <= prev / 4096; pg++)
+            want += mem_partition_of(pg * 4096, 2, mask, 21) == part;
+        ck_assert_uint_eq(got, want);
+    }
+    /* bytes within a page keep their offset; a warp's span moves with its page */
+    mem_apat s = { .kind = MEM_AP_AFFINE, .base = 1 << 22, .lane = 16, .warp = 512, .ws = 1 << 20, .part = 2 };
+    ck_assert_int_eq(mem_apat_set_hash(&s, 2, mask, 21), 0);
+    uint64_t f, e;
+    for (uint32_t w = 0; w < 64; w++) {
+        mem_apat_lanes(&s, 0, w, 0, 16, a);
+        ck_assert_int_eq(mem_apat_span(&s, 0, w, 0, 16, &f, &e), 1);
+        ck_assert_uint_eq(f, a[0]);
+        ck_assert_uint_eq(e, a[31] + 16);
+        ck_assert_uint_eq(a[0] % 4096, (w * 512) % 4096);
+        ck_assert_int_eq(mem_partition_of(a[0], 2, mask, 21), 1);
+    }
+    /* addr= numbers P's pages too: page 3 of partition 0 is page 7 */
+    mem_apat o = p;
+    o.base = 3 * 4096 + 100;
+    mem_apat_lanes(&o, 0, 0, 0, 16, a);
+    ck_assert_uint_eq(a[0], 7 * 4096 + 100);
+    ck_assert_uint_eq(a[1], 9 * 4096 + 100);
+    /* what cannot be enumerated so: one partition, no page bit below the frame */
+    mem_apat bad = p;
+    ck_assert_int_eq(mem_apat_set_hash(&bad, 1, mask, 21), -1);
+    ck_assert_int_eq(mem_apat_set_hash(&bad, 2, 0x800, 21), -1);
+    ck_assert_int_eq(mem_apat_set_hash(&bad, 2, mask, 12), -1);
+}
+END_TEST
+
 START_TEST(test_apat)
 {
     uint64_t a[32];
     /* grid-stride float4: lane 16, warp 512, CTA 8 warps, iteration one grid */
-    mem_apat g = { MEM_AP_AFFINE, 0x10000000, 16, 512, 4096, 4096 * 1056, 0, 0 };
+    mem_apat g = { MEM_AP_AFFINE, 0x10000000, 16, 512, 4096, 4096 * 1056, 0, 0, 0, 0, 0, 0 };
     mem_apat_lanes(&g, 3, 2, 5, 16, a);
     ck_assert_uint_eq(a[0], 0x10000000 + 2 * 512 + 3 * 4096 + 5 * 4096 * 1056);
     ck_assert_uint_eq(a[31] - a[0], 31 * 16);
@@ -1039,16 +1113,16 @@ START_TEST(test_apat)
     mem_apat_lanes(&g, 9, 0, 0, 16, a);
     ck_assert_uint_eq(a[0], 0x10000000 + 4096);
     /* a negative stride wraps inside the working set */
-    mem_apat d = { MEM_AP_AFFINE, 1000, -4, 0, 0, 0, 64, 0 };
+    mem_apat d = { MEM_AP_AFFINE, 1000, -4, 0, 0, 0, 64, 0, 0, 0, 0, 0 };
     mem_apat_lanes(&d, 0, 0, 0, 4, a);
     ck_assert_uint_eq(a[0], 1000);
     ck_assert_uint_eq(a[1], 1000 + 60);
     /* CTA 2^32 - 1 times a 2^40 stride stays exact modulo the working set */
-    mem_apat big = { MEM_AP_AFFINE, 0, 0, 0, 1ll << 40, 0, 3 << 20, 0 };
+    mem_apat big = { MEM_AP_AFFINE, 0, 0, 0, 1ll << 40, 0, 3 << 20, 0, 0, 0, 0, 0 };
     mem_apat_lanes(&big, 4294967295ull, 0, 0, 4, a);
     ck_assert_uint_eq(a[0], (uint64_t)(((unsigned __int128)4294967295ull << 40) % (3 << 20)));
     /* random: inside the working set, aligned, deterministic, not all equal */
-    mem_apat r = { MEM_AP_RANDOM, 1 << 20, 0, 0, 0, 0, 1 << 16, 42 };
+    mem_apat r = { MEM_AP_RANDOM, 1 << 20, 0, 0, 0, 0, 1 << 16, 42, 0, 0, 0, 0 };
     uint64_t b[32];
     mem_apat_lanes(&r, 7, 1, 3, 8, a);
     mem_apat_lanes(&r, 7, 1, 3, 8, b);
@@ -1064,7 +1138,7 @@ START_TEST(test_apat)
     mem_apat_lanes(&r, 7, 1, 4, 8, b);
     ck_assert_int_ne(memcmp(a, b, sizeof a), 0);
     /* chase: one cycle through all 1024 lines, each once */
-    mem_apat ch = { MEM_AP_CHASE, 0, 0, 0, 0, 0, 1024 * 128, 9 };
+    mem_apat ch = { MEM_AP_CHASE, 0, 0, 0, 0, 0, 1024 * 128, 9, 0, 0, 0, 0 };
     static unsigned char seen[1024];
     memset(seen, 0, sizeof seen);
     for (uint64_t i = 0; i < 1024; i++) {
@@ -1510,6 +1584,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_gen_kernels);
     tcase_add_test(tc, test_mem_stall_cycles);
     tcase_add_test(tc, test_l1_launch_invalidate);
+    tcase_add_test(tc, test_apat_part);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);

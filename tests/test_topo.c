@@ -367,6 +367,55 @@ START_TEST(test_green_kernel_sms)
 }
 END_TEST
 
+/* sms=l2:P runs on exactly the SMs `skewsim topo` shows with l2_home P
+ * (read from its output, not recomputed here), under either memory model:
+ * the homes come from the floorplan, which both have. */
+START_TEST(test_l2_kernel_sms)
+{
+    const char *bin = getenv("SKEWSIM_BIN");
+    char *cmd = tu_strf("'%s' topo -c " TU_H200, bin && *bin ? bin : "build/skewsim");
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    char line[2048];
+    int home[132], n = 0, header = 0;
+    while (fgets(line, sizeof line, p)) {
+        if (strncmp(line, "sm tpc gpc", 10) == 0) {
+            header = 1;
+            continue;
+        }
+        int sm, h, f[5];
+        if (header && sscanf(line, "%d %d %d %d %d %d %d", &sm, &f[0], &f[1], &f[2], &f[3], &f[4], &h) == 7) {
+            ck_assert_int_eq(sm, n);
+            home[n++] = h;
+        }
+    }
+    ck_assert_int_eq(pclose(p), 0);
+    ck_assert_int_eq(n, 132);
+    free(cmd);
+    for (int model = 0; model < 2; model++)
+        for (int part = 0; part < 2; part++) {
+            cfg c;
+            tu_cfg(&c, TU_H200, model ? "memory: {model: hierarchy}" : NULL, NULL);
+            char *tr = tu_strf("skewsim-trace 1\nkernel k grid=264 block=256 regs=16 sms=l2:%d\nprogram main\n"
+                               "  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n", part);
+            tu_run run;
+            tu_simulate_ok(&run, &c, tr);
+            int used[132] = {0}, want = 0, nused = 0;
+            for (uint64_t cta = 0; cta < 264; cta++) {
+                int smid = tu_cta(&run, 0, cta)->sm;
+                ck_assert_msg(home[smid] == part, "sms=l2:%d: CTA on SM %d (home %d)", part, smid, home[smid]);
+                nused += !used[smid]++;
+            }
+            for (int i = 0; i < 132; i++)
+                want += home[i] == part;
+            ck_assert_int_eq(want, 66);       /* E11's map: 66 + 66 */
+            ck_assert_int_eq(nused, want);    /* and every one of them */
+            tu_run_free(&run);
+            free(tr);
+        }
+}
+END_TEST
+
 /* `skewsim topo --green N`: the group, the rest, then one line per SM. */
 START_TEST(test_topo_cli)
 {
@@ -421,15 +470,16 @@ START_TEST(test_green_nocosched_kernel)
 }
 END_TEST
 
-/* The writer keeps sms=green:N:nocosched and sms=mig:P@S (a MIG alias is
- * written back as its H200 name). */
+/* The writer keeps sms=green:N:nocosched, sms=mig:P@S (a MIG alias is
+ * written back as its H200 name), sms=l2:P and the address key part=P. */
 START_TEST(test_sms_keys_round_trip)
 {
     static const struct { const char *key, *written; } cases[] = {
         {"sms=rest:20:nocosched", " sms=rest:20:nocosched"}, {"sms=mig:3g@4", " sms=mig:3g.71gb@4"},
-        {"sms=mig:1g.35gb", " sms=mig:1g.35gb@0"}};
+        {"sms=mig:1g.35gb", " sms=mig:1g.35gb@0"}, {"sms=l2:1", " sms=l2:1"}};
     for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
-        char *tr = tu_strf("skewsim-trace 1\nkernel k grid=4 block=32 %s\nprogram main\n  EXIT\nend\n"
+        char *tr = tu_strf("skewsim-trace 1\nkernel k grid=4 block=32 %s\nprogram main\n"
+                           "  LDG.E R1 <- R2 bytes=4 addr=0x1000 part=1\n  EXIT\nend\n"
                            "endkernel\n", cases[i].key);
         sk_error e = {0};
         trace *t = trace_open_string("x.trace", tr, &e);
@@ -448,8 +498,12 @@ START_TEST(test_sms_keys_round_trip)
         ck_assert_int_eq(k2.green_nocosched, k.green_nocosched);
         ck_assert_int_eq(k2.mig, k.mig);
         ck_assert_int_eq(k2.mig_start, k.mig_start);
+        ck_assert_int_eq(k2.l2_part, k.l2_part);
+        ck_assert_int_eq(k2.progs[0].napats, 1);
+        ck_assert_int_eq(k2.progs[0].apats[0].part, 2);       /* part=1 kept */
         char *text = tu_slurp(path, NULL);
         ck_assert_msg(strstr(text, cases[i].written) != NULL, "%s: written as %s", cases[i].key, text);
+        ck_assert_ptr_nonnull(strstr(text, " part=1"));
         free(text);
         kernel_free(&k);
         kernel_free(&k2);
@@ -837,6 +891,7 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_topo_cli);
     tcase_add_test(tc, test_green_kernel_sms);
     tcase_add_test(tc, test_green_nocosched_kernel);
+    tcase_add_test(tc, test_l2_kernel_sms);
     tcase_add_test(tc, test_mac_respects_partition);
     suite_add_tcase(s, tc);
 

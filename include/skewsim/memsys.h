@@ -313,7 +313,23 @@ typedef struct mem_apat {
     int64_t lane, warp, cta, iter;    /* strides in bytes (affine) */
     uint64_t ws;                  /* working set in bytes: 0 = unbounded (affine only) */
     uint64_t seed;                /* random, chase */
+    uint8_t part;                 /* key part=P: 1 + P, only pages of L2 partition P; 0: all */
+    uint8_t pbit;                 /* part: the lowest page-hash bit (mem_apat_set_hash) */
+    uint8_t pframe;               /* part: memory.l2.frame_bit (64: none) */
+    uint64_t pmask;               /* part: memory.l2.hash_bits as a mask */
 } mem_apat;
+
+/* Give a part= pattern the model's page hash (memory.l2.hash_bits as a
+ * mask, frame_bit): 0, or -1 when partition part-1 cannot be enumerated in
+ * constant time (a model without two partitions, or no hash bit of 12 or
+ * more below frame_bit). */
+int mem_apat_set_hash(mem_apat *p, int nparts, uint64_t mask, int frame_bit);
+/* The address that a (a pattern's address, numbering partition part-1's
+ * pages) stands for: a's bits pbit and above move up one place, and bit
+ * pbit is the one that puts it in part-1 (of two pages that differ only
+ * there, one is in each partition), so a's page k is the k-th 2^pbit-byte
+ * page of the partition from address 0: O(1), exact for the model's hash. */
+uint64_t mem_apat_part_addr(const mem_apat *p, uint64_t a);
 
 /* The 32 lane addresses of warp `warp` of CTA `cta` in iteration `iter`
  * of an access of lane_bytes per lane.  A chase gives every lane the same

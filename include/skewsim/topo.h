@@ -102,12 +102,15 @@ int topo_mig(const topo *t, int profile, int start, int *sms, int *nsms, sk_erro
 
 /* The SM set a kernel may use: kind 0 every SM, 1 the group of a green
  * split of n SMs, 2 what that split leaves, 3 MIG instance (profile
- * mig_profile, start mig_start); flags TOPO_SMS_NOCOSCHED for 1 and 2.
- * allowed[nsms] gets 1 for each usable SM, *usable their count. */
-enum { TOPO_SMS_ALL, TOPO_SMS_GREEN, TOPO_SMS_REST, TOPO_SMS_MIG };
+ * mig_profile, start mig_start), 4 the SMs whose home L2 partition
+ * (home[sm], the memory hierarchy's: mem_hier_home) is n; flags
+ * TOPO_SMS_NOCOSCHED for 1 and 2.  allowed[nsms] gets 1 for each usable
+ * SM, *usable their count. */
+enum { TOPO_SMS_ALL, TOPO_SMS_GREEN, TOPO_SMS_REST, TOPO_SMS_MIG, TOPO_SMS_L2 };
 #define TOPO_SMS_NOCOSCHED 1
 typedef struct topo_sms_spec {
     int kind, n, flags, mig_profile, mig_start;
+    const int *home;              /* TOPO_SMS_L2: each SM's home partition */
 } topo_sms_spec;
 int topo_sms_set(const topo *t, int unit_sms, const topo_sms_spec *p, unsigned char *allowed, int *usable,
                  sk_error *e);

@@ -17,6 +17,7 @@
  * moved over kernel time, launch included, as the CUDA events measured
  * them, for a sample of the rows (each moves 4 GiB: seconds to simulate).
  * Measured numbers are read from the capture files, never written here.
+ * E18 and E18b (fabric.csv, fabric_sweep.csv) follow: validate_e18().
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include "skewsim/gen.h"
 #include "skewsim/results.h"
 #include "skewsim/trace.h"
+#include "skewsim/run.h"
 
 #define LAT_TOL 0.10
 #define BW_TOL 0.15
@@ -142,6 +144,158 @@ static void row(const char *what, double meas, double simv, const char *unit, in
         (*fails)++;
 }
 
+/* ---- E18 / E18b: SMs of one partition reading pages of one partition ----
+ *
+ * tools/capture/cap_fabric.cu's bw_kernel: a persistent grid of 2 CTAs x
+ * 512 threads per SM; each CTA takes chunks of 16 pages (64 KiB) of its
+ * SM's partition's list from a queue, and each thread issues 8 16-byte
+ * ld.global.cg (element k x 512 + tid of the chunk) before summing them.
+ * Simulated as one kernel per reading partition, launched together
+ * (sms=l2:P: the SMs homed in P; launch.host_ns = 0, since the chip
+ * launches one grid): 132 CTAs of 512 threads (regs=64: 2 per SM, as
+ * __launch_bounds__(512, 2) keeps them), the list an address pattern of
+ * partition Q's pages (part=Q).  The queue is approximated by a static
+ * grid-stride split: CTA c takes chunks c, c + 132, ... (modulo the list,
+ * so passes follow each other), every CTA floor(chunks x passes / 132) of
+ * them (even, as the queue keeps them to within a chunk; what is left
+ * over is not read, and the bytes are those read).  The chip's median launch follows a warm-up launch; so does
+ * the simulated one (the warm-up one pass), and only the second is timed:
+ * bytes over the time from the first timed launch to the last timed CTA. */
+static uint64_t fabric_kernel(FILE *b, const char *name, int sms_part, int list_part, uint64_t list,
+                          uint64_t passes, int stream, int sync)
+{
+    const uint64_t chunk = 65536, G = 132;
+    uint64_t total = list / chunk * passes, q = SK_MAX(total / G, 1);
+    fprintf(b, "kernel %s grid=%llu block=512 regs=64 smem=0 sms=l2:%d stream=%d%s\nprogram main\n", name,
+              (unsigned long long)G, sms_part, stream, sync ? " sync=host" : "");
+    fprintf(b, "loop %llu\n", (unsigned long long)q);
+    for (int k = 0; k < 8; k++)
+        fprintf(b, "LDG.E.128.STRONG.GPU R%d <- R2 bytes=16 addr=%llu lane=16 warp=512 cta=%llu iter=%llu "
+                     "ws=%llu part=%d stall=1\n", 4 + k, (unsigned long long)(0x100000000ull + 8192ull * k),
+                  (unsigned long long)chunk, (unsigned long long)(chunk * G), (unsigned long long)list,
+                  list_part);
+    for (int k = 0; k < 8; k++)
+        fprintf(b, "FADD R20 <- R20 R%d stall=4\n", 4 + k);
+    fprintf(b, "IADD3 R2 <- R2 stall=1\nISETP.NE.AND P0 <- R2 stall=5\nBRA <- P0 stall=6\n");
+    fprintf(b, "end\n");
+    fprintf(b, "EXIT stall=5\nend\n");
+    fprintf(b, "endkernel\n");
+    return G * q * chunk;
+}
+
+/* GB/s of one E18 case: rd[p] the list partition p's SMs read (-1: none). */
+static int fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t passes, int warm, double chip_bytes,
+                       double *gbps, sk_error *e)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *b = open_memstream(&text, &len);
+    if (!b)
+        return sk_errorf(e, SK_EIO, "validate: cannot build the E18 trace in memory");
+    fprintf(b, "skewsim-trace 1\n");
+    int nk = 0, first = 0;
+    uint64_t bytes = 0;
+    for (int round = warm ? 0 : 1; round < 2; round++) {
+        int lead = 1;
+        if (round == 1)
+            first = nk;
+        for (int p = 0; p < 2; p++)
+            if (rd[p] >= 0) {
+                char name[32];
+                snprintf(name, sizeof name, "fabric_%s%d", round ? "" : "warm", p);
+                uint64_t got = fabric_kernel(b, name, p, rd[p], list, round ? passes : 1, p, round && warm && lead);
+                if (round)
+                    bytes += got;
+                lead = 0;
+                nk++;
+            }
+    }
+    fclose(b);
+    trace *tr = trace_open_string("e18.trace", text, e);
+    free(text);
+    if (!tr)
+        return e->code;
+    results *r = run_simulate(c, tr, e);
+    trace_close(tr);
+    if (!r)
+        return e->code;
+    ps_t t0 = 0, t1 = 0, s0 = 0;
+    for (int i = first; i < nk; i++) {
+        const kernel_stats *ks = results_kernel(r, (size_t)i);
+        if (i == first || ks->launch_ps < t0)
+            t0 = ks->launch_ps;
+        if (i == first || ks->first_start_ps < s0)
+            s0 = ks->first_start_ps;
+        if (ks->done_ps > t1)
+            t1 = ks->done_ps;
+    }
+    results_free(r);
+    /* the launch as simulated, the reading extrapolated to the bytes the
+     * chip moved (its passes are the same steady state) */
+    double ns = (double)(s0 - t0) * 1e-3 + (double)(t1 - s0) * 1e-3 * chip_bytes / (double)bytes;
+    *gbps = chip_bytes / ns;
+    return 0;
+}
+
+/* E18 (fabric.csv) and E18b (fabric_sweep.csv's 16-64 MiB rows).  Scaled
+ * to keep `validate` short: the 2 GiB HBM lists are 128 MiB lists (one
+ * cold pass: past the L2, HBM- or fabric-bound either way), the sweep's
+ * lists 4 passes instead of 10 (the 8 MiB lists keep their 40: with fewer
+ * the first iterations' fill weighs in, -28 % at 4 passes), the resident
+ * ones after a one-pass warm-up; the time after the first CTA starts is
+ * scaled to the bytes the chip moved (launch as simulated, then the same
+ * steady state); the sweep is sampled at 24 and 32 MiB
+ * (the all-far collapse and the near lists' edge).  Fitted rows:
+ * memory.l2.fabric_gbps was set from the 66-SM far HBM reads,
+ * memory.l1.l2_port_gbps from the L2-resident near reads of 66 and 132 SMs
+ * (docs/memory.md); the rest are predicted. */
+static int validate_e18(const cfg *c0, const char *dir, int *fails, sk_error *e)
+{
+    cfg c = *c0;
+    if (cfg_set(&c, "launch.host_ns=0", e) < 0)
+        return e->code;
+    static const char *const files[] = {"fabric.csv", "fabric_sweep.csv"};
+    int rc = 0;
+    for (int fi = 0; fi < 2 && rc == 0; fi++) {
+        char path[4096], line[512];
+        snprintf(path, sizeof path, "%s/capture/%s", dir, files[fi]);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return sk_errorf(e, SK_EIO, "%s: cannot open", path);
+        if (fi == 0)
+            printf("\nE18 L2 partitions: SMs of a partition read pages of one (GB/s; 2 CTAs x 512 per SM, .cg)\n");
+        else
+            printf("\nE18b lists of 16-64 MiB per reading partition (GB/s; sampled)\n");
+        if (!fgets(line, sizeof line, f))
+            line[0] = '\0';
+        while (rc == 0 && fgets(line, sizeof line, f)) {
+            char name[64];
+            int rd[2];
+            long long bytes;
+            long passes;
+            double tns, gbps;
+            if (sscanf(line, "%63[^,],%d,%d,%lld,%ld,%lf,%lf", name, &rd[0], &rd[1], &bytes, &passes, &tns,
+                       &gbps) != 7)
+                continue;
+            int hbm = strstr(name, "_hbm") != NULL;
+            int sweep = strstr(name, "MiB") != NULL;
+            if (fi == 0 ? sweep : !sweep || !(strstr(name, "_24MiB") || strstr(name, "_32MiB")))
+                continue;
+            int nread = (rd[0] >= 0) + (rd[1] >= 0);
+            uint64_t list = hbm ? 128ull << 20 : (uint64_t)bytes / (uint64_t)nread;
+            uint64_t sp = hbm ? 1 : sweep ? 4 : (uint64_t)passes;
+            double simv = NAN;
+            if ((rc = fabric_gbps(&c, rd, list, sp, !hbm, (double)bytes * (double)passes, &simv, e)) < 0)
+                break;
+            int one = nread == 1, near = one ? rd[0] == 0 || rd[1] == 1 : rd[0] == 0 && rd[1] == 1;
+            int fitted = !sweep && (hbm ? one && !near : near && (one || rd[0] != rd[1]));
+            row(name, gbps, simv, "GB/s", fitted, BW_TOL, fails);
+        }
+        fclose(f);
+    }
+    return rc;
+}
+
 int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
 {
     cfg c = *c0;
@@ -213,5 +367,7 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         row(name + 4, gbps, simv, "GB/s", 0, BW_TOL, fails);
     }
     fclose(f);
+    if (rc == 0)
+        rc = validate_e18(&c, dir, fails, e);
     return rc;
 }

@@ -568,6 +568,11 @@ int topo_sms_set(const topo *t, int unit_sms, const topo_sms_spec *p, unsigned c
     case TOPO_SMS_MIG:
         rc = topo_mig(t, p->mig_profile, p->mig_start, a, &na, e);
         break;
+    case TOPO_SMS_L2:
+        for (int i = 0; i < t->nsms; i++)
+            if (p->home && p->home[i] == p->n)
+                a[na++] = i;
+        break;
     default:
         for (na = 0; na < t->nsms; na++)
             a[na] = na;

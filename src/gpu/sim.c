@@ -152,6 +152,43 @@ void sim_destroy(sim *s)
     free(s);
 }
 
+/* sms=l2:P and address patterns with part=P (docs/memory.md, "E18"): the
+ * SMs homed in partition P, whose homes come from the floorplan as
+ * `skewsim topo` prints them (under memory.model: flat too, from a
+ * hierarchy built for the purpose), and the model's page hash for part=. */
+static int prepare_l2(sim *s, sim_kernel *kr, int *usable, sk_error *e)
+{
+    kernel *k = &kr->k;
+    uint64_t mask = 0;
+    cfg_bit_list(s->c.l2_hash_bits, &mask);
+    for (uint32_t p = 0; p < k->nprogs; p++)
+        for (uint32_t i = 0; i < k->progs[p].napats; i++) {
+            mem_apat *a = &k->progs[p].apats[i];
+            if (mem_apat_set_hash(a, s->c.l2_partitions, mask, s->c.l2_frame_bit) < 0)
+                return sk_errorf(e, SK_EFIT, "kernel %s: part=%d: expected memory.l2.partitions=2 and a "
+                                 "memory.l2.hash_bits bit of 12..frame_bit-1 (pages paired by one bit)",
+                                 k->name, a->part - 1);
+        }
+    if (!k->l2_part)
+        return 0;
+    mem_hier *h = s->hier ? s->hier : mem_hier_create(&s->c, &s->topo, NULL, e);
+    if (!h)
+        return e->code;
+    int *home = xcalloc((size_t)s->nsms, sizeof *home);
+    for (int i = 0; i < s->nsms; i++)
+        home[i] = mem_hier_home(h, i);
+    if (h != s->hier)
+        mem_hier_destroy(h);
+    topo_sms_spec sp = {.kind = TOPO_SMS_L2, .n = k->l2_part - 1, .home = home};
+    kr->allowed = xcalloc((size_t)s->nsms, 1);
+    topo_sms_set(&s->topo, s->c.green_unit_sms, &sp, kr->allowed, usable, e);
+    free(home);
+    if (*usable == 0)
+        return sk_errorf(e, SK_EFIT, "kernel %s: sms=l2:%d: expected SMs homed in that L2 partition "
+                         "(memory.l2.partitions=%d)", k->name, k->l2_part - 1, s->c.l2_partitions);
+    return 0;
+}
+
 /* Size the scoreboards for the largest program and note which timer marks
  * the kernel uses. */
 static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
@@ -180,6 +217,8 @@ static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
     free(kr->allowed);
     kr->allowed = NULL;
     int usable = s->nsms;
+    if (prepare_l2(s, kr, &usable, e) < 0)
+        return e->code;
     if (k->green_sms || k->mig) {
         /* The kernel runs in a green context (the group of a split of N SMs,
          * or what that split leaves) or in a MIG instance: topo_sms_set(). */

@@ -19,6 +19,10 @@
  *            Hull-Dobell), every CTA starting at its own point of the one
  *            cycle, as E11's chase (tools/capture/cap_mem.cu) walks it.
  *            x_i is computed directly from x_0 in O(log i).
+ *
+ * With part=P any of these addresses numbers only the pages of L2
+ * partition P (mem_apat_part_addr): its page k becomes the k-th page of P
+ * from address 0, so E18's page lists of one partition are patterns.
  */
 #include "skewsim/memsys.h"
 
@@ -48,6 +52,36 @@ static uint64_t lcg_jump(uint64_t x, uint64_t i, uint64_t a, uint64_t c, uint64_
         i >>= 1;
     }
     return (A * x + C) & mask;
+}
+
+int mem_apat_set_hash(mem_apat *p, int nparts, uint64_t mask, int frame_bit)
+{
+    if (!p->part)
+        return 0;
+    uint64_t low = frame_bit >= 64 ? ~0ull : (1ull << frame_bit) - 1;
+    uint64_t m = mask & low & ~0xfffull;     /* bits of 4 KB pages below the frame */
+    if (nparts != 2 || p->part > 2 || !m)
+        return -1;
+    p->pbit = (uint8_t)__builtin_ctzll(m);
+    p->pframe = (uint8_t)(frame_bit >= 64 ? 64 : frame_bit);
+    p->pmask = mask;
+    return 0;
+}
+
+uint64_t mem_apat_part_addr(const mem_apat *p, uint64_t a)
+{
+    unsigned b = p->pbit;
+    uint64_t lo = a & ((1ull << b) - 1), hi = a >> b;
+    uint64_t x = hi << (b + 1) | lo;
+    /* bit b of x is 0: setting it changes the parity and leaves the
+     * frame's bit (above b) alone */
+    return mem_partition_of(x, 2, p->pmask, p->pframe) == p->part - 1 ? x : x | 1ull << b;
+}
+
+static void part_lanes(const mem_apat *p, uint64_t addr[32])
+{
+    for (int l = 0; l < 32; l++)
+        addr[l] = mem_apat_part_addr(p, addr[l]);
 }
 
 void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
@@ -112,6 +146,8 @@ void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t ite
         break;
     }
     }
+    if (p->part)
+        part_lanes(p, addr);
 }
 
 int mem_apat_span(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
@@ -139,6 +175,15 @@ int mem_apat_span(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
      * takes its general path there) */
     if (a0 > UINT64_MAX - 32 - span)
         return 0;
+    if (p->part) {
+        /* one page of the partition: the range moves with its page */
+        uint64_t last = a0 + span + lane_bytes - 1;
+        if (a0 >> p->pbit != last >> p->pbit)
+            return 0;
+        a0 = mem_apat_part_addr(p, a0);
+        if (a0 > UINT64_MAX - 32 - span)
+            return 0;
+    }
     *first = a0;
     *end = a0 + span + lane_bytes;
     return 1;

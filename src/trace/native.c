@@ -310,7 +310,7 @@ static int parse_stride(const char *v, int64_t *out)
 /* The address keys of docs/trace-format.md, "Addresses": 1 when s is one
  * (parsed into *a and *seen), 0 when it is not, -1 after a message. */
 enum { AK_ADDR = 1, AK_LANE = 2, AK_WARP = 4, AK_CTA = 8, AK_ITER = 16, AK_WS = 32, AK_RAND = 64,
-       AK_CHASE = 128 };
+       AK_CHASE = 128, AK_PART = 256 };
 
 static int parse_addr_key(native *t, const char *op, const char *s, uint32_t col, size_t klen,
                           const char *v, int memory, mem_apat *a, unsigned *seen)
@@ -318,6 +318,7 @@ static int parse_addr_key(native *t, const char *op, const char *s, uint32_t col
     static const struct { const char *k; unsigned bit; } keys[] = {
         {"addr", AK_ADDR}, {"lane", AK_LANE}, {"warp", AK_WARP}, {"cta", AK_CTA},
         {"iter", AK_ITER}, {"ws", AK_WS}, {"rand", AK_RAND}, {"chase", AK_CHASE},
+        {"part", AK_PART},
     };
     unsigned bit = 0;
     for (size_t i = 0; i < SK_ARRAY_LEN(keys); i++)
@@ -346,6 +347,12 @@ static int parse_addr_key(native *t, const char *op, const char *s, uint32_t col
         if (parse_u64(v, 1ull << 40, &u) < 0 || u == 0)
             return fail_at(t, col, "%s: %s: expected a working set of 1..2^40 bytes", op, s);
         a->ws = u;
+        return 1;
+    case AK_PART:
+        /* only the pages of L2 partition P (mem_apat_part_addr) */
+        if (parse_u64(v, 1, &u) < 0)
+            return fail_at(t, col, "%s: %s: expected an L2 partition 0 or 1 (part=P)", op, s);
+        a->part = (uint8_t)(u + 1);
         return 1;
     default:
         if (parse_u64(v, UINT64_MAX, &a->seed) < 0)
@@ -404,7 +411,7 @@ static int parse_instr(native *t, program *p)
     uint8_t marks = 0;
     uint64_t ii = 0;
     int seen_ii = 0;
-    mem_apat ap = { MEM_AP_AFFINE, 0, 0, 0, 0, 0, 0, 0 };
+    mem_apat ap = { .kind = MEM_AP_AFFINE };
     unsigned seen_addr = 0;
     uint32_t addr_col = 0;
 
@@ -469,7 +476,7 @@ static int parse_instr(native *t, program *p)
                 if (ar == 0)
                     return fail_at(t, col, "%s: %s: expected stall=, ii=, bytes=, pattern=, timer=, "
                                    "clock= or an address key (addr=, lane=, warp=, cta=, iter=, ws=, "
-                                   "rand=, chase=)", op, s);
+                                   "rand=, chase=, part=)", op, s);
                 if (!addr_col)
                     addr_col = col;
             }
@@ -754,6 +761,13 @@ static int parse_kernel_line(native *t, kernel *k)
             /* A green-context SM set or a MIG instance (docs/topology.md,
              * "SM partitions", "MIG"). */
             uint64_t n = 0;
+            if (strncmp(v, "l2:", 3) == 0) {
+                /* the SMs whose home L2 partition is P (docs/memory.md) */
+                if (trace_parse_dec(v + 3, 1, &n) < 0)
+                    return fail_at(t, col, "kernel: %s: expected sms=l2:P with P an L2 partition, 0 or 1", s);
+                k->l2_part = (uint8_t)(n + 1);
+                break;
+            }
             if (strncmp(v, "mig:", 4) == 0) {
                 int prof, start;
                 sk_error me = {0};

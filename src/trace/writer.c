@@ -148,6 +148,8 @@ static int write_instr(gzFile f, const program *p, const instr *in, int indent)
             if (a->kind != MEM_AP_AFFINE)
                 gzprintf(f, " %s=%llu", a->kind == MEM_AP_RANDOM ? "rand" : "chase",
                          (unsigned long long)a->seed);
+            if (a->part)
+                gzprintf(f, " part=%u", a->part - 1u);
         }
     }
     if (in->ii)
@@ -218,6 +220,8 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
                  k->green_sms > 0 ? k->green_sms : -k->green_sms, k->green_nocosched ? ":nocosched" : "");
     if (k->mig)
         gzprintf(f, " sms=mig:%s@%d", topo_mig_profile_at(k->mig - 1)->name, k->mig_start);
+    if (k->l2_part)
+        gzprintf(f, " sms=l2:%u", k->l2_part - 1u);
     if (k->gap_ns)
         gzprintf(f, " gap_ns=%llu", (unsigned long long)k->gap_ns);
     if (k->stream)
