@@ -373,6 +373,20 @@ const point *find(const run *r, const char *trace, const char *cas, const char *
     return NULL;
 }
 
+const point *flat_base(const run *r, const point *p, int same_case)
+{
+    const point *base = NULL;
+    for (int j = 0; j < r->n; j++) {
+        char k2[16];
+        int s2;
+        map_kind(r->p[j].axis, k2, sizeof k2, &s2);
+        if (strcmp(k2, "flat") == 0 && strcmp(r->p[j].trace, p->trace) == 0 &&
+            (!same_case || strcmp(r->p[j].cas, p->cas) == 0))
+            base = &r->p[j];
+    }
+    return base;
+}
+
 /* "docs/.../maps/corr_20.csv" -> kind "corr", skew 20 */
 void map_kind(const char *path, char *kind, size_t kl, int *skew)
 {

@@ -83,6 +83,9 @@ void run_free(run *r);
 const point *find(const run *r, const char *trace, const char *cas, const char *axis);
 /* "docs/.../maps/corr_20.csv" -> kind "corr", skew 20 */
 void map_kind(const char *path, char *kind, size_t kl, int *skew);
+/* The last point on flat silicon (a "flat" map) of p's trace, and with
+ * same_case of p's case too; NULL if there is none. */
+const point *flat_base(const run *r, const point *p, int same_case);
 
 /* ---- the figure: series gathered here, drawn by plot_lines() --------- */
 

@@ -26,14 +26,7 @@ static void report_cta_granularity(const run *r, out *o)
         char kind[16];
         int skew;
         map_kind(p->axis, kind, sizeof kind, &skew);
-        const point *base = NULL;
-        for (int j = 0; j < r->n; j++) {
-            char k2[16];
-            int s2;
-            map_kind(r->p[j].axis, k2, sizeof k2, &s2);
-            if (!strcmp(k2, "flat") && !strcmp(r->p[j].trace, p->trace) && !strcmp(r->p[j].cas, p->cas))
-                base = &r->p[j];
-        }
+        const point *base = flat_base(r, p, 1);
         if (!base)
             die("cta_granularity: no flat_00 point for %s", p->trace);
         double Tf = base->span_ns * base->fmean / p->fmean, ex = pct(p->span_ns, Tf);

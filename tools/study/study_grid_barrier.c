@@ -30,14 +30,7 @@ static void report_grid_barrier(const run *r, out *o)
         char kind[16];
         int skew;
         map_kind(p->axis, kind, sizeof kind, &skew);
-        const point *base = NULL;
-        for (int j = 0; j < r->n; j++) {
-            char k2[16];
-            int s2;
-            map_kind(r->p[j].axis, k2, sizeof k2, &s2);
-            if (strcmp(k2, "flat") == 0 && strcmp(r->p[j].trace, p->trace) == 0)
-                base = &r->p[j];
-        }
+        const point *base = flat_base(r, p, 0);
         if (!base)
             die("grid_barrier: no flat_00 point for %s", p->trace);
         double slow = pct(p->span_ns, base->span_ns), fslow = pct(base->fmean, p->fmin);

@@ -242,15 +242,7 @@ static void report_skew_tail(const run *r, out *o)
         char kind[16];
         int skew;
         map_kind(p->axis, kind, sizeof kind, &skew);
-        const point *base = NULL;
-        for (int j = 0; j < r->n; j++) {
-            char k2[16];
-            int s2;
-            map_kind(r->p[j].axis, k2, sizeof k2, &s2);
-            if (strcmp(k2, "flat") == 0 && strcmp(r->p[j].trace, p->trace) == 0 &&
-                strcmp(r->p[j].cas, p->cas) == 0)
-                base = &r->p[j];
-        }
+        const point *base = flat_base(r, p, 1);
         if (!base)
             die("skew_tail: no flat_00 point for %s %s", p->trace, p->cas);
         const point *gt = find(r, p->trace, "gigathread", p->axis);
