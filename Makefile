@@ -226,7 +226,7 @@ bench: deps $(BIN) $(BENCH)
 	    rm -rf $(BASE_DIR) && git worktree prune && \
 	    git worktree add -q --detach $(BASE_DIR) $(BASE) && \
 	    $(MAKE) --no-print-directory -C $(BASE_DIR) BUILD=build build/skewsim >/dev/null; fi
-	$(BENCH) -b $(BIN) $(if $(BASE),-B $(BASE_DIR)/build/skewsim) -c configs/h200.yaml -d $(BUILD)/bench-work \
+	$(BENCH) -b $(BIN) $(if $(BASE),-B $(BASE_DIR)/build/skewsim -C $(BASE_DIR)/configs/h200.yaml) -c configs/h200.yaml -d $(BUILD)/bench-work \
 	    -o $(BUILD)/bench.txt -H docs/performance.md
 
 clean:

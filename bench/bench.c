@@ -47,7 +47,7 @@
  * disturbed by other processes than wall time).  This is how a change is
  * judged "within 3 % of the previous commit": side by side, in one run.
  *
- * usage: bench -b BIN -c CONFIG -d WORKDIR [-B BASE] [-o RESULTS] [-H HISTORY.md] [-q]
+ * usage: bench -b BIN -c CONFIG -d WORKDIR [-B BASE [-C BASECONFIG]] [-o RESULTS] [-H HISTORY.md] [-q]
  *   -q  quick: smaller workloads (a smoke test of the driver, minutes -> seconds)
  */
 #include <errno.h>
@@ -280,7 +280,7 @@ static void commit_id(char *buf, size_t n)
 
 int main(int argc, char **argv)
 {
-    const char *bin = NULL, *base = NULL, *cfgp = NULL, *dir = NULL, *out = NULL, *hist = NULL;
+    const char *bin = NULL, *base = NULL, *cfgp = NULL, *bcfgp = NULL, *dir = NULL, *out = NULL, *hist = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-q"))
@@ -291,6 +291,8 @@ int main(int argc, char **argv)
             base = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "-c"))
             cfgp = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "-C"))
+            bcfgp = argv[++i];   /* the base's own config: a newer one may hold keys it does not know */
         else if (i + 1 < argc && !strcmp(argv[i], "-d"))
             dir = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "-o"))
@@ -298,10 +300,10 @@ int main(int argc, char **argv)
         else if (i + 1 < argc && !strcmp(argv[i], "-H"))
             hist = argv[++i];
         else
-            die("%s: usage: bench -b BIN -c CONFIG -d WORKDIR [-B BASE] [-o RESULTS] [-H HISTORY.md] [-q]", argv[i]);
+            die("%s: usage: bench -b BIN -c CONFIG -d WORKDIR [-B BASE [-C BASECONFIG]] [-o RESULTS] [-H HISTORY.md] [-q]", argv[i]);
     }
     if (!bin || !cfgp || !dir)
-        die("%s", "usage: bench -b BIN -c CONFIG -d WORKDIR [-B BASE] [-o RESULTS] [-H HISTORY.md] [-q]");
+        die("%s", "usage: bench -b BIN -c CONFIG -d WORKDIR [-B BASE [-C BASECONFIG]] [-o RESULTS] [-H HISTORY.md] [-q]");
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         die("cannot create the work directory: %s", strerror(errno));
 
@@ -327,7 +329,7 @@ int main(int argc, char **argv)
         snprintf(bdir[w], sizeof bdir[w], "%s/%s%s.base.out", dir, wl->name, quick ? "_q" : "");
         char *rv[] = {(char *)bin, "run", "-c", (char *)cfgp, "-t", trace[w], "-o", odir[w],
                       wl->set ? "--set" : NULL, (char *)wl->set, NULL};
-        char *bv[] = {(char *)base, "run", "-c", (char *)cfgp, "-t", trace[w], "-o", bdir[w],
+        char *bv[] = {(char *)base, "run", "-c", (char *)(bcfgp ? bcfgp : cfgp), "-t", trace[w], "-o", bdir[w],
                       wl->set ? "--set" : NULL, (char *)wl->set, NULL};
         fprintf(stderr, "bench: %-9s %s ...", wl->name, quick ? "(quick)" : wl->what);
         bok[w] = base != NULL;
