@@ -1536,6 +1536,342 @@ START_TEST(test_mem_stall_cycles)
 }
 END_TEST
 
+/* ---- address translation (tlb.c, docs/memory.md "Address translation") ---- */
+
+/* One TLB array on hand-built page sequences: 2 sets x 2 ways (a page's
+ * set is its number mod 2), LRU within the set, fills in flight. */
+START_TEST(test_tlb_array)
+{
+    ck_assert_str_eq(mem_tlb_geom_check(4, 2), "");
+    ck_assert_str_eq(mem_tlb_geom_check(6, 4), "expected entries a multiple of ways");
+    ck_assert_str_eq(mem_tlb_geom_check(4, 8), "expected 1..entries ways");
+    mem_tlb *t = mem_tlb_create(4, 2);
+    ps_t r = 0;
+    ck_assert_int_eq(mem_tlb_lookup(t, 0, &r), 0);          /* cold */
+    ck_assert_uint_eq(mem_tlb_fill(t, 0, 100), 0);
+    ck_assert_uint_eq(mem_tlb_fill(t, 2, 200), 0);          /* set 0 is full */
+    ck_assert_uint_eq(mem_tlb_fill(t, 1, 300), 0);          /* set 1 */
+    ck_assert_int_eq(mem_tlb_lookup(t, 0, &r), 1);          /* 0 becomes most recent */
+    ck_assert_int_eq(r, 100);
+    ck_assert_uint_eq(mem_tlb_fill(t, 4, 400), 2 + 1);      /* evicts 2, the least recent */
+    ck_assert_int_eq(mem_tlb_probe(t, 2), 0);
+    ck_assert_int_eq(mem_tlb_probe(t, 0), 1);
+    ck_assert_int_eq(mem_tlb_probe(t, 4), 1);
+    ck_assert_int_eq(mem_tlb_probe(t, 1), 1);               /* set 1 untouched */
+    /* probing does not reorder: 0 is now the least recent of set 0 */
+    ck_assert_uint_eq(mem_tlb_fill(t, 6, 500), 0 + 1);
+    /* a refill of a present page updates its time, evicts nothing */
+    ck_assert_uint_eq(mem_tlb_fill(t, 6, 50), 0);
+    ck_assert_int_eq(mem_tlb_lookup(t, 6, &r), 1);
+    ck_assert_int_eq(r, 50);
+    mem_tlb_flush(t);
+    ck_assert_int_eq(mem_tlb_probe(t, 6) + mem_tlb_probe(t, 1), 0);
+    mem_tlb_destroy(t);
+    mem_tlb_destroy(NULL);
+}
+END_TEST
+
+/* Against a naive reference: per set, a list in recency order. */
+START_TEST(test_tlb_vs_reference)
+{
+    enum { SETS = 4, WAYS = 3 };
+    mem_tlb *t = mem_tlb_create(SETS * WAYS, WAYS);
+    uint64_t ref[SETS][WAYS];
+    int n[SETS] = { 0 };
+    uint64_t x = 12345;
+    int hits = 0;
+    for (int i = 0; i < 20000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t page = (x >> 33) % 29;
+        int s = (int)(page % SETS), pos = -1;
+        for (int k = 0; k < n[s]; k++)
+            if (ref[s][k] == page)
+                pos = k;
+        ps_t r;
+        int hit = mem_tlb_lookup(t, page, &r);
+        ck_assert_int_eq(hit, pos >= 0);
+        hits += hit;
+        uint64_t ev = hit ? 0 : mem_tlb_fill(t, page, 0);
+        if (pos < 0) {
+            if (n[s] == WAYS) {
+                ck_assert_uint_eq(ev, ref[s][WAYS - 1] + 1);
+                pos = WAYS - 1;
+            } else {
+                ck_assert_uint_eq(ev, 0);
+                pos = n[s]++;
+            }
+        }
+        memmove(&ref[s][1], &ref[s][0], (size_t)pos * sizeof ref[s][0]);
+        ref[s][0] = page;
+    }
+    ck_assert_int_gt(hits, 1000);     /* both outcomes were exercised */
+    ck_assert_int_lt(hits, 19000);
+    mem_tlb_destroy(t);
+}
+END_TEST
+
+/* A last level that records when requests reach it. */
+static ps_t rec_t[16];
+static int rec_n;
+static ps_t rec_access(mem_level *l, const mem_req *r)
+{
+    (void)l;
+    if (rec_n < 16)
+        rec_t[rec_n] = r->t;
+    rec_n++;
+    return r->t + 7;
+}
+static void rec_destroy(mem_level *l)
+{
+    (void)l;
+}
+static const mem_level_ops rec_ops = { "rec", rec_access, NULL, rec_destroy };
+
+/* One request of one 32 B sector at addr, at t, as the L1 hands a miss
+ * on; same: not the first request of its warp access. */
+static ps_t tlb_req(mem_level *l, int smi, uint64_t addr, ps_t t, int same)
+{
+    uint64_t a[32] = { addr };
+    mem_req r = { smi, MEM_LOAD, same ? MEM_F_SAME_ACCESS : 0, 32, 1u, a, 32, t, 0, 0, 0 };
+    return mem_access(l, &r);
+}
+
+/* The time a translation adds: an L1 TLB hit nothing, an L2 TLB hit
+ * l2_hit_ps, a walk l2_hit_ps + walk_ps; a page in flight is waited for
+ * (in either level) instead of walked again; lines of one page in a row
+ * are translated once. */
+START_TEST(test_tlb_latency)
+{
+    cfg c;
+    topo t;
+    cfg_with(&c, &t, "memory.model=hierarchy", "memory.tlb.enabled=1", "memory.tlb.page_bytes=65536",
+             "memory.tlb.l1_entries=2", "memory.tlb.l1_ways=2", "memory.tlb.l2_entries=8",
+             "memory.tlb.l2_ways=8", "memory.tlb.l2_hit_ps=1000", "memory.tlb.walk_ps=5000", NULL);
+    mem_stats st[2];
+    memset(st, 0, sizeof st);
+    mem_level rec = { &rec_ops, NULL, NULL };
+    mem_tlb *l2 = mem_tlb_create(8, 8);
+    mem_level *a = mem_tlb_level_create(&c, 0, l2, &rec, st);
+    mem_level *b = mem_tlb_level_create(&c, 1, l2, &rec, st);
+    const uint64_t P = 65536;
+    rec_n = 0;
+    ck_assert_int_eq(tlb_req(a, 0, 0 * P + 64, 0, 0), 6000 + 7);      /* page 0: walk */
+    ck_assert_int_eq(rec_t[0], 6000);
+    ck_assert_int_eq(tlb_req(a, 0, 1 * P, 0, 0), 6000 + 7);           /* page 1: its own walk */
+    ck_assert_int_eq(tlb_req(a, 0, 0 * P + 128, 10000, 0), 10000 + 7); /* L1 TLB hit: free */
+    ck_assert_int_eq(tlb_req(a, 0, 2 * P, 10000, 0), 16000 + 7);       /* evicts page 1 (LRU) */
+    ck_assert_int_eq(mem_tlb_probe(mem_tlb_level_l1(a), 1), 0);
+    ck_assert_int_eq(tlb_req(a, 0, 1 * P, 20000, 0), 21000 + 7);       /* L2 TLB hit */
+    /* three lines of page 3 in one access: one walk, the others wait for it
+     * without a lookup; the next access's line on page 3 is an L1 TLB hit
+     * that waits for the same walk */
+    ck_assert_int_eq(tlb_req(a, 0, 3 * P, 30000, 0), 36000 + 7);
+    ck_assert_int_eq(tlb_req(a, 0, 3 * P + 128, 30250, 1), 36000 + 7);
+    ck_assert_int_eq(tlb_req(a, 0, 3 * P + 256, 30500, 1), 36000 + 7);
+    ck_assert_int_eq(tlb_req(a, 0, 3 * P + 384, 30750, 0), 36000 + 7);
+    /* SM 1 asks for page 3 during the walk: an L2 TLB hit that waits for it */
+    ck_assert_int_eq(tlb_req(b, 1, 3 * P, 31000, 0), 36000 + 7);
+    /* after it: an L2 TLB hit costs l2_hit_ps only */
+    ck_assert_int_eq(tlb_req(b, 1, 2 * P, 40000, 0), 41000 + 7);
+    ck_assert_uint_eq(st[0].tlb_l1_hits, 2);
+    ck_assert_uint_eq(st[0].tlb_l1_misses, 5);           /* pages 0, 1, 2, 1, 3 */
+    ck_assert_uint_eq(st[0].tlb_l2_hits, 1);
+    ck_assert_uint_eq(st[0].tlb_l2_misses, 4);
+    ck_assert_uint_eq(st[0].tlb_walk_ps, 4 * 5000);
+    ck_assert_uint_eq(st[0].tlb_delay_ps, 6000 + 6000 + 6000 + 1000 + 6000 + 5750 + 5500 + 5250);
+    ck_assert_uint_eq(st[1].tlb_l1_misses, 2);
+    ck_assert_uint_eq(st[1].tlb_l2_hits, 2);
+    ck_assert_uint_eq(st[1].tlb_l2_misses, 0);
+    ck_assert_uint_eq(st[1].tlb_delay_ps, 5000 + 1000);
+    /* a request without addresses is not translated */
+    mem_req r = { 0, MEM_LOAD, 0, 4, 0, NULL, 128, 50000, 0, 0, 0 };
+    ck_assert_int_eq(mem_access(a, &r), 50000 + 7);
+    /* a request across two pages (a span) waits for both */
+    mem_req sp = { 0, MEM_LOAD, 0, 4, ~0u, NULL, 256, 60000, 5 * P - 128, 5 * P + 128, 0 };
+    ck_assert_int_eq(mem_access(a, &sp), 66000 + 7);
+    ck_assert_uint_eq(st[0].tlb_l2_misses, 6);
+    a->ops->destroy(a);
+    b->ops->destroy(b);
+    mem_tlb_destroy(l2);
+    topo_free(&t);
+}
+END_TEST
+
+/* In the hierarchy: an L1 hit pays no translation; a cold miss pays
+ * l2_hit_ps + walk_ps on top of the same miss without a TLB; .cg loads and
+ * stores are translated too. */
+START_TEST(test_tlb_in_hier)
+{
+    ps_t miss[2], hit[2];
+    for (int on = 0; on <= 1; on++) {
+        cfg c;
+        topo t;
+        cfg_with(&c, &t, "memory.model=hierarchy", on ? "memory.tlb.enabled=1" : "memory.tlb.enabled=0",
+                 "memory.tlb.l2_hit_ps=20000", "memory.tlb.walk_ps=300000", NULL);
+        mem_hier *h = hier(&c, &t);
+        ck_assert(on ? mem_hier_tlb(h, 3) != NULL : mem_hier_tlb(h, 3) == NULL);
+        miss[on] = warp_op(h, 3, MEM_LOAD, 0x40000, 0, 0);
+        hit[on] = warp_op(h, 3, MEM_LOAD, 0x40000, 5000000, 0) - 5000000;
+        const mem_stats *s = mem_hier_stats(h, 3);
+        ck_assert_uint_eq(s->l1_hits, 4);
+        ck_assert_uint_eq(s->tlb_l2_misses, (uint64_t)on);
+        ck_assert_uint_eq(s->tlb_l1_misses, (uint64_t)on);
+        ck_assert_uint_eq(s->tlb_l1_hits, 0);            /* the L1 hit looked nothing up */
+        ck_assert_uint_eq(s->tlb_walk_ps, on ? 300000u : 0u);
+        if (on) {
+            /* a .cg load of the same page (another line): past L1, an L1 TLB hit */
+            warp_op(h, 3, MEM_LOAD, 0x40000 + 4096, 6000000, MEM_F_BYPASS_L1);
+            ck_assert_uint_eq(mem_hier_stats(h, 3)->tlb_l1_hits, 1);
+            /* a store to another 2 MB page: walked */
+            warp_op(h, 3, MEM_STORE, 0x40000000, 7000000, 0);
+            ck_assert_uint_eq(mem_hier_stats(h, 3)->tlb_l2_misses, 2);
+            /* another SM's L1 TLB is its own; the chip's L2 TLB is shared */
+            warp_op(h, 5, MEM_LOAD, 0x40000, 8000000, 0);
+            ck_assert_uint_eq(mem_hier_stats(h, 5)->tlb_l1_misses, 1);
+            ck_assert_uint_eq(mem_hier_stats(h, 5)->tlb_l2_hits, 1);
+        }
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+    ck_assert_int_eq(hit[1], hit[0]);
+    ck_assert_int_eq(miss[1] - miss[0], 20000 + 300000);
+}
+END_TEST
+
+/* memory.tlb.l2_scope: gpc gives every GPC its own L2 TLB; a launch with
+ * memory.tlb.launch_flush empties every TLB. */
+START_TEST(test_tlb_scope_flush)
+{
+    for (int gpc = 0; gpc <= 1; gpc++) {
+        cfg c;
+        topo t;
+        cfg_with(&c, &t, "memory.model=hierarchy", "memory.tlb.enabled=1",
+                 gpc ? "memory.tlb.l2_scope=gpc" : "memory.tlb.l2_scope=chip", NULL);
+        int other = -1, same = -1;
+        for (int i = 1; i < t.nsms; i++) {
+            if (other < 0 && t.sm[i].gpc != t.sm[0].gpc)
+                other = i;
+            if (same < 0 && t.sm[i].gpc == t.sm[0].gpc)
+                same = i;
+        }
+        ck_assert_int_ge(other, 0);
+        ck_assert_int_ge(same, 0);
+        mem_hier *h = hier(&c, &t);
+        warp_op(h, 0, MEM_LOAD, 0x40000, 0, 0);
+        warp_op(h, same, MEM_LOAD, 0x40000, 2000000, 0);
+        warp_op(h, other, MEM_LOAD, 0x40000, 2000000, 0);
+        ck_assert_uint_eq(mem_hier_stats(h, same)->tlb_l2_hits, 1);
+        ck_assert_uint_eq(mem_hier_stats(h, other)->tlb_l2_hits, gpc ? 0u : 1u);
+        ck_assert_uint_eq(mem_hier_stats(h, other)->tlb_l2_misses, gpc ? 1u : 0u);
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+    for (int flush = 0; flush <= 1; flush++) {
+        cfg c;
+        topo t;
+        cfg_with(&c, &t, "memory.model=hierarchy", "memory.tlb.enabled=1",
+                 flush ? "memory.tlb.launch_flush=1" : "memory.tlb.launch_flush=0", NULL);
+        mem_hier *h = hier(&c, &t);
+        warp_op(h, 0, MEM_LOAD, 0x40000, 0, 0);
+        mem_hier_kernel_start(h, 0);      /* the L1 empties either way (E19b) */
+        warp_op(h, 0, MEM_LOAD, 0x40000, 2000000, 0);
+        const mem_stats *s = mem_hier_stats(h, 0);
+        ck_assert_uint_eq(s->l1_misses, 4);
+        ck_assert_uint_eq(s->tlb_l1_hits, flush ? 0u : 1u);
+        ck_assert_uint_eq(s->tlb_l2_misses, flush ? 1u : 0u);
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+}
+END_TEST
+
+/* The probe's generator (gen chase --stride S --order seq) through the
+ * run: 2 MiB strides, one element per page.  16 pages fit the default 16
+ * L1 TLB entries: the warm walk misses each once, the timed one hits; 32
+ * pages cycle through 16 entries under LRU: every hop misses the L1 TLB
+ * and, after the warm walk, hits the L2 TLB. */
+static mem_stats run_tlb_chase(long long bytes, long stride, long warm, long hops, int order)
+{
+    sk_error e = { 0 };
+    kernel k;
+    ck_assert_msg(gen_chase_stride(&k, bytes, hops, 1, warm, 1, stride, order, &e) == 0, "%s", e.msg);
+    char path[] = "/tmp/test-mem-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_msg(gen_write(path, &k, 1, &e) == 0, "%s", e.msg);
+    kernel_free(&k);
+    cfg c;
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+    ck_assert_int_eq(cfg_set(&c, "memory.tlb.enabled=1", &e), 0);
+    trace *tr = trace_open(path, &e);
+    ck_assert_msg(tr != NULL, "%s", e.msg);
+    results *r = run_simulate(&c, tr, &e);
+    ck_assert_msg(r != NULL, "%s", e.msg);
+    trace_close(tr);
+    unlink(path);
+    mem_stats m = results_kernel(r, 0)->mem;
+    results_free(r);
+    return m;
+}
+
+START_TEST(test_tlb_chase)
+{
+    const long MB2 = 2097152;
+    mem_stats m = run_tlb_chase(16 * MB2, MB2, 16, 64, GEN_CHASE_SEQ);
+    ck_assert_uint_eq(m.load_reqs, 16 + 64);
+    ck_assert_uint_eq(m.l1_bypass, 16 + 64);
+    ck_assert_uint_eq(m.tlb_l2_misses, 16);
+    ck_assert_uint_eq(m.tlb_l1_misses, 16);
+    ck_assert_uint_eq(m.tlb_l1_hits, 64);
+    m = run_tlb_chase(32 * MB2, MB2, 32, 64, GEN_CHASE_SEQ);
+    ck_assert_uint_eq(m.tlb_l2_misses, 32);
+    ck_assert_uint_eq(m.tlb_l1_misses, 32 + 64);
+    ck_assert_uint_eq(m.tlb_l2_hits, 64);
+    ck_assert_uint_eq(m.tlb_l1_hits, 0);
+    /* 64 KiB strides in 2 MB pages: 32 hops a page, each hop an access of
+     * its own that looks its page up: 64 hops over 4 MiB walk 2 pages */
+    m = run_tlb_chase(4 * 1048576, 65536, 0, 64, GEN_CHASE_SEQ);
+    ck_assert_uint_eq(m.tlb_l2_misses, 2);
+    ck_assert_uint_eq(m.tlb_l1_misses, 2);
+    ck_assert_uint_eq(m.tlb_l1_hits, 62);
+    sk_error e = { 0 };
+    kernel k;
+    ck_assert_int_eq(gen_chase_stride(&k, 3 * MB2 + 128, 1, 1, 0, 0, MB2, GEN_CHASE_SEQ, &e), SK_EUSAGE);
+    ck_assert_str_eq(e.msg, "gen chase: bytes 6291584: expected a multiple of the stride (2097152, "
+                            "itself a multiple of 4)");
+    memset(&e, 0, sizeof e);
+    ck_assert_int_eq(gen_chase_stride(&k, 16384, 1, 1, 0, 0, 256, GEN_CHASE_RANDOM, &e), SK_EUSAGE);
+    ck_assert_str_eq(e.msg, "gen chase: stride 256: expected 128 with order random (a random cycle "
+                            "of lines); order seq takes any stride");
+}
+END_TEST
+
+static const struct bad_mem bad_tlb[] = {
+    { "memory.tlb.page_bytes=6144", "config: memory.tlb.page_bytes: 6144: expected a power of two" },
+    { "memory.tlb.l1_entries=24", "config: memory.tlb.l1_entries: 24: expected a multiple of "
+                                  "memory.tlb.l1_ways (16)" },
+    { "memory.tlb.l2_ways=3", "config: memory.tlb.l2_entries: 4096: expected a multiple of "
+                              "memory.tlb.l2_ways (3)" },
+    { "memory.tlb.l1_ways=32", "config: memory.tlb.l1_entries: 16: expected a multiple of "
+                               "memory.tlb.l1_ways (32)" },
+};
+
+START_TEST(test_bad_tlb_config)
+{
+    cfg c;
+    sk_error e = { 0 };
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_set(&c, bad_tlb[_i].set, &e), 0);
+    ck_assert_int_eq(cfg_validate(&c, &e), SK_ECONFIG);
+    ck_assert_str_eq(e.msg, bad_tlb[_i].msg);
+    /* out of bounds is the loader's (and cfg_set's) error */
+    ck_assert_int_ne(cfg_set(&c, "memory.tlb.page_bytes=2048", &e), 0);
+    ck_assert_int_ne(cfg_set(&c, "memory.tlb.l2_scope=sm", &e), 0);
+}
+END_TEST
+
 Suite *mem_suite(void)
 {
     Suite *s = suite_create("mem");
@@ -1586,6 +1922,17 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l1_launch_invalidate);
     tcase_add_test(tc, test_apat_part);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("tlb");
+    tcase_add_test(tc, test_tlb_array);
+    tcase_add_test(tc, test_tlb_vs_reference);
+    tcase_add_test(tc, test_tlb_latency);
+    tcase_add_test(tc, test_tlb_in_hier);
+    tcase_add_test(tc, test_tlb_scope_flush);
+    tcase_add_test(tc, test_tlb_chase);
+    tcase_add_loop_test(tc, test_bad_tlb_config, 0, (int)SK_ARRAY_LEN(bad_tlb));
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

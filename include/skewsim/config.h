@@ -72,6 +72,8 @@ enum cfg_warp_policy {
 enum cfg_si_preset { SI_PRESET_UNIFORM, SI_PRESET_VARIUS, SI_PRESET_FILE, SI_PRESET_SKEWED };
 enum cfg_dvfs_policy { DVFS_FIXED, DVFS_POWER_CAP, DVFS_PER_GPC, DVFS_PER_SM };
 enum cfg_mem_model { MEM_MODEL_FLAT, MEM_MODEL_HIERARCHY };
+/* memory.tlb.l2_scope: one L2 TLB for the chip, or one per GPC. */
+enum cfg_tlb_scope { TLB_SCOPE_CHIP, TLB_SCOPE_GPC };
 /* launch.module_loading: which one-time launch costs a run pays. */
 enum cfg_module_loading { MODLOAD_STEADY, MODLOAD_LAZY, MODLOAD_EAGER };
 
@@ -180,6 +182,14 @@ typedef struct cfg {
     int hbm_row_bytes, hbm_banks;     /* memory.hbm.row_bytes, memory.hbm.banks (per pseudo-channel) */
     int hbm_row_miss_ps;              /* memory.hbm.row_miss_ps: precharge + activate */
     int hbm_interleave_bytes;         /* memory.hbm.interleave_bytes */
+    int tlb_enabled;                  /* memory.tlb.enabled: translate L1 misses (src/mem/tlb.c) */
+    int tlb_page_bytes;               /* memory.tlb.page_bytes: bytes one translation covers */
+    int tlb_l1_entries, tlb_l1_ways;  /* memory.tlb.l1_entries, memory.tlb.l1_ways: per SM */
+    int tlb_l2_entries, tlb_l2_ways;  /* memory.tlb.l2_entries, memory.tlb.l2_ways: per scope */
+    int tlb_l2_scope;                 /* memory.tlb.l2_scope: enum cfg_tlb_scope */
+    int tlb_l2_hit_ps;                /* memory.tlb.l2_hit_ps: an L1 TLB miss that hits the L2 TLB */
+    int tlb_walk_ps;                  /* memory.tlb.walk_ps: beyond that, an L2 TLB miss */
+    int tlb_launch_flush;             /* memory.tlb.launch_flush: a launch empties the TLBs */
 
     /* silicon model (src/silicon, docs/silicon.md); sources in config.c */
     int si_preset;                    /* silicon.preset: enum cfg_si_preset */

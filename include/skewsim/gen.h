@@ -122,6 +122,14 @@ int gen_stream_bytes(kernel *k, long ctas, long block, long long bytes, long pas
 int gen_stream_cache(kernel *k, long ctas, long block, long long bytes, long passes, int cg, sk_error *e);
 int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e);
 int gen_chase(kernel *k, long long bytes, long hops, long ctas, long warm, long cg, sk_error *e);
+/* ... with elements `stride` bytes apart (gen_chase: 128) in `order`
+ * GEN_CHASE_RANDOM (the random cycle of lines: stride 128 only) or
+ * GEN_CHASE_SEQ (element i + 1 after element i, cyclically: bytes a
+ * multiple of stride), E20's translation probe. */
+enum gen_chase_order { GEN_CHASE_RANDOM, GEN_CHASE_SEQ };
+extern const char *const gen_chase_orders[];   /* "random", "seq", NULL */
+int gen_chase_stride(kernel *k, long long bytes, long hops, long ctas, long warm, long cg,
+                     long stride, int order, sk_error *e);
 
 /* E16's single-unit power mixes (tools/capture/cap_power.cu, src/trace/
  * gen_unit.c): op 0 int_kernel (IMAD + IADD3), 1 dfma_kernel (DFMA), 2

@@ -45,6 +45,8 @@ struct sim;
 enum mem_op { MEM_LOAD, MEM_STORE };
 
 #define MEM_F_BYPASS_L1 0x1   /* .cg / volatile: not cached in L1 */
+#define MEM_F_SAME_ACCESS 0x2 /* an L1's second or later request for one warp access
+                               * (tlb.c translates a page once per access) */
 
 typedef struct mem_req {
     int sm;                   /* requesting SM */

@@ -57,7 +57,13 @@ struct si_floorplan;
     X(dram_rd_bytes,    "bytes read from HBM")                                              \
     X(dram_wr_bytes,    "bytes written to HBM")                                             \
     X(dram_row_misses,  "HBM accesses that opened a row")                               \
-    X(stall_cycles,     "scheduler cycles the SM's stall breakdown charges to memory (stalls.memory)")
+    X(stall_cycles,     "scheduler cycles the SM's stall breakdown charges to memory (stalls.memory)") \
+    X(tlb_l1_hits,      "translations found in the SM's L1 TLB (one per page per run of L1-miss requests)") \
+    X(tlb_l1_misses,    "translations the L1 TLB did not hold, looked up in the L2 TLB")          \
+    X(tlb_l2_hits,      "L1 TLB misses found in the L2 TLB")                                      \
+    X(tlb_l2_misses,    "L1 TLB misses the L2 TLB did not hold: page walks")                       \
+    X(tlb_walk_ps,      "time spent in page walks (memory.tlb.walk_ps each), ps")                 \
+    X(tlb_delay_ps,     "sum over L1-miss requests of the time translation held them back, ps")
 
 typedef struct mem_stats {
 #define MEM_STAT_FIELD_(name, help) uint64_t name;
@@ -100,6 +106,9 @@ mem_level *mem_hier_l1(mem_hier *h, int sm);
 /* The chip-wide levels behind the L1s (owned by h). */
 mem_level *mem_hier_l2(mem_hier *h);
 mem_level *mem_hier_hbm(mem_hier *h);
+/* SM sm's translation step between its L1 and the L2 (tlb.c), NULL
+ * without memory.tlb.enabled; owned by h. */
+mem_level *mem_hier_tlb(mem_hier *h, int sm);
 
 /* SM sm's clock changed: L1 latencies are in its cycles. */
 void mem_hier_set_mhz(mem_hier *h, int sm, int mhz);
@@ -239,6 +248,32 @@ mem_vta *mem_l1_vta(const struct mem_level *l);
 /* Valid lines, and of them those whose fill_flags has a bit of `flag`. */
 uint64_t mem_cache_lines(const mem_cache *c, uint8_t flag, uint64_t *flagged);
 const mem_cache_geom *mem_cache_geometry(const mem_cache *c);
+
+/* ---- address translation: one TLB array (tlb.c) ---------------------- */
+
+/* A set-associative TLB of `entries` translations in sets of `ways`
+ * (entries a multiple of ways; ways == entries: fully associative), LRU in
+ * each set, the set of a page its number modulo the sets.  It holds page
+ * numbers (address / page size, the caller's), each with the time its
+ * translation becomes usable: a page whose walk is still in flight is
+ * present, and a lookup of it waits for that time (a miss merged into the
+ * walk in flight, as an MSHR merges a cache miss).  Caller owns it. */
+typedef struct mem_tlb mem_tlb;
+
+/* "" or the reason entries/ways are unusable, as "expected ..." text. */
+const char *mem_tlb_geom_check(uint32_t entries, uint32_t ways);
+mem_tlb *mem_tlb_create(uint32_t entries, uint32_t ways);
+void mem_tlb_destroy(mem_tlb *t);            /* NULL is a no-op */
+/* 1 and *ready = when page's translation is usable (it becomes the set's
+ * most recent), or 0 when absent (nothing changes). */
+int mem_tlb_lookup(mem_tlb *t, uint64_t page, ps_t *ready);
+/* Put page in, usable from `ready`, as its set's most recent, into a free
+ * entry or over the least recent one: returns the evicted page + 1, or 0. */
+uint64_t mem_tlb_fill(mem_tlb *t, uint64_t page, ps_t ready);
+/* 1 when page is present (LRU order untouched). */
+int mem_tlb_probe(const mem_tlb *t, uint64_t page);
+void mem_tlb_flush(mem_tlb *t);
+uint32_t mem_tlb_entries(const mem_tlb *t);
 
 /* ---- coalescer and shared-memory banks (coalesce.c) ------------------ */
 

@@ -131,6 +131,8 @@ static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "p
 static const char *const mem_models[] = { "flat", "hierarchy", NULL };
 /* launch.module_loading: in the order of enum cfg_module_loading. */
 static const char *const module_loadings[] = { "steady", "lazy", "eager", NULL };
+/* memory.tlb.l2_scope: in the order of enum cfg_tlb_scope. */
+static const char *const tlb_scopes[] = { "chip", "gpc", NULL };
 
 /* Keys of one section must be contiguous: cfg_dump() nests by comparing each
  * row's path with the previous row's. */
@@ -344,6 +346,34 @@ static const cfg_key cfg_schema[] = {
             "precharge + activate before a new row's data (tRP + tRCD)"),
     ROW_INT("memory.hbm.interleave_bytes", hbm_interleave_bytes, 256, 32, 65536, "bytes",
             "consecutive bytes on one pseudo-channel (a power of two)"),
+    /* Address translation of L1 misses (src/mem/tlb.c, docs/memory.md
+     * "Address translation").  Off by default; the sizes below are generic
+     * placeholders (Jia et al., "Dissecting the NVIDIA Volta GPU
+     * Architecture via Microbenchmarking", 2018, as recalled: an L1 TLB
+     * covering 32 MB and an L2 TLB covering 8 GB of 2 MB pages on V100),
+     * the latencies an assumption of the order of an L2 hit and of a few
+     * dependent memory reads; configs/h200.yaml sets the H200's (E20). */
+    ROW_INT("memory.tlb.enabled", tlb_enabled, 0, 0, 1, "bool",
+            "translate what leaves the L1 (misses, .cg loads, stores) through per-SM L1 TLBs, "
+            "shared L2 TLBs and page walks; needs memory.model: hierarchy"),
+    ROW_INT("memory.tlb.page_bytes", tlb_page_bytes, 2097152, 4096, 1073741824, "bytes",
+            "bytes one translation covers (a power of two; the driver's 2 MB pages)"),
+    ROW_INT("memory.tlb.l1_entries", tlb_l1_entries, 16, 1, 65536, "entries",
+            "L1 TLB per SM: translations it holds (a multiple of memory.tlb.l1_ways)"),
+    ROW_INT("memory.tlb.l1_ways", tlb_l1_ways, 16, 1, 65536, "ways",
+            "L1 TLB: ways per set, LRU (= l1_entries: fully associative)"),
+    ROW_INT("memory.tlb.l2_entries", tlb_l2_entries, 4096, 1, 1048576, "entries",
+            "L2 TLB: translations each one holds (a multiple of memory.tlb.l2_ways)"),
+    ROW_INT("memory.tlb.l2_ways", tlb_l2_ways, 16, 1, 1048576, "ways",
+            "L2 TLB: ways per set, LRU (= l2_entries: fully associative)"),
+    ROW_ENUM("memory.tlb.l2_scope", tlb_l2_scope, "chip", tlb_scopes,
+             "chip: one L2 TLB shared by every SM; gpc: one per GPC, shared by its SMs"),
+    ROW_INT("memory.tlb.l2_hit_ps", tlb_l2_hit_ps, 70000, 0, 1000000000, "ps",
+            "an L1 TLB miss that hits the L2 TLB delays its request this long (an L1 TLB hit: 0)"),
+    ROW_INT("memory.tlb.walk_ps", tlb_walk_ps, 300000, 0, 1000000000, "ps",
+            "an L2 TLB miss (a page walk) delays its request this long beyond memory.tlb.l2_hit_ps"),
+    ROW_INT("memory.tlb.launch_flush", tlb_launch_flush, 0, 0, 1, "bool",
+            "1: every kernel launch empties the TLBs; 0: translations stay from kernel to kernel"),
 
     /* Silicon model: docs/silicon.md gives the source of every default;
      * [physics] = shared physics.md, [trace] = validation/h200/smi_trace2. */
@@ -1448,6 +1478,15 @@ static int check_memory(const cfg *c, sk_error *e)
     if (!is_pow2(c->hbm_interleave_bytes))
         return sk_errorf(e, SK_ECONFIG, "config: memory.hbm.interleave_bytes: %d: expected a "
                          "power of two", c->hbm_interleave_bytes);
+    if (!is_pow2(c->tlb_page_bytes))
+        return sk_errorf(e, SK_ECONFIG, "config: memory.tlb.page_bytes: %d: expected a power of two",
+                         c->tlb_page_bytes);
+    if (c->tlb_l1_entries % c->tlb_l1_ways != 0)
+        return sk_errorf(e, SK_ECONFIG, "config: memory.tlb.l1_entries: %d: expected a multiple of "
+                         "memory.tlb.l1_ways (%d)", c->tlb_l1_entries, c->tlb_l1_ways);
+    if (c->tlb_l2_entries % c->tlb_l2_ways != 0)
+        return sk_errorf(e, SK_ECONFIG, "config: memory.tlb.l2_entries: %d: expected a multiple of "
+                         "memory.tlb.l2_ways (%d)", c->tlb_l2_entries, c->tlb_l2_ways);
     uint64_t mask;
     if (cfg_bit_list(c->l2_hash_bits, &mask) != 0)
         return sk_errorf(e, SK_ECONFIG, "config: memory.l2.hash_bits: %s: expected bit numbers "

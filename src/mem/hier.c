@@ -36,6 +36,11 @@ struct mem_hier {
     mem_level **l1;           /* nsms */
     mem_level *l2, *hbm;
     uint64_t l1_bytes;        /* after the current carve-out */
+    /* memory.tlb.enabled (tlb.c): each L1's misses pass its SM's
+     * translation step on the way to the L2; else both are NULL */
+    mem_level **tlb;          /* nsms */
+    mem_tlb **l2tlb;          /* nl2tlb: one for the chip or one per GPC */
+    int nl2tlb;
 };
 
 static const char *const stat_names[] = {
@@ -189,8 +194,20 @@ mem_hier *mem_hier_create(const cfg *c, const topo *t, const si_floorplan *fp, s
     h->l2 = mem_l2_create(c, &geo, h->hbm, h->stats);
     h->l1_bytes = l1_after_carveout(c, (uint64_t)c->smem_bytes);
     h->l1 = xcalloc((size_t)h->nsms, sizeof *h->l1);
-    for (int i = 0; i < h->nsms; i++)
-        h->l1[i] = mem_l1_create(c, i, h->l1_bytes, h->l2, h->stats);
+    if (c->tlb_enabled) {
+        h->nl2tlb = c->tlb_l2_scope == TLB_SCOPE_GPC ? t->ngpcs : 1;
+        h->l2tlb = xcalloc((size_t)h->nl2tlb, sizeof *h->l2tlb);
+        for (int g = 0; g < h->nl2tlb; g++)
+            h->l2tlb[g] = mem_tlb_create((uint32_t)c->tlb_l2_entries, (uint32_t)c->tlb_l2_ways);
+        h->tlb = xcalloc((size_t)h->nsms, sizeof *h->tlb);
+    }
+    for (int i = 0; i < h->nsms; i++) {
+        mem_level *behind = h->l2;
+        if (h->tlb)
+            behind = h->tlb[i] = mem_tlb_level_create(
+                c, i, h->l2tlb[h->nl2tlb > 1 ? t->sm[i].gpc : 0], h->l2, h->stats);
+        h->l1[i] = mem_l1_create(c, i, h->l1_bytes, behind, h->stats);
+    }
     return h;
 }
 
@@ -201,6 +218,12 @@ void mem_hier_destroy(mem_hier *h)
     for (int i = 0; i < h->nsms; i++)
         h->l1[i]->ops->destroy(h->l1[i]);
     free(h->l1);
+    for (int i = 0; h->tlb && i < h->nsms; i++)
+        h->tlb[i]->ops->destroy(h->tlb[i]);
+    free(h->tlb);
+    for (int g = 0; g < h->nl2tlb; g++)
+        mem_tlb_destroy(h->l2tlb[g]);
+    free(h->l2tlb);
     h->l2->ops->destroy(h->l2);
     h->hbm->ops->destroy(h->hbm);
     free(h->stats);
@@ -224,6 +247,11 @@ mem_level *mem_hier_hbm(mem_hier *h)
     return h->hbm;
 }
 
+mem_level *mem_hier_tlb(mem_hier *h, int sm)
+{
+    return h->tlb ? h->tlb[sm] : NULL;
+}
+
 void mem_hier_set_mhz(mem_hier *h, int sm, int mhz)
 {
     mem_l1_set_mhz(h->l1[sm], mhz);
@@ -238,6 +266,12 @@ void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm)
     h->l1_bytes = l1_after_carveout(&h->c, smem_per_sm);
     for (int i = 0; i < h->nsms; i++)
         mem_l1_resize(h->l1[i], h->l1_bytes, h->c.l1_launch_invalidate);
+    if (h->tlb && h->c.tlb_launch_flush) {
+        for (int i = 0; i < h->nsms; i++)
+            mem_tlb_level_flush(h->tlb[i]);
+        for (int g = 0; g < h->nl2tlb; g++)
+            mem_tlb_flush(h->l2tlb[g]);
+    }
     memcpy(h->at_start, h->stats, (size_t)h->nsms * sizeof *h->stats);
 }
 

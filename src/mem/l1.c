@@ -48,6 +48,7 @@ typedef struct l1_state {
     mem_bw port;                  /* L2 -> SM data, when port_on */
     int port_on;
     mem_vta *vta;                 /* CCWS's victim tags (sm.warp_policy: ccws), else NULL */
+    unsigned sent;                /* requests sent on for the current warp access */
 } l1_state;
 
 /* ---- CCWS's victim tag arrays (memsys.h, mem_vta) ---------------------
@@ -148,6 +149,7 @@ static ps_t fetch_next(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
         }
     r.sm = s->sm;
     r.op = MEM_LOAD;
+    r.flags = s->sent++ ? MEM_F_SAME_ACCESS : 0;
     r.lane_bytes = (uint8_t)s->g.sector_bytes;
     r.addr = a;
     r.bytes = (uint64_t)n * s->g.sector_bytes;
@@ -169,6 +171,7 @@ static void store_next(l1_state *s, uint64_t line_addr, unsigned smask, ps_t t)
         }
     r.sm = s->sm;
     r.op = MEM_STORE;
+    r.flags = s->sent++ ? MEM_F_SAME_ACCESS : 0;
     r.lane_bytes = (uint8_t)s->g.sector_bytes;
     r.addr = a;
     r.bytes = (uint64_t)n * s->g.sector_bytes;
@@ -218,6 +221,7 @@ static ps_t l1_access(mem_level *l, const mem_req *r)
         return r->op == MEM_LOAD ? d : r->t;
     }
     mem_lines ls;
+    s->sent = 0;
     if (r->span_end > r->span_first)
         mem_coalesce_range(r->span_first, r->span_end, s->g.line_bytes, s->g.sector_bytes, &ls);
     else

@@ -36,6 +36,20 @@ mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *nex
 void mem_l1_resize(mem_level *l, uint64_t l1_bytes, int flush);
 void mem_l1_set_mhz(mem_level *l, int mhz);
 
+/* SM sm's translation step between its L1 and `next` (the L2), with
+ * memory.tlb.enabled (tlb.c): every request that leaves the L1 (a miss's
+ * sectors, a bypassing load, a write-through store) is translated first,
+ * in sm's L1 TLB, then in `l2tlb` (shared by the SMs of its scope, owned
+ * by the caller), then by a page walk; the request reaches `next` when its
+ * translation is ready.  Caller owns it (ops->destroy), not next or l2tlb. */
+mem_level *mem_tlb_level_create(const cfg *c, int sm, mem_tlb *l2tlb, mem_level *next,
+                                mem_stats *stats);
+/* A launch with memory.tlb.launch_flush: the SM's L1 TLB empties (the
+ * caller flushes the shared L2 TLBs). */
+void mem_tlb_level_flush(mem_level *l);
+/* The SM's L1 TLB (tests). */
+mem_tlb *mem_tlb_level_l1(mem_level *l);
+
 /* Line flag of an L2 line that is a replica of a remote partition's line. */
 #define MEM_LINE_REPLICA 0x1
 

@@ -45,9 +45,9 @@ static int build_stream(kernel *k, const long *v, sk_error *e)
 }
 static int build_chase(kernel *k, const long *v, sk_error *e)
 {
-    if (gen_check(&gen_workloads[GEN_CHASE], v, 0, 5, e) < 0)
+    if (gen_check(&gen_workloads[GEN_CHASE], v, 0, 7, e) < 0)
         return e->code;
-    return gen_chase(k, v[0], v[1], v[2], v[3], v[4], e);
+    return gen_chase_stride(k, v[0], v[1], v[2], v[3], v[4], v[5], (int)v[6], e);
 }
 static int build_add(kernel *k, const long *v, sk_error *e)
 {
@@ -115,14 +115,21 @@ const gen_workload gen_workloads[] = {
                     "FMA iterations per thread per round, %R (default %D)"},
                    CLUSTER_OPT},
                   -1, build_coop},
-    [GEN_CHASE] = {"chase", "one thread per CTA following a random cycle of 128-byte lines (E11)", 14, 5,
+    [GEN_CHASE] = {"chase", "one thread per CTA following a cycle: random over 128-byte lines (E11) or in order (E20)", 14, 7,
                    {{"--bytes", "N", 16384, 128, STREAM_MAX_BYTES, 128, "", NULL,
-                     "bytes of the cycle: 128 x a power of two (default %D)"},
+                     "bytes of the cycle: 128 x a power of two; seq: a multiple of\n"
+                     "                --stride (default %D)"},
                     {"--hops", "H", 4096, 0, INT32_MAX, 0, "", NULL, "timed hops, %R (default %D)"},
                     {"--ctas", "G", 1, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs of one thread, %R (default %D)"},
                     {"--warm", "W", 0, 0, INT32_MAX, 0, "", NULL,
                      "untimed hops first, as E11 walks the cycle, %R (default %D)"},
-                    {"--cg", "C", 0, 0, 1, 0, "", NULL, "1: ld.global.cg, past L1 (default %D)"}},
+                    {"--cg", "C", 0, 0, 1, 0, "", NULL, "1: ld.global.cg, past L1 (default %D)"},
+                    {"--stride", "S", 128, 4, 1L << 30, 4, " bytes", NULL,
+                     "bytes from one element to the next, a multiple of %M in %R\n"
+                     "                (default %D: one element per line)"},
+                    {"--order", "O", 0, 0, 1, 0, "", NULL,
+                     "random (default: E11's random cycle, --stride 128 only) or seq:\n"
+                     "                element i + 1 after i, a TLB probe's walk (E20)", gen_chase_orders}},
                    -1, build_chase},
     [GEN_ADD] = {"add", "c = a + b over three fp32 arrays, a grid-stride loop (E11)", 12, 3,
                  {{"--bytes", "N", 67108864, 4, STREAM_MAX_BYTES, 4, "", NULL,

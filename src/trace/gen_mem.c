@@ -10,6 +10,15 @@
  *            if (acc == 1234.5f) *sink = acc;
  *   chase:   j = 0; for (i = 0; i < hops; i++) j = a[j * 32]; sink[0] = j;
  *            (one thread; a[] holds a random cycle of 128-byte lines)
+ *   chase --stride S --order seq (E20's translation probe: one element per
+ *            page, so the data stay in L2 and only translation misses add
+ *            latency):
+ *            host:   for (i = 0; i < n; i++) a[i * s] = (i + 1) % n * s;
+ *                    (s = S / 4 words, n = bytes / S elements)
+ *            kernel: j = 0; for (i = 0; i < hops; i++) j = a[j]; sink[0] = j;
+ *            the same instructions as the chase above; its address pattern
+ *            is affine, iteration stride S modulo the bytes, so the walk
+ *            visits the elements in address order, wrapping around.
  *   add:     for (i = gtid; i < n; i += gridDim.x * blockDim.x) c[i] = a[i] + b[i];
  *
  * The instruction streams are what nvcc -O3 -arch=sm_90 makes of such loops,
@@ -193,16 +202,36 @@ int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e)
                        add_iter, e);
 }
 
+const char *const gen_chase_orders[] = { "random", "seq", NULL };
+
 int gen_chase(kernel *k, long long bytes, long hops, long ctas, long warm, long cg, sk_error *e)
 {
+    return gen_chase_stride(k, bytes, hops, ctas, warm, cg, 128, GEN_CHASE_RANDOM, e);
+}
+
+int gen_chase_stride(kernel *k, long long bytes, long hops, long ctas, long warm, long cg,
+                     long stride, int order, sk_error *e)
+{
     memset(k, 0, sizeof *k);
-    uint64_t lines = (uint64_t)bytes / 128;
-    if (bytes % 128 || (lines & (lines - 1)))
-        return sk_errorf(e, SK_EUSAGE, "gen chase: bytes %lld: expected 128 bytes x a power of "
-                         "two (a full-period cycle of lines)", bytes);
-    const char *op = cg ? "LDG.E.STRONG.GPU" : "LDG.E";
     char keys[128];
-    snprintf(keys, sizeof keys, "addr=0x%llx ws=%lld chase=1", (unsigned long long)ARRAY0, bytes);
+    if (order == GEN_CHASE_SEQ) {
+        if (stride < 4 || stride % 4 || bytes < stride || bytes % stride)
+            return sk_errorf(e, SK_EUSAGE, "gen chase: bytes %lld: expected a multiple of the stride "
+                             "(%ld, itself a multiple of 4)", bytes, stride);
+        /* every CTA walks the one cycle from its start (the probe runs one) */
+        snprintf(keys, sizeof keys, "addr=0x%llx lane=0 warp=0 cta=0 iter=%ld ws=%lld",
+                 (unsigned long long)ARRAY0, stride, bytes);
+    } else {
+        uint64_t lines = (uint64_t)bytes / 128;
+        if (stride != 128)
+            return sk_errorf(e, SK_EUSAGE, "gen chase: stride %ld: expected 128 with order random "
+                             "(a random cycle of lines); order seq takes any stride", stride);
+        if (bytes % 128 || (lines & (lines - 1)))
+            return sk_errorf(e, SK_EUSAGE, "gen chase: bytes %lld: expected 128 bytes x a power of "
+                             "two (a full-period cycle of lines)", bytes);
+        snprintf(keys, sizeof keys, "addr=0x%llx ws=%lld chase=1", (unsigned long long)ARRAY0, bytes);
+    }
+    const char *op = cg ? "LDG.E.STRONG.GPU" : "LDG.E";
     strbuf b = {NULL, 0, 0};
     sb_printf(&b, "skewsim-trace 1\nkernel chase_kernel grid=%ld block=1 regs=16 smem=0\n"
                   "program main\n"
