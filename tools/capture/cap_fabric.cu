@@ -27,7 +27,7 @@
 // plus a table on stdout.
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_fabric cap_fabric.cu
-// Usage: cap_fabric DIR [sweep]
+// Usage: cap_fabric DIR [sweep|scale]
 #include "cap.h"
 
 static __device__ __forceinline__ uint32_t timed_first(const uint32_t *p, volatile uint32_t *sh)
@@ -96,6 +96,8 @@ __global__ void __launch_bounds__(512, 2) bw_kernel(const float4 *buf, BwArgs a,
     // Selects, not indexing: a dynamic index into the parameter struct
     // would send it to local memory.
     int r = a.part_of_sm[smid()];
+    if (r > 1)
+        return;                 // `scale`: this SM reads nothing
     const uint32_t *list = r ? a.list[1] : a.list[0];
     uint32_t nch = r ? a.nchunk[1] : a.nchunk[0];
     unsigned int *ctr = a.ctr + r;
@@ -310,6 +312,59 @@ int main(int argc, char **argv)
         bool all_cases;
     };
     std::vector<Set> sets = {{0, 1, true}, {8, 40, true}};
+    // `scale` (E18c): only the first K SMs of partition A read (K = 4 .. 66),
+    // near or far pages, from HBM (2 GiB lists) and L2-resident (8 MiB x 40):
+    // what one SM can pull, against what a half's HBM or the fabric gives.
+    if (argc > 2 && !strcmp(argv[2], "scale")) {
+        FILE *sf = cap_open(dir, "fabric_scale.csv", "case,sms,bytes_per_pass,passes,time_ns_median,gbps");
+        const int ks[] = {4, 8, 16, 33, 66};
+        for (int resident = 0; resident < 2; resident++)
+            for (int far = 0; far < 2; far++)
+                for (int K : ks) {
+                    std::vector<uint8_t> sub(nsm, 2);
+                    int got = 0;
+                    for (int sm = 0; sm < nsm && got < K; sm++)
+                        if (!part[sm]) {
+                            sub[sm] = 0;
+                            got++;
+                        }
+                    CK(cudaMemcpy(dpart, sub.data(), nsm, cudaMemcpyHostToDevice));
+                    size_t want_pages = resident ? (8 * MB) / 4096 : std::min(lst[0].size(), lst[1].size());
+                    want_pages -= want_pages % 16;
+                    uint32_t passes = resident ? 40 : 1;
+                    BwArgs a;
+                    a.list[0] = dl[far];
+                    a.list[1] = dl[0];
+                    a.nchunk[0] = (uint32_t)(want_pages / 16);
+                    a.nchunk[1] = 0;
+                    a.passes = passes;
+                    a.ctr = dctr;
+                    a.part_of_sm = dpart;
+                    size_t bytes = (size_t)a.nchunk[0] * 16 * 4096;
+                    std::vector<double> t;
+                    for (int rep = 0; rep < 4; rep++) {
+                        if (!resident)
+                            flush();
+                        CK(cudaMemset(dctr, 0, 8));
+                        CK(cudaEventRecord(ea));
+                        bw_kernel<<<nsm * 2, 512>>>((const float4 *)buf, a, fsink);
+                        CK(cudaEventRecord(eb));
+                        CK(cudaEventSynchronize(eb));
+                        CK(cudaGetLastError());
+                        if (rep > 0)
+                            t.push_back(ev_ms(ea, eb) * 1e6);
+                    }
+                    double tn = median_d(t), gbps = (double)bytes * passes / tn;
+                    std::fprintf(sf, "%s_%s,%d,%zu,%u,%.0f,%.1f\n", far ? "A_reads_B" : "A_reads_A",
+                                 resident ? "l2" : "hbm", K, bytes, passes, tn, gbps);
+                    std::printf("scale %s %s K=%d: %.1f GB/s (%.1f per SM)\n", far ? "far " : "near",
+                                resident ? "l2 " : "hbm", K, gbps, gbps / K);
+                    std::fflush(stdout);
+                }
+        std::fclose(sf);
+        cap_end(cap);
+        return 0;
+    }
     if (argc > 2 && !strcmp(argv[2], "sweep"))
         for (size_t m = 16; m <= 64; m += 8)
             sets.push_back({m, 10, false});
