@@ -1545,7 +1545,7 @@ START_TEST(test_tlb_array)
     ck_assert_str_eq(mem_tlb_geom_check(4, 2), "");
     ck_assert_str_eq(mem_tlb_geom_check(6, 4), "expected entries a multiple of ways");
     ck_assert_str_eq(mem_tlb_geom_check(4, 8), "expected 1..entries ways");
-    mem_tlb *t = mem_tlb_create(4, 2);
+    mem_tlb *t = mem_tlb_create(4, 2, TLB_REPLACE_LRU, 0);
     ps_t r = 0;
     ck_assert_int_eq(mem_tlb_lookup(t, 0, &r), 0);          /* cold */
     ck_assert_uint_eq(mem_tlb_fill(t, 0, 100), 0);
@@ -1575,7 +1575,7 @@ END_TEST
 START_TEST(test_tlb_vs_reference)
 {
     enum { SETS = 4, WAYS = 3 };
-    mem_tlb *t = mem_tlb_create(SETS * WAYS, WAYS);
+    mem_tlb *t = mem_tlb_create(SETS * WAYS, WAYS, TLB_REPLACE_LRU, 0);
     uint64_t ref[SETS][WAYS];
     int n[SETS] = { 0 };
     uint64_t x = 12345;
@@ -1607,6 +1607,47 @@ START_TEST(test_tlb_vs_reference)
     ck_assert_int_gt(hits, 1000);     /* both outcomes were exercised */
     ck_assert_int_lt(hits, 19000);
     mem_tlb_destroy(t);
+}
+END_TEST
+
+/* The replacement in a full set, on a cyclic walk over 6 pages of one
+ * 4-way set (E20's probe in small): lru misses every time, mru keeps most
+ * of the set, random lies between and repeats with its seed. */
+static int cyclic_hits(int replace, uint64_t seed, char *trace_out)
+{
+    mem_tlb *t = mem_tlb_create(4, 4, replace, seed);
+    int hits = 0;
+    for (int i = 0; i < 600; i++) {
+        ps_t r;
+        uint64_t page = (uint64_t)(i % 6);
+        int h = mem_tlb_lookup(t, page, &r);
+        if (!h)
+            mem_tlb_fill(t, page, 0);
+        if (i >= 60)
+            hits += h;
+        if (trace_out)
+            trace_out[i] = (char)('0' + h);
+    }
+    mem_tlb_destroy(t);
+    return hits;
+}
+
+START_TEST(test_tlb_replace)
+{
+    ck_assert_int_eq(cyclic_hits(TLB_REPLACE_LRU, 0, NULL), 0);
+    /* mru, traced by hand: each miss replaces the page used just before,
+     * so the set {0 1 2 3} becomes {0 1 2 5}, then 0 1 2 hit, {0 1 4 5}
+     * after 3 4, 5 0 1 hit, ...: 18 hits every 5 passes (3.6 of 6 a pass,
+     * between ways - 1 and ways) */
+    ck_assert_int_eq(cyclic_hits(TLB_REPLACE_MRU, 0, NULL), 540 / 30 * 18);
+    char a[601] = {0}, b[601] = {0}, c2[601] = {0};
+    int ra = cyclic_hits(TLB_REPLACE_RANDOM, 7, a), rb = cyclic_hits(TLB_REPLACE_RANDOM, 7, b);
+    cyclic_hits(TLB_REPLACE_RANDOM, 8, c2);
+    ck_assert_int_eq(ra, rb);
+    ck_assert_str_eq(a, b);
+    ck_assert_str_ne(a, c2);
+    ck_assert_int_gt(ra, 0);
+    ck_assert_int_lt(ra, 270);
 }
 END_TEST
 
@@ -1650,7 +1691,7 @@ START_TEST(test_tlb_latency)
     mem_stats st[2];
     memset(st, 0, sizeof st);
     mem_level rec = { &rec_ops, NULL, NULL };
-    mem_tlb *l2 = mem_tlb_create(8, 8);
+    mem_tlb *l2 = mem_tlb_create(8, 8, TLB_REPLACE_LRU, 0);
     mem_level *a = mem_tlb_level_create(&c, 0, l2, &rec, st);
     mem_level *b = mem_tlb_level_create(&c, 1, l2, &rec, st);
     const uint64_t P = 65536;
@@ -1836,8 +1877,18 @@ START_TEST(test_tlb_chase)
     ck_assert_uint_eq(m.tlb_l2_misses, 2);
     ck_assert_uint_eq(m.tlb_l1_misses, 2);
     ck_assert_uint_eq(m.tlb_l1_hits, 62);
+    /* spread: the same pages, each element one line further into its slot
+     * (so the lines spread over the L2's sets): the same translations */
+    mem_stats sp = run_tlb_chase(32 * MB2, MB2, 32, 64, GEN_CHASE_SPREAD);
+    ck_assert_uint_eq(sp.tlb_l1_misses, 32 + 64);
+    ck_assert_uint_eq(sp.tlb_l2_hits, 64);
+    ck_assert_uint_eq(sp.l2_misses, 32);          /* the warm walk's first touches only */
     sk_error e = { 0 };
     kernel k;
+    ck_assert_int_eq(gen_chase_stride(&k, 65536 * 1024, 1, 1, 0, 0, 65536, GEN_CHASE_SPREAD, &e), SK_EUSAGE);
+    ck_assert_str_eq(e.msg, "gen chase: bytes 67108864: expected at most stride / 128 = 512 elements for "
+                            "order spread");
+    memset(&e, 0, sizeof e);
     ck_assert_int_eq(gen_chase_stride(&k, 3 * MB2 + 128, 1, 1, 0, 0, MB2, GEN_CHASE_SEQ, &e), SK_EUSAGE);
     ck_assert_str_eq(e.msg, "gen chase: bytes 6291584: expected a multiple of the stride (2097152, "
                             "itself a multiple of 4)");
@@ -1928,6 +1979,7 @@ Suite *mem_suite(void)
     tc = tcase_create("tlb");
     tcase_add_test(tc, test_tlb_array);
     tcase_add_test(tc, test_tlb_vs_reference);
+    tcase_add_test(tc, test_tlb_replace);
     tcase_add_test(tc, test_tlb_latency);
     tcase_add_test(tc, test_tlb_in_hier);
     tcase_add_test(tc, test_tlb_scope_flush);

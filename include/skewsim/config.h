@@ -74,6 +74,8 @@ enum cfg_dvfs_policy { DVFS_FIXED, DVFS_POWER_CAP, DVFS_PER_GPC, DVFS_PER_SM };
 enum cfg_mem_model { MEM_MODEL_FLAT, MEM_MODEL_HIERARCHY };
 /* memory.tlb.l2_scope: one L2 TLB for the chip, or one per GPC. */
 enum cfg_tlb_scope { TLB_SCOPE_CHIP, TLB_SCOPE_GPC };
+/* memory.tlb.l1_replace: the L1 TLB's victim in a full set (memsys.h mem_tlb_create). */
+enum cfg_tlb_replace { TLB_REPLACE_LRU, TLB_REPLACE_MRU, TLB_REPLACE_RANDOM };
 /* launch.module_loading: which one-time launch costs a run pays. */
 enum cfg_module_loading { MODLOAD_STEADY, MODLOAD_LAZY, MODLOAD_EAGER };
 
@@ -185,6 +187,7 @@ typedef struct cfg {
     int tlb_enabled;                  /* memory.tlb.enabled: translate L1 misses (src/mem/tlb.c) */
     int tlb_page_bytes;               /* memory.tlb.page_bytes: bytes one translation covers */
     int tlb_l1_entries, tlb_l1_ways;  /* memory.tlb.l1_entries, memory.tlb.l1_ways: per SM */
+    int tlb_l1_replace;               /* memory.tlb.l1_replace: enum cfg_tlb_replace */
     int tlb_l2_entries, tlb_l2_ways;  /* memory.tlb.l2_entries, memory.tlb.l2_ways: per scope */
     int tlb_l2_scope;                 /* memory.tlb.l2_scope: enum cfg_tlb_scope */
     int tlb_l2_hit_ps;                /* memory.tlb.l2_hit_ps: an L1 TLB miss that hits the L2 TLB */

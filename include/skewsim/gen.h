@@ -123,11 +123,13 @@ int gen_stream_cache(kernel *k, long ctas, long block, long long bytes, long pas
 int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e);
 int gen_chase(kernel *k, long long bytes, long hops, long ctas, long warm, long cg, sk_error *e);
 /* ... with elements `stride` bytes apart (gen_chase: 128) in `order`
- * GEN_CHASE_RANDOM (the random cycle of lines: stride 128 only) or
+ * GEN_CHASE_RANDOM (the random cycle of lines: stride 128 only),
  * GEN_CHASE_SEQ (element i + 1 after element i, cyclically: bytes a
- * multiple of stride), E20's translation probe. */
-enum gen_chase_order { GEN_CHASE_RANDOM, GEN_CHASE_SEQ };
-extern const char *const gen_chase_orders[];   /* "random", "seq", NULL */
+ * multiple of stride) or GEN_CHASE_SPREAD (the same, element i moved i
+ * lines into its slot: at most stride / 128 elements), E20's translation
+ * probe. */
+enum gen_chase_order { GEN_CHASE_RANDOM, GEN_CHASE_SEQ, GEN_CHASE_SPREAD };
+extern const char *const gen_chase_orders[];   /* "random", "seq", "spread", NULL */
 int gen_chase_stride(kernel *k, long long bytes, long hops, long ctas, long warm, long cg,
                      long stride, int order, sk_error *e);
 

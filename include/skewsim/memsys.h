@@ -252,8 +252,10 @@ const mem_cache_geom *mem_cache_geometry(const mem_cache *c);
 /* ---- address translation: one TLB array (tlb.c) ---------------------- */
 
 /* A set-associative TLB of `entries` translations in sets of `ways`
- * (entries a multiple of ways; ways == entries: fully associative), LRU in
- * each set, the set of a page its number modulo the sets.  It holds page
+ * (entries a multiple of ways; ways == entries: fully associative), the
+ * set of a page its number modulo the sets; a fill into a full set
+ * replaces by `replace` (enum cfg_tlb_replace: least or most recently
+ * used, or random from `seed`, deterministically).  It holds page
  * numbers (address / page size, the caller's), each with the time its
  * translation becomes usable: a page whose walk is still in flight is
  * present, and a lookup of it waits for that time (a miss merged into the
@@ -262,13 +264,13 @@ typedef struct mem_tlb mem_tlb;
 
 /* "" or the reason entries/ways are unusable, as "expected ..." text. */
 const char *mem_tlb_geom_check(uint32_t entries, uint32_t ways);
-mem_tlb *mem_tlb_create(uint32_t entries, uint32_t ways);
+mem_tlb *mem_tlb_create(uint32_t entries, uint32_t ways, int replace, uint64_t seed);
 void mem_tlb_destroy(mem_tlb *t);            /* NULL is a no-op */
 /* 1 and *ready = when page's translation is usable (it becomes the set's
  * most recent), or 0 when absent (nothing changes). */
 int mem_tlb_lookup(mem_tlb *t, uint64_t page, ps_t *ready);
 /* Put page in, usable from `ready`, as its set's most recent, into a free
- * entry or over the least recent one: returns the evicted page + 1, or 0. */
+ * entry or over the replacement's victim: returns the evicted page + 1, or 0. */
 uint64_t mem_tlb_fill(mem_tlb *t, uint64_t page, ps_t ready);
 /* 1 when page is present (LRU order untouched). */
 int mem_tlb_probe(const mem_tlb *t, uint64_t page);

@@ -32,6 +32,9 @@ int validate_kernel_times(const cfg *c, const kernel *k, int n, const uint64_t *
 /* validate's E11 section (validate_e11.c): the memory hierarchy against the
  * chases and bandwidths in DIR/capture; adds failed criteria to *fails. */
 int validate_e11(const cfg *c, const char *dir, int *fails, sk_error *e);
+/* validate's E20 section (validate_e20.c): address translation against
+ * DIR/capture/tlb.csv and E11's DRAM chases; adds failed criteria to *fails. */
+int validate_e20(const cfg *c, const char *dir, int *fails, sk_error *e);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

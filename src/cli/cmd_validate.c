@@ -618,6 +618,9 @@ int cmd_validate(int argc, char **argv)
     snprintf(path, sizeof path, "%s/capture/chase.csv", dir);
     if (nwant == 0 && access(path, R_OK) == 0 && validate_e11(&c, dir, &fails, &e) < 0)
         goto fail;
+    snprintf(path, sizeof path, "%s/capture/tlb.csv", dir);
+    if (nwant == 0 && access(path, R_OK) == 0 && validate_e20(&c, dir, &fails, &e) < 0)
+        goto fail;
     if (nwant == 0 && check_silicon(&c, dir, &fails, &e) < 0)
         goto fail;
     if (nwant == 0 && check_freq_aware(&c, &e) < 0)

@@ -133,6 +133,8 @@ static const char *const mem_models[] = { "flat", "hierarchy", NULL };
 static const char *const module_loadings[] = { "steady", "lazy", "eager", NULL };
 /* memory.tlb.l2_scope: in the order of enum cfg_tlb_scope. */
 static const char *const tlb_scopes[] = { "chip", "gpc", NULL };
+/* memory.tlb.l1_replace: in the order of enum cfg_tlb_replace. */
+static const char *const tlb_replaces[] = { "lru", "mru", "random", NULL };
 
 /* Keys of one section must be contiguous: cfg_dump() nests by comparing each
  * row's path with the previous row's. */
@@ -361,7 +363,10 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("memory.tlb.l1_entries", tlb_l1_entries, 16, 1, 65536, "entries",
             "L1 TLB per SM: translations it holds (a multiple of memory.tlb.l1_ways)"),
     ROW_INT("memory.tlb.l1_ways", tlb_l1_ways, 16, 1, 65536, "ways",
-            "L1 TLB: ways per set, LRU (= l1_entries: fully associative)"),
+            "L1 TLB: ways per set (= l1_entries: fully associative)"),
+    ROW_ENUM("memory.tlb.l1_replace", tlb_l1_replace, "lru", tlb_replaces,
+             "L1 TLB victim in a full set: lru (least recent), mru (most recent: a cyclic walk over "
+             "more pages than the set holds keeps ways - 1 of them), random (drawn from sim.seed)"),
     ROW_INT("memory.tlb.l2_entries", tlb_l2_entries, 4096, 1, 1048576, "entries",
             "L2 TLB: translations each one holds (a multiple of memory.tlb.l2_ways)"),
     ROW_INT("memory.tlb.l2_ways", tlb_l2_ways, 16, 1, 1048576, "ways",

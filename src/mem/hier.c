@@ -198,7 +198,8 @@ mem_hier *mem_hier_create(const cfg *c, const topo *t, const si_floorplan *fp, s
         h->nl2tlb = c->tlb_l2_scope == TLB_SCOPE_GPC ? t->ngpcs : 1;
         h->l2tlb = xcalloc((size_t)h->nl2tlb, sizeof *h->l2tlb);
         for (int g = 0; g < h->nl2tlb; g++)
-            h->l2tlb[g] = mem_tlb_create((uint32_t)c->tlb_l2_entries, (uint32_t)c->tlb_l2_ways);
+            h->l2tlb[g] = mem_tlb_create((uint32_t)c->tlb_l2_entries, (uint32_t)c->tlb_l2_ways,
+                                         TLB_REPLACE_LRU, 0);
         h->tlb = xcalloc((size_t)h->nsms, sizeof *h->tlb);
     }
     for (int i = 0; i < h->nsms; i++) {

@@ -6,12 +6,13 @@
  * translation: a load's missing sectors, a bypassing (.cg) load, a
  * write-through store.  A hit in the L1 pays nothing here.  The model:
  *
- *   L1 TLB   per SM, memory.tlb.l1_entries in sets of l1_ways, LRU.  A hit
+ *   L1 TLB   per SM, memory.tlb.l1_entries in sets of l1_ways, replacing
+ *            by memory.tlb.l1_replace (E20's curve wants mru).  A hit
  *            adds no time: the L2 latencies (memory.l2.hit_ps, the HBM
  *            figures) were fitted to chases whose translations hit, so an
  *            L1 TLB hit is already inside them.
  *   L2 TLB   memory.tlb.l2_entries in sets of l2_ways, one for the chip or
- *            one per GPC (memory.tlb.l2_scope), shared by its SMs.  An L1
+ *            one per GPC (memory.tlb.l2_scope), shared by its SMs, LRU.  An L1
  *            TLB miss that hits adds memory.tlb.l2_hit_ps.
  *   walk     an L2 TLB miss adds memory.tlb.walk_ps on top: a fixed cost.
  *            The walk's own reads of the page table (which would go
@@ -52,6 +53,8 @@
 
 struct mem_tlb {
     uint32_t entries, ways, sets;
+    int replace;         /* enum cfg_tlb_replace */
+    uint64_t rng;        /* random: splitmix64 state */
     uint64_t *tag;       /* entries: page + 1, 0 = empty (set-major) */
     ps_t *ready;         /* entries: when the translation is usable */
     uint64_t *stamp;     /* entries: last use, for LRU */
@@ -69,11 +72,13 @@ const char *mem_tlb_geom_check(uint32_t entries, uint32_t ways)
     return "";
 }
 
-mem_tlb *mem_tlb_create(uint32_t entries, uint32_t ways)
+mem_tlb *mem_tlb_create(uint32_t entries, uint32_t ways, int replace, uint64_t seed)
 {
     mem_tlb *t = xcalloc(1, sizeof *t);
     t->entries = entries;
     t->ways = ways;
+    t->replace = replace;
+    t->rng = seed;
     t->sets = entries / ways;
     t->tag = xcalloc(entries, sizeof *t->tag);
     t->ready = xcalloc(entries, sizeof *t->ready);
@@ -90,6 +95,15 @@ void mem_tlb_destroy(mem_tlb *t)
     free(t->ready);
     free(t->stamp);
     free(t);
+}
+
+/* splitmix64: the random victim, the same for the same seed */
+static uint64_t next_random(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
 }
 
 static size_t set_base(const mem_tlb *t, uint64_t page)
@@ -127,14 +141,19 @@ uint64_t mem_tlb_fill(mem_tlb *t, uint64_t page, ps_t ready)
     uint64_t evicted = 0;
     if (i < 0) {
         size_t b = set_base(t, page), v = b;
+        int full = 1;
         for (uint32_t w = 0; w < t->ways; w++) {
             if (!t->tag[b + w]) {
                 v = b + w;
+                full = 0;
                 break;
             }
-            if (t->stamp[b + w] < t->stamp[v])
+            if (t->replace == TLB_REPLACE_MRU ? t->stamp[b + w] > t->stamp[v]
+                                              : t->stamp[b + w] < t->stamp[v])
                 v = b + w;
         }
+        if (full && t->replace == TLB_REPLACE_RANDOM)
+            v = b + (size_t)(next_random(&t->rng) % t->ways);
         evicted = t->tag[v];
         i = (long)v;
         t->tag[i] = page + 1;
@@ -245,7 +264,9 @@ mem_level *mem_tlb_level_create(const cfg *c, int sm, mem_tlb *l2tlb, mem_level 
         s->page_shift++;
     s->l2_hit_ps = c->tlb_l2_hit_ps;
     s->walk_ps = c->tlb_walk_ps;
-    s->l1 = mem_tlb_create((uint32_t)c->tlb_l1_entries, (uint32_t)c->tlb_l1_ways);
+    /* each SM's random victims its own stream of the run's seed */
+    s->l1 = mem_tlb_create((uint32_t)c->tlb_l1_entries, (uint32_t)c->tlb_l1_ways, c->tlb_l1_replace,
+                           c->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(sm + 1)));
     s->l2 = l2tlb;
     s->next = next;
     s->stats = stats;

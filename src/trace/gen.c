@@ -127,9 +127,10 @@ const gen_workload gen_workloads[] = {
                     {"--stride", "S", 128, 4, 1L << 30, 4, " bytes", NULL,
                      "bytes from one element to the next, a multiple of %M in %R\n"
                      "                (default %D: one element per line)"},
-                    {"--order", "O", 0, 0, 1, 0, "", NULL,
-                     "random (default: E11's random cycle, --stride 128 only) or seq:\n"
-                     "                element i + 1 after i, a TLB probe's walk (E20)", gen_chase_orders}},
+                    {"--order", "O", 0, 0, 2, 0, "", NULL,
+                     "random (default: E11's random cycle, --stride 128 only), seq:\n"
+                     "                element i + 1 after i, or spread: the same, element i\n"
+                     "                i lines into its slot (E20's probe)", gen_chase_orders}},
                    -1, build_chase},
     [GEN_ADD] = {"add", "c = a + b over three fp32 arrays, a grid-stride loop (E11)", 12, 3,
                  {{"--bytes", "N", 67108864, 4, STREAM_MAX_BYTES, 4, "", NULL,

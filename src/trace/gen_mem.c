@@ -19,6 +19,11 @@
  *            the same instructions as the chase above; its address pattern
  *            is affine, iteration stride S modulo the bytes, so the walk
  *            visits the elements in address order, wrapping around.
+ *            --order spread: element i at i x (S + 128) instead, one line
+ *            further into its slot each (n <= S / 128), as E20's cap_tlb.cu
+ *            puts element i at line (i x 97) mod (S / 128) of its slot so
+ *            that the lines spread over the L2's sets; lines S apart would
+ *            pile into a few of the model's L2 sets and miss to HBM.
  *   add:     for (i = gtid; i < n; i += gridDim.x * blockDim.x) c[i] = a[i] + b[i];
  *
  * The instruction streams are what nvcc -O3 -arch=sm_90 makes of such loops,
@@ -202,7 +207,7 @@ int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e)
                        add_iter, e);
 }
 
-const char *const gen_chase_orders[] = { "random", "seq", NULL };
+const char *const gen_chase_orders[] = { "random", "seq", "spread", NULL };
 
 int gen_chase(kernel *k, long long bytes, long hops, long ctas, long warm, long cg, sk_error *e)
 {
@@ -214,13 +219,23 @@ int gen_chase_stride(kernel *k, long long bytes, long hops, long ctas, long warm
 {
     memset(k, 0, sizeof *k);
     char keys[128];
-    if (order == GEN_CHASE_SEQ) {
+    if (order != GEN_CHASE_RANDOM) {
         if (stride < 4 || stride % 4 || bytes < stride || bytes % stride)
             return sk_errorf(e, SK_EUSAGE, "gen chase: bytes %lld: expected a multiple of the stride "
                              "(%ld, itself a multiple of 4)", bytes, stride);
+        long long n = bytes / stride, step = stride;
+        if (order == GEN_CHASE_SPREAD) {
+            /* element i at i x (stride + 128): one line further into its
+             * stride-sized slot than the one before, while that stays
+             * inside the slot */
+            if (n > stride / 128)
+                return sk_errorf(e, SK_EUSAGE, "gen chase: bytes %lld: expected at most stride / 128 = %ld "
+                                 "elements for order spread", bytes, stride / 128);
+            step = stride + 128;
+        }
         /* every CTA walks the one cycle from its start (the probe runs one) */
-        snprintf(keys, sizeof keys, "addr=0x%llx lane=0 warp=0 cta=0 iter=%ld ws=%lld",
-                 (unsigned long long)ARRAY0, stride, bytes);
+        snprintf(keys, sizeof keys, "addr=0x%llx lane=0 warp=0 cta=0 iter=%lld ws=%lld",
+                 (unsigned long long)ARRAY0, step, n * step);
     } else {
         uint64_t lines = (uint64_t)bytes / 128;
         if (stride != 128)
