@@ -1831,7 +1831,16 @@ END_TEST
  * L1 TLB entries: the warm walk misses each once, the timed one hits; 32
  * pages cycle through 16 entries under LRU: every hop misses the L1 TLB
  * and, after the warm walk, hits the L2 TLB. */
+static mem_stats run_tlb_chase_with(long long bytes, long stride, long warm, long hops, int order,
+                                    const char *set);
+
 static mem_stats run_tlb_chase(long long bytes, long stride, long warm, long hops, int order)
+{
+    return run_tlb_chase_with(bytes, stride, warm, hops, order, NULL);
+}
+
+static mem_stats run_tlb_chase_with(long long bytes, long stride, long warm, long hops, int order,
+                                    const char *set)
 {
     sk_error e = { 0 };
     kernel k;
@@ -1846,6 +1855,8 @@ static mem_stats run_tlb_chase(long long bytes, long stride, long warm, long hop
     cfg_defaults(&c);
     ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
     ck_assert_int_eq(cfg_set(&c, "memory.tlb.enabled=1", &e), 0);
+    if (set)
+        ck_assert_int_eq(cfg_set(&c, set, &e), 0);
     trace *tr = trace_open(path, &e);
     ck_assert_msg(tr != NULL, "%s", e.msg);
     results *r = run_simulate(&c, tr, &e);
@@ -1877,6 +1888,12 @@ START_TEST(test_tlb_chase)
     ck_assert_uint_eq(m.tlb_l2_misses, 2);
     ck_assert_uint_eq(m.tlb_l1_misses, 2);
     ck_assert_uint_eq(m.tlb_l1_hits, 62);
+    /* random replacement draws from sim.seed: the same seed, the same run */
+    mem_stats r1 = run_tlb_chase_with(64 * MB2, MB2, 64, 256, GEN_CHASE_SEQ, "memory.tlb.l1_replace=random");
+    mem_stats r2 = run_tlb_chase_with(64 * MB2, MB2, 64, 256, GEN_CHASE_SEQ, "memory.tlb.l1_replace=random");
+    ck_assert_int_eq(memcmp(&r1, &r2, sizeof r1), 0);
+    ck_assert_uint_gt(r1.tlb_l1_hits, 0);                /* 64 pages over 16 ways: some stay */
+    ck_assert_uint_lt(r1.tlb_l1_hits, 256);
     /* spread: the same pages, each element one line further into its slot
      * (so the lines spread over the L2's sets): the same translations */
     mem_stats sp = run_tlb_chase(32 * MB2, MB2, 32, 64, GEN_CHASE_SPREAD);
