@@ -57,7 +57,7 @@ static void mock_wb(void *ud, uint64_t line, unsigned smask, ps_t t)
 START_TEST(test_cache_stream)
 {
     /* 2 sets x 2 ways: lines 0, 2, 4 share set 0 */
-    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0 };
+    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -110,7 +110,7 @@ END_TEST
 
 START_TEST(test_cache_writeback)
 {
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 10, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -142,7 +142,7 @@ END_TEST
 START_TEST(test_cache_mshrs)
 {
     /* two MSHRs: the third miss at t = 0 waits for the first to return */
-    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0 };
+    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -165,7 +165,7 @@ END_TEST
 START_TEST(test_cache_reservation)
 {
     /* one set of two ways, both filling until 100: a third line waits */
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -184,7 +184,7 @@ END_TEST
 START_TEST(test_cache_vs_reference)
 {
     enum { SETS = 4, WAYS = 4, LINES = 40, N = 5000 };
-    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0 };
+    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -222,7 +222,7 @@ END_TEST
 
 START_TEST(test_geom_check)
 {
-    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0 }, g;
+    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0 }, g;
     ck_assert_str_eq(mem_cache_geom_check(&ok), "");
     g = ok;
     g.sets = 3;
@@ -726,7 +726,7 @@ END_TEST
 START_TEST(test_cache_set_div)
 {
     for (int div = 0; div <= 4; div += 4) {
-        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div };
+        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0 };
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res res = { 0 };
@@ -738,7 +738,7 @@ START_TEST(test_cache_set_div)
         mem_cache_destroy(c);
     }
     /* drop_bit 2 (line bit 1): lines 0, 1, 4, 5 are sets 0, 1, 2, 3 */
-    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0 };
+    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     const uint64_t li[4] = { 0, 1, 4, 5 };
@@ -749,6 +749,48 @@ START_TEST(test_cache_set_div)
     mem_cache_destroy(c);
     g.drop_bit = 57;
     ck_assert_str_eq(mem_cache_geom_check(&g), "expected a dropped set-index bit of 0..55");
+}
+END_TEST
+
+/* A hashed set index (memory.l1.set_hash, the H200 L1 of E20b): lines 1, 2
+ * or 4 apart fill an L1-shaped cache (32 sets x 64 ways, LRU) alike, while
+ * the low-bits index crowds every 4th line into 8 sets.  And a cycle as
+ * large as the cache loses about half its hits on the second pass, as
+ * E20b measured (0.52 of 2048 lines), because the hash spreads lines
+ * unevenly over the sets; the low-bits index keeps them all. */
+static unsigned second_pass_misses(int hash, uint64_t step, uint64_t lines)
+{
+    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash };
+    mem_cache *c = mem_cache_create(&g);
+    mem_cache_res res = { 0 };
+    unsigned before = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            before = res.misses;
+        for (uint64_t k = 0; k < lines; k++)
+            mem_cache_read(c, k * step * 128, 0x1, (ps_t)(pass * lines + k) * 1000000, 0, NULL, &res);
+    }
+    mem_cache_destroy(c);
+    return res.misses - before;
+}
+
+START_TEST(test_cache_set_hash)
+{
+    /* 1664 lines (208 KiB): the low-bits index holds them contiguous, not 4 apart */
+    ck_assert_uint_eq(second_pass_misses(0, 1, 1664), 0);
+    ck_assert_uint_eq(second_pass_misses(0, 4, 1664), 1664);
+    unsigned m1 = second_pass_misses(1, 1, 1664), m2 = second_pass_misses(1, 2, 1664),
+             m4 = second_pass_misses(1, 4, 1664);
+    ck_assert_uint_lt(m1, 1664 / 5);
+    ck_assert_uint_lt(m2, 1664 / 5);
+    ck_assert_uint_lt(m4, 1664 / 5);
+    /* 2048 lines (256 KiB, the capacity): about half miss, whatever the stride */
+    for (uint64_t step = 1; step <= 4; step *= 2) {
+        unsigned m = second_pass_misses(1, step, 2048);
+        ck_assert_msg(m > 2048 * 35 / 100 && m < 2048 * 70 / 100, "step %llu: %u of 2048 missed",
+                      (unsigned long long)step, m);
+    }
+    ck_assert_uint_eq(second_pass_misses(0, 1, 2048), 0);
 }
 END_TEST
 
@@ -1571,6 +1613,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_remote_latency);
     tcase_add_test(tc, test_l2_replica_home_lru);
     tcase_add_test(tc, test_cache_set_div);
+    tcase_add_test(tc, test_cache_set_hash);
     tcase_add_test(tc, test_l2_sets_balanced);
     tcase_add_test(tc, test_l1_level);
     tcase_add_test(tc, test_l1_mshr_bandwidth);

@@ -149,6 +149,11 @@ typedef struct mem_cache_geom {
      * slices, l2.c: the set from the line's index within its partition and
      * slice, so that a contiguous range fills every set evenly). */
     uint32_t drop_bit, set_div;
+    /* hash_index 1: the set is a multiplicative hash of the line index
+     * instead (the H200 L1, E20b: lines 256 B and 512 B apart fill it like
+     * contiguous lines, and a random cycle loses hits the way lines
+     * scattered unevenly over the sets do); drop_bit and set_div unused. */
+    int hash_index;
 } mem_cache_geom;
 
 /* What the cache asks of the level behind it.  fetch: bring `smask`
