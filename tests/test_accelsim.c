@@ -615,6 +615,168 @@ START_TEST(test_import_round_trip)
 }
 END_TEST
 
+/* ------------------------------------------------------- active masks */
+
+#define MASK_DIR TEST_DATA "/accelsim-mask"
+
+/* A number after "KEY": in a summary.json text (its first occurrence: the
+ * chip's, or the first kernel's). */
+static double json_num(const char *text, const char *key)
+{
+    char *k = tu_strf("\"%s\": ", key);
+    const char *at = strstr(text, k);
+    ck_assert_msg(at != NULL, "no %s in summary.json", key);
+    double v = strtod(at + strlen(k), NULL);
+    free(k);
+    return v;
+}
+
+/* The masks of tests/data/accelsim-mask (see its comment) reach the
+ * patterns: agreed ones exactly, mixed ones (across warps, across CTAs) as
+ * their union, and a mask of 0 as a pattern of no lanes. */
+START_TEST(test_masks)
+{
+    sk_error e = {0};
+    trace *t = open_ok(MASK_DIR "/kernel-1.traceg");
+    kernel k;
+    next_kernel_ok(t, &k);
+    ck_assert_int_eq(k.nprogs, 1);
+    const program *p = &k.progs[0];
+    static const struct { const char *op; int nth; uint32_t mask; } want[] = {
+        {"LDG.E", 0, 0x0000000fu}, {"LDG.E", 1, 0}, {"LDG.E", 2, 0xff0000ffu},
+        {"LDG.E", 3, 0x0000ffffu}, {"LDS.64", 0, 0x0000ffffu}, {"LDG.E", 4, 0x00000003u},
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(want); i++) {
+        const instr *in = op_named(p, want[i].op, want[i].nth);
+        ck_assert_msg(in->apat > 0, "%s #%d: no address pattern", want[i].op, want[i].nth);
+        ck_assert_msg(mem_apat_mask(&p->apats[in->apat - 1]) == want[i].mask, "%s #%d: mask %08x, want %08x",
+                      want[i].op, want[i].nth, mem_apat_mask(&p->apats[in->apat - 1]), want[i].mask);
+    }
+    /* the tail load keeps its addresses: CTA 1, warp 1, lane 3 */
+    const instr *in = op_named(p, "LDG.E", 0);
+    uint64_t lanes[32];
+    mem_apat_lanes(&p->apats[in->apat - 1], 1, 1, 0, 4, lanes);
+    ck_assert_uint_eq(lanes[3], 0x7f0000000000ull + 4096 + 128 + 12);
+    kernel_free(&k);
+    trace_close(t);
+
+    /* the native key: hexadecimal or decimal, absent = all 32 lanes */
+    static const char nat[] = "skewsim-trace 1\nkernel n grid=1 block=32\nprogram main\n"
+                              "  LDG.E R1 <- R0 bytes=4 addr=0x1000 mask=0x0000000f\n"
+                              "  LDG.E R2 <- R0 bytes=4 addr=0x1000 mask=15\n"
+                              "  LDG.E R3 <- R0 bytes=4 addr=0x1000 mask=0\n"
+                              "  LDG.E R4 <- R0 bytes=4 addr=0x1000\n  EXIT\nend\nendkernel\n";
+    static const uint32_t nat_mask[] = {0xf, 0xf, 0, 0xffffffffu};
+    t = trace_open_string("mask.trace", nat, &e);
+    ck_assert_msg(t != NULL, "%s", e.msg);
+    next_kernel_ok(t, &k);
+    for (int i = 0; i < 4; i++) {
+        in = op_named(&k.progs[0], "LDG.E", i);
+        ck_assert_uint_eq(mem_apat_mask(&k.progs[0].apats[in->apat - 1]), nat_mask[i]);
+    }
+    kernel_free(&k);
+    trace_close(t);
+
+    /* simulated on the hierarchy: per warp R4 1 sector (not 4), R5 no
+     * load at all, R6 and R8 2 (not 4), the loop's R11 1 per iteration
+     * (not 4); the LDS.64 of 16 lanes 1 wavefront (not 2) */
+    cfg c;
+    tu_cfg(&c, NULL, "memory: {model: hierarchy}", NULL);
+    t = open_ok(MASK_DIR "/kernel-1.traceg");
+    results *r = run_simulate(&c, t, &e);
+    ck_assert_msg(r != NULL, "%s", e.msg);
+    trace_close(t);
+    const mem_stats *m = &results_kernel(r, 0)->mem;
+    ck_assert_uint_eq(m->load_reqs, 2 * 2 * (3 + 3));
+    ck_assert_uint_eq(m->l1_sectors, 2 * 2 * (1 + 2 + 2 + 3));
+    ck_assert_uint_eq(m->l1_bypass, 0);
+    ck_assert_uint_eq(m->smem_accesses, 2 * 2);
+    ck_assert_uint_eq(m->smem_wavefronts, 2 * 2);
+    ck_assert_uint_eq(m->dram_rd_bytes, 32 * 2 * 2 * (1 + 2 + 2 + 3));
+    results_free(r);
+}
+END_TEST
+
+/* The same from the command line: the L1 sector count in summary.json;
+ * `import` writes mask= and its output simulates to the same bytes; on the
+ * flat model the masks lower the memory energy (the same trace with its
+ * masks removed draws more). */
+START_TEST(test_masks_cli)
+{
+    char dir[128];
+    tu_mkdtemp(dir, sizeof dir, "asmask");
+    char *args = tu_strf("run -c " TU_H200 " --set memory.model=hierarchy -t " MASK_DIR " -o %s/a", dir);
+    ck_assert_int_eq(run_bin(args), 0);
+    free(args);
+    char *sa = tu_strf("%s/a/summary.json", dir);
+    char *summary = tu_slurp(sa, NULL);
+    ck_assert_double_eq(json_num(summary, "l1_sectors"), 32);
+    ck_assert_double_eq(json_num(summary, "load_reqs"), 24);
+
+    args = tu_strf("import accelsim " MASK_DIR " -o %s/x.trace", dir);
+    ck_assert_int_eq(run_bin(args), 0);
+    free(args);
+    char *xp = tu_strf("%s/x.trace", dir);
+    char *text = tu_slurp(xp, NULL);
+    static const char *const keys[] = {"mask=0x0000000f", "mask=0x00000000", "mask=0xff0000ff",
+                                       "mask=0x0000ffff", "mask=0x00000003"};
+    for (size_t i = 0; i < SK_ARRAY_LEN(keys); i++)
+        ck_assert_msg(strstr(text, keys[i]) != NULL, "import wrote no %s", keys[i]);
+    ck_assert_ptr_null(strstr(text, "mask=0xffffffff"));   /* full masks are not written */
+    args = tu_strf("run -c " TU_H200 " --set memory.model=hierarchy -t %s -o %s/b", xp, dir);
+    ck_assert_int_eq(run_bin(args), 0);
+    free(args);
+    char *sb = tu_strf("%s/b/summary.json", dir);
+    char *summary_b = tu_slurp(sb, NULL);
+    ck_assert_msg(strcmp(summary, summary_b) == 0, "the import's summary.json differs from the trace's");
+
+    /* flat: the masks scale the bytes the power model charges */
+    char *full = tu_strf("%s/full.trace", dir);
+    FILE *f = fopen(full, "w");
+    ck_assert_ptr_nonnull(f);
+    for (const char *q = text; *q; q++) {
+        if (strncmp(q, " mask=0x", 8) == 0) {
+            q += 15;               /* " mask=0x" and 8 digits: 16 bytes, the loop's q++ the last */
+            continue;
+        }
+        fputc(*q, f);
+    }
+    fclose(f);
+    double w[2];
+    const char *traces[2] = {xp, full};
+    for (int i = 0; i < 2; i++) {
+        args = tu_strf("run -c " TU_H200 " -t %s -o %s/f%d", traces[i], dir, i);
+        ck_assert_int_eq(run_bin(args), 0);
+        free(args);
+        char *sf = tu_strf("%s/f%d/summary.json", dir, i);
+        char *st = tu_slurp(sf, NULL);
+        w[i] = json_num(st, "mean_power_w");
+        free(st);
+        char *od = tu_strf("%s/f%d", dir, i);
+        tu_rmdir(od);
+        free(od);
+        free(sf);
+    }
+    ck_assert_msg(w[0] < w[1], "flat: %.3f W with masks, %.3f W without", w[0], w[1]);
+
+    remove(full);
+    remove(xp);
+    free(full);
+    free(text);
+    free(xp);
+    free(summary);
+    free(summary_b);
+    free(sa);
+    free(sb);
+    char *a = tu_strf("%s/a", dir), *b = tu_strf("%s/b", dir);
+    tu_rmdir(a);
+    tu_rmdir(b);
+    free(a);
+    free(b);
+    tu_rmdir(dir);
+}
+END_TEST
+
 /* ----------------------------------------------- stall counts by SASS */
 
 #define SASS_DIR TEST_DATA "/accelsim-sass"
@@ -784,6 +946,8 @@ Suite *accelsim_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_import_round_trip);
     tcase_add_test(tc, test_addresses);
+    tcase_add_test(tc, test_masks);
+    tcase_add_test(tc, test_masks_cli);
     suite_add_tcase(s, tc);
     return s;
 }

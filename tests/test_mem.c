@@ -57,7 +57,7 @@ static void mock_wb(void *ud, uint64_t line, unsigned smask, ps_t t)
 START_TEST(test_cache_stream)
 {
     /* 2 sets x 2 ways: lines 0, 2, 4 share set 0 */
-    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0 };
+    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -110,7 +110,7 @@ END_TEST
 
 START_TEST(test_cache_writeback)
 {
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 10, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -142,7 +142,7 @@ END_TEST
 START_TEST(test_cache_mshrs)
 {
     /* two MSHRs: the third miss at t = 0 waits for the first to return */
-    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0 };
+    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -165,7 +165,7 @@ END_TEST
 START_TEST(test_cache_reservation)
 {
     /* one set of two ways, both filling until 100: a third line waits */
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -184,7 +184,7 @@ END_TEST
 START_TEST(test_cache_vs_reference)
 {
     enum { SETS = 4, WAYS = 4, LINES = 40, N = 5000 };
-    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0 };
+    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -222,7 +222,7 @@ END_TEST
 
 START_TEST(test_geom_check)
 {
-    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0 }, g;
+    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0 }, g;
     ck_assert_str_eq(mem_cache_geom_check(&ok), "");
     g = ok;
     g.sets = 3;
@@ -726,7 +726,7 @@ END_TEST
 START_TEST(test_cache_set_div)
 {
     for (int div = 0; div <= 4; div += 4) {
-        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div };
+        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0 };
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res res = { 0 };
@@ -738,7 +738,7 @@ START_TEST(test_cache_set_div)
         mem_cache_destroy(c);
     }
     /* drop_bit 2 (line bit 1): lines 0, 1, 4, 5 are sets 0, 1, 2, 3 */
-    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0 };
+    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     const uint64_t li[4] = { 0, 1, 4, 5 };
@@ -749,6 +749,48 @@ START_TEST(test_cache_set_div)
     mem_cache_destroy(c);
     g.drop_bit = 57;
     ck_assert_str_eq(mem_cache_geom_check(&g), "expected a dropped set-index bit of 0..55");
+}
+END_TEST
+
+/* A hashed set index (memory.l1.set_hash, the H200 L1 of E20b): lines 1, 2
+ * or 4 apart fill an L1-shaped cache (32 sets x 64 ways, LRU) alike, while
+ * the low-bits index crowds every 4th line into 8 sets.  And a cycle as
+ * large as the cache loses about half its hits on the second pass, as
+ * E20b measured (0.52 of 2048 lines), because the hash spreads lines
+ * unevenly over the sets; the low-bits index keeps them all. */
+static unsigned second_pass_misses(int hash, uint64_t step, uint64_t lines)
+{
+    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash };
+    mem_cache *c = mem_cache_create(&g);
+    mem_cache_res res = { 0 };
+    unsigned before = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            before = res.misses;
+        for (uint64_t k = 0; k < lines; k++)
+            mem_cache_read(c, k * step * 128, 0x1, (ps_t)(pass * lines + k) * 1000000, 0, NULL, &res);
+    }
+    mem_cache_destroy(c);
+    return res.misses - before;
+}
+
+START_TEST(test_cache_set_hash)
+{
+    /* 1664 lines (208 KiB): the low-bits index holds them contiguous, not 4 apart */
+    ck_assert_uint_eq(second_pass_misses(0, 1, 1664), 0);
+    ck_assert_uint_eq(second_pass_misses(0, 4, 1664), 1664);
+    unsigned m1 = second_pass_misses(1, 1, 1664), m2 = second_pass_misses(1, 2, 1664),
+             m4 = second_pass_misses(1, 4, 1664);
+    ck_assert_uint_lt(m1, 1664 / 5);
+    ck_assert_uint_lt(m2, 1664 / 5);
+    ck_assert_uint_lt(m4, 1664 / 5);
+    /* 2048 lines (256 KiB, the capacity): about half miss, whatever the stride */
+    for (uint64_t step = 1; step <= 4; step *= 2) {
+        unsigned m = second_pass_misses(1, step, 2048);
+        ck_assert_msg(m > 2048 * 35 / 100 && m < 2048 * 70 / 100, "step %llu: %u of 2048 missed",
+                      (unsigned long long)step, m);
+    }
+    ck_assert_uint_eq(second_pass_misses(0, 1, 2048), 0);
 }
 END_TEST
 
@@ -965,7 +1007,7 @@ START_TEST(test_apat_affine_walk)
             st[k] = (int64_t)(x >> 20) - (int64_t)(1ull << 43);
         }
         uint64_t ws = it % 3 == 0 ? 0 : (x >> 30) % (it % 3 == 1 ? 4096 : 1ull << 34) + 1;
-        mem_apat p = { MEM_AP_AFFINE, x >> 16, st[0], st[1], st[2], st[3], ws, 0, 0, 0, 0, 0 };
+        mem_apat p = { MEM_AP_AFFINE, x >> 16, st[0], st[1], st[2], st[3], ws, 0, 0, 0, 0, 0, 0 };
         uint64_t cta = (x >> 7) & 0xffffffff, iter = (x >> 3) & 0xfffff;
         uint32_t wi = (uint32_t)(x >> 50) & 31;
         mem_apat_lanes(&p, cta, wi, iter, 4, a);
@@ -994,7 +1036,7 @@ START_TEST(test_apat_span)
         unsigned lb = 1u << ((x >> 5) % 5);                       /* 1..16 */
         int64_t lane = (int64_t)((x >> 9) % (2 * lb + 2)) - (it % 7 == 0 ? (int64_t)lb : 0);
         uint64_t ws = it % 3 == 0 ? 0 : ((x >> 20) % 70000) + 1;
-        mem_apat p = { MEM_AP_AFFINE, (x >> 30) & 0xffffff, lane, 512, 4096, 1 << 20, ws, 0, 0, 0, 0, 0 };
+        mem_apat p = { MEM_AP_AFFINE, (x >> 30) & 0xffffff, lane, 512, 4096, 1 << 20, ws, 0, 0, 0, 0, 0, 0 };
         uint64_t cta = (x >> 40) & 0xfff, iter = (x >> 52) & 0xff, f = 0, e = 0;
         mem_apat_lanes(&p, cta, 3, iter, lb, a);
         mem_lines want, got;
@@ -1016,13 +1058,84 @@ START_TEST(test_apat_span)
     ck_assert_int_gt(spans, 1000);
     ck_assert_int_gt(lanes_only, 500);
     /* a strided warp is no span */
-    mem_apat g = { MEM_AP_AFFINE, 0, 128, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_apat g = { MEM_AP_AFFINE, 0, 128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     uint64_t f, e;
     ck_assert_int_eq(mem_apat_span(&g, 0, 0, 0, 4, &f, &e), 0);
     g.lane = 4;
     ck_assert_int_eq(mem_apat_span(&g, 0, 0, 0, 4, &f, &e), 1);
     ck_assert_uint_eq(f, 0);
     ck_assert_uint_eq(e, 128);
+}
+END_TEST
+
+/* A pattern's mask: the span path stands for exactly the active lanes'
+ * sectors (against mem_coalesce of all lanes with the mask), is offered
+ * for one run of lanes and refused for a mask with a hole or none; and a
+ * tail warp's 4 lanes of 4 B cost 1 sector, not 4. */
+START_TEST(test_apat_mask)
+{
+    uint64_t x = 7, a[32];
+    int spans = 0, holes = 0;
+    for (int it = 0; it < 4000; it++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned lb = 1u << ((x >> 5) % 5);
+        int64_t lane = (int64_t)((x >> 9) % (lb + 1));           /* 0..lb: span-able strides */
+        uint64_t ws = it % 3 == 0 ? ((x >> 20) % 70000) + 4096 : 0;
+        unsigned lo = (unsigned)(x >> 40) % 32, len = 1 + (unsigned)(x >> 45) % (32 - lo);
+        uint32_t run = len == 32 ? ~0u : ((1u << len) - 1) << lo;
+        uint32_t mask = it % 4 == 3 ? (uint32_t)(x >> 17) : run;  /* every 4th: any mask */
+        mem_apat p = { MEM_AP_AFFINE, (x >> 30) & 0xffffff, lane, 512, 4096, 1 << 20, ws, 0, 0, 0, 0, 0,
+                       ~mask };
+        ck_assert_uint_eq(mem_apat_mask(&p), mask);
+        uint64_t cta = (x >> 50) & 0xff, f = 0, e = 0;
+        mem_apat_lanes(&p, cta, 3, 2, lb, a);
+        mem_lines want, got;
+        mem_coalesce(a, mask, lb, 128, 32, &want);
+        uint32_t r = mask ? mask >> __builtin_ctz(mask) : 1;
+        int contiguous = mask && !(r & (r + 1));
+        if (!mem_apat_span(&p, cta, 3, 2, lb, &f, &e)) {
+            ck_assert(!contiguous || ws);     /* a run is refused only where the walk wraps */
+            holes += !contiguous;
+            continue;
+        }
+        ck_assert(contiguous);
+        spans++;
+        mem_coalesce_range(f, e, 128, 32, &got);
+        ck_assert_int_eq(got.n, want.n);
+        ck_assert_int_eq(got.nsectors, want.nsectors);
+        for (int i = 0; i < got.n; i++) {
+            ck_assert_uint_eq(got.line[i], want.line[i]);
+            ck_assert_uint_eq(got.smask[i], want.smask[i]);
+        }
+    }
+    ck_assert_int_gt(spans, 2000);
+    ck_assert_int_gt(holes, 500);
+    /* the tail warp: 4 lanes of 4 B, 4 B apart, from 0x1000 */
+    mem_apat t = { MEM_AP_AFFINE, 0x1000, 4, 128, 0, 0, 0, 0, 0, 0, 0, 0, ~0x0000000fu };
+    uint64_t f, e;
+    ck_assert_int_eq(mem_apat_span(&t, 0, 0, 0, 4, &f, &e), 1);
+    ck_assert_uint_eq(f, 0x1000);
+    ck_assert_uint_eq(e, 0x1010);
+    mem_lines ls;
+    mem_apat_lanes(&t, 0, 0, 0, 4, a);
+    mem_coalesce(a, mem_apat_mask(&t), 4, 128, 32, &ls);
+    ck_assert_int_eq(ls.nsectors, 1);
+    mem_coalesce(a, ~0u, 4, 128, 32, &ls);
+    ck_assert_int_eq(ls.nsectors, 4);
+    /* lanes 8-11 of a warp of 8 B lanes: bytes 64..96 past the base */
+    t.idle = ~0x00000f00u;
+    t.lane = 8;
+    ck_assert_int_eq(mem_apat_span(&t, 0, 1, 0, 8, &f, &e), 1);
+    ck_assert_uint_eq(f, 0x1000 + 128 + 64);
+    ck_assert_uint_eq(e, 0x1000 + 128 + 96);
+    /* no lane, or a hole: no span (the SM skips the first, the lanes' path takes the second) */
+    t.idle = ~0u;
+    ck_assert_int_eq(mem_apat_span(&t, 0, 0, 0, 8, &f, &e), 0);
+    t.idle = ~0x00000101u;
+    ck_assert_int_eq(mem_apat_span(&t, 0, 0, 0, 8, &f, &e), 0);
+    mem_coalesce(a, 0, 4, 128, 32, &ls);
+    ck_assert_int_eq(ls.n, 0);
+    ck_assert_int_eq(ls.nsectors, 0);
 }
 END_TEST
 
@@ -1104,7 +1217,7 @@ START_TEST(test_apat)
 {
     uint64_t a[32];
     /* grid-stride float4: lane 16, warp 512, CTA 8 warps, iteration one grid */
-    mem_apat g = { MEM_AP_AFFINE, 0x10000000, 16, 512, 4096, 4096 * 1056, 0, 0, 0, 0, 0, 0 };
+    mem_apat g = { MEM_AP_AFFINE, 0x10000000, 16, 512, 4096, 4096 * 1056, 0, 0, 0, 0, 0, 0, 0 };
     mem_apat_lanes(&g, 3, 2, 5, 16, a);
     ck_assert_uint_eq(a[0], 0x10000000 + 2 * 512 + 3 * 4096 + 5 * 4096 * 1056);
     ck_assert_uint_eq(a[31] - a[0], 31 * 16);
@@ -1113,16 +1226,16 @@ START_TEST(test_apat)
     mem_apat_lanes(&g, 9, 0, 0, 16, a);
     ck_assert_uint_eq(a[0], 0x10000000 + 4096);
     /* a negative stride wraps inside the working set */
-    mem_apat d = { MEM_AP_AFFINE, 1000, -4, 0, 0, 0, 64, 0, 0, 0, 0, 0 };
+    mem_apat d = { MEM_AP_AFFINE, 1000, -4, 0, 0, 0, 64, 0, 0, 0, 0, 0, 0 };
     mem_apat_lanes(&d, 0, 0, 0, 4, a);
     ck_assert_uint_eq(a[0], 1000);
     ck_assert_uint_eq(a[1], 1000 + 60);
     /* CTA 2^32 - 1 times a 2^40 stride stays exact modulo the working set */
-    mem_apat big = { MEM_AP_AFFINE, 0, 0, 0, 1ll << 40, 0, 3 << 20, 0, 0, 0, 0, 0 };
+    mem_apat big = { MEM_AP_AFFINE, 0, 0, 0, 1ll << 40, 0, 3 << 20, 0, 0, 0, 0, 0, 0 };
     mem_apat_lanes(&big, 4294967295ull, 0, 0, 4, a);
     ck_assert_uint_eq(a[0], (uint64_t)(((unsigned __int128)4294967295ull << 40) % (3 << 20)));
     /* random: inside the working set, aligned, deterministic, not all equal */
-    mem_apat r = { MEM_AP_RANDOM, 1 << 20, 0, 0, 0, 0, 1 << 16, 42, 0, 0, 0, 0 };
+    mem_apat r = { MEM_AP_RANDOM, 1 << 20, 0, 0, 0, 0, 1 << 16, 42, 0, 0, 0, 0, 0 };
     uint64_t b[32];
     mem_apat_lanes(&r, 7, 1, 3, 8, a);
     mem_apat_lanes(&r, 7, 1, 3, 8, b);
@@ -1138,7 +1251,7 @@ START_TEST(test_apat)
     mem_apat_lanes(&r, 7, 1, 4, 8, b);
     ck_assert_int_ne(memcmp(a, b, sizeof a), 0);
     /* chase: one cycle through all 1024 lines, each once */
-    mem_apat ch = { MEM_AP_CHASE, 0, 0, 0, 0, 0, 1024 * 128, 9, 0, 0, 0, 0 };
+    mem_apat ch = { MEM_AP_CHASE, 0, 0, 0, 0, 0, 1024 * 128, 9, 0, 0, 0, 0, 0 };
     static unsigned char seen[1024];
     memset(seen, 0, sizeof seen);
     for (uint64_t i = 0; i < 1024; i++) {
@@ -1966,6 +2079,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_apat);
     tcase_add_test(tc, test_apat_affine_walk);
     tcase_add_test(tc, test_apat_span);
+    tcase_add_test(tc, test_apat_mask);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("hierarchy");
@@ -1975,6 +2089,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_remote_latency);
     tcase_add_test(tc, test_l2_replica_home_lru);
     tcase_add_test(tc, test_cache_set_div);
+    tcase_add_test(tc, test_cache_set_hash);
     tcase_add_test(tc, test_l2_sets_balanced);
     tcase_add_test(tc, test_l1_level);
     tcase_add_test(tc, test_l1_mshr_bandwidth);

@@ -405,7 +405,7 @@ static const struct {
     {"bad_bytes.trace", ":4:18: LDG.E: bytes=3: expected 1, 2, 4, 8 or 16 bytes per thread"},
     {"bad_bytes_alu.trace", ":4:17: FFMA: bytes=4: expected bytes= only on a memory instruction"},
     {"bad_pattern.trace", ":4:18: LDG.E: pattern=strided:0: expected coalesced, strided:N (N 1..4294967295 bytes), random or uniform"},
-    {"bad_key.trace", ":4:17: FFMA: lat=4: expected stall=, ii=, bytes=, pattern=, timer=, clock= or an address key (addr=, lane=, warp=, cta=, iter=, ws=, rand=, chase=, part=)"},
+    {"bad_key.trace", ":4:17: FFMA: lat=4: expected stall=, ii=, bytes=, pattern=, timer=, clock= or an address key (addr=, lane=, warp=, cta=, iter=, ws=, rand=, chase=, part=, mask=)"},
     {"bad_ii.trace", ":4:28: HGMMA.64x256x16: ii=0: expected an initiation interval of 1..65535 cycles"},
     {"bad_gap.trace", ":2:26: kernel: gap_ns=abc: expected an idle gap of 0..1000000000000 ns before the launch"},
     {"bad_timer.trace", ":4:11: CS2R: timer=middle: expected start or end"},

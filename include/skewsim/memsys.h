@@ -158,6 +158,11 @@ typedef struct mem_cache_geom {
      * slices, l2.c: the set from the line's index within its partition and
      * slice, so that a contiguous range fills every set evenly). */
     uint32_t drop_bit, set_div;
+    /* hash_index 1: the set is a multiplicative hash of the line index
+     * instead (the H200 L1, E20b: lines 256 B and 512 B apart fill it like
+     * contiguous lines, and a random cycle loses hits the way lines
+     * scattered unevenly over the sets do); drop_bit and set_div unused. */
+    int hash_index;
 } mem_cache_geom;
 
 /* What the cache asks of the level behind it.  fetch: bring `smask`
@@ -354,7 +359,18 @@ typedef struct mem_apat {
     uint8_t pbit;                 /* part: the lowest page-hash bit (mem_apat_set_hash) */
     uint8_t pframe;               /* part: memory.l2.frame_bit (64: none) */
     uint64_t pmask;               /* part: memory.l2.hash_bits as a mask */
+    uint32_t idle;                /* lanes that make no access: the complement of the active
+                                     mask (key mask=, an Accel-Sim line's mask); 0, what a
+                                     zeroed pattern holds: all 32 lanes access */
 } mem_apat;
+
+/* The lanes of an access by pattern p (bit l = lane l): those the
+ * coalescer and the bank-conflict count take.  0: the instruction issues
+ * but touches no memory. */
+static inline uint32_t mem_apat_mask(const mem_apat *p)
+{
+    return ~p->idle;
+}
 
 /* Give a part= pattern the model's page hash (memory.l2.hash_bits as a
  * mask, frame_bit): 0, or -1 when partition part-1 cannot be enumerated in
@@ -374,11 +390,13 @@ uint64_t mem_apat_part_addr(const mem_apat *p, uint64_t a);
 void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
                     unsigned lane_bytes, uint64_t addr[32]);
 
-/* Whether the 32 lanes mem_apat_lanes() would give cover one byte range
- * with no gap, in lane order (an affine pattern of lane stride 0..lane_bytes
- * that does not wrap around its working set inside the warp): then
+/* Whether the active lanes (mem_apat_mask) of those mem_apat_lanes() would
+ * give cover one byte range with no gap, in lane order (an affine pattern
+ * of lane stride 0..lane_bytes that does not wrap around its working set
+ * inside the warp, and a mask of one run of consecutive lanes): then
  * [*first, *end) is that range and the warp's sectors are
- * mem_coalesce_range()'s, with no lane computed.  0 otherwise. */
+ * mem_coalesce_range()'s, with no lane computed.  0 otherwise (an empty
+ * mask included). */
 int mem_apat_span(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
                   unsigned lane_bytes, uint64_t *first, uint64_t *end);
 

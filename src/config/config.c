@@ -280,6 +280,8 @@ static const cfg_key cfg_schema[] = {
             "needs is taken from it"),
     ROW_INT("memory.l1.sets", l1_sets, 32, 1, 1048576, "sets",
             "L1 sets (a power of two); ways = what the carve-out leaves / (sets x line)"),
+    ROW_INT("memory.l1.set_hash", l1_set_hash, 1, 0, 1, "bool",
+            "1: a line's L1 set is a hash of its address (E20b on the H200); 0: its low line-index bits"),
     ROW_INT("memory.l1.line_bytes", l1_line_bytes, 128, 16, 4096, "bytes", "L1 line"),
     ROW_INT("memory.l1.sector_bytes", l1_sector_bytes, 32, 16, 4096, "bytes",
             "L1 sector: the unit a miss fetches"),

@@ -87,14 +87,18 @@ static int cta_partition(const numa_st *st, const sim *s, const cta_desc *d)
         const instr *in = &p->code[i];
         if (!in->apat || (in->kind != IK_LD_GLOBAL && in->kind != IK_ST_GLOBAL))
             continue;
-        used++;
         const mem_apat *ap = &p->apats[in->apat - 1];
+        uint32_t mask = mem_apat_mask(ap);     /* only lanes that access vote (mask=) */
+        if (!mask)
+            continue;
+        used++;
         for (uint32_t w = 0; w < nwarps + 15; w++) {
             uint32_t wi = w < nwarps ? w : 0;
             uint64_t iter = w < nwarps ? 0 : w - nwarps + 1;
             mem_apat_lanes(ap, d->id, wi, iter, in->bytes, addr);
             for (int l = 0; l < 32; l++)
-                votes[mem_partition_of(addr[l], 2, st->mask, s->c.l2_frame_bit) & 1]++;
+                if (mask >> l & 1)
+                    votes[mem_partition_of(addr[l], 2, st->mask, s->c.l2_frame_bit) & 1]++;
         }
     }
     return votes[0] == votes[1] ? -1 : votes[1] > votes[0];

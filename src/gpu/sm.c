@@ -330,21 +330,22 @@ static void remove_from_sched(sm *m, warp_sched *ws, int slot)
     }
 }
 
-/* Bytes a warp's access moves through the memory system. */
-static uint64_t access_bytes(const instr *in)
+/* Bytes a warp's access of `lanes` active lanes (1..32; an address
+ * pattern's mask=, else 32) moves through the memory system. */
+static uint64_t access_bytes(const instr *in, unsigned lanes)
 {
     switch (in->pattern) {
     case MP_UNIFORM:
         return 32;
     case MP_RANDOM:
-        return 32 * 32;
+        return 32 * (uint64_t)lanes;
     case MP_STRIDED: {
-        uint64_t span = (uint64_t)in->stride * 31 + in->bytes;
+        uint64_t span = (uint64_t)in->stride * (lanes - 1) + in->bytes;
         uint64_t sectors = (span + 31) / 32;
-        return 32 * SK_MIN(sectors, 32);
+        return 32 * SK_MIN(sectors, lanes);
     }
     default:
-        return (uint64_t)in->bytes * 32;
+        return (uint64_t)in->bytes * lanes;
     }
 }
 
@@ -355,6 +356,10 @@ static uint64_t access_bytes(const instr *in)
 static ps_t global_access(sim *s, sm *m, const warp *w, const instr *in, uint64_t c)
 {
     uint64_t addr[32];
+    /* the active lanes (mask=): none, and the instruction only issues */
+    uint32_t lanes = in->apat ? mem_apat_mask(&w->apats[in->apat - 1]) : ~0u;
+    if (!lanes)
+        return sm_cycle_time(m, c);
     mem_req r = {
         .sm = m->id,
         .op = in->kind == IK_ST_GLOBAL ? MEM_STORE : MEM_LOAD,
@@ -362,14 +367,14 @@ static ps_t global_access(sim *s, sm *m, const warp *w, const instr *in, uint64_
         .lane_bytes = (uint8_t)in->bytes,
         .mask = 0,
         .addr = NULL,
-        .bytes = access_bytes(in),
+        .bytes = access_bytes(in, (unsigned)__builtin_popcount(lanes)),
         .t = sm_cycle_time(m, c),
         .warp = (uint16_t)(w - m->warps),
     };
     if (in->apat && s->hier) {
         uint64_t iter = w->sp ? w->loop_n[w->sp - 1] - w->loop_left[w->sp - 1] : 0;
         const mem_apat *ap = &w->apats[in->apat - 1];
-        r.mask = ~0u;
+        r.mask = lanes;
         /* a contiguous warp goes as its byte range unless a sink wants the
          * lanes (the level's sectors are the same either way) */
         if ((s->sink_want & SINK_W_MEM) ||
@@ -390,10 +395,14 @@ static ps_t global_access(sim *s, sm *m, const warp *w, const instr *in, uint64_
  * bank conflicts (memory.model = hierarchy and an address pattern). */
 static uint64_t smem_conflict(sim *s, sm *m, const warp *w, const instr *in)
 {
+    /* the active lanes (mask=): none, and the instruction only issues */
+    uint32_t lanes = in->apat ? mem_apat_mask(&w->apats[in->apat - 1]) : ~0u;
+    if (!lanes)
+        return 0;
     if (!s->hier) {
         /* flat memory: no banks, no conflicts; the wavefronts of 128 B the
-         * warp's bytes take, for the power model */
-        m->smem_wavefronts += (32u * in->bytes + 127) / 128;
+         * active lanes' bytes take, for the power model */
+        m->smem_wavefronts += ((unsigned)__builtin_popcount(lanes) * in->bytes + 127) / 128;
         return 0;
     }
     uint64_t addr[32];
@@ -403,7 +412,7 @@ static uint64_t smem_conflict(sim *s, sm *m, const warp *w, const instr *in)
         mem_apat_lanes(&w->apats[in->apat - 1], m->ctas[w->cta].id, w->widx, iter, in->bytes, addr);
         a = addr;
     }
-    int wf = mem_hier_smem(s->hier, m->id, a, ~0u, in->bytes);
+    int wf = mem_hier_smem(s->hier, m->id, a, lanes, in->bytes);
     return wf > 1 ? (uint64_t)(wf - 1) : 0;
 }
 

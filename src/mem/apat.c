@@ -23,6 +23,11 @@
  * With part=P any of these addresses numbers only the pages of L2
  * partition P (mem_apat_part_addr): its page k becomes the k-th page of P
  * from address 0, so E18's page lists of one partition are patterns.
+ *
+ * A pattern also says which lanes access at all (mask=, the active mask
+ * an Accel-Sim line carries): every lane still gets its address here, and
+ * the coalescer and the bank count skip the inactive ones, so a warp of 4
+ * active threads costs the sectors of 4 lanes (mem_apat_mask).
  */
 #include "skewsim/memsys.h"
 
@@ -157,7 +162,17 @@ int mem_apat_span(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
         lane_bytes = 1;
     if (p->kind != MEM_AP_AFFINE || p->lane < 0 || (uint64_t)p->lane > lane_bytes)
         return 0;
-    uint64_t span = 31 * (uint64_t)p->lane;     /* lane 31's offset from lane 0 */
+    /* the active lanes: one run lo..hi (a full warp, or the first threads
+     * of a tail warp); a mask with a hole takes the lanes' path */
+    uint32_t mask = mem_apat_mask(p);
+    if (!mask)
+        return 0;
+    unsigned lo = (unsigned)__builtin_ctz(mask), hi = 31u - (unsigned)__builtin_clz(mask);
+    uint32_t run = mask >> lo;
+    if (run & (run + 1))
+        return 0;
+    uint64_t lo_off = lo * (uint64_t)p->lane;
+    uint64_t span = hi * (uint64_t)p->lane;     /* lane hi's offset from lane 0 */
     __int128 off0 = (__int128)warp * p->warp + (__int128)cta * p->cta + (__int128)iter * p->iter;
     uint64_t a0;
     if (p->ws) {
@@ -175,6 +190,8 @@ int mem_apat_span(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
      * takes its general path there) */
     if (a0 > UINT64_MAX - 32 - span)
         return 0;
+    a0 += lo_off;
+    span -= lo_off;               /* now lane hi's offset from lane lo */
     if (p->part) {
         /* one page of the partition: the range moves with its page */
         uint64_t last = a0 + span + lane_bytes - 1;

@@ -195,10 +195,22 @@ static uint16_t sig_of(uint64_t li)
     return (uint16_t)((li * 0x9E3779B97F4A7C15ull) >> 48) | 1;
 }
 
-/* The first way of line li's set (geometry's drop_bit and set_div). */
+/* The first way of line li's set (geometry's hash_index, drop_bit and set_div). */
 static size_t set_base(const mem_cache *c, uint64_t li)
 {
     uint64_t x = li;
+    /* The H200's L1 hash is not published; E20b's curve is that of a
+     * random-like one, so a full 64-bit mix (splitmix64's finaliser,
+     * Steele et al., OOPSLA 2014): a plain multiplicative hash spreads
+     * consecutive lines too evenly (its top bits) or in stripes (middle
+     * bits) */
+    if (c->g.hash_index) {
+        uint64_t z = li;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        return (size_t)(z & c->set_mask) * c->g.ways;
+    }
     if (c->g.drop_bit) {
         unsigned k = c->g.drop_bit - 1;
         x = (x >> (k + 1)) << k | (x & ((1ull << k) - 1));

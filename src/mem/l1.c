@@ -321,6 +321,7 @@ mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *nex
     l1_state *s = xcalloc(1, sizeof *s);
     s->sm = sm;
     s->g.sets = (uint32_t)c->l1_sets;
+    s->g.hash_index = c->l1_set_hash;
     s->g.line_bytes = (uint32_t)c->l1_line_bytes;
     s->g.sector_bytes = (uint32_t)c->l1_sector_bytes;
     s->g.mshrs = (uint32_t)c->l1_mshrs;

@@ -342,7 +342,7 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
         (uint32_t)c->l2_sets,
         (uint32_t)((uint64_t)c->l2_slice_bytes / ((uint64_t)c->l2_sets * (uint64_t)c->l2_line_bytes)),
         (uint32_t)c->l2_line_bytes, (uint32_t)c->l2_sector_bytes, (uint32_t)c->l2_mshrs, 1, 0,
-        (uint32_t)c->l2_slices_per_partition,
+        (uint32_t)c->l2_slices_per_partition, 0,
     };
     cfg_bit_list(c->l2_hash_bits, &s->hash_mask);
     s->frame_bit = c->l2_frame_bit;

@@ -25,9 +25,15 @@
  *    instances are not affine in one of those (scattered lanes, warps or
  *    CTAs whose addresses follow no stride), the instruction keeps only
  *    its pattern and byte count, as before.
+ *  - Active masks: an affine pattern carries the lanes that accessed
+ *    (mem_apat.idle, the native key mask=), so the coalescer takes only
+ *    those and a warp whose mask is 0 touches no memory.  Instances folded
+ *    into one instruction (warps of one stream, loop iterations, CTAs of
+ *    one program) are not told apart by their masks: the pattern takes the
+ *    union of theirs (mask_merge), exact when they agree.
  *  - What the simulator cannot use is dropped: PCs, addresses that fit no
- *    affine pattern, the active masks beyond the pattern (every lane of a
- *    pattern is accessed), immediates, line numbers.  Traces carry no
+ *    affine pattern and with them their masks (every lane of a byte count
+ *    is charged), immediates, line numbers.  Traces carry no
  *    compiler stall counts: given the binary's SASS listing
  *    (trace_set_sass), each instruction takes its own by PC; without one
  *    every instruction gets stall = 1 and timing rests on the scoreboard
@@ -93,10 +99,14 @@ typedef struct as_ins {
     uint8_t aff;
     uint64_t a0, cta0;            /* cta0: the CTA a0 belongs to (forms) */
     int64_t dl, dw, di, dc;
+    /* Active lanes (the line's mask; not compared either): once instances
+     * are folded together, the lanes active in any of them (mask_merge). */
+    uint32_t mask;
 } as_ins;
 
-/* as_ins.aff: what is known of its addresses */
-enum { AA_OK = 1, AA_DW = 2, AA_DI = 4, AA_DC = 8 };
+/* as_ins.aff: what is known of its addresses.  AA_NONE: no instance so far
+ * had an active lane, so no address says anything (a0 and dl are unset). */
+enum { AA_OK = 1, AA_DW = 2, AA_DI = 4, AA_DC = 8, AA_NONE = 16 };
 
 typedef struct as_seq {
     as_ins *v;
@@ -573,9 +583,10 @@ static void addr_lanes(as_ins *a, uint32_t mask, uint64_t first, const int64_t *
  * and instances that do not fit an affine stride clear a's AA_OK. */
 static void addr_fit(as_ins *a, const as_ins *b, int64_t k, uint8_t flag, int64_t *d)
 {
-    if (!(a->aff & AA_OK))
-        return;
-    if (!(b->aff & AA_OK) || b->dl != a->dl || k == 0) {
+    if (!(a->aff & AA_OK) || (b->aff & AA_NONE))
+        return;                   /* b has no lane to contradict a's strides */
+    if ((a->aff & AA_NONE) || !(b->aff & AA_OK) || b->dl != a->dl || k == 0) {
+        /* (a without lanes gives b's addresses no origin: no pattern) */
         a->aff = 0;
         return;
     }
@@ -590,6 +601,17 @@ static void addr_fit(as_ins *a, const as_ins *b, int64_t k, uint8_t flag, int64_
     } else if (diff != *d * k) {
         a->aff = 0;
     }
+}
+
+/* Instances a and b of one instruction are folded into a (warps of one
+ * stream, iterations of a loop, CTAs of one program): a's mask becomes the
+ * lanes active in either.  Exact when the instances agree (a tail warp or
+ * a branch's lanes, the same every iteration); where they differ, each is
+ * charged the union: never more lanes than a full warp, never fewer than
+ * it used (docs/accelsim.md). */
+static void mask_merge(as_ins *a, const as_ins *b)
+{
+    a->mask |= b->mask;
 }
 
 #define NEED(what)                                                              \
@@ -799,8 +821,11 @@ static int parse_ins(as_reader *r, as_seq *s)
             set_pattern_same(&a, stride_v, active, 1);   /* every delta is the stride */
         else
             set_pattern(&a, delta, active);
+        a.mask = (uint32_t)mask;
         if (active > 0)
             addr_lanes(&a, (uint32_t)mask, first, strided ? NULL : delta, stride_v);
+        else
+            a.aff = AA_OK | AA_NONE;  /* predicated off everywhere: no lane accesses */
     }
     /* tracer version 5 ends the line with the immediate */
     if (i < n) {
@@ -813,6 +838,7 @@ static int parse_ins(as_reader *r, as_seq *s)
         a.pattern = 0;
         a.stride = 0;
         a.aff = 0;
+        a.mask = 0;
     } else if (width == 0) {        /* constant loads: no address operand traced */
         a.bytes = oc->width;
         a.pattern = MP_UNIFORM;
@@ -876,10 +902,14 @@ static void fold_repeats(as_reader *r, const as_seq *s, as_seq *out)
         for (uint32_t j = i; j < i + best_len; j++) {
             as_ins *b = seq_push(out, s->line[j]);
             *b = s->v[j];
+            for (uint32_t k = 1; k < best_k; k++)
+                mask_merge(b, &s->v[j + k * best_len]);
             /* iteration k of the body: its addresses k iteration strides on */
             for (uint32_t k = 1; k < best_k && (b->aff & AA_OK); k++) {
                 const as_ins *c = &s->v[j + k * best_len];
-                if ((c->aff & AA_DW) != (b->aff & AA_DW) || c->dw != b->dw)
+                if (c->aff & AA_NONE)
+                    continue;
+                if ((b->aff & AA_NONE) || (c->aff & AA_DW) != (b->aff & AA_DW) || c->dw != b->dw)
                     b->aff = 0;
                 else
                     addr_fit(b, c, k, AA_DI, &b->di);
@@ -918,9 +948,12 @@ static void build_layout(as_reader *r, unsigned long tb_line)
     if (uniform) {
         /* one stream for every warp: its addresses step by a warp stride */
         as_seq *s0 = &r->warp[0];
-        for (uint32_t i = 0; i < s0->n; i++)
+        for (uint32_t i = 0; i < s0->n; i++) {
+            for (uint32_t w = 1; w < r->nwarps; w++)
+                mask_merge(&s0->v[i], &r->warp[w].v[i]);
             for (uint32_t w = 1; w < r->nwarps && (s0->v[i].aff & AA_OK); w++)
                 addr_fit(&s0->v[i], &r->warp[w].v[i], w, AA_DW, &s0->v[i].dw);
+        }
     }
     for (uint32_t w = 0; w < (uniform ? 1 : r->nwarps); w++)
         fold_repeats(r, &r->warp[w], &r->cwarp[w]);
@@ -1014,9 +1047,11 @@ static void addr_fit_cta(as_form *f, const as_seq *l, uint64_t cta)
     for (uint32_t i = 0; i < l->n; i++) {
         as_ins *a = &f->seq.v[i];
         const as_ins *b = &l->v[i];
-        if (!(a->aff & AA_OK))
+        mask_merge(a, b);
+        if (!(a->aff & AA_OK) || (b->aff & AA_NONE))
             continue;
-        if ((a->aff & (AA_DW | AA_DI)) != (b->aff & (AA_DW | AA_DI)) || a->dw != b->dw || a->di != b->di)
+        if ((a->aff & AA_NONE) || (a->aff & (AA_DW | AA_DI)) != (b->aff & (AA_DW | AA_DI)) ||
+            a->dw != b->dw || a->di != b->di)
             a->aff = 0;
         else
             addr_fit(a, b, (int64_t)(cta - a->cta0), AA_DC, &a->dc);
@@ -1075,6 +1110,15 @@ static void attach_apats(as_reader *r)
             mem_apat ap;
             memset(&ap, 0, sizeof ap);
             ap.kind = MEM_AP_AFFINE;
+            ap.idle = ~a->mask;
+            if (a->aff & AA_NONE) {
+                /* no instance had an active lane: a pattern of no lanes,
+                 * so that the instruction issues and touches nothing */
+                ap.lane = a->bytes;
+                ap.warp = 32 * ap.lane;
+                p->code[i].apat = prog_add_apat(p, &ap);
+                continue;
+            }
             ap.lane = a->dl;
             ap.warp = a->aff & AA_DW ? a->dw : 0;
             ap.iter = a->aff & AA_DI ? a->di : 0;

@@ -310,7 +310,7 @@ static int parse_stride(const char *v, int64_t *out)
 /* The address keys of docs/trace-format.md, "Addresses": 1 when s is one
  * (parsed into *a and *seen), 0 when it is not, -1 after a message. */
 enum { AK_ADDR = 1, AK_LANE = 2, AK_WARP = 4, AK_CTA = 8, AK_ITER = 16, AK_WS = 32, AK_RAND = 64,
-       AK_CHASE = 128, AK_PART = 256 };
+       AK_CHASE = 128, AK_PART = 256, AK_MASK = 512 };
 
 static int parse_addr_key(native *t, const char *op, const char *s, uint32_t col, size_t klen,
                           const char *v, int memory, mem_apat *a, unsigned *seen)
@@ -318,7 +318,7 @@ static int parse_addr_key(native *t, const char *op, const char *s, uint32_t col
     static const struct { const char *k; unsigned bit; } keys[] = {
         {"addr", AK_ADDR}, {"lane", AK_LANE}, {"warp", AK_WARP}, {"cta", AK_CTA},
         {"iter", AK_ITER}, {"ws", AK_WS}, {"rand", AK_RAND}, {"chase", AK_CHASE},
-        {"part", AK_PART},
+        {"part", AK_PART}, {"mask", AK_MASK},
     };
     unsigned bit = 0;
     for (size_t i = 0; i < SK_ARRAY_LEN(keys); i++)
@@ -353,6 +353,13 @@ static int parse_addr_key(native *t, const char *op, const char *s, uint32_t col
         if (parse_u64(v, 1, &u) < 0)
             return fail_at(t, col, "%s: %s: expected an L2 partition 0 or 1 (part=P)", op, s);
         a->part = (uint8_t)(u + 1);
+        return 1;
+    case AK_MASK:
+        /* the active lanes (Accel-Sim's mask): kept as the idle ones, so
+         * that a zeroed pattern has all 32 */
+        if (parse_u64(v, UINT32_MAX, &u) < 0)
+            return fail_at(t, col, "%s: %s: expected a lane mask 0..0xffffffff (decimal or 0x hex)", op, s);
+        a->idle = ~(uint32_t)u;
         return 1;
     default:
         if (parse_u64(v, UINT64_MAX, &a->seed) < 0)
@@ -476,7 +483,7 @@ static int parse_instr(native *t, program *p)
                 if (ar == 0)
                     return fail_at(t, col, "%s: %s: expected stall=, ii=, bytes=, pattern=, timer=, "
                                    "clock= or an address key (addr=, lane=, warp=, cta=, iter=, ws=, "
-                                   "rand=, chase=, part=)", op, s);
+                                   "rand=, chase=, part=, mask=)", op, s);
                 if (!addr_col)
                     addr_col = col;
             }

@@ -150,6 +150,8 @@ static int write_instr(gzFile f, const program *p, const instr *in, int indent)
                          (unsigned long long)a->seed);
             if (a->part)
                 gzprintf(f, " part=%u", a->part - 1u);
+            if (a->idle)
+                gzprintf(f, " mask=0x%08x", (unsigned)mem_apat_mask(a));
         }
     }
     if (in->ii)
