@@ -312,6 +312,24 @@ int main(int argc, char **argv)
         bool all_cases;
     };
     std::vector<Set> sets = {{0, 1, true}, {8, 40, true}};
+    // Median event time (ns) of reps - 1 launches of bw_kernel after a warm-up
+    // one, the L2 flushed before each when the lists are not resident.
+    auto time_bw = [&](const BwArgs &a, bool resident, int reps) {
+        std::vector<double> t;
+        for (int rep = 0; rep < reps; rep++) {
+            if (!resident)
+                flush();
+            CK(cudaMemset(dctr, 0, 8));
+            CK(cudaEventRecord(ea));
+            bw_kernel<<<nsm * 2, 512>>>((const float4 *)buf, a, fsink);
+            CK(cudaEventRecord(eb));
+            CK(cudaEventSynchronize(eb));
+            CK(cudaGetLastError());
+            if (rep > 0)
+                t.push_back(ev_ms(ea, eb) * 1e6);
+        }
+        return median_d(t);
+    };
     // `scale` (E18c): only the first K SMs of partition A read (K = 4 .. 66),
     // near or far pages, from HBM (2 GiB lists) and L2-resident (8 MiB x 40):
     // what one SM can pull, against what a half's HBM or the fabric gives.
@@ -341,20 +359,7 @@ int main(int argc, char **argv)
                     a.ctr = dctr;
                     a.part_of_sm = dpart;
                     size_t bytes = (size_t)a.nchunk[0] * 16 * 4096;
-                    std::vector<double> t;
-                    for (int rep = 0; rep < 4; rep++) {
-                        if (!resident)
-                            flush();
-                        CK(cudaMemset(dctr, 0, 8));
-                        CK(cudaEventRecord(ea));
-                        bw_kernel<<<nsm * 2, 512>>>((const float4 *)buf, a, fsink);
-                        CK(cudaEventRecord(eb));
-                        CK(cudaEventSynchronize(eb));
-                        CK(cudaGetLastError());
-                        if (rep > 0)
-                            t.push_back(ev_ms(ea, eb) * 1e6);
-                    }
-                    double tn = median_d(t), gbps = (double)bytes * passes / tn;
+                    double tn = time_bw(a, resident, 4), gbps = (double)bytes * passes / tn;
                     std::fprintf(sf, "%s_%s,%d,%zu,%u,%.0f,%.1f\n", far ? "A_reads_B" : "A_reads_A",
                                  resident ? "l2" : "hbm", K, bytes, passes, tn, gbps);
                     std::printf("scale %s %s K=%d: %.1f GB/s (%.1f per SM)\n", far ? "far " : "near",
@@ -388,20 +393,7 @@ int main(int argc, char **argv)
             a.passes = passes;
             a.ctr = dctr;
             a.part_of_sm = dpart;
-            std::vector<double> t;
-            for (int rep = 0; rep < 6; rep++) {
-                if (!resident)
-                    flush();
-                CK(cudaMemset(dctr, 0, 8));
-                CK(cudaEventRecord(ea));
-                bw_kernel<<<nsm * 2, 512>>>((const float4 *)buf, a, fsink);
-                CK(cudaEventRecord(eb));
-                CK(cudaEventSynchronize(eb));
-                CK(cudaGetLastError());
-                if (rep > 0)
-                    t.push_back(ev_ms(ea, eb) * 1e6);
-            }
-            double tn = median_d(t), gbps = (double)bytes * passes / tn;
+            double tn = time_bw(a, resident, 6), gbps = (double)bytes * passes / tn;
             std::string set = resident ? fmt("%zuMiB", st.mib) : std::string("2GiB-HBM");
             std::string tag = resident ? (st.mib == 8 ? std::string("_l2") : fmt("_l2_%zuMiB", st.mib)) : "_hbm";
             std::fprintf(bf, "%s%s,%d,%d,%zu,%u,%.0f,%.1f\n", cs.name, tag.c_str(), cs.ra, cs.rb, bytes, passes, tn,
