@@ -12,6 +12,10 @@
 #include "testutil.h"
 
 #define MIXED TEST_DATA "/run/mixed.trace"
+#define PLOT_RUN TEST_DATA "/plot/run4"
+/* The usage lines of cmd_plot.c and cmd_report.c, as their messages quote them. */
+#define PLOT_USAGE "skewsim plot KIND DIR -o FILE.svg [-c CONFIG] [--set key=value ...] | plot --list"
+#define REPORT_USAGE "skewsim report DIR [-o FILE.html] [-c CONFIG] [--set key=value ...]"
 
 static char tmpdir[128];
 
@@ -123,6 +127,21 @@ static const struct {
      "skewsim: @/no/such/dir: cannot create output directory: No such file or directory\n"},
     {"gen fma --iters -1", SK_EUSAGE, 1, "skewsim: gen fma: iters -1: expected 0..2147483647\n"},
     {"gen bogus", SK_EUSAGE, 1, "skewsim: gen: bogus: expected a workload: fma, stream, gemm, coop, chase, add or unit (see 'skewsim gen --help')\n"},
+    /* plot and report share one parser (src/cli/args.c): the same mistakes
+     * give the same messages, and --set reaches the config in both. */
+    {"report", SK_EUSAGE, 1, "skewsim: report: missing DIR: expected " REPORT_USAGE "\n"},
+    {"report -x", SK_EUSAGE, 1, "skewsim: report: -x: unknown option: expected " REPORT_USAGE "\n"},
+    {"report " PLOT_RUN " -o", SK_EUSAGE, 1, "skewsim: report: -o: missing value: expected " REPORT_USAGE "\n"},
+    {"report " PLOT_RUN " @/never", SK_EUSAGE, 1,
+     "skewsim: report: @/never: unexpected argument: expected " REPORT_USAGE "\n"},
+    {"report " PLOT_RUN " -o @/never --set sm.warp_schedulers=0", SK_ERANGE, 2,
+     "skewsim: --set sm.warp_schedulers=0: sm.warp_schedulers: 0: expected an integer in 1..32\n"},
+    {"plot", SK_EUSAGE, 1, "skewsim: plot: missing KIND: expected " PLOT_USAGE "\n"},
+    {"plot gantt " PLOT_RUN " -c", SK_EUSAGE, 1, "skewsim: plot: -c: missing value: expected " PLOT_USAGE "\n"},
+    {"plot gantt " PLOT_RUN " @/never -o @/never", SK_EUSAGE, 1,
+     "skewsim: plot: @/never: unexpected argument: expected " PLOT_USAGE "\n"},
+    {"plot gantt " PLOT_RUN " -o @/never --set sm.warp_schedulers=0", SK_ERANGE, 2,
+     "skewsim: --set sm.warp_schedulers=0: sm.warp_schedulers: 0: expected an integer in 1..32\n"},
     {"validate -c " TU_H200, SK_EUSAGE, 1,
      "skewsim: validate: missing -d DIR or --measured DIR: expected -c CONFIG (-d DIR | --measured DIR)\n"},
 };
