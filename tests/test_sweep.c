@@ -869,17 +869,26 @@ START_TEST(test_accelsim_kernel_files)
 }
 END_TEST
 
+/* A CSV of `header` and one row "SM,1.0" per SM of the H200, written to
+ * path; its text is returned (the caller edits a row and writes it again). */
+static char *per_sm_csv(const char *path, const char *header)
+{
+    char *csv = calloc(1, 8192);
+    ck_assert_ptr_nonnull(csv);
+    sprintf(csv, "%s\n", header);
+    for (int i = 0; i < 132; i++)
+        sprintf(csv + strlen(csv), "%d,1.0\n", i);
+    put_file(path, csv);
+    return csv;
+}
+
 /* dispatch.weights_file is part of the key as well: a weights file edited
  * under the same name reruns the points that read it (before, the key held
  * only its name, in the config dump, and a resume kept the stale points). */
 START_TEST(test_weights_file_in_key)
 {
     char *wpath = sub("weights.csv");
-    char *csv = calloc(1, 8192);
-    strcpy(csv, "sm,weight\n");
-    for (int i = 0; i < 132; i++)
-        sprintf(csv + strlen(csv), "%d,1.0\n", i);
-    put_file(wpath, csv);
+    char *csv = per_sm_csv(wpath, "sm,weight");
     char *body = tu_strf("traces:\n"
                          "  one: {gen: \"fma --iters 16 --block 64 --grid 264\"}\n"
                          "set: {dispatch.policy: static_weights, dispatch.weights_file: %s}\n"
@@ -921,11 +930,7 @@ END_TEST
 START_TEST(test_map_file_and_blank_dir)
 {
     char *map = sub("map.csv");
-    char *csv = calloc(1, 8192);
-    strcpy(csv, "sm,fmax_scale\n");
-    for (int i = 0; i < 132; i++)
-        sprintf(csv + strlen(csv), "%d,1.0\n", i);
-    put_file(map, csv);
+    char *csv = per_sm_csv(map, "sm,fmax_scale");
     char *body = tu_strf("traces:\n"
                          "  one: {gen: \"fma --iters 16 --block 64 --grid 4\"}\n"
                          "set: {silicon.preset: file, silicon.map_file: %s}\n"

@@ -483,22 +483,38 @@ typedef struct cap {
     int c_id, c_rep, c_cta, c_sm, c_t1;
 } cap;
 
-/* Median over the reps of kernel `id` of t_last - t_first (ns), NAN when
- * none recorded both. */
-static double meas_span(const cap *d, const char *id)
+/* Median over the reps of pair (a, b) of b's last CTA end less a's first
+ * CTA start (ns): within a rep the two kernels' reps.csv times share one
+ * origin.  NAN when no rep recorded both.  With a == b, each rep's own
+ * span: meas_span(). */
+static double pair_span(const cap *d, const char *a, const char *b)
 {
     double *v = xcalloc(d->reps.n + 1, sizeof *v);
     size_t n = 0;
+    int same = !strcmp(a, b);
     for (size_t r = 0; r < d->reps.n; r++) {
-        if (strcmp(cell(&d->reps, r, d->r_id), id))
+        if (strcmp(cell(&d->reps, r, d->r_id), a))
             continue;
-        double a = num(&d->reps, r, d->r_first), b = num(&d->reps, r, d->r_last);
-        if (a >= 0 && b >= a)
-            v[n++] = b - a;
+        size_t q = same ? r : 0;
+        while (!same && q < d->reps.n &&
+               (strcmp(cell(&d->reps, q, d->r_id), b) || num(&d->reps, q, d->r_rep) != num(&d->reps, r, d->r_rep)))
+            q++;
+        if (q == d->reps.n)
+            continue;
+        double first = num(&d->reps, r, d->r_first), last = num(&d->reps, q, d->r_last);
+        if (first >= 0 && last >= first)
+            v[n++] = last - first;
     }
     double m = median_of(v, n);
     free(v);
     return m;
+}
+
+/* Median over the reps of kernel `id` of t_last - t_first (ns), NAN when
+ * none recorded both. */
+static double meas_span(const cap *d, const char *id)
+{
+    return pair_span(d, id, id);
 }
 
 /* Placement, CTA counts per SM and finish spread of rep 0 against the
@@ -656,29 +672,6 @@ static int first_in_process(vctx *v, const cap *d, size_t row, sk_error *e)
     return rc;
 }
 
-/* Median over the reps of pair (a, b) of b's last CTA end less a's first
- * CTA start (ns): within a rep the two kernels' reps.csv times share one
- * origin.  NAN when no rep recorded both. */
-static double pair_span(const cap *d, const char *a, const char *b)
-{
-    double *v = xcalloc(d->reps.n + 1, sizeof *v);
-    size_t n = 0;
-    for (size_t r = 0; r < d->reps.n; r++) {
-        if (strcmp(cell(&d->reps, r, d->r_id), a))
-            continue;
-        double first = num(&d->reps, r, d->r_first), rep = num(&d->reps, r, d->r_rep);
-        for (size_t q = 0; q < d->reps.n; q++)
-            if (!strcmp(cell(&d->reps, q, d->r_id), b) && num(&d->reps, q, d->r_rep) == rep) {
-                double last = num(&d->reps, q, d->r_last);
-                if (first >= 0 && last >= first)
-                    v[n++] = last - first;
-                break;
-            }
-    }
-    double m = median_of(v, n);
-    free(v);
-    return m;
-}
 
 /* E14's two-stream pairs (mode concurrent; params
  * pair=A+B;launched=first|second;partner=ID): two kernels launched together
