@@ -11,6 +11,15 @@
 #include "tests.h"
 #include "testutil.h"
 
+/* The chip of config file `path` with `yaml` over it (NULL: none) and its
+ * topology. */
+static void build_chip(cfg *c, topo *t, const char *path, const char *yaml)
+{
+    tu_cfg(c, path, yaml, NULL);
+    sk_error e = {0};
+    ck_assert_msg(topo_build(t, c, &e) == 0, "%s: %s", path, e.msg);
+}
+
 /* ---- clusters --------------------------------------------------------- */
 
 /* A kernel of one CTA per SM on the H200: 1024 threads x 64 registers fill
@@ -279,10 +288,9 @@ END_TEST
 START_TEST(test_green_measured)
 {
     cfg c;
-    tu_cfg(&c, TU_H200, NULL);
     topo t;
+    build_chip(&c, &t, TU_H200, NULL);
     sk_error e = {0};
-    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
     FILE *f = fopen("validation/h200/capture/green.csv", "r");
     ck_assert_ptr_nonnull(f);
     char line[4096];
@@ -324,10 +332,9 @@ END_TEST
 START_TEST(test_green_uneven_random_last)
 {
     cfg c;
-    tu_cfg(&c, TU_H200, "topology: {floorsweep: \"0.5 0.6 0.7 0.8 1.8 2.8\"}\n", NULL);
     topo t;
+    build_chip(&c, &t, TU_H200, "topology: {floorsweep: \"0.5 0.6 0.7 0.8 1.8 2.8\"}\n");
     sk_error e = {0};
-    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
     int g[132], r[132], ng, nr;
     ck_assert_int_eq(topo_green(&t, 120, 8, g, &ng, r, &nr, &e), 0);
     for (int i = 0; i < ng; i++)
@@ -392,10 +399,9 @@ static void sms_nocosched20(unsigned char *in) /* the flags-1 split at N = 20 (E
 static void sms_mig3g4(unsigned char *in)      /* what topo_mig gives 3g@4 */
 {
     cfg c;
-    tu_cfg(&c, TU_H200, NULL);
     topo t;
+    build_chip(&c, &t, TU_H200, NULL);
     sk_error e = {0};
-    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
     int ids[132], n;
     ck_assert_int_eq(mig_sms(&t, "3g@4", ids, &n, &e), 0);
     for (int k = 0; k < n; k++)
@@ -567,13 +573,12 @@ START_TEST(test_mig_every_chip)
         cfg c;
         char seed[64];
         snprintf(seed, sizeof seed, "sim: {seed: %d}\n", chip);
-        if (chip < (int)SK_ARRAY_LEN(shipped))
-            tu_cfg(&c, shipped[chip], NULL);
-        else
-            tu_cfg(&c, "configs/h200_yield.yaml", seed, NULL);
         topo t;
+        if (chip < (int)SK_ARRAY_LEN(shipped))
+            build_chip(&c, &t, shipped[chip], NULL);
+        else
+            build_chip(&c, &t, "configs/h200_yield.yaml", seed);
         sk_error e = {0};
-        ck_assert_int_eq(topo_build(&t, &c, &e), 0);
         int ids[132], n;
         for (int p = 0; topo_mig_profile_at(p); p++)
             for (int st = 0; st < 8; st++) {
@@ -610,10 +615,9 @@ START_TEST(test_mig_worst_case_tight)
         {"configs/h200_common.yaml", 4}};
     for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
         cfg c;
-        tu_cfg(&c, cases[i].path, NULL);
         topo t;
+        build_chip(&c, &t, cases[i].path, NULL);
         sk_error e = {0};
-        ck_assert_int_eq(topo_build(&t, &c, &e), 0);
         int ids[132], n;
         ck_assert_int_eq(mig_sms(&t, "3g@4", ids, &n, &e), 0);
         int gpcs[16] = {0}, held = 0;
@@ -635,10 +639,9 @@ END_TEST
 START_TEST(test_mig_unavailable)
 {
     cfg c;
-    tu_cfg(&c, TU_H200, "topology: {floorsweep: \"6.6 6.7 6.8 7.6 7.7 7.8\"}\n", NULL);
     topo t;
+    build_chip(&c, &t, TU_H200, "topology: {floorsweep: \"6.6 6.7 6.8 7.6 7.7 7.8\"}\n");
     sk_error e = {0};
-    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
     int ids[132], n, p, st;
     ck_assert_int_eq(mig_sms(&t, "1g@6", ids, &n, &e), SK_EFIT);
     ck_assert_ptr_nonnull(strstr(e.msg, "its GPCs hold 12 SMs: expected at least 16"));
