@@ -28,6 +28,17 @@ if [ $QUICK = 1 ]; then
     rm -rf "$SCRATCH"
     mkdir -p "$SCRATCH/docs"
     cp "$DOCS/README.md" "$SCRATCH/docs/"
+    # `maps -d DIR` under a regular file: the one line and exit status 3
+    # (README.md, "Exit status"), before anything is written
+    : >"$SCRATCH/file"
+    ST=0
+    MSG=$("$TOOL" maps "$1" --quick -d "$SCRATCH/file/docs" 2>&1) || ST=$?
+    WANT="study: $SCRATCH/file/docs/$1: cannot create directory: Not a directory"
+    if [ "$ST" != 3 ] || [ "$MSG" != "$WANT" ]; then
+        printf 'study maps -d under a file: status %s, said:\n%s\nexpected status 3 and:\n%s\n' \
+            "$ST" "$MSG" "$WANT" >&2
+        exit 1
+    fi
 fi
 for NAME in "$@"; do
     D=$DOCS/$NAME
@@ -36,8 +47,8 @@ for NAME in "$@"; do
         # The quick run reads the committed inputs; it regenerates them into
         # the scratch folder and fails if they differ (a model change makes
         # them stale), instead of rewriting the source tree.
+        # (GEN does not exist yet: maps makes it, as `-d DIR` promises)
         GEN=$SCRATCH/gen
-        mkdir -p "$GEN/$NAME"
         "$TOOL" maps "$NAME" --quick -d "$GEN"
         for F in $(cd "$GEN/$NAME" && find . -type f | sort); do
             # (a generated spec names its maps under the folder it was written to)

@@ -4,6 +4,7 @@
  * output directory.  The binary is $SKEWSIM_BIN (`make check` sets it),
  * else build/skewsim. */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,10 @@
 #include "testutil.h"
 
 #define MIXED TEST_DATA "/run/mixed.trace"
+#define PLOT_RUN TEST_DATA "/plot/run4"
+/* The usage lines of cmd_plot.c and cmd_report.c, as their messages quote them. */
+#define PLOT_USAGE "skewsim plot KIND DIR -o FILE.svg [-c CONFIG] [--set key=value ...] | plot --list"
+#define REPORT_USAGE "skewsim report DIR [-o FILE.html] [-c CONFIG] [--set key=value ...]"
 
 static char tmpdir[128];
 
@@ -123,6 +128,21 @@ static const struct {
      "skewsim: @/no/such/dir: cannot create output directory: No such file or directory\n"},
     {"gen fma --iters -1", SK_EUSAGE, 1, "skewsim: gen fma: iters -1: expected 0..2147483647\n"},
     {"gen bogus", SK_EUSAGE, 1, "skewsim: gen: bogus: expected a workload: fma, stream, gemm, coop, chase, add or unit (see 'skewsim gen --help')\n"},
+    /* plot and report share one parser (src/cli/args.c): the same mistakes
+     * give the same messages, and --set reaches the config in both. */
+    {"report", SK_EUSAGE, 1, "skewsim: report: missing DIR: expected " REPORT_USAGE "\n"},
+    {"report -x", SK_EUSAGE, 1, "skewsim: report: -x: unknown option: expected " REPORT_USAGE "\n"},
+    {"report " PLOT_RUN " -o", SK_EUSAGE, 1, "skewsim: report: -o: missing value: expected " REPORT_USAGE "\n"},
+    {"report " PLOT_RUN " @/never", SK_EUSAGE, 1,
+     "skewsim: report: @/never: unexpected argument: expected " REPORT_USAGE "\n"},
+    {"report " PLOT_RUN " -o @/never --set sm.warp_schedulers=0", SK_ERANGE, 2,
+     "skewsim: --set sm.warp_schedulers=0: sm.warp_schedulers: 0: expected an integer in 1..32\n"},
+    {"plot", SK_EUSAGE, 1, "skewsim: plot: missing KIND: expected " PLOT_USAGE "\n"},
+    {"plot gantt " PLOT_RUN " -c", SK_EUSAGE, 1, "skewsim: plot: -c: missing value: expected " PLOT_USAGE "\n"},
+    {"plot gantt " PLOT_RUN " @/never -o @/never", SK_EUSAGE, 1,
+     "skewsim: plot: @/never: unexpected argument: expected " PLOT_USAGE "\n"},
+    {"plot gantt " PLOT_RUN " -o @/never --set sm.warp_schedulers=0", SK_ERANGE, 2,
+     "skewsim: --set sm.warp_schedulers=0: sm.warp_schedulers: 0: expected an integer in 1..32\n"},
     {"validate -c " TU_H200, SK_EUSAGE, 1,
      "skewsim: validate: missing -d DIR or --measured DIR: expected -c CONFIG (-d DIR | --measured DIR)\n"},
 };
@@ -317,6 +337,51 @@ START_TEST(test_validate_measured)
 }
 END_TEST
 
+/* The simulated column of the first row of `out` that holds `row` and
+ * `metric` (tag "predicted"), NAN when there is none. */
+static double sim_value(const char *out, const char *row, const char *metric)
+{
+    char *pat = tu_strf("  %s ", row);
+    double v = NAN;
+    for (const char *p = strstr(out, pat); p; p = strstr(p + 1, pat)) {
+        const char *eol = strchr(p, '\n'), *m = strstr(p, metric);
+        if (!eol || !m || m > eol)
+            continue;
+        double meas, simv;
+        if (sscanf(m + strlen(metric), "%lf %lf", &meas, &simv) == 2 && strstr(m, "predicted") &&
+            strstr(m, "predicted") < eol)
+            v = simv;
+        break;
+    }
+    free(pat);
+    return v;
+}
+
+/* validate --measured compares E14-style two-stream pairs (mode
+ * concurrent, tests/data/capture2s): both kernels' times and spans and the
+ * pair's span are rows, tagged predicted, and the kernels ran side by
+ * side: the pair took less than one after the other and more than either.
+ * A concurrent row that names no partner is skipped with its reason. */
+START_TEST(test_validate_concurrent)
+{
+    cli_result r;
+    run_cli("validate -c " TU_H200 " --measured " TEST_DATA "/capture2s", &r);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    double ta = sim_value(r.out, "t.2s.A", "time_us"), tb = sim_value(r.out, "t.2s.B", "time_us");
+    double sa = sim_value(r.out, "t.2s.A", "span_us"), sb = sim_value(r.out, "t.2s.B", "span_us");
+    double pair = sim_value(r.out, "t.2s.A pair", "span_us");
+    ck_assert_msg(isfinite(ta) && isfinite(tb) && isfinite(sa) && isfinite(sb) && isfinite(pair),
+                  "missing rows:\n%s", r.out);
+    ck_assert_msg(pair < sa + sb && pair > sa && pair > sb, "A %.2f us, B %.2f us, pair %.2f us", sa, sb, pair);
+    ck_assert_double_gt(tb, ta);        /* B launched second, on the SMs A holds */
+    ck_assert_ptr_null(strstr(r.out, "is not simulated"));
+    ck_assert_ptr_nonnull(strstr(r.out, "e.g. t.2s.lone: concurrent: expected launched=first or second and "
+                                        "partner=ID in params"));
+    ck_assert_ptr_nonnull(strstr(r.out, "5 rows, 1 kernels skipped"));
+    cli_free(&r);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -334,6 +399,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_run_output_dir);
     tcase_add_test(tc, test_run_deterministic);
     tcase_add_test(tc, test_validate_measured);
+    tcase_add_test(tc, test_validate_concurrent);
     suite_add_tcase(s, tc);
     return s;
 }

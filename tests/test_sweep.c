@@ -869,16 +869,68 @@ START_TEST(test_accelsim_kernel_files)
 }
 END_TEST
 
+/* A CSV of `header` and one row "SM,1.0" per SM of the H200, written to
+ * path; its text is returned (the caller edits a row and writes it again). */
+static char *per_sm_csv(const char *path, const char *header)
+{
+    char *csv = calloc(1, 8192);
+    ck_assert_ptr_nonnull(csv);
+    sprintf(csv, "%s\n", header);
+    for (int i = 0; i < 132; i++)
+        sprintf(csv + strlen(csv), "%d,1.0\n", i);
+    put_file(path, csv);
+    return csv;
+}
+
+/* dispatch.weights_file is part of the key as well: a weights file edited
+ * under the same name reruns the points that read it (before, the key held
+ * only its name, in the config dump, and a resume kept the stale points). */
+START_TEST(test_weights_file_in_key)
+{
+    char *wpath = sub("weights.csv");
+    char *csv = per_sm_csv(wpath, "sm,weight");
+    char *body = tu_strf("traces:\n"
+                         "  one: {gen: \"fma --iters 16 --block 64 --grid 264\"}\n"
+                         "set: {dispatch.policy: static_weights, dispatch.weights_file: %s}\n"
+                         "seeds: [1, 2]\n",
+                         wpath);
+    write_spec("weights.yaml", body);
+    free(body);
+    char *spec = sub("weights.yaml"), *out = sub("out");
+    static const char *const want[] = {
+        "sweep: 2 points: 2 run, 0 already done, 0 failed",   /* first run */
+        "sweep: 2 points: 0 run, 2 already done, 0 failed",   /* the same file: resumed */
+        "sweep: 2 points: 2 run, 0 already done, 0 failed",   /* SM 7 at weight 0.5: stale */
+        "sweep: 2 points: 0 run, 2 already done, 0 failed",   /* and done again */
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(want); i++) {
+        if (i == 2) {
+            char *row = strstr(csv, "\n7,1.0\n");
+            ck_assert_ptr_nonnull(row);
+            memcpy(row, "\n7,0.5\n", 7);
+            put_file(wpath, csv);
+        }
+        proc p;
+        sweep(&p, scratch, spec, out, NULL);
+        ck_assert_msg(p.status == 0, "run %zu: status %d: %s", i, p.status, p.err);
+        char *line = count_line(p.out);
+        ck_assert_str_eq(line, want[i]);
+        free(line);
+        proc_free(&p);
+    }
+    free(csv);
+    free(wpath);
+    free(spec);
+    free(out);
+}
+END_TEST
+
 /* silicon.map_file is part of the key: editing the map reruns its points.
  * And -o takes a directory whose name holds a blank (gen traces too). */
 START_TEST(test_map_file_and_blank_dir)
 {
     char *map = sub("map.csv");
-    char *csv = calloc(1, 8192);
-    strcpy(csv, "sm,fmax_scale\n");
-    for (int i = 0; i < 132; i++)
-        sprintf(csv + strlen(csv), "%d,1.0\n", i);
-    put_file(map, csv);
+    char *csv = per_sm_csv(map, "sm,fmax_scale");
     char *body = tu_strf("traces:\n"
                          "  one: {gen: \"fma --iters 16 --block 64 --grid 4\"}\n"
                          "set: {silicon.preset: file, silicon.map_file: %s}\n"
@@ -1079,6 +1131,7 @@ Suite *sweep_suite(void)
     tcase_add_test(tc, test_sass_point);
     tcase_add_test(tc, test_accelsim_kernel_files);
     tcase_add_test(tc, test_map_file_and_blank_dir);
+    tcase_add_test(tc, test_weights_file_in_key);
     tcase_add_test(tc, test_blank_numbers);
     tcase_add_test(tc, test_docs_mirror);
     suite_add_tcase(s, tc);

@@ -11,6 +11,15 @@
 #include "tests.h"
 #include "testutil.h"
 
+/* The chip of config file `path` with `yaml` over it (NULL: none) and its
+ * topology. */
+static void build_chip(cfg *c, topo *t, const char *path, const char *yaml)
+{
+    tu_cfg(c, path, yaml, NULL);
+    sk_error e = {0};
+    ck_assert_msg(topo_build(t, c, &e) == 0, "%s: %s", path, e.msg);
+}
+
 /* ---- clusters --------------------------------------------------------- */
 
 /* A kernel of one CTA per SM on the H200: 1024 threads x 64 registers fill
@@ -279,10 +288,9 @@ END_TEST
 START_TEST(test_green_measured)
 {
     cfg c;
-    tu_cfg(&c, TU_H200, NULL);
     topo t;
+    build_chip(&c, &t, TU_H200, NULL);
     sk_error e = {0};
-    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
     FILE *f = fopen("validation/h200/capture/green.csv", "r");
     ck_assert_ptr_nonnull(f);
     char line[4096];
@@ -324,10 +332,9 @@ END_TEST
 START_TEST(test_green_uneven_random_last)
 {
     cfg c;
-    tu_cfg(&c, TU_H200, "topology: {floorsweep: \"0.5 0.6 0.7 0.8 1.8 2.8\"}\n", NULL);
     topo t;
+    build_chip(&c, &t, TU_H200, "topology: {floorsweep: \"0.5 0.6 0.7 0.8 1.8 2.8\"}\n");
     sk_error e = {0};
-    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
     int g[132], r[132], ng, nr;
     ck_assert_int_eq(topo_green(&t, 120, 8, g, &ng, r, &nr, &e), 0);
     for (int i = 0; i < ng; i++)
@@ -336,34 +343,98 @@ START_TEST(test_green_uneven_random_last)
 }
 END_TEST
 
-/* A kernel in a green context runs on its SMs only: sms=green:8 on GPC 0's
- * eight, sms=rest:120 on the twelve left (120-131, the random SMs among). */
-START_TEST(test_green_kernel_sms)
+/* A kernel of `grid` CTAs of 256 threads with the sms= key `key` on the
+ * chip of c: every CTA on an SM of in[], and exactly nsms SMs used. */
+static void check_kernel_sms(const cfg *c, const char *key, unsigned grid, const unsigned char *in, int nsms)
 {
-    static const struct { const char *key; int lo_sm, nsms; } cases[] = {
-        {"sms=green:8", -1, 8}, {"sms=rest:120", 120, 12}, {"sms=green:128", -1, 128}};
-    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
-        cfg c;
-        tu_cfg(&c, TU_H200, NULL);
-        char *tr = tu_strf("skewsim-trace 1\nkernel k grid=264 block=256 regs=16 %s\nprogram main\n"
-                           "  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n", cases[i].key);
-        tu_run run;
-        tu_simulate_ok(&run, &c, tr);
-        int used[132] = {0}, nused = 0;
-        for (uint64_t cta = 0; cta < 264; cta++) {
-            int smid = tu_cta(&run, 0, cta)->sm;
-            if (cases[i].lo_sm >= 0)
-                ck_assert_int_ge(smid, cases[i].lo_sm);
-            else if (cases[i].nsms == 8)
-                ck_assert_msg(smid % 16 < 2 && smid < 64, "%s: CTA on SM %d", cases[i].key, smid);
-            else
-                ck_assert_int_lt(smid, 128);
-            nused += !used[smid]++;
-        }
-        ck_assert_int_eq(nused, cases[i].nsms);
-        tu_run_free(&run);
-        free(tr);
+    char *tr = tu_strf("skewsim-trace 1\nkernel k grid=%u block=256 regs=16 %s\nprogram main\n"
+                       "  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n", grid, key);
+    tu_run run;
+    tu_simulate_ok(&run, c, tr);
+    int used[132] = {0}, nused = 0;
+    for (uint64_t cta = 0; cta < grid; cta++) {
+        int smid = tu_cta(&run, 0, cta)->sm;
+        ck_assert_msg(in[smid], "%s: CTA %llu on SM %d", key, (unsigned long long)cta, smid);
+        nused += !used[smid]++;
     }
+    ck_assert_msg(nused == nsms, "%s: %d SMs used, expected %d", key, nused, nsms);
+    tu_run_free(&run);
+    free(tr);
+}
+
+/* The SMs of MIG instance `spec` (topo_mig_parse's syntax) on t: topo_mig's
+ * code, ids[0..*n) on 0. */
+static int mig_sms(const topo *t, const char *spec, int *ids, int *n, sk_error *e)
+{
+    int p, st;
+    ck_assert_int_eq(topo_mig_parse(spec, &p, &st, e), 0);
+    return topo_mig(t, p, st, ids, n, e);
+}
+
+/* The SMs a partition's kernel may use, as a set over the H200's 132. */
+static void sms_green8(unsigned char *in)      /* GPC 0's unit of 8: TPC 0 of GPCs 0-3 */
+{
+    for (int id = 0; id < 132; id++)
+        in[id] = id % 16 < 2 && id < 64;
+}
+
+static void sms_rest120(unsigned char *in)     /* the twelve left, the random SMs among */
+{
+    for (int id = 0; id < 132; id++)
+        in[id] = id >= 120;
+}
+
+static void sms_green128(unsigned char *in)
+{
+    for (int id = 0; id < 132; id++)
+        in[id] = id < 128;
+}
+
+static void sms_nocosched20(unsigned char *in) /* the flags-1 split at N = 20 (E14) */
+{
+    for (int id = 0; id < 132; id++)
+        in[id] = id < 16 || (id >= 124 && id < 128);
+}
+
+static void sms_mig3g4(unsigned char *in)      /* what topo_mig gives 3g@4 */
+{
+    cfg c;
+    topo t;
+    build_chip(&c, &t, TU_H200, NULL);
+    sk_error e = {0};
+    int ids[132], n;
+    ck_assert_int_eq(mig_sms(&t, "3g@4", ids, &n, &e), 0);
+    for (int k = 0; k < n; k++)
+        in[ids[k]] = 1;
+    topo_free(&t);
+}
+
+/* A kernel in a green context or a MIG instance runs on its SMs only, and
+ * on every one of them: sms=green:8 on GPC 0's eight, sms=rest:120 on the
+ * twelve left (120-131), sms=green:128 on 0-127, and
+ * sms=green:20:nocosched on the flags-1 split, SMs 0-15 and the random
+ * 124-127 (E14), never GPC 0's default-flags unit; sms=mig:3g.71gb@4 on
+ * exactly 3g@4's 60. */
+static const struct {
+    const char *key;
+    unsigned grid;
+    void (*sms)(unsigned char *in);
+    int nsms;
+} partitions[] = {
+    {"sms=green:8", 264, sms_green8, 8},
+    {"sms=rest:120", 264, sms_rest120, 12},
+    {"sms=green:128", 264, sms_green128, 128},
+    {"sms=green:20:nocosched", 200, sms_nocosched20, 20},
+    {"sms=mig:3g.71gb@4", 480, sms_mig3g4, 60},
+};
+
+START_TEST(test_partition_kernel_sms)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    unsigned char in[132] = {0};
+    partitions[_i].sms(in);
+    check_kernel_sms(&c, partitions[_i].key, partitions[_i].grid, in, partitions[_i].nsms);
 }
 END_TEST
 
@@ -383,9 +454,9 @@ START_TEST(test_l2_kernel_sms)
             header = 1;
             continue;
         }
-        int sm, h, f[5];
-        if (header && sscanf(line, "%d %d %d %d %d %d %d", &sm, &f[0], &f[1], &f[2], &f[3], &f[4], &h) == 7) {
-            ck_assert_int_eq(sm, n);
+        int id, h, f[5];
+        if (header && sscanf(line, "%d %d %d %d %d %d %d", &id, &f[0], &f[1], &f[2], &f[3], &f[4], &h) == 7) {
+            ck_assert_int_eq(id, n);
             home[n++] = h;
         }
     }
@@ -396,22 +467,14 @@ START_TEST(test_l2_kernel_sms)
         for (int part = 0; part < 2; part++) {
             cfg c;
             tu_cfg(&c, TU_H200, model ? "memory: {model: hierarchy}" : NULL, NULL);
-            char *tr = tu_strf("skewsim-trace 1\nkernel k grid=264 block=256 regs=16 sms=l2:%d\nprogram main\n"
-                               "  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n", part);
-            tu_run run;
-            tu_simulate_ok(&run, &c, tr);
-            int used[132] = {0}, want = 0, nused = 0;
-            for (uint64_t cta = 0; cta < 264; cta++) {
-                int smid = tu_cta(&run, 0, cta)->sm;
-                ck_assert_msg(home[smid] == part, "sms=l2:%d: CTA on SM %d (home %d)", part, smid, home[smid]);
-                nused += !used[smid]++;
-            }
+            unsigned char in[132];
+            int want = 0;
             for (int i = 0; i < 132; i++)
-                want += home[i] == part;
+                want += in[i] = home[i] == part;
             ck_assert_int_eq(want, 66);       /* E11's map: 66 + 66 */
-            ck_assert_int_eq(nused, want);    /* and every one of them */
-            tu_run_free(&run);
-            free(tr);
+            char key[16];
+            snprintf(key, sizeof key, "sms=l2:%d", part);
+            check_kernel_sms(&c, key, 264, in, want);   /* and every one of them */
         }
 }
 END_TEST
@@ -444,29 +507,6 @@ START_TEST(test_topo_cli)
     ck_assert_int_eq(pclose(p), 0);
     ck_assert_int_eq(n, 3 + 132);
     free(cmd);
-}
-END_TEST
-
-/* sms=green:N:nocosched runs on the flags-1 split: N = 20 is SMs 0-15 and
- * the random 124-127 (E14), and never GPC 0's default-flags unit. */
-START_TEST(test_green_nocosched_kernel)
-{
-    cfg c;
-    tu_cfg(&c, TU_H200, NULL);
-    char *tr = tu_strf("skewsim-trace 1\nkernel k grid=200 block=256 regs=16 sms=green:20:nocosched\n"
-                       "program main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n");
-    tu_run run;
-    tu_simulate_ok(&run, &c, tr);
-    int used[132] = {0}, nused = 0;
-    for (uint64_t cta = 0; cta < 200; cta++) {
-        int smid = tu_cta(&run, 0, cta)->sm;
-        ck_assert_msg(smid < 16 || (smid >= 124 && smid < 128), "CTA %llu on SM %d",
-                      (unsigned long long)cta, smid);
-        nused += !used[smid]++;
-    }
-    ck_assert_int_eq(nused, 20);
-    tu_run_free(&run);
-    free(tr);
 }
 END_TEST
 
@@ -533,13 +573,12 @@ START_TEST(test_mig_every_chip)
         cfg c;
         char seed[64];
         snprintf(seed, sizeof seed, "sim: {seed: %d}\n", chip);
-        if (chip < (int)SK_ARRAY_LEN(shipped))
-            tu_cfg(&c, shipped[chip], NULL);
-        else
-            tu_cfg(&c, "configs/h200_yield.yaml", seed, NULL);
         topo t;
+        if (chip < (int)SK_ARRAY_LEN(shipped))
+            build_chip(&c, &t, shipped[chip], NULL);
+        else
+            build_chip(&c, &t, "configs/h200_yield.yaml", seed);
         sk_error e = {0};
-        ck_assert_int_eq(topo_build(&t, &c, &e), 0);
         int ids[132], n;
         for (int p = 0; topo_mig_profile_at(p); p++)
             for (int st = 0; st < 8; st++) {
@@ -576,13 +615,11 @@ START_TEST(test_mig_worst_case_tight)
         {"configs/h200_common.yaml", 4}};
     for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
         cfg c;
-        tu_cfg(&c, cases[i].path, NULL);
         topo t;
+        build_chip(&c, &t, cases[i].path, NULL);
         sk_error e = {0};
-        ck_assert_int_eq(topo_build(&t, &c, &e), 0);
-        int ids[132], n, p, st;
-        ck_assert_int_eq(topo_mig_parse("3g@4", &p, &st, &e), 0);
-        ck_assert_int_eq(topo_mig(&t, p, st, ids, &n, &e), 0);
+        int ids[132], n;
+        ck_assert_int_eq(mig_sms(&t, "3g@4", ids, &n, &e), 0);
         int gpcs[16] = {0}, held = 0;
         for (int k = 0; k < n; k++)
             gpcs[t.sm[ids[k]].phys_gpc] = 1;
@@ -602,17 +639,14 @@ END_TEST
 START_TEST(test_mig_unavailable)
 {
     cfg c;
-    tu_cfg(&c, TU_H200, "topology: {floorsweep: \"6.6 6.7 6.8 7.6 7.7 7.8\"}\n", NULL);
     topo t;
+    build_chip(&c, &t, TU_H200, "topology: {floorsweep: \"6.6 6.7 6.8 7.6 7.7 7.8\"}\n");
     sk_error e = {0};
-    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
     int ids[132], n, p, st;
-    ck_assert_int_eq(topo_mig_parse("1g@6", &p, &st, &e), 0);
-    ck_assert_int_eq(topo_mig(&t, p, st, ids, &n, &e), SK_EFIT);
+    ck_assert_int_eq(mig_sms(&t, "1g@6", ids, &n, &e), SK_EFIT);
     ck_assert_ptr_nonnull(strstr(e.msg, "its GPCs hold 12 SMs: expected at least 16"));
     sk_error e2 = {0};
-    ck_assert_int_eq(topo_mig_parse("3g@4", &p, &st, &e2), 0);
-    ck_assert_int_eq(topo_mig(&t, p, st, ids, &n, &e2), 0);
+    ck_assert_int_eq(mig_sms(&t, "3g@4", ids, &n, &e2), 0);
     topo_free(&t);
     char *tr = tu_strf("skewsim-trace 1\nkernel k grid=16 block=256 regs=16 sms=mig:1g@6\nprogram main\n"
                        "  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n");
@@ -625,37 +659,6 @@ START_TEST(test_mig_unavailable)
     ck_assert_int_eq(topo_mig_parse("5g", &p, &st, &e3), SK_EUSAGE);
     ck_assert_int_eq(topo_mig_parse("3g@2", &p, &st, &e3), SK_EUSAGE);
     ck_assert_int_eq(topo_mig_parse("1g@7", &p, &st, &e3), SK_EUSAGE);
-}
-END_TEST
-
-/* A kernel in a MIG instance runs on exactly its SMs. */
-START_TEST(test_mig_kernel)
-{
-    cfg c;
-    tu_cfg(&c, TU_H200, NULL);
-    topo t;
-    sk_error e = {0};
-    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
-    int ids[132], n, p, st;
-    ck_assert_int_eq(topo_mig_parse("3g@4", &p, &st, &e), 0);
-    ck_assert_int_eq(topo_mig(&t, p, st, ids, &n, &e), 0);
-    unsigned char in[132] = {0};
-    for (int k = 0; k < n; k++)
-        in[ids[k]] = 1;
-    topo_free(&t);
-    char *tr = tu_strf("skewsim-trace 1\nkernel k grid=480 block=256 regs=16 sms=mig:3g.71gb@4\nprogram main\n"
-                       "  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n");
-    tu_run run;
-    tu_simulate_ok(&run, &c, tr);
-    int used[132] = {0}, nused = 0;
-    for (uint64_t cta = 0; cta < 480; cta++) {
-        int smid = tu_cta(&run, 0, cta)->sm;
-        ck_assert_msg(in[smid], "CTA on SM %d, outside 3g@4", smid);
-        nused += !used[smid]++;
-    }
-    ck_assert_int_eq(nused, 60);
-    tu_run_free(&run);
-    free(tr);
 }
 END_TEST
 
@@ -889,8 +892,7 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_green_measured);
     tcase_add_test(tc, test_green_uneven_random_last);
     tcase_add_test(tc, test_topo_cli);
-    tcase_add_test(tc, test_green_kernel_sms);
-    tcase_add_test(tc, test_green_nocosched_kernel);
+    tcase_add_loop_test(tc, test_partition_kernel_sms, 0, (int)SK_ARRAY_LEN(partitions));
     tcase_add_test(tc, test_l2_kernel_sms);
     tcase_add_test(tc, test_mac_respects_partition);
     suite_add_tcase(s, tc);
@@ -901,7 +903,6 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_sms_keys_round_trip);
     tcase_add_test(tc, test_mig_worst_case_tight);
     tcase_add_test(tc, test_mig_unavailable);
-    tcase_add_test(tc, test_mig_kernel);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("numa");

@@ -415,29 +415,6 @@ START_TEST(test_static_weights)
 }
 END_TEST
 
-/* The oracle knows each CTA's work: equal clocks, works 3,1,1,1,1 (301 and
- * 101 instructions).  It places by remaining work + the CTA's: CTA 0 on SM
- * 0 (301), 1 on SM 1 (101), 2 on SM 1 (202 < 402), 3 on SM 1 (303 < 402),
- * 4 on SM 0 (402 < 404): SM 0 ends at 402 ns.  clock_aware sees only
- * resident counts: 0, 1, 0, 1, 0, and SM 0 runs 301 + 101 + 101 = 503
- * cycles. */
-START_TEST(test_oracle_beats_clock_aware)
-{
-    char *tr = trace_k(BODY100, 5, "ctas\ncta 0 work=3\nrange 1 4 work=1\nend\n");
-    tu_run o, ca;
-    run_two(&o, "oracle", "", 0, tr);
-    run_two(&ca, "clock_aware", "", 0, tr);
-    static const int wo[] = {0, 1, 1, 1, 0}, wc[] = {0, 1, 0, 1, 0};
-    check_sms(&o, 0, 5, wo, "oracle");
-    check_sms(&ca, 0, 5, wc, "clock_aware");
-    ck_assert_int_eq(results_kernel(o.r, 0)->last_end_ps, 402000);
-    ck_assert_int_eq(results_kernel(ca.r, 0)->last_end_ps, 503000);
-    tu_run_free(&o);
-    tu_run_free(&ca);
-    free(tr);
-}
-END_TEST
-
 /* greedy: least-loaded, ties to the lower id.  With dispatch.cta_ps 1 us a
  * 101-cycle CTA is gone before the next is placed, so every SM is empty
  * each time: greedy keeps SM 0; round_robin walks 0, 1, 0, 1. */
@@ -535,58 +512,6 @@ static ps_t ktime(const tu_run *run, uint64_t k)
     return x->last_end_ps - x->launch_ps;
 }
 
-/* greedy against round_robin: one CTA of 801 cycles (work 8), then four of
- * 101, placed 200 ns apart (dispatch.cta_ps), equal clocks.  Each short
- * CTA is gone before the next comes, so greedy sends them all to the idle
- * SM 1, the last (placed at 800 ns) ending at 901.  round_robin's cursor
- * puts CTAs 2 (400 ns) and 4 (800 ns) on SM 0 next to the long one, where
- * GTO lets the older long CTA issue every cycle until it ends at 801 ns;
- * then CTA 2 runs (to 902) and CTA 4 (to 1003). */
-START_TEST(test_greedy_beats_round_robin)
-{
-    char *tr = trace_k(BODY100, 5, "ctas\ncta 0 work=8\nrange 1 4 work=1\nend\n");
-    tu_run g, rr;
-    run_two(&g, "greedy", "dispatch: {cta_ps: 200000}", 0, tr);
-    run_two(&rr, "round_robin", "dispatch: {cta_ps: 200000}", 0, tr);
-    static const int wg[] = {0, 1, 1, 1, 1}, wr[] = {0, 1, 0, 1, 0};
-    check_sms(&g, 0, 5, wg, "greedy");
-    check_sms(&rr, 0, 5, wr, "round_robin");
-    ck_assert_int_eq(ktime(&g, 0), 901000);
-    ck_assert_int_eq(ktime(&rr, 0), 1003000);
-    tu_run_free(&g);
-    tu_run_free(&rr);
-    free(tr);
-}
-END_TEST
-
-/* LCS against greedy on a 1000 / 535 MHz pair, two CTAs per SM at most,
- * twelve CTAs of 101 back-to-back FFMAs.  Under GTO an SM runs its CTAs one
- * after another, so a second resident CTA only waits; greedy refills each
- * SM to two as soon as a CTA ends and so commits CTAs to the slow SM early.
- * LCS's limit after the first CTA ends is ceil(101 / 101) = 1 on both SMs:
- * the CTAs wait in the dispatcher instead, and the fast SM, which frees a
- * slot every 101 ns against 189 ns, takes more of them: 4 of 12 on the
- * slow SM against greedy's 5, the kernel ends at 808 ns against 944. */
-START_TEST(test_lcs_beats_greedy)
-{
-    char *tr = trace_k(BODY100, 12, NULL);
-    tu_run l, g;
-    run_two(&l, "lcs", "sm: {max_ctas: 2}", 1, tr);
-    run_two(&g, "greedy", "sm: {max_ctas: 2}", 1, tr);
-    int on_slow_l = 0, on_slow_g = 0;
-    for (unsigned i = 0; i < 12; i++) {
-        on_slow_l += tu_cta(&l, 0, i)->sm == 1;
-        on_slow_g += tu_cta(&g, 0, i)->sm == 1;
-    }
-    ck_assert_int_lt(on_slow_l, on_slow_g);
-    ck_assert_msg(ktime(&l, 0) < ktime(&g, 0), "lcs %lld ps, greedy %lld ps", (long long)ktime(&l, 0),
-                  (long long)ktime(&g, 0));
-    tu_run_free(&l);
-    tu_run_free(&g);
-    free(tr);
-}
-END_TEST
-
 /* BCS against greedy: inter-CTA locality in L1 (memory.model: hierarchy).
  * CTAs 0 and 1 read the same 8 lines X, CTAs 2 and 3 the lines Y; CTAs 1
  * and 3 first run 700 dependent FFMAs (2800 cycles; dependent, so that GTO
@@ -606,20 +531,92 @@ END_TEST
             PAIR_PROG("y2", PAIR_PRE, "0x200000")                                                   \
     "ctas\ncta 0 program=x\ncta 1 program=x2\ncta 2 program=y\ncta 3 program=y2\nend\nendkernel\n"
 
-START_TEST(test_bcs_beats_greedy)
+/* A placement policy that beats another on one trace, both on the two-SM
+ * chip (run_two).  Each row pins what its comment works out: where each
+ * CTA goes, both kernel times to the picosecond or, where only the
+ * direction is known, that the winner's kernel ends sooner; and the
+ * mechanism's trace (more L1 hits, fewer CTAs on the slow SM). */
+typedef struct placement {
+    const char *policy;
+    const int *sms;        /* each CTA's SM; NULL: not pinned */
+    ps_t time_ps;          /* the kernel's time; 0: only win sooner than lose */
+} placement;
+
+typedef struct beats_case {
+    const char *trace;     /* NULL: grid one-warp CTAs of BODY100 with the section ctas */
+    unsigned grid;
+    const char *ctas, *yaml;
+    int slow;              /* SM 1 at 535 MHz (run_two) */
+    placement win, lose;
+    int more_l1_hits;      /* win hits in L1 more often than lose */
+    int fewer_on_slow;     /* win puts fewer CTAs on SM 1 than lose */
+} beats_case;
+
+static const int oracle_sms[] = {0, 1, 1, 1, 0}, alt5_sms[] = {0, 1, 0, 1, 0}, greedy5_sms[] = {0, 1, 1, 1, 1},
+                 bcs_sms[] = {0, 0, 1, 1}, alt4_sms[] = {0, 1, 0, 1};
+
+static const beats_case beats[] = {
+    /* The oracle knows each CTA's work: equal clocks, works 3,1,1,1,1 (301 and
+     * 101 instructions).  It places by remaining work + the CTA's: CTA 0 on SM
+     * 0 (301), 1 on SM 1 (101), 2 on SM 1 (202 < 402), 3 on SM 1 (303 < 402),
+     * 4 on SM 0 (402 < 404): SM 0 ends at 402 ns.  clock_aware sees only
+     * resident counts: 0, 1, 0, 1, 0, and SM 0 runs 301 + 101 + 101 = 503
+     * cycles. */
+    {NULL, 5, "ctas\ncta 0 work=3\nrange 1 4 work=1\nend\n", "", 0, {"oracle", oracle_sms, 402000},
+     {"clock_aware", alt5_sms, 503000}, 0, 0},
+    /* greedy against round_robin: one CTA of 801 cycles (work 8), then four of
+     * 101, placed 200 ns apart (dispatch.cta_ps), equal clocks.  Each short
+     * CTA is gone before the next comes, so greedy sends them all to the idle
+     * SM 1, the last (placed at 800 ns) ending at 901.  round_robin's cursor
+     * puts CTAs 2 (400 ns) and 4 (800 ns) on SM 0 next to the long one, where
+     * GTO lets the older long CTA issue every cycle until it ends at 801 ns;
+     * then CTA 2 runs (to 902) and CTA 4 (to 1003). */
+    {NULL, 5, "ctas\ncta 0 work=8\nrange 1 4 work=1\nend\n", "dispatch: {cta_ps: 200000}", 0,
+     {"greedy", greedy5_sms, 901000}, {"round_robin", alt5_sms, 1003000}, 0, 0},
+    /* LCS against greedy on a 1000 / 535 MHz pair, two CTAs per SM at most,
+     * twelve CTAs of 101 back-to-back FFMAs.  Under GTO an SM runs its CTAs one
+     * after another, so a second resident CTA only waits; greedy refills each
+     * SM to two as soon as a CTA ends and so commits CTAs to the slow SM early.
+     * LCS's limit after the first CTA ends is ceil(101 / 101) = 1 on both SMs:
+     * the CTAs wait in the dispatcher instead, and the fast SM, which frees a
+     * slot every 101 ns against 189 ns, takes more of them: 4 of 12 on the
+     * slow SM against greedy's 5, the kernel ends at 808 ns against 944. */
+    {NULL, 12, NULL, "sm: {max_ctas: 2}", 1, {"lcs", NULL, 0}, {"greedy", NULL, 0}, 0, 1},
+    /* BCS against greedy: PAIR_TRACE above. */
+    {PAIR_TRACE, 4, NULL, "memory: {model: hierarchy}", 0, {"bcs", bcs_sms, 0}, {"greedy", alt4_sms, 0}, 1, 0},
+};
+
+START_TEST(test_placement_beats)
 {
-    tu_run b, g;
-    run_two(&b, "bcs", "memory: {model: hierarchy}", 0, PAIR_TRACE);
-    run_two(&g, "greedy", "memory: {model: hierarchy}", 0, PAIR_TRACE);
-    static const int wb[] = {0, 0, 1, 1}, wg[] = {0, 1, 0, 1};
-    check_sms(&b, 0, 4, wb, "bcs");
-    check_sms(&g, 0, 4, wg, "greedy");
-    const kernel_stats *kb = results_kernel(b.r, 0), *kg = results_kernel(g.r, 0);
-    ck_assert_uint_gt(kb->mem.l1_hits, kg->mem.l1_hits);
-    ck_assert_msg(ktime(&b, 0) < ktime(&g, 0), "bcs %lld ps, greedy %lld ps", (long long)ktime(&b, 0),
-                  (long long)ktime(&g, 0));
-    tu_run_free(&b);
-    tu_run_free(&g);
+    const beats_case *b = &beats[_i];
+    char *tr = b->trace ? xstrdup(b->trace) : trace_k(BODY100, b->grid, b->ctas);
+    tu_run w, l;
+    run_two(&w, b->win.policy, b->yaml, b->slow, tr);
+    run_two(&l, b->lose.policy, b->yaml, b->slow, tr);
+    if (b->win.sms)
+        check_sms(&w, 0, b->grid, b->win.sms, b->win.policy);
+    if (b->lose.sms)
+        check_sms(&l, 0, b->grid, b->lose.sms, b->lose.policy);
+    if (b->fewer_on_slow) {
+        int on_slow_w = 0, on_slow_l = 0;
+        for (unsigned i = 0; i < b->grid; i++) {
+            on_slow_w += tu_cta(&w, 0, i)->sm == 1;
+            on_slow_l += tu_cta(&l, 0, i)->sm == 1;
+        }
+        ck_assert_int_lt(on_slow_w, on_slow_l);
+    }
+    if (b->more_l1_hits)
+        ck_assert_uint_gt(results_kernel(w.r, 0)->mem.l1_hits, results_kernel(l.r, 0)->mem.l1_hits);
+    if (b->win.time_ps) {
+        ck_assert_int_eq(ktime(&w, 0), b->win.time_ps);
+        ck_assert_int_eq(ktime(&l, 0), b->lose.time_ps);
+    } else {
+        ck_assert_msg(ktime(&w, 0) < ktime(&l, 0), "%s %lld ps, %s %lld ps", b->win.policy,
+                      (long long)ktime(&w, 0), b->lose.policy, (long long)ktime(&l, 0));
+    }
+    tu_run_free(&w);
+    tu_run_free(&l);
+    free(tr);
 }
 END_TEST
 
@@ -851,15 +848,6 @@ static void check_wins(const char *win, const char *lose, const char *yaml, cons
     "skewsim-trace 1\nkernel k grid=1 block=128\nprogram main\nloop 10\nloop 40\n" FFMA4         \
     "end\nLDG R1 <- R2 bytes=4\nFFMA R3 <- R1\nend\nEXIT\nend\nendkernel\n"
 
-START_TEST(test_gto_beats_lrr)
-{
-    ps_t tg, tl;
-    check_wins("gto", "lrr", "", STAGGER_TRACE, 25, &tg, &tl);
-    /* oldest staggers the loads the same way, for the same reason */
-    ck_assert_int_eq(warp_run("oldest", "", STAGGER_TRACE, NULL, NULL), tg);
-}
-END_TEST
-
 /* two_level against LRR on the same kernel.  With an active set of one
  * warp, the active warp computes alone and leaves the set at its load; the
  * oldest pending warp takes its place and computes under that load: the
@@ -867,17 +855,6 @@ END_TEST
  * 33 %; checked > 25 %).  With 2 active warps the pairs still stagger
  * (measured 8.531 us); with 4, the whole scheduler, the set is plain
  * round-robin and the time is LRR's to the picosecond. */
-START_TEST(test_two_level_beats_lrr)
-{
-    ps_t t1, tl;
-    check_wins("two_level", "lrr", "sm: {active_warps: 1}", STAGGER_TRACE, 25, &t1, &tl);
-    ps_t t2 = warp_run("two_level", "sm: {active_warps: 2}", STAGGER_TRACE, NULL, NULL);
-    ck_assert_msg(t1 < t2 && t2 < tl, "two_level 1: %lld, 2: %lld, lrr %lld", (long long)t1, (long long)t2,
-                  (long long)tl);
-    ck_assert_int_eq(warp_run("two_level", "sm: {active_warps: 4}", STAGGER_TRACE, NULL, NULL), tl);
-}
-END_TEST
-
 /* LRR against GTO on a barrier.  One CTA of 2 warps: warp 0 has 300
  * independent FFMAs, warp 1 a chain of 100 dependent ones (FFMA R1 <- R1,
  * latency 4), then both meet at BAR.SYNC and exit.  GTO's greedy warp 0 is
@@ -892,15 +869,6 @@ END_TEST
     "skewsim-trace 1\nkernel k grid=1 block=64\nprogram main\n"                                  \
     "ifwarp 0\nloop 75\n" FFMA4 "end\nend\n"                                                     \
     "ifwarp 1\nloop 100\nFFMA R1 <- R1\nend\nend\nBAR.SYNC\nEXIT\nend\nendkernel\n"
-
-START_TEST(test_lrr_beats_gto)
-{
-    ps_t tl, tg;
-    check_wins("lrr", "gto", "", CHAIN_BAR_TRACE, 30, &tl, &tg);
-    ck_assert_int_eq(warp_run("oldest", "", CHAIN_BAR_TRACE, NULL, NULL), tg);
-    ck_assert_int_eq(warp_run("baws", "", CHAIN_BAR_TRACE, NULL, NULL), tg);
-}
-END_TEST
 
 /* BAWS against GTO on kernel time, with the barrier in the younger CTA, so
  * that age alone does not help.  CTA 0: two warps of one FFMA stall=4 and
@@ -919,14 +887,6 @@ END_TEST
     "program a\nFFMA stall=4\nloop 75\n" FFMA4 "end\nEXIT\nend\n"                                \
     "ctas\ncta 0 program=a\ncta 1 program=b\nend\nendkernel\n"
 
-START_TEST(test_baws_beats_gto_time)
-{
-    ps_t tb, tg;
-    check_wins("baws", "gto", "", BAR_YOUNG_TRACE, 20, &tb, &tg);
-    ck_assert_int_eq(warp_run("oldest", "", BAR_YOUNG_TRACE, NULL, NULL), tg);
-}
-END_TEST
-
 /* Oldest against GTO: two one-warp CTAs, the older a chain of 100
  * dependent FFMAs, the younger 300 independent ones.  c0 the chain issues
  * and stalls; c1 the young warp becomes GTO's greedy warp and, ready every
@@ -943,13 +903,6 @@ END_TEST
     "program a\nloop 75\n" FFMA4 "end\nEXIT\nend\n"                                              \
     "ctas\ncta 0 program=b\ncta 1 program=a\nend\nendkernel\n"
 
-START_TEST(test_oldest_beats_gto)
-{
-    ps_t to, tg;
-    check_wins("oldest", "gto", "", OLD_CHAIN_TRACE, 30, &to, &tg);
-}
-END_TEST
-
 /* GTO against LRR on CTA turnaround: 16 CTAs of 2 warps of 200
  * independent FFMAs and an EXIT (201 instructions), 2 resident CTAs, and a
  * CTA launch of 300 cycles (sm.cta_launch_cycles) before a refilled slot's
@@ -960,13 +913,57 @@ END_TEST
  * both slots then launch at once with nothing to issue: about 8 x (804 +
  * 300) = 8832 ns (measured 8818), 24 % slower.  Checked: GTO's time, and
  * more than 20 %. */
-START_TEST(test_gto_beats_lrr_turnaround)
+#define TURN_TRACE                                                                                 \
+    "skewsim-trace 1\nkernel k grid=16 block=64\nprogram main\nloop 50\n" FFMA4 "end\nEXIT\nend\nendkernel\n"
+
+/* Which warp policy wins where, one row per case worked out above: the
+ * winner sooner than the loser by more than pct % (check_wins), then what
+ * else the case's comment works out: policies that time exactly as the
+ * winner or the loser, one that lands strictly between them, and the
+ * winner's time to the picosecond. */
+enum { AS_WIN = 1, AS_LOSE, BETWEEN };
+
+typedef struct wins_case {
+    const char *win, *lose, *yaml, *trace;
+    int pct;
+    ps_t win_ps;                       /* 0: not pinned */
+    struct {
+        const char *policy, *yaml;     /* NULL policy: none */
+        int rel;                       /* AS_WIN, AS_LOSE or BETWEEN */
+    } also[2];
+} wins_case;
+
+static const wins_case wins[] = {
+    /* gto against lrr: STAGGER_TRACE; oldest staggers the loads the same way */
+    {"gto", "lrr", "", STAGGER_TRACE, 25, 0, {{"oldest", "", AS_WIN}}},
+    /* two_level against lrr: 2 active warps land between, 4 are lrr */
+    {"two_level", "lrr", "sm: {active_warps: 1}", STAGGER_TRACE, 25, 0,
+     {{"two_level", "sm: {active_warps: 2}", BETWEEN}, {"two_level", "sm: {active_warps: 4}", AS_LOSE}}},
+    /* lrr against gto: CHAIN_BAR_TRACE; oldest and baws issue as gto */
+    {"lrr", "gto", "", CHAIN_BAR_TRACE, 30, 0, {{"oldest", "", AS_LOSE}, {"baws", "", AS_LOSE}}},
+    /* baws against gto on time: BAR_YOUNG_TRACE; oldest issues as gto */
+    {"baws", "gto", "", BAR_YOUNG_TRACE, 20, 0, {{"oldest", "", AS_LOSE}}},
+    /* oldest against gto: OLD_CHAIN_TRACE */
+    {"oldest", "gto", "", OLD_CHAIN_TRACE, 30, 0, {{NULL}}},
+    /* gto against lrr on CTA turnaround: TURN_TRACE, gto's time exact */
+    {"gto", "lrr", "sm: {max_ctas: 2, cta_launch_cycles: 300}", TURN_TRACE, 20, 6732000, {{NULL}}},
+};
+
+START_TEST(test_warp_wins)
 {
-    const char *tr = "skewsim-trace 1\nkernel k grid=16 block=64\nprogram main\nloop 50\n" FFMA4
-                     "end\nEXIT\nend\nendkernel\n";
-    ps_t tg, tl;
-    check_wins("gto", "lrr", "sm: {max_ctas: 2, cta_launch_cycles: 300}", tr, 20, &tg, &tl);
-    ck_assert_int_eq(tg, 6732000);
+    const wins_case *w = &wins[_i];
+    ps_t tw, tl;
+    check_wins(w->win, w->lose, w->yaml, w->trace, w->pct, &tw, &tl);
+    for (size_t i = 0; i < SK_ARRAY_LEN(w->also) && w->also[i].policy; i++) {
+        ps_t t = warp_run(w->also[i].policy, w->also[i].yaml, w->trace, NULL, NULL);
+        if (w->also[i].rel == BETWEEN)
+            ck_assert_msg(tw < t && t < tl, "%s: %lld, %s %s: %lld, %s %lld", w->win, (long long)tw,
+                          w->also[i].policy, w->also[i].yaml, (long long)t, w->lose, (long long)tl);
+        else
+            ck_assert_int_eq(t, w->also[i].rel == AS_WIN ? tw : tl);
+    }
+    if (w->win_ps)
+        ck_assert_int_eq(tw, w->win_ps);
 }
 END_TEST
 
@@ -1041,14 +1038,11 @@ Suite *zoo_suite(void)
     tcase_add_test(tc, test_learned_converges);
     tcase_add_test(tc, test_static_weights);
     tcase_add_test(tc, test_static_weights_file);
-    tcase_add_test(tc, test_oracle_beats_clock_aware);
     tcase_add_test(tc, test_greedy);
     tcase_add_test(tc, test_bcs_pairs);
     tcase_add_test(tc, test_lcs_limit);
     tcase_add_test(tc, test_dyncta_limit);
-    tcase_add_test(tc, test_greedy_beats_round_robin);
-    tcase_add_test(tc, test_lcs_beats_greedy);
-    tcase_add_test(tc, test_bcs_beats_greedy);
+    tcase_add_loop_test(tc, test_placement_beats, 0, (int)SK_ARRAY_LEN(beats));
     tcase_add_test(tc, test_dyncta_beats_greedy);
     suite_add_tcase(s, tc);
     tc = tcase_create("warp");
@@ -1056,12 +1050,7 @@ Suite *zoo_suite(void)
     tcase_add_test(tc, test_two_level);
     tcase_add_test(tc, test_ccws_beats_gto);
     tcase_add_test(tc, test_gto_keeps_lines_lrr_loses);
-    tcase_add_test(tc, test_gto_beats_lrr);
-    tcase_add_test(tc, test_two_level_beats_lrr);
-    tcase_add_test(tc, test_lrr_beats_gto);
-    tcase_add_test(tc, test_baws_beats_gto_time);
-    tcase_add_test(tc, test_oldest_beats_gto);
-    tcase_add_test(tc, test_gto_beats_lrr_turnaround);
+    tcase_add_loop_test(tc, test_warp_wins, 0, (int)SK_ARRAY_LEN(wins));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -59,7 +59,22 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
 #define SK_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define SK_MIN(a, b) ((a) < (b) ? (a) : (b))
-#define SK_MAX(a, b) ((a) > (b) ? (a) : (b))
+/* The smaller and the larger of a and b, each evaluated once (a GNU C
+ * statement expression, which gcc and clang take under -std=c11), so an
+ * argument with a side effect or a cost (a call, i++) runs once.  Both
+ * are held in the type a ternary of the two has (the usual arithmetic
+ * conversions), so the comparison and the result are what the plain
+ * ternary macro gave, and a constant argument draws no sign-compare
+ * warning; the temporaries' names carry __COUNTER__ so that nested uses do
+ * not shadow each other (-Wshadow).  Not for constant expressions (array
+ * sizes, case labels, file scope). */
+#define SK_MIN(a, b) SK_MINMAX_(a, b, <, __COUNTER__)
+#define SK_MAX(a, b) SK_MINMAX_(a, b, >, __COUNTER__)
+#define SK_MINMAX_(a, b, op, n) SK_MINMAX__(a, b, op, n)
+#define SK_MINMAX__(a, b, op, n)                                                                  \
+    __extension__({                                                                               \
+        __typeof__(1 ? (a) : (b)) sk_a_##n = (a), sk_b_##n = (b);                                \
+        sk_a_##n op sk_b_##n ? sk_a_##n : sk_b_##n;                                               \
+    })
 
 #endif

@@ -57,6 +57,24 @@ void cli_catch_stop_signals(void);
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
 int cli_parse_uint(const char *s, long max, long *out);
 
+/* The command line of plot and report (args.c): up to maxpos words in
+ * order, -o FILE, -c CONFIG and --set key=value (repeatable), in any order.
+ * The caller fills cmd, usage, maxpos and help_ok; on a bad word it gets
+ * "CMD: WORD: unknown option|missing value|unexpected argument: expected
+ * USAGE" (SK_EUSAGE).  With help_ok, --list or --help stops the parse with
+ * help = 1.  sets is allocated even on failure: the caller frees it. */
+#define CLI_MAX_POS 2
+typedef struct cli_out_args {
+    const char *cmd, *usage;
+    int maxpos, help_ok;
+    const char *pos[CLI_MAX_POS];
+    int npos, help;
+    const char *out, *cpath;   /* NULL when not given */
+    char **sets;
+    int nsets;
+} cli_out_args;
+int cli_parse_out_args(cli_out_args *a, int argc, char **argv, sk_error *e);
+
 /* Load -c FILE (or defaults when NULL) and apply each --set in order, then
  * cross-validate.  Shared by run, config and validate. */
 int cli_load_config(cfg *c, const char *path, char **sets, int nsets, sk_error *e);

@@ -25,9 +25,8 @@ static void list_kinds(FILE *f)
 
 int cmd_plot(int argc, char **argv)
 {
-    const char *kind = NULL, *dir = NULL, *out = NULL, *cpath = NULL;
-    char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
-    int nsets = 0, status = 0;
+    cli_out_args args = {.cmd = "plot", .usage = USAGE, .maxpos = 2, .help_ok = 1};
+    int status = 0;
     sk_error e = {0};
     plot_run run;
     plot_sweep sw;
@@ -36,34 +35,17 @@ int cmd_plot(int argc, char **argv)
     cfg c;
     char *text = NULL, *cfg_in_dir = NULL;
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (!strcmp(a, "--list") || !strcmp(a, "--help")) {
-            printf("usage: %s\nkinds:\n", USAGE);
-            list_kinds(stdout);
-            free(sets);
-            return 0;
-        } else if (!strcmp(a, "-o") && has) {
-            out = argv[++i];
-        } else if (!strcmp(a, "-c") && has) {
-            cpath = argv[++i];
-        } else if (!strcmp(a, "--set") && has) {
-            sets[nsets++] = argv[++i];
-        } else if (a[0] == '-') {
-            int takes = !strcmp(a, "-o") || !strcmp(a, "-c") || !strcmp(a, "--set");
-            sk_errorf(&e, SK_EUSAGE, "plot: %s: %s: expected %s", a, takes ? "missing value" : "unknown option",
-                      USAGE);
-            goto fail;
-        } else if (!kind) {
-            kind = a;
-        } else if (!dir) {
-            dir = a;
-        } else {
-            sk_errorf(&e, SK_EUSAGE, "plot: %s: unexpected argument: expected %s", a, USAGE);
-            goto fail;
-        }
+    if (cli_parse_out_args(&args, argc, argv, &e) < 0)
+        goto fail;
+    if (args.help) {
+        printf("usage: %s\nkinds:\n", USAGE);
+        list_kinds(stdout);
+        free(args.sets);
+        return 0;
     }
+    const char *kind = args.pos[0], *dir = args.pos[1], *out = args.out, *cpath = args.cpath;
+    char **sets = args.sets;
+    int nsets = args.nsets;
     if (!kind || !dir || !out) {
         sk_errorf(&e, SK_EUSAGE, "plot: missing %s: expected %s", !kind ? "KIND" : !dir ? "DIR" : "-o FILE.svg",
                   USAGE);
@@ -120,6 +102,6 @@ done:
     free(cfg_in_dir);
     plot_run_free(&run);
     plot_sweep_free(&sw);
-    free(sets);
+    free(args.sets);
     return status;
 }

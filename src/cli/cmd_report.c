@@ -14,34 +14,17 @@
 
 int cmd_report(int argc, char **argv)
 {
-    const char *dir = NULL, *out = NULL, *cpath = NULL;
-    char **sets = xcalloc((size_t)argc + 1, sizeof *sets);
-    int nsets = 0, status = 0;
+    cli_out_args args = {.cmd = "report", .usage = USAGE, .maxpos = 1};
+    int status = 0;
     sk_error e = {0};
     char *page = NULL, *outp = NULL, *cmdline = NULL;
     cfg c;
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (!strcmp(a, "-o") && has) {
-            out = argv[++i];
-        } else if (!strcmp(a, "-c") && has) {
-            cpath = argv[++i];
-        } else if (!strcmp(a, "--set") && has) {
-            sets[nsets++] = argv[++i];
-        } else if (a[0] == '-') {
-            int takes = !strcmp(a, "-o") || !strcmp(a, "-c") || !strcmp(a, "--set");
-            sk_errorf(&e, SK_EUSAGE, "report: %s: %s: expected %s", a, takes ? "missing value" : "unknown option",
-                      USAGE);
-            goto fail;
-        } else if (!dir) {
-            dir = a;
-        } else {
-            sk_errorf(&e, SK_EUSAGE, "report: %s: unexpected argument: expected %s", a, USAGE);
-            goto fail;
-        }
-    }
+    if (cli_parse_out_args(&args, argc, argv, &e) < 0)
+        goto fail;
+    const char *dir = args.pos[0], *out = args.out, *cpath = args.cpath;
+    char **sets = args.sets;
+    int nsets = args.nsets;
     if (!dir) {
         sk_errorf(&e, SK_EUSAGE, "report: missing DIR: expected %s", USAGE);
         goto fail;
@@ -82,6 +65,6 @@ done:
     free(page);
     free(outp);
     free(cmdline);
-    free(sets);
+    free(args.sets);
     return status;
 }

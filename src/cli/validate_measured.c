@@ -7,7 +7,8 @@
  *
  *   time       the CUDA-event time per launch (kernels.csv time_ns_median;
  *              E17 per idle gap: the median over that gap's reps)
- *   span       first CTA start to last CTA end, median over reps (reps.csv)
+ *   span       first CTA start to last CTA end, median over reps (reps.csv);
+ *              E14's two-stream pairs also from A's first CTA to B's last
  *   round      E13: the cost of one grid.sync() round, (t(r100) - t(r10)) / 90
  *   place      CTAs whose SM is the chip's, and SMs whose CTA count is the
  *              chip's (rep 0's ctas.csv), as fractions
@@ -482,22 +483,38 @@ typedef struct cap {
     int c_id, c_rep, c_cta, c_sm, c_t1;
 } cap;
 
-/* Median over the reps of kernel `id` of t_last - t_first (ns), NAN when
- * none recorded both. */
-static double meas_span(const cap *d, const char *id)
+/* Median over the reps of pair (a, b) of b's last CTA end less a's first
+ * CTA start (ns): within a rep the two kernels' reps.csv times share one
+ * origin.  NAN when no rep recorded both.  With a == b, each rep's own
+ * span: meas_span(). */
+static double pair_span(const cap *d, const char *a, const char *b)
 {
     double *v = xcalloc(d->reps.n + 1, sizeof *v);
     size_t n = 0;
+    int same = !strcmp(a, b);
     for (size_t r = 0; r < d->reps.n; r++) {
-        if (strcmp(cell(&d->reps, r, d->r_id), id))
+        if (strcmp(cell(&d->reps, r, d->r_id), a))
             continue;
-        double a = num(&d->reps, r, d->r_first), b = num(&d->reps, r, d->r_last);
-        if (a >= 0 && b >= a)
-            v[n++] = b - a;
+        size_t q = same ? r : 0;
+        while (!same && q < d->reps.n &&
+               (strcmp(cell(&d->reps, q, d->r_id), b) || num(&d->reps, q, d->r_rep) != num(&d->reps, r, d->r_rep)))
+            q++;
+        if (q == d->reps.n)
+            continue;
+        double first = num(&d->reps, r, d->r_first), last = num(&d->reps, q, d->r_last);
+        if (first >= 0 && last >= first)
+            v[n++] = last - first;
     }
     double m = median_of(v, n);
     free(v);
     return m;
+}
+
+/* Median over the reps of kernel `id` of t_last - t_first (ns), NAN when
+ * none recorded both. */
+static double meas_span(const cap *d, const char *id)
+{
+    return pair_span(d, id, id);
 }
 
 /* Placement, CTA counts per SM and finish spread of rep 0 against the
@@ -655,6 +672,84 @@ static int first_in_process(vctx *v, const cap *d, size_t row, sk_error *e)
     return rc;
 }
 
+
+/* E14's two-stream pairs (mode concurrent; params
+ * pair=A+B;launched=first|second;partner=ID): two kernels launched together
+ * on two non-blocking streams, A first.  Simulated as they ran: one trace,
+ * A then B, each on its kernels.csv stream, so B's CTAs find A's on the
+ * SMs.  Compared at A's row, for both kernels: the time (each one's CUDA
+ * events, launch to completion on its own stream) and the span (first CTA
+ * start to last CTA end); and the pair's span, A's first CTA start to B's
+ * last CTA end, the figure tests/test_streams.c checks the shape of.
+ * Nothing was fitted to these rows: they are predictions unless FILE says
+ * otherwise.  B's own row is done with A's. */
+static int concurrent_pair(vctx *v, const cap *d, size_t row, sk_error *e)
+{
+    const char *id = cell(&d->kern, row, d->k_id), *fam = cell(&d->kern, row, d->k_exp);
+    int cpar = col(&d->kern, "params"), cst = col(&d->kern, "stream");
+    const char *params = cell(&d->kern, row, cpar), *pp = strstr(params, "partner=");
+    if (strstr(params, "launched=second"))
+        return 0;
+    if (!pp || !strstr(params, "launched=first")) {
+        skip(v, fam, id, "concurrent: expected launched=first or second and partner=ID in params");
+        return 0;
+    }
+    char pid[96];
+    snprintf(pid, sizeof pid, "%.*s", (int)strcspn(pp + 8, ";"), pp + 8);
+    size_t prow = 0;
+    while (prow < d->kern.n && strcmp(cell(&d->kern, prow, d->k_id), pid))
+        prow++;
+    if (prow == d->kern.n || !cell(&d->kern, prow, d->k_gen)[0]) {
+        skip(v, fam, id, "concurrent: the partner has no row with a generator in kernels.csv");
+        return 0;
+    }
+    kernel k[2];
+    memset(k, 0, sizeof k);
+    long repeat;
+    sk_error ge = { 0 };
+    const size_t rows[2] = { row, prow };
+    for (int i = 0; i < 2; i++) {
+        if (gen_kernel(cell(&d->kern, rows[i], d->k_gen), &k[i], &repeat, &ge) < 0) {
+            skip(v, fam, id, ge.msg);
+            kernel_free(&k[0]);
+            return 0;
+        }
+        long st = cst >= 0 ? atol(cell(&d->kern, rows[i], cst)) : 0;
+        k[i].stream = st > 0 ? (uint32_t)st : (uint32_t)i + 1;   /* two streams, whatever the file says */
+    }
+    if (k[0].stream == k[1].stream)
+        k[1].stream = k[0].stream + 1;
+    int rc = 0;
+    if (cost(&k[0]) + cost(&k[1]) > BUDGET) {
+        char why[96];
+        snprintf(why, sizeof why, "%.2g warp-instructions: over the %.0e budget", cost(&k[0]) + cost(&k[1]),
+                 BUDGET);
+        skip(v, fam, id, why);
+    } else {
+        simout o;
+        rc = simulate_seq(v->c, k, 2, &o, e);
+        if (rc == 0 && o.nk == 2) {
+            const char *ids[2] = { id, pid };
+            for (int i = 0; i < 2; i++) {
+                const kernel_stats *ks = &o.ks[i];
+                add_row(v, fam, ids[i], "", M_TIME, num(&d->kern, rows[i], d->k_med) / 1e3,
+                        (double)(ks->done_ps - ks->launch_ps) / 1e6);
+                add_row(v, fam, ids[i], "", M_SPAN, meas_span(d, ids[i]) / 1e3,
+                        (double)(ks->last_record_end_ps - ks->first_start_ps) / 1e6);
+            }
+            char det[128];
+            snprintf(det, sizeof det, "%s pair", id);
+            add_row(v, fam, id, det, M_SPAN, pair_span(d, id, pid) / 1e3,
+                    (double)(o.ks[1].last_record_end_ps - o.ks[0].first_start_ps) / 1e6);
+        }
+        if (rc == 0)
+            simout_free(&o);
+    }
+    kernel_free(&k[0]);
+    kernel_free(&k[1]);
+    return rc;
+}
+
 /* One kernels.csv row. */
 static int one_kernel(vctx *v, const cap *d, size_t row, int nsms, coop_time *ct, int *nct,
                       sk_error *e)
@@ -669,6 +764,8 @@ static int one_kernel(vctx *v, const cap *d, size_t row, int nsms, coop_time *ct
         return 0;   /* E16: power_rows() */
     if (!strcmp(mode, "first_in_process"))
         return first_in_process(v, d, row, e);
+    if (!strcmp(mode, "concurrent"))
+        return concurrent_pair(v, d, row, e);
     int single = !strcmp(mode, "single") || !strcmp(mode, "after_warm") || !strcmp(mode, "cold")
               || !strcmp(mode, "cooperative");
     int chain = !strcmp(mode, "chain") || !strcmp(mode, "chain_gated");

@@ -15,7 +15,8 @@
  * point.json holds the point's key: an FNV-1a 64 hash of the effective
  * config (cfg_dump: config file, overrides and seed), of the trace's bytes
  * (every file it reads: an Accel-Sim list and its kernel files), of its
- * SASS listing's and of its silicon.map_file's.  A point is done when its
+ * SASS listing's and of the files its config names (silicon.map_file,
+ * dispatch.weights_file).  A point is done when its
  * point.json says "ok" under the key the spec gives it now; anything else
  * (no point.json, another key, "failed") runs again.  Before a point runs,
  * its old files are removed, so a directory never mixes two runs.  Every
@@ -76,7 +77,8 @@ typedef struct trace_info {
     int cached;                 /* file is DIR/cache/...: an Accel-Sim trace converted, listing applied */
 } trace_info;
 
-/* A file a config points to (silicon.map_file), hashed once per sweep. */
+/* A file a config points to (silicon.map_file, dispatch.weights_file),
+ * hashed once per sweep. */
 typedef struct side_file {
     char *path;
     uint64_t hash, bytes;
@@ -404,7 +406,7 @@ static int prepare_trace(sweep_ctx *x, size_t i, sk_error *e)
     return 0;
 }
 
-/* The hash of a file the config names (silicon.map_file), read once per
+/* The hash of a file the config names (point_key's list), read once per
  * sweep: `run` opens it as written, relative to the working directory. */
 static const side_file *side_hash(sweep_ctx *x, const char *path)
 {
@@ -421,7 +423,9 @@ static const side_file *side_hash(sweep_ctx *x, const char *path)
 }
 
 /* The point's key: its effective config, its trace's bytes, its SASS
- * listing's, and those of the silicon.map_file its config names. */
+ * listing's, and those of the files its config names (silicon.map_file,
+ * dispatch.weights_file): a file edited under the same name is another
+ * input, so its points run again. */
 static uint64_t point_key(sweep_ctx *x, const sweep_point *p, const cfg *c)
 {
     char *dump = NULL;
@@ -439,10 +443,21 @@ static uint64_t point_key(sweep_ctx *x, const sweep_point *p, const cfg *c)
         h = fnv1a(h, &ti->sass_hash, sizeof ti->sass_hash);
         h = fnv1a(h, &ti->sass_bytes, sizeof ti->sass_bytes);
     }
-    if (c->si_map_file[0]) {
-        const side_file *sf = side_hash(x, c->si_map_file);
-        static const char tag[] = "silicon.map_file";
-        h = fnv1a(h, tag, sizeof tag);
+    /* Each file a config key names, in this order (a new one is a row at
+     * the end, so the keys of sweeps that set none of the later keys stay
+     * valid); a key left empty adds nothing. */
+    const struct {
+        const char *key;
+        const char *path;
+    } side[] = {
+        {"silicon.map_file", c->si_map_file},
+        {"dispatch.weights_file", c->dispatch_weights_file},
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(side); i++) {
+        if (!side[i].path[0])
+            continue;
+        const side_file *sf = side_hash(x, side[i].path);
+        h = fnv1a(h, side[i].key, strlen(side[i].key) + 1);
         if (sf->missing) {
             h = fnv1a(h, "", 1);
         } else {

@@ -1163,21 +1163,28 @@ fail:
     return report(t, e);
 }
 
-static int native_next_cta(void *ctx, cta_desc *d, sk_error *e)
+/* The next run of at most max CTAs that share a program and a weight: part
+ * of the current record, or of the CTAs up to the next record (or the grid)
+ * that no record covers. The one path both next_cta (max 1) and next_ctas
+ * (no cap) take, so one CTA at a time and runs at once cannot disagree. */
+static int native_take_run(native *t, cta_desc *d, uint64_t max, uint64_t *count, sk_error *e)
 {
-    native *t = ctx;
     for (;;) {
         if (t->state == ST_ERROR)
             return report(t, e);
         if (!t->have_kernel)
             return 0;
         if (t->rec_valid && t->next_id >= t->rec_a) {
+            uint64_t n = t->rec_b - t->next_id + 1;
+            if (n > max)
+                n = max;
             d->id = t->next_id;
             d->prog = t->rec_prog;
             d->work = t->rec_work;
-            if (t->next_id == t->rec_b)
+            *count = n;
+            t->next_id += n;
+            if (t->next_id > t->rec_b)
                 t->rec_valid = 0;
-            t->next_id++;
             return 1;
         }
         if (!t->rec_valid && t->state == ST_CTAS) {
@@ -1189,47 +1196,27 @@ static int native_next_cta(void *ctx, cta_desc *d, sk_error *e)
         }
         if (t->next_id >= t->grid)
             return 0;
-        d->id = t->next_id++;
+        uint64_t n = (t->rec_valid ? t->rec_a : t->grid) - t->next_id;
+        if (n > max)
+            n = max;
+        d->id = t->next_id;
         d->prog = 0;
         d->work = 1.0;
+        *count = n;
+        t->next_id += n;
         return 1;
     }
 }
 
-/* The next run of CTAs at once: the rest of the current record, or the
- * CTAs up to the next record (or the grid) that no record covers. */
+static int native_next_cta(void *ctx, cta_desc *d, sk_error *e)
+{
+    uint64_t one;
+    return native_take_run(ctx, d, 1, &one, e);
+}
+
 static int native_next_ctas(void *ctx, cta_desc *d, uint64_t *count, sk_error *e)
 {
-    native *t = ctx;
-    for (;;) {
-        if (t->state == ST_ERROR)
-            return report(t, e);
-        if (!t->have_kernel)
-            return 0;
-        if (t->rec_valid && t->next_id >= t->rec_a) {
-            d->id = t->next_id;
-            d->prog = t->rec_prog;
-            d->work = t->rec_work;
-            *count = t->rec_b - t->next_id + 1;
-            t->rec_valid = 0;
-            t->next_id = t->rec_b + 1;
-            return 1;
-        }
-        if (!t->rec_valid && t->state == ST_CTAS) {
-            if (read_cta_record(t) < 0)
-                return report(t, e);
-            continue;
-        }
-        if (t->next_id >= t->grid)
-            return 0;
-        uint64_t end = t->rec_valid ? t->rec_a : t->grid;
-        d->id = t->next_id;
-        d->prog = 0;
-        d->work = 1.0;
-        *count = end - t->next_id;
-        t->next_id = end;
-        return 1;
-    }
+    return native_take_run(ctx, d, UINT64_MAX, count, e);
 }
 
 const trace_format trace_native_format = {

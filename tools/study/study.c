@@ -228,8 +228,9 @@ void mkdir_p(const char *dir)
             mkdir(tmp, 0755);
             *p = '/';
         }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-        die("%s: %s", dir, strerror(errno));
+    struct stat st;
+    if (mkdir(tmp, 0755) != 0 && (errno != EEXIST || stat(tmp, &st) != 0 || !S_ISDIR(st.st_mode)))
+        die("%s: cannot create directory: %s", dir, strerror(errno));
 }
 
 static const int SKEWS[] = {5, 10, 20, 30};   /* % of the top clock lost by the slowest SM */
@@ -715,6 +716,10 @@ int main(int argc, char **argv)
         const study *st = study_find(args[1]);
         char sdir[4096];
         snprintf(sdir, sizeof sdir, "%s/%s", docs, st->name);
+        /* -d DOCS need not exist yet: every study writes into DOCS/NAME,
+         * some only files at its top (a generated spec), so it is made
+         * here, once, for all of them. */
+        mkdir_p(sdir);
         if (st->maps)
             st->maps(sdir, quick);
     } else if (na == 3 && strcmp(args[0], "report") == 0) {
