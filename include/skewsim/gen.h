@@ -90,8 +90,8 @@ int gen_stream(kernel *k, long ctas, long block, long long bytes_per_cta, sk_err
 
 /* A Hopper warp-specialised bf16 GEMM of m x n x kk (multiples of 128, 256
  * and 64): CTA tile 128 x 256, k-tile 64, 384 threads (a producer warpgroup
- * loading, two consumer warpgroups issuing HGMMA.64x256x16 at the tensor
- * pipe's datasheet rate), one kernel.  Returns 0 or SK_EUSAGE.  Caller frees
+ * loading, two consumer warpgroups issuing HGMMA.64x256x16 at the rate
+ * shared memory delivers their operands: gen_gemm_ii), one kernel.  Returns 0 or SK_EUSAGE.  Caller frees
  * *k with kernel_free(). */
 int gen_gemm(kernel *k, long m, long n, long kk, sk_error *e);
 
@@ -104,6 +104,11 @@ extern const char *const gen_gemm_dtypes[];   /* "bf16", ..., NULL */
 /* gen_gemm for input type dtype (bf16: gen_gemm itself).  Returns 0 or
  * SK_EUSAGE.  Caller frees *k with kernel_free(). */
 int gen_gemm_dtype(kernel *k, long m, long n, long kk, int dtype, sk_error *e);
+/* Cycles each tensor GEMM MMA of type dtype holds its tensor pipe (the
+ * instructions' ii=): the datapath's 128 or the shared-memory array's time
+ * for the k-tile's operands, whichever is longer (gen_gemm.c); 0 for fp32,
+ * which has none. */
+int gen_gemm_ii(int dtype);
 
 /* capture.cu's coop_kernel (experiment E5): `rounds` times fma_work(iters)
  * (the loop of gen_fma), BAR.SYNC, warp 0's timestamp store, GRID.SYNC.

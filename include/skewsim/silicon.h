@@ -199,6 +199,14 @@ typedef struct si_calib {
 int silicon_calibrate(const cfg *c, const topo *t, double seconds, si_calib *out,
                       sk_error *e);
 
+/* Tensor-pipe cycles per arithmetic cycle of the warp-specialised GEMM:
+ * its MMAs hold their pipe while shared memory delivers the k-tile's
+ * operands, 144 cycles for 128 of arithmetic (gen_gemm_ii() derives it in
+ * src/trace/gen_gemm.c; tests/test_silicon.c checks the two agree).  The
+ * power model charges a tensor-pipe cycle, so a GEMM measured as a FLOP
+ * rate (E7) holds its pipes this many cycles per arithmetic cycle. */
+#define SI_GEMM_PIPE_PER_MATH (144.0 / 128.0)
+
 /* Activity of one SM per SM cycle (the rates behind si_activity's counts;
  * the si_power_* building blocks take it as counts over an interval). */
 typedef struct si_rate {

@@ -408,9 +408,11 @@ static int check_silicon(const cfg *c, const char *dir, int *fails, sk_error *e)
     *fails += !ok;
     printf("%s  predicted  sustained FP32 FMA clock %.0f MHz (measured 1980: below the cap)\n", verdict(ok),
            r.fma_mhz);
-    /* power.tensor_pj is fitted to E16's bf16 GEMM through the simulated
-     * GEMM, whose tensor pipes are busier than the chip's; this synthetic
-     * GEMM has E7's measured occupancy (84 %), so it is a prediction */
+    /* power.tensor_pj is fitted to E16's bf16 GEMM (8192^3 at 1500 MHz)
+     * through the simulated GEMM, whose MMAs keep shared memory's pace
+     * (gen_gemm.c); this synthetic GEMM does E7's measured arithmetic (84 %
+     * of pipe cycles at 1470 MHz, held at the same pace), a capture the
+     * fit does not use: a prediction */
     ok = fabs(r.gemm_mhz - 1470) <= 0.05 * 1470 && r.gemm_max_w < c->dvfs_cap_w * 1.02;
     *fails += !ok;
     printf("%s  predicted  sustained bf16 GEMM under the cap at E7's pipe occupancy: median %.0f MHz "

@@ -8,9 +8,11 @@
  *        ISETP, BRA) issued at 0.93 instructions per scheduler per cycle,
  *        four schedulers: README point 1 measures ~19.5 us per extra CTA
  *        where 143 k instructions at one per cycle would take 18.1 us.
- *   GEMM: the four tensor pipes busy 84 % of cycles (668 TFLOP/s at
- *        1470 MHz against 132 SMs x 4096 flop/cycle: README point 7), a
- *        few loads, integer and branch instructions per cycle, and 2.6 DRAM
+ *   GEMM: the four tensor pipes do arithmetic 84 % of cycles (668 TFLOP/s
+ *        at 1470 MHz against 132 SMs x 4096 flop/cycle: README point 7) and
+ *        are held SI_GEMM_PIPE_PER_MATH times that (94.5 %: the MMAs wait
+ *        for shared memory to deliver their operands, gen_gemm.c), a few
+ *        loads, integer and branch instructions per cycle, and 2.6 DRAM
  *        bytes per SM cycle (0.5 TB/s at 1470 MHz: an 8192^3 bf16 GEMM
  *        moves well under 1 GB per 1.6 ms).
  *
@@ -54,7 +56,7 @@ static void workload_rate(const cfg *c, int wl, si_rate *a)
         a->operands[FU_BRANCH] = a->issued[FU_BRANCH];
         a->sched_cycles = 4;
     } else if (wl == WL_GEMM) {
-        a->tensor_cycles[SI_DT_BF16] = 4 * 0.84;
+        a->tensor_cycles[SI_DT_BF16] = 4 * 0.84 * SI_GEMM_PIPE_PER_MATH;
         a->issued[FU_LDST] = 0.06;
         a->issued[FU_INT] = 0.12;
         a->issued[FU_FP32] = 0.04;

@@ -23,6 +23,33 @@
  * Two consumer warps share a sub-partition: 8 HGMMAs x 128 = 1024 cycles of
  * tensor work per k-tile, 2 x 128 x 256 x 64 FLOP per CTA per k-tile.
  *
+ * Operand delivery: shared memory, not the math, sets the pipe's pace.  The
+ * HGMMAs are the SS form (both operands read from shared memory through
+ * their descriptors), and the producer's TMA copies write every stage into
+ * the same array.  Per k-tile and CTA (bf16; every type moves the same
+ * bytes, since a stage holds 128 bytes of k per row):
+ *     TMA writes   (128 + 256) x 128 B             =  48 KiB
+ *     HGMMA reads  2 warpgroups x (64 + 256) x 128 B =  80 KiB
+ *                  (each consumer reads its 64 rows of A and all of B)
+ * 128 KiB per 1024 pipe cycles: 128 B per cycle, exactly the array's peak
+ * (32 banks x 4 bytes per SM cycle, CUDA C++ Programming Guide, compute
+ * capability 9.0, "Shared Memory").  At full demand an array delivers what
+ * it sustains, not its peak: E16's shared-memory mix (2 LDS + 1 STS an
+ * iteration on every SM, validation/h200 README) moves 29.7 TB/s at
+ * 1980 MHz, 29.7e12 / (132 x 1.98e9 x 128) = 88.8 % of the peak.  So a
+ * k-tile takes 131072 / (0.888 x 128) = 1153 cycles and each HGMMA holds
+ * its pipe
+ *     ii = 128 x 1153 / 1024 = 144 cycles      (gemm_ii() below)
+ * of which 128 are arithmetic.  This is not fitted to any GEMM: the demand
+ * is the tile's, the efficiency the LDS/STS mix's.  It predicts the pipes'
+ * arithmetic occupancy at 128 / 144 = 88.9 % within a tile (E16's GEMMs:
+ * 83-84 % over the whole 8192^3 grid, tails included, at every type and
+ * clock, as a cycle-domain limit would give), and that it does not depend
+ * on the clock (the array runs on the SM clock).  What it leaves out: the
+ * kernels cuBLAS ran (nvjet 320x128, 144x128 tiles) move a little fewer
+ * bytes per FLOP than this tile; TMA multicast in a cluster halves an
+ * operand's L2 reads but not its shared-memory writes.
+ *
  * Memory.  The simulator has no L2 (docs/design.md), and every A tile is
  * read by N/256 CTAs and every B tile by M/128: issuing the full 48 KiB per
  * k-tile to the DRAM server would make the model DRAM-bound at about three
@@ -81,6 +108,7 @@
  *         the grid, as above, by warp 0.  230 registers: one CTA per SM.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +118,10 @@
 #define GEMM_CONSUMER_WARP0 4       /* warps 4..11: warpgroups 1 and 2 */
 #define GEMM_CONSUMER_WARPS 8
 #define GEMM_LD_REG0 40             /* producer loads go to R40, R41, ... */
-#define GEMM_HGMMA_II 128           /* see the derivation above */
+#define GEMM_HGMMA_MATH_II 128      /* the datapath's cycles per HGMMA (above) */
+#define SMEM_PEAK_B_PER_CYCLE 128   /* 32 banks x 4 B [CUDA guide, cc 9.0] */
+/* E16 shared-memory mix: 29.7 TB/s on 132 SMs at 1980 MHz (README, E16) */
+#define SMEM_SUSTAINED_B_PER_CYCLE (29.7e12 / (132 * 1980e6))
 
 /* All warps: thread index, CTA index, role, barrier after mbarrier init. */
 static const char gemm_prologue[] =
@@ -128,18 +159,36 @@ static const mma_type mma_types[] = {
 
 const char *const gen_gemm_dtypes[] = { "bf16", "fp16", "fp8", "tf32", "fp32", NULL };
 
-static void consumer_ktile(strbuf *b, int warp, const mma_type *t)
+/* Cycles one warp's MMA holds its sub-partition's tensor pipe: its
+ * arithmetic (GEMM_HGMMA_MATH_II), or, when the shared-memory array cannot
+ * deliver the k-tile's operands that fast, the array's time for them spread
+ * over the k-tile's MMAs (see the header: 144 for every type). */
+int gen_gemm_ii(int dtype)
+{
+    if (dtype < 0 || dtype >= (int)(sizeof mma_types / sizeof mma_types[0]) || !mma_types[dtype].mma)
+        return 0;
+    const mma_type *t = &mma_types[dtype];
+    double row_b = (double)t->ktile * t->elem_bytes;                 /* 128 B of k a row */
+    double wr = (GEMM_TILE_M + GEMM_TILE_N) * row_b;                 /* TMA writes */
+    double rd = 2.0 * (GEMM_TILE_M / 2 + GEMM_TILE_N) * row_b;       /* two consumers read */
+    double math = (double)GEMM_CONSUMER_WARPS / 4 * (t->ktile / t->k) * GEMM_HGMMA_MATH_II;
+    double smem = (wr + rd) / SMEM_SUSTAINED_B_PER_CYCLE;
+    (void)SMEM_PEAK_B_PER_CYCLE;
+    return (int)lround(GEMM_HGMMA_MATH_II * (smem > math ? smem / math : 1.0));
+}
+
+static void consumer_ktile(strbuf *b, int warp, const mma_type *t, int ii)
 {
     sb_printf(b, "ifwarp %d\n", warp);
     for (int ks = 0; ks < t->ktile / t->k; ks++)
         sb_printf(b, "UIADD3 UR4 <- UR4 stall=1\nUIADD3 UR8 <- UR8 stall=1\n"
-                  "%s R24 <- UR4 UR8 R24 ii=%d stall=1\n", t->mma, GEMM_HGMMA_II);
+                  "%s R24 <- UR4 UR8 R24 ii=%d stall=1\n", t->mma, ii);
     sb_printf(b, "DEPBAR.LE <- R24 stall=1\nend\n");
 }
 
 /* One k-tile for the whole CTA.  With `load_next`, the producer also
  * issues the next k-tile's loads. */
-static void ktile(strbuf *b, long nld, int load_next, const mma_type *t)
+static void ktile(strbuf *b, long nld, int load_next, const mma_type *t, int ii)
 {
     sb_printf(b, "ifwarp 0\nMOV R9 <- R%ld stall=1\n", GEMM_LD_REG0 + nld - 1);  /* tile k arrived */
     if (load_next) {
@@ -149,7 +198,7 @@ static void ktile(strbuf *b, long nld, int load_next, const mma_type *t)
     }
     sb_printf(b, "end\nBAR.SYNC.DEFER_BLOCKING stall=1\n");      /* stage handed over */
     for (int w = 0; w < GEMM_CONSUMER_WARPS; w++)
-        consumer_ktile(b, GEMM_CONSUMER_WARP0 + w, t);
+        consumer_ktile(b, GEMM_CONSUMER_WARP0 + w, t, ii);
     sb_printf(b, "IADD3 R20 <- R20 stall=4\nISETP.NE.AND P1 <- R20 stall=5\n@P1 BRA stall=6\n");
 }
 
@@ -180,6 +229,7 @@ static int gemm_tensor(kernel *k, long m, long n, long kk, const mma_type *t, sk
         return sk_errorf(e, SK_EUSAGE, "gen gemm: dtype %s: k %ld: expected a multiple of %d (its "
                          "k-tile)", t->name, kk, t->ktile);
     long ktiles = kk / t->ktile;
+    int ii = gen_gemm_ii((int)(t - mma_types));
 
     /* Compulsory DRAM bytes per CTA per k-tile: (m + n) x k-tile x element
      * (128 bytes a row) over the grid. */
@@ -197,10 +247,10 @@ static int gemm_tensor(kernel *k, long m, long n, long kk, const mma_type *t, sk
     sb_printf(&b, "end\n");
     if (ktiles > 1) {
         sb_printf(&b, "loop %ld\n", ktiles - 1);
-        ktile(&b, nld, 1, t);
+        ktile(&b, nld, 1, t, ii);
         sb_printf(&b, "end\n");
     }
-    ktile(&b, nld, 0, t);                               /* the last k-tile loads nothing */
+    ktile(&b, nld, 0, t, ii);                           /* the last k-tile loads nothing */
     for (int w = 0; w < GEMM_CONSUMER_WARPS; w++)
         consumer_epilogue(&b, GEMM_CONSUMER_WARP0 + w, t);
     sb_printf(&b, "EXIT stall=5\nend\nendkernel\n");
