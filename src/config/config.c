@@ -444,9 +444,9 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("power.sched_pj", sched_pj, 120, 0, 100000000, "pJ",
             "per scheduler-cycle with a resident warp at vf.vnom_mv: issue, scoreboard, "
             "operand collectors, pipeline clocks (fitted: E16 fp32_1cta, int32)"),
-    ROW_INT("power.tensor_pj", tensor_pj, 944, 0, 100000000, "pJ",
+    ROW_INT("power.tensor_pj", tensor_pj, 1072, 0, 100000000, "pJ",
             "per bf16 tensor-pipe cycle at vf.vnom_mv (fitted: E16 bf16 GEMM clock)"),
-    ROW_INT("power.tensor_datapath_pct", tensor_datapath_pct, 50, 0, 100, "%",
+    ROW_INT("power.tensor_datapath_pct", tensor_datapath_pct, 49, 0, 100, "%",
             "share of a bf16 tensor-pipe cycle's energy in the multipliers and adders; "
             "sets the other types' energy (fitted: E16 fp16 GEMM clock)"),
     ROW_INT("power.clk_pj", clk_pj, 76, 0, 100000000, "pJ",
