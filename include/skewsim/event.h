@@ -54,6 +54,7 @@ typedef struct evq {
     uint32_t n;         /* queued events */
     uint64_t next_seq;
     ps_t now;           /* time of the last popped event */
+    uint64_t now_seq;   /* and its sequence number (which of two equal-time events came first) */
     uint64_t fired;     /* events popped so far (statistics) */
 } evq;
 

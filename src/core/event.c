@@ -260,6 +260,7 @@ event *evq_pop(evq *q)
     ev->slot = 0;
     q->n--;
     q->now = ev->t;
+    q->now_seq = ev->seq;
     q->fired++;
     return ev;
 }
