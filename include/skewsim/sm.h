@@ -185,6 +185,8 @@ typedef struct sm {
     cta_slot *ctas;           /* cfg.max_ctas slots */
     warp_sched *sched;        /* cfg.warp_schedulers of them */
     int nsched;
+    uint64_t ahead_cycles;    /* sim.lookahead_cycles as it applies (sm_init) */
+    ps_t ahead_ps;            /* the same in time at the current clock (sm_set_mhz) */
     int per_cycle;            /* debug: after an issue always process the next cycle, as
                                  before the skip (tests/test_sm.c compares the two) */
     /* The cycles skipped after the last issue (sm_fire), charged ahead:

@@ -35,6 +35,12 @@
 
 static void sm_fire(sim *s, event *ev);
 
+/* sim.lookahead_cycles' value under memory.model = hierarchy when the
+ * config leaves it at -1 (docs/performance.md: speed and accuracy cost). */
+#ifndef SM_HIER_LOOKAHEAD_CYCLES
+#define SM_HIER_LOOKAHEAD_CYCLES 16
+#endif
+
 static const char *const stall_names[] = {
 #define SM_STALL_NAME_(id, name, help) [SM_STALL_##id] = #name,
     SM_STALL_MAP(SM_STALL_NAME_)
@@ -79,6 +85,7 @@ void sm_set_mhz(sm *m, int mhz, ps_t t)
     m->mhz = mhz;
     /* 1 MHz is a period of 1e9 fs; rounding to 1 fs keeps the error < 1 ppm. */
     m->period_fs = (int64_t)((1000000000LL + mhz / 2) / mhz);
+    m->ahead_ps = (ps_t)(m->ahead_cycles * (uint64_t)m->period_fs / 1000);
 }
 
 static void unskip(sim *s, sm *m);
@@ -119,6 +126,9 @@ int sm_init(sm *m, sim *s, int id)
     memset(m, 0, sizeof *m);
     m->id = id;
     event_init(&m->ev, sm_fire, "sm-issue", (uint32_t)id);
+    m->ev.ahead = 1;
+    m->ahead_cycles = c->lookahead_cycles >= 0 ? (uint64_t)c->lookahead_cycles
+                      : s->hier ? SM_HIER_LOOKAHEAD_CYCLES : 0;
     m->period_fs = 1;
     sm_set_mhz(m, c->sm_mhz, 0);
     m->min_mhz = m->max_mhz = c->sm_mhz;
@@ -952,7 +962,9 @@ static void sm_fire(sim *s, event *ev)
             return;
         m->cycle = next;
         ps_t tn = sm_cycle_time(m, next);
-        if (finished || s->stop || tn >= evq_peek_time(&s->q) || tn > s->limit_ps) {
+        ps_t peek = evq_peek_time(&s->q);
+        if (finished || s->stop || tn > s->limit_ps ||
+            (tn >= peek && (tn >= peek + m->ahead_ps || tn >= evq_fence_time(&s->q)))) {
             evq_push(&s->q, ev, tn);
             m->skip_seq = ev->seq;
             return;
