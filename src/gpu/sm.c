@@ -868,7 +868,7 @@ static void sm_fire(sim *s, event *ev)
     uint64_t c = m->cycle;
     mem_hier *const hier = s->hier;   /* memory stalls go to its counters too */
     for (;;) {
-        int finished = 0, issued = 0;
+        int finished = 0, issued = 0, idle = 0;
         if (m->skip_n)
             skip_done(s, m);
         m->processed++;
@@ -878,6 +878,7 @@ static void sm_fire(sim *s, event *ev)
                 int slot = warpsched_pick(m, ws, c, starve_lim);
                 if (slot < 0) {
                     if (k == 0) {
+                        idle++;
                         if (want_stall) {
                             sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->min_wake};
                             sim_sink_stall(s, &st);
@@ -911,7 +912,11 @@ static void sm_fire(sim *s, event *ev)
              * SM sleeps after one processed barrier cycle, and a grid
              * release counts from there). */
             next = c + 1;
-            if (!finished && !m->per_cycle) {
+            /* When every scheduler with warps issued, c + 1 almost always
+             * can too (compute-bound code), and the bound would only cost a
+             * scan: it is looked for after cycles in which one stalled.
+             * Either way the schedule is the same. */
+            if (!finished && !m->per_cycle && idle > 0) {
                 uint64_t t = next_issue(m, c);
                 if (t != UINT64_MAX)
                     next = t;
