@@ -20,6 +20,8 @@
 #include <string.h>
 #include "tests.h"
 #include "testutil.h"
+#include "skewsim/gen.h"
+#include "skewsim/trace.h"
 
 /* CTA `cta` of kernel 0: start and end cycles (1 cycle = 1000 ps). */
 static long start_cycle(const tu_run *run, uint64_t cta)
@@ -457,6 +459,173 @@ START_TEST(test_clock_change)
 }
 END_TEST
 
+/* ------------------------------------------------------- the cycle skip */
+
+/* After a cycle in which it issued, the SM jumps to the next cycle at which
+ * a warp could issue (sm.c, next_issue) and charges the cycles between as
+ * stalls.  Differential test against the SM that processes every cycle
+ * after an issue (sm.per_cycle, the behaviour before the skip): on one SM
+ * with four schedulers (no other SM, so no tie order between SMs to move),
+ * a mix of latencies, compiler stalls, a shared pipeline, shared and global
+ * loads, barriers, and more CTAs than fit (launches into a running SM), both
+ * must give the same kernel, CTA and stall records, and the skip fewer
+ * events.  A skipped cycle in which a warp could have issued moves that
+ * warp's issue later, and with it the CTA times; a wrong charge moves the
+ * stall counts. */
+#define SKIP_YAML                                                               \
+    "sm: {warp_schedulers: 4, starvation_cycles: 40, max_ctas: 3}\n"            \
+    "units: {fp32: {count: 2, lat_cycles: 4, ii_cycles: 2},"                    \
+    " sfu: {count: 1, lat_cycles: 13, ii_cycles: 8}}\n"                         \
+    "memory: {latency_ns: 50, bandwidth_gbps: 200}\n"                          \
+    "dispatch: {cta_ps: 2500}\n"
+#define SKIP_BODY                                                               \
+    "loop 12 work\n"                                                            \
+    "LDG.E R4 <- R2 bytes=4 pattern=coalesced stall=1\n"                        \
+    "FFMA R5 <- R5 R6 stall=2\n"                                                \
+    "MUFU.EX2 R7 <- R5 stall=1\n"                                               \
+    "FFMA R8 <- R4 R7 stall=1\n"                                                \
+    "LDS R9 <- R8 stall=3\n"                                                    \
+    "ifwarp 2\nFFMA R6 <- R9 stall=5\nMUFU.RSQ R6 <- R6 stall=1\nend\n"         \
+    "BAR.SYNC stall=1\n"                                                        \
+    "IADD3 R2 <- R2 stall=4\n"                                                  \
+    "end\n"                                                                     \
+    "STG.E <- R2 R8 bytes=4 pattern=coalesced stall=1\n"                        \
+    "EXIT\n"
+
+static const char *const skip_policies[] = {"gto", "lrr", "oldest", "two_level"};
+
+START_TEST(test_skip_matches_per_cycle)
+{
+    cfg c;
+    char *pol = tu_strf("sm: {warp_policy: %s}\n", skip_policies[_i]);
+    tu_cfg(&c, NULL, TU_TINY_YAML, SKIP_YAML, pol, NULL);
+    free(pol);
+    char *text = tu_strf("skewsim-trace 1\nkernel k grid=9 block=192 regs=16\nprogram main\n%send\n"
+                         "ctas\n  range 0 3 program=main work=1\n  range 4 8 program=main work=2\nend\nendkernel\n",
+                         SKIP_BODY);
+    tu_run run[2];
+    for (int per = 0; per < 2; per++) {
+        memset(&run[per], 0, sizeof run[per]);
+        sk_error *e = &run[per].e;
+        trace *tr = trace_open_string("skip.trace", text, e);
+        ck_assert_msg(tr != NULL, "%s", e->msg);
+        run[per].r = results_open(NULL, e);
+        sim_sink obs = results_sink(run[per].r);
+        run[per].s = sim_create(&c, &obs, 1, e);
+        ck_assert_ptr_nonnull(run[per].s);
+        run[per].s->sms[0].per_cycle = per;
+        ck_assert_msg(sim_run(run[per].s, tr, e) == 0, "%s", e->msg);
+        trace_close(tr);
+    }
+    free(text);
+    const sm *a = &run[0].s->sms[0], *b = &run[1].s->sms[0];
+    ck_assert_uint_eq(results_nctas(run[0].r), 9);
+    ck_assert_uint_eq(results_nctas(run[1].r), 9);
+    for (size_t i = 0; i < 9; i++) {
+        const cta_record *x = results_cta(run[0].r, i), *y = results_cta(run[1].r, i);
+        ck_assert_msg(x->start_ps == y->start_ps && x->end_ps == y->end_ps,
+                      "CTA %zu: %lld..%lld ps with the skip, %lld..%lld ps cycle by cycle", i,
+                      (long long)x->start_ps, (long long)x->end_ps, (long long)y->start_ps, (long long)y->end_ps);
+    }
+    ck_assert(memcmp(results_kernel(run[0].r, 0), results_kernel(run[1].r, 0), sizeof(kernel_stats)) == 0);
+    ck_assert_uint_eq(a->issued, b->issued);
+    ck_assert_uint_eq(a->issue_slots, b->issue_slots);
+    for (int k = 0; k < SM_NSTALLS; k++)
+        ck_assert_msg(a->stall[k] == b->stall[k], "stall %s: %llu with the skip, %llu cycle by cycle",
+                      sm_stall_name(k), (unsigned long long)a->stall[k], (unsigned long long)b->stall[k]);
+    /* the skip did something: fewer events, and every reason was charged */
+    ck_assert_uint_lt(a->processed, b->processed);
+    ck_assert_uint_gt(a->stall[SM_STALL_MEMORY], 0);
+    ck_assert_uint_gt(a->stall[SM_STALL_UNIT], 0);
+    ck_assert_uint_gt(a->stall[SM_STALL_COMPILER], 0);
+    tu_run_free(&run[0]);
+    tu_run_free(&run[1]);
+}
+END_TEST
+
+/* sim.lookahead_cycles: an SM may run up to Q cycles ahead of other SMs'
+ * events.  On the H200 with the hierarchy: a memory-bound stream at Q = 16
+ * (the hierarchy's default) stays within 0.5 % of Q = 0 in kernel time,
+ * with fewer events, and two runs at Q = 16 are identical; an FMA kernel
+ * (SMs interact only through the dispatcher and the clock epochs, which
+ * nothing runs past) is the same at Q = 16 as at Q = 0 in every record. */
+static void run_q(const kernel *k, int q, results **out, uint64_t *events)
+{
+    char dir[256], path[512];
+    sk_error e = {0};
+    tu_mkdtemp(dir, sizeof dir, "ahead");
+    snprintf(path, sizeof path, "%s/k.trace", dir);
+    ck_assert_msg(trace_write_kernel(path, k, 0, &e) == 0, "%s", e.msg);
+    cfg c;
+    char *set = tu_strf("sim: {lookahead_cycles: %d}\nmemory: {model: hierarchy}\n", q);
+    tu_cfg(&c, TU_H200, set, NULL);
+    free(set);
+    trace *tr = trace_open(path, &e);
+    ck_assert_msg(tr != NULL, "%s", e.msg);
+    *out = results_open(NULL, &e);
+    sim_sink obs = results_sink(*out);
+    sim *s = sim_create(&c, &obs, 1, &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    ck_assert_int_eq(s->sms[0].ahead_cycles, (uint64_t)q);
+    ck_assert_msg(sim_run(s, tr, &e) == 0, "%s", e.msg);
+    *events = s->q.fired;
+    sim_destroy(s);
+    trace_close(tr);
+    tu_rmdir(dir);
+}
+
+static int same_records(const results *a, const results *b)
+{
+    if (results_nctas(a) != results_nctas(b) || results_nkernels(a) != results_nkernels(b))
+        return 0;
+    for (size_t i = 0; i < results_nkernels(a); i++)
+        if (memcmp(results_kernel(a, i), results_kernel(b, i), sizeof(kernel_stats)) != 0)
+            return 0;
+    /* CTAs that finish at the same time may be recorded in either order */
+    for (size_t i = 0; i < results_nctas(a); i++) {
+        const cta_record *x = results_cta(a, i);
+        size_t j = 0;
+        while (j < results_nctas(b) && (results_cta(b, j)->kernel != x->kernel || results_cta(b, j)->cta != x->cta))
+            j++;
+        if (j == results_nctas(b) || memcmp(x, results_cta(b, j), sizeof *x) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+START_TEST(test_lookahead)
+{
+    kernel k;
+    sk_error e = {0};
+    results *r0, *r16, *r16b;
+    uint64_t ev0, ev16, ev16b;
+
+    ck_assert_msg(gen_stream(&k, 528, 256, 65536, &e) == 0, "%s", e.msg);
+    run_q(&k, 0, &r0, &ev0);
+    run_q(&k, 16, &r16, &ev16);
+    run_q(&k, 16, &r16b, &ev16b);
+    kernel_free(&k);
+    const kernel_stats *k0 = results_kernel(r0, 0), *k16 = results_kernel(r16, 0);
+    double t0 = (double)(k0->done_ps - k0->launch_ps), t16 = (double)(k16->done_ps - k16->launch_ps);
+    ck_assert_msg(fabs(t16 - t0) <= 0.005 * t0, "stream: %.0f ps at Q=16, %.0f ps at Q=0", t16, t0);
+    ck_assert_uint_lt(ev16, ev0 / 2);
+    ck_assert_uint_eq(ev16, ev16b);
+    ck_assert(same_records(r16, r16b));
+    results_free(r0);
+    results_free(r16);
+    results_free(r16b);
+
+    ck_assert_msg(gen_fma(&k, 64, 256, 528, &e) == 0, "%s", e.msg);
+    run_q(&k, 0, &r0, &ev0);
+    run_q(&k, 16, &r16, &ev16);
+    kernel_free(&k);
+    ck_assert(same_records(r0, r16));
+    ck_assert_uint_lt(ev16, ev0);
+    results_free(r0);
+    results_free(r16);
+}
+END_TEST
+
 Suite *sm_suite(void)
 {
     Suite *s = suite_create("sm");
@@ -485,6 +654,11 @@ Suite *sm_suite(void)
     tcase_add_loop_test(tc, test_clock_round_trip, 0, (int)SK_ARRAY_LEN(mhzs));
     tcase_add_loop_test(tc, test_clock_accuracy, 0, (int)SK_ARRAY_LEN(mhzs));
     tcase_add_test(tc, test_clock_change);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("skip");
+    tcase_add_loop_test(tc, test_skip_matches_per_cycle, 0, (int)SK_ARRAY_LEN(skip_policies));
+    tcase_add_test(tc, test_lookahead);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -263,6 +263,8 @@ typedef struct cfg {
     /* simulation */
     uint64_t seed;                    /* sim.seed */
     int64_t max_time_ns;              /* sim.max_time_ns: abort a run past this simulated time (0 = no limit) */
+    int64_t lookahead_cycles;         /* sim.lookahead_cycles: run-ahead of an SM past other SMs'
+                                         events (-1: by memory.model; docs/performance.md) */
 } cfg;
 
 /* Fill *c with every default from the schema. */

@@ -31,6 +31,9 @@ struct event {
     uint64_t seq;       /* push order: the tie-break */
     uint32_t slot;      /* its time bucket + 1; 0 = not queued */
     uint32_t tag;       /* owner-defined (e.g. SM id), shown by evq_dump */
+    uint8_t ahead;      /* 1: others may run ahead of it (an SM's issue event, sim.lookahead_cycles);
+                           0 (event_init's): a fence, nothing runs past it (evq_fence_time) */
+    uint32_t fpos;      /* a queued fence: its index in evq.fence + 1 */
     event *next, *prev; /* FIFO of its time bucket */
     event_fn fn;        /* handler */
     const char *what;   /* name for evq_dump */
@@ -54,7 +57,12 @@ typedef struct evq {
     uint32_t n;         /* queued events */
     uint64_t next_seq;
     ps_t now;           /* time of the last popped event */
+    uint64_t now_seq;   /* and its sequence number (which of two equal-time events came first) */
     uint64_t fired;     /* events popped so far (statistics) */
+    event **fence;      /* owned: the queued events with ahead == 0, unordered (few: the
+                           dispatcher, grid barriers, the silicon epoch) */
+    uint32_t nfence, fence_cap;
+    ps_t fence_t;       /* the earliest of their times, PS_MAX when none */
 } evq;
 
 void evq_init(evq *q);
@@ -73,6 +81,9 @@ event *evq_pop(evq *q);
 /* Time of the earliest event, PS_MAX when empty. */
 ps_t evq_peek_time(const evq *q);
 static inline int event_queued(const event *ev) { return ev->slot != 0; }
+/* Time of the earliest queued fence (an event with ahead == 0), PS_MAX when
+ * none: what an SM running ahead must not pass. */
+static inline ps_t evq_fence_time(const evq *q) { return q->fence_t; }
 
 /* Print pending events in firing order (debugging aid; O(n log n)). */
 void evq_dump(const evq *q, FILE *out);

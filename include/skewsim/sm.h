@@ -185,6 +185,18 @@ typedef struct sm {
     cta_slot *ctas;           /* cfg.max_ctas slots */
     warp_sched *sched;        /* cfg.warp_schedulers of them */
     int nsched;
+    uint64_t ahead_cycles;    /* sim.lookahead_cycles as it applies (sm_init) */
+    ps_t ahead_ps;            /* the same in time at the current clock (sm_set_mhz) */
+    int per_cycle;            /* debug: after an issue always process the next cycle, as
+                                 before the skip (tests/test_sm.c compares the two) */
+    /* The cycles skipped after the last issue (sm_fire), charged ahead:
+     * skip_n cycles from skip_c1, for reason skip_why[sc] (-1: none), its
+     * event queued with sequence skip_seq.  An arrival that would have come
+     * before cycle skip_c1 was processed takes them back (sm.c, unskip). */
+    uint64_t skip_c1, skip_n, skip_seq;
+    int8_t skip_why[SM_MAX_SCHEDULERS];
+    uint64_t skip_ready[SM_MAX_SCHEDULERS];  /* each one's min_wake then (a stall sink's
+                                                record of skip_c1, sent once the skip holds) */
     uint64_t *unit_free;      /* [sched][class][count]: cycle each pipeline is free */
     uint64_t bar_free;        /* cycle the barrier unit can take the next arrival (sm.barrier_arrive_cycles) */
     int unit_stride;          /* entries per scheduler in unit_free */
@@ -215,6 +227,7 @@ typedef struct sm {
     ps_t idle_ps;             /* when its last CTA retired (it holds none since) */
     ps_t bar_wait_ps;         /* warp time spent at barriers, arrival to release */
     ps_t k_resident0, k_bar0; /* resident_ps and bar_wait_ps when the current kernel launched */
+    uint64_t processed;       /* cycles it processed (the rest it skipped or slept through) */
     uint64_t issue_slots;     /* scheduler-cycles that issued at least one instruction */
     uint64_t stall[SM_NSTALLS];  /* scheduler-cycles that issued nothing, by reason; NO_CTA
                                     stays 0 here: sm_stall_cycles() gives it as the remainder */

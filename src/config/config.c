@@ -524,6 +524,9 @@ static const cfg_key cfg_schema[] = {
     /* Bounded so that the limit converted to picoseconds fits in ps_t. */
     ROW_INT64("sim.max_time_ns", max_time_ns, 0, 0, INT64_MAX / PS_PER_NS, "ns",
               "abort a run past this simulated time (0 = no limit)"),
+    ROW_INT64("sim.lookahead_cycles", lookahead_cycles, -1, -1, 4096, "cycles",
+            "how far an SM may run ahead of other SMs' events, never past another event "
+            "(-1 = by memory.model: 0 (exact) when flat, 16 with the hierarchy; docs/performance.md)"),
 };
 
 #define NKEYS SK_ARRAY_LEN(cfg_schema)

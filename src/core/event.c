@@ -166,12 +166,44 @@ static void bucket_release(evq *q, uint32_t bi)
         q->last = 0;
 }
 
+/* ---- fences: the queued events nothing may run past ----------------- */
+
+static void fence_min(evq *q)
+{
+    ps_t t = PS_MAX;
+    for (uint32_t i = 0; i < q->nfence; i++)
+        t = SK_MIN(t, q->fence[i]->t);
+    q->fence_t = t;
+}
+
+static void fence_add(evq *q, event *ev)
+{
+    if (q->nfence == q->fence_cap) {
+        q->fence_cap = q->fence_cap ? 2 * q->fence_cap : 16;
+        q->fence = xrealloc(q->fence, q->fence_cap * sizeof *q->fence);
+    }
+    q->fence[q->nfence++] = ev;
+    ev->fpos = q->nfence;
+    q->fence_t = SK_MIN(q->fence_t, ev->t);
+}
+
+static void fence_remove(evq *q, event *ev)
+{
+    uint32_t i = ev->fpos - 1;
+    q->fence[i] = q->fence[--q->nfence];
+    q->fence[i]->fpos = i + 1;
+    ev->fpos = 0;
+    if (ev->t <= q->fence_t)
+        fence_min(q);
+}
+
 /* ---- the API --------------------------------------------------------- */
 
 void evq_init(evq *q)
 {
     memset(q, 0, sizeof *q);
     q->b_free = NO_BUCKET;
+    q->fence_t = PS_MAX;
 }
 
 void evq_free(evq *q)
@@ -179,9 +211,12 @@ void evq_free(evq *q)
     for (uint32_t i = 0; i < q->nheap; i++)
         for (event *ev = q->b[q->heap[i]].head; ev; ev = ev->next)
             ev->slot = 0;
+    for (uint32_t i = 0; i < q->nfence; i++)
+        q->fence[i]->fpos = 0;
     free(q->b);
     free(q->heap);
     free(q->hash);
+    free(q->fence);
     evq_init(q);
 }
 
@@ -221,6 +256,8 @@ void evq_push(evq *q, event *ev, ps_t t)
     ev->slot = bi + 1;
     q->last = bi + 1;
     q->n++;
+    if (!ev->ahead)
+        fence_add(q, ev);
 }
 
 void evq_cancel(evq *q, event *ev)
@@ -241,6 +278,8 @@ void evq_cancel(evq *q, event *ev)
     q->n--;
     if (!b->head)
         bucket_release(q, bi);
+    if (ev->fpos)
+        fence_remove(q, ev);
 }
 
 event *evq_pop(evq *q)
@@ -259,7 +298,10 @@ event *evq_pop(evq *q)
     }
     ev->slot = 0;
     q->n--;
+    if (ev->fpos)
+        fence_remove(q, ev);
     q->now = ev->t;
+    q->now_seq = ev->seq;
     q->fired++;
     return ev;
 }

@@ -35,6 +35,12 @@
 
 static void sm_fire(sim *s, event *ev);
 
+/* sim.lookahead_cycles' value under memory.model = hierarchy when the
+ * config leaves it at -1 (docs/performance.md: speed and accuracy cost). */
+#ifndef SM_HIER_LOOKAHEAD_CYCLES
+#define SM_HIER_LOOKAHEAD_CYCLES 16
+#endif
+
 static const char *const stall_names[] = {
 #define SM_STALL_NAME_(id, name, help) [SM_STALL_##id] = #name,
     SM_STALL_MAP(SM_STALL_NAME_)
@@ -79,10 +85,14 @@ void sm_set_mhz(sm *m, int mhz, ps_t t)
     m->mhz = mhz;
     /* 1 MHz is a period of 1e9 fs; rounding to 1 fs keeps the error < 1 ppm. */
     m->period_fs = (int64_t)((1000000000LL + mhz / 2) / mhz);
+    m->ahead_ps = (ps_t)(m->ahead_cycles * (uint64_t)m->period_fs / 1000);
 }
+
+static void unskip(sim *s, sm *m);
 
 void sm_change_clock(sim *s, sm *m, int mhz, ps_t t)
 {
+    unskip(s, m);
     uint64_t c = SK_MAX(sm_cycle_at(m, t), m->min_cycle);
     sm_set_mhz(m, mhz, sm_cycle_time(m, c));
     m->min_mhz = SK_MIN(m->min_mhz, mhz);
@@ -116,6 +126,9 @@ int sm_init(sm *m, sim *s, int id)
     memset(m, 0, sizeof *m);
     m->id = id;
     event_init(&m->ev, sm_fire, "sm-issue", (uint32_t)id);
+    m->ev.ahead = 1;
+    m->ahead_cycles = c->lookahead_cycles >= 0 ? (uint64_t)c->lookahead_cycles
+                      : s->hier ? SM_HIER_LOOKAHEAD_CYCLES : 0;
     m->period_fs = 1;
     sm_set_mhz(m, c->sm_mhz, 0);
     m->min_mhz = m->max_mhz = c->sm_mhz;
@@ -564,6 +577,49 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     return 0;
 }
 
+/* Something arrives at SM m from outside (a CTA, a grid release, a clock
+ * change).  If the SM skipped the cycles after its last issue, and
+ * processing the first of them (skip_c1) would have come after this
+ * arrival (earlier in time, or at the same time and queued before), the
+ * stall reasons charged for them did not see it: take the charges back
+ * and process skip_c1 after all, as if it had not been skipped. */
+static void skip_done(sim *s, sm *m)
+{
+    /* a stall sink gets the one record per scheduler that processing
+     * skip_c1 would have sent */
+    if (s->sink_want & SINK_W_STALL)
+        for (int sc = 0; sc < m->nsched; sc++)
+            if (m->skip_why[sc] >= 0) {
+                sink_stall st = {.sm = m->id, .sched = sc, .cycle = m->skip_c1, .ready_cycle = m->skip_ready[sc]};
+                sim_sink_stall(s, &st);
+            }
+    m->skip_n = 0;
+}
+
+static void unskip(sim *s, sm *m)
+{
+    if (m->skip_n == 0)
+        return;
+    uint64_t n = m->skip_n;
+    ps_t t1 = sm_cycle_time(m, m->skip_c1);
+    if (!event_queued(&m->ev) || s->q.now > t1 || (s->q.now == t1 && s->q.now_seq > m->skip_seq)) {
+        skip_done(s, m);
+        return;
+    }
+    m->skip_n = 0;
+    for (int sc = 0; sc < m->nsched; sc++) {
+        int why = m->skip_why[sc];
+        if (why < 0)
+            continue;
+        m->stall[why] -= n;
+        /* the level's counter only adds: adding 2^64 - n takes n back */
+        if (why == SM_STALL_MEMORY && s->hier)
+            mem_hier_stall(s->hier, m->id, (uint64_t)0 - n);
+    }
+    m->cycle = m->skip_c1;
+    evq_push(&s->q, &m->ev, t1);
+}
+
 /* Make sure the SM processes cycle c (or its first unprocessed cycle, if
  * later): wake it if it sleeps, or bring its event forward if it sleeps
  * past c.  New warps and released barriers call this. */
@@ -582,6 +638,7 @@ void sm_launch_cta(sim *s, sm *m, sim_kernel *kr, const cta_desc *d, ps_t t)
 {
     const cfg *c = &s->c;
     const cta_need *need = &kr->need;
+    unskip(s, m);
     int ci = 0;
     while (m->ctas[ci].used)
         ci++;
@@ -665,6 +722,7 @@ void sm_launch_cta(sim *s, sm *m, sim_kernel *kr, const cta_desc *d, ps_t t)
 
 void sm_release_grid(sim *s, sm *m, sim_kernel *kr, ps_t t)
 {
+    unskip(s, m);
     uint64_t c = SK_MAX(sm_cycle_at(m, t), m->min_cycle);
     /* An SM whose every warp waited at the grid barrier slept: its
      * schedulers' cycles since then were barrier stalls. */
@@ -754,6 +812,58 @@ static int stall_scan(const sm *m, warp_sched *ws)
 
 /* ---- the SM's event -------------------------------------------------- */
 
+/* The first cycle from x on at which a warp of scheduler ws could issue
+ * (x itself as soon as one can), read without issuing: what
+ * warp_oldest_ready() would find at x, and, finding none, it leaves
+ * ws->min_wake the exact least wake as a pick that found nothing would.
+ * Called after a cycle x - 1 in which the SM issued: until its next
+ * processed cycle nothing on the SM changes dep, ready, cls or unit_free
+ * (only its own issues do), so a bound taken now holds then.  An ew entry
+ * after x - 1 is exact (sm.h), so an entry after x is passed over unread. */
+__attribute__((noinline)) static uint64_t sched_next(sm *m, warp_sched *ws, uint64_t x)
+{
+    uint64_t least = UINT64_MAX;
+    uint64_t *ew = ws->ew;
+    for (int i = 0; i < ws->n; i++) {
+        uint64_t e = ew[i];
+        if (e > x) {
+            least = SK_MIN(least, e);
+            continue;
+        }
+        warp *w = &m->warps[ws->order[i]];
+        if (w->state != W_ACTIVE) {
+            ew[i] = UINT64_MAX;
+            continue;
+        }
+        if (sm_warp_ready(m, w, x))
+            return x;
+        ew[i] = w->wake;
+        least = SK_MIN(least, w->wake);
+    }
+    ws->min_wake = least;
+    return least;
+}
+
+/* After cycle c issued something: a lower bound of the next cycle at which
+ * any scheduler of m could issue (c + 1 when one can, UINT64_MAX when no
+ * warp is ACTIVE).  A scheduler whose min_wake lies after c + 1 cannot
+ * issue before it; any other is scanned.  The starvation guard only picks
+ * warps that are ready, so it cannot issue earlier than this either. */
+static uint64_t next_issue(sm *m, uint64_t c)
+{
+    uint64_t next = UINT64_MAX;
+    for (int sc = 0; sc < m->nsched; sc++) {
+        warp_sched *ws = &m->sched[sc];
+        if (ws->n == 0)
+            continue;
+        uint64_t t = ws->min_wake > c + 1 ? ws->min_wake : sched_next(m, ws, c + 1);
+        if (t <= c + 1)
+            return c + 1;
+        next = SK_MIN(next, t);
+    }
+    return next;
+}
+
 /* Issue for cycle m->cycle, then keep going cycle by cycle, jumping over
  * cycles in which no warp can issue, for as long as the next cycle starts
  * before anything else on the chip is due.  A finished CTA ends the run-ahead
@@ -767,13 +877,17 @@ static void sm_fire(sim *s, event *ev)
     uint64_t c = m->cycle;
     mem_hier *const hier = s->hier;   /* memory stalls go to its counters too */
     for (;;) {
-        int finished = 0, issued = 0;
+        int finished = 0, issued = 0, idle = 0;
+        if (m->skip_n)
+            skip_done(s, m);
+        m->processed++;
         for (int sc = 0; sc < nsched; sc++) {
             warp_sched *ws = &m->sched[sc];
             for (int k = 0; k < width && ws->n > 0; k++) {
                 int slot = warpsched_pick(m, ws, c, starve_lim);
                 if (slot < 0) {
                     if (k == 0) {
+                        idle++;
                         if (want_stall) {
                             sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->min_wake};
                             sim_sink_stall(s, &st);
@@ -800,7 +914,22 @@ static void sm_fire(sim *s, event *ev)
          * numbers, not every warp. */
         uint64_t next = UINT64_MAX;
         if (issued && m->live_warps > 0) {
+            /* Cycles after an issue in which no warp can issue are skipped
+             * like idle ones (below).  Not when a CTA finished (the
+             * dispatcher may refill the SM at c + 1, and c + 1's stall
+             * reasons would see its warps), nor when no warp is ACTIVE (the
+             * SM sleeps after one processed barrier cycle, and a grid
+             * release counts from there). */
             next = c + 1;
+            /* When every scheduler with warps issued, c + 1 almost always
+             * can too (compute-bound code), and the bound would only cost a
+             * scan: it is looked for after cycles in which one stalled.
+             * Either way the schedule is the same. */
+            if (!finished && !m->per_cycle && idle > 0) {
+                uint64_t t = next_issue(m, c);
+                if (t != UINT64_MAX)
+                    next = t;
+            }
         } else {
             for (int sc = 0; sc < nsched; sc++) {
                 const warp_sched *ws = &m->sched[sc];
@@ -822,12 +951,36 @@ static void sm_fire(sim *s, event *ev)
                     if (m->sched[sc].why == SM_STALL_MEMORY && hier)
                         mem_hier_stall(hier, m->id, next - c - 1);
                 }
+        /* After an issue, the skipped cycles c + 1 .. next - 1 are idle for
+         * every scheduler with warps: each is charged what processing
+         * c + 1 would have found (stall_reason reads no cycle: dep, ready,
+         * ldg_done and unit_free stay as they are until next) and the
+         * rest ahead, as an idle cycle charges its jump. */
+        if (issued && next > c + 1) {
+            for (int sc = 0; sc < nsched; sc++) {
+                warp_sched *ws = &m->sched[sc];
+                m->skip_why[sc] = -1;
+                if (ws->n == 0)
+                    continue;
+                int why = stall_reason(m, ws);
+                m->skip_why[sc] = (int8_t)why;
+                m->skip_ready[sc] = ws->min_wake;
+                m->stall[why] += next - c - 1;
+                if (why == SM_STALL_MEMORY && hier)
+                    mem_hier_stall(hier, m->id, next - c - 1);
+            }
+            m->skip_c1 = c + 1;
+            m->skip_n = next - c - 1;
+        }
         if (next == UINT64_MAX)         /* nothing can issue until a CTA arrives: sleep */
             return;
         m->cycle = next;
         ps_t tn = sm_cycle_time(m, next);
-        if (finished || s->stop || tn >= evq_peek_time(&s->q) || tn > s->limit_ps) {
+        ps_t peek = evq_peek_time(&s->q);
+        if (finished || s->stop || tn > s->limit_ps ||
+            (tn >= peek && (tn >= peek + m->ahead_ps || tn >= evq_fence_time(&s->q)))) {
             evq_push(&s->q, ev, tn);
+            m->skip_seq = ev->seq;
             return;
         }
         c = next;
