@@ -514,6 +514,9 @@ int cmd_validate(int argc, char **argv)
     grid_data *g = xcalloc(MAX_GRIDS, sizeof *g), *g9 = xcalloc(MAX_GRIDS, sizeof *g9);
     load_ctx lc = {g, 0, 0};
     int status = 0, n9 = 0, fails = 0;
+    /* a line at a time: `make validate` tees each part to a file and the
+     * terminal, and a run of minutes should show its rows as they come */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     for (int i = 1; i < argc; i++) {
         int has = i + 1 < argc;
         if (!strcmp(argv[i], "-c") && has)
