@@ -3,7 +3,8 @@
 #   make            build only; stops with a message if a library is missing
 #   make demo       install missing packages (as root), build, run the default study
 #   make check      install missing packages (as root), build, run all tests
-#   make validate   simulated against the measured H200 (validation/h200)
+#   make validate   simulated against the measured H200 (validation/h200), both parts
+#   make validate-quick  the subset of it that CI runs (.ci/run)
 #   make SANITIZE=address,undefined check
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each
 #   make valgrind   a small run under valgrind memcheck
@@ -44,7 +45,7 @@ TESTBIN := $(BUILD)/check_skewsim
 STUDY := $(BUILD)/study
 STUDY_JOBS ?= 2
 
-.PHONY: all deps libs test-deps demo check test validate docs clean help fuzz valgrind bench check-slurm FORCE studies
+.PHONY: all deps libs test-deps demo check test validate validate-quick docs clean help fuzz valgrind bench check-slurm FORCE studies
 
 # A plain `make` never installs anything: it only builds, and stops first
 # with one clear line when a library is missing (the `libs` check below).
@@ -61,7 +62,7 @@ deps:
 # one line, not a screen of compiler errors.  When a goal that installs
 # (demo, check, ...) is asked for, the check waits for `deps` first, also
 # under -j.
-INSTALL_GOALS := demo check test validate valgrind bench fuzz
+INSTALL_GOALS := demo check test validate validate-quick valgrind bench fuzz
 ifneq ($(filter $(INSTALL_GOALS),$(MAKECMDGOALS)),)
 libs: deps
 endif
@@ -141,9 +142,15 @@ studies: $(BIN) $(STUDY)
 check-slurm: deps $(BIN)
 	sh tests/slurm/check-slurm.sh $(BIN)
 
+# make validate: both parts (-d validation/h200, --measured .../capture)
+# always run; one summary line each (criteria failed / total, exit, time),
+# and it fails at the end if either failed.  validate-quick: the subset
+# .ci/run runs (scripts/validate.sh says which).
 validate: deps $(BIN)
-	$(BIN) validate -c configs/h200.yaml -d validation/h200
-	$(BIN) validate -c configs/h200.yaml --measured validation/h200/capture --max-mape 25
+	@sh scripts/validate.sh $(BIN)
+
+validate-quick: deps $(BIN)
+	@sh scripts/validate.sh -q $(BIN)
 
 # docs/config.md is generated from the schema table, the one place keys live.
 docs: $(BIN)
@@ -233,6 +240,6 @@ clean:
 	rm -rf build build-san build-fuzz
 
 help:
-	@sed -n '1,12p' Makefile
+	@sed -n '1,13p' Makefile
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(STUDY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

@@ -752,9 +752,9 @@ END_TEST
 START_TEST(test_numa_fallback_and_flat)
 {
     cfg c;
-    tu_cfg(&c, TU_H200, "dispatch: {policy: numa}\n", NULL);
+    tu_cfg(&c, TU_H200, "memory: {model: flat}\ndispatch: {policy: numa}\n", NULL);
     cfg g;
-    tu_cfg(&g, TU_H200, "dispatch: {policy: greedy}\n", NULL);
+    tu_cfg(&g, TU_H200, "memory: {model: flat}\ndispatch: {policy: greedy}\n", NULL);
     char *tr = page_walk(600);
     tu_run a, b;
     tu_simulate_ok(&a, &c, tr);

@@ -1,4 +1,6 @@
-/* cmd_validate.c -- `skewsim validate -c CONFIG -d DIR [--grids G,...]`:
+/* cmd_validate.c -- `skewsim validate -c CONFIG -d DIR [--grids G,...]
+ * [--only SECTION,...]` (sections: e1, e9, e10, e11 with E18, e20, silicon,
+ * freq_aware; with --measured DIR too, capture families as well):
  * simulate the H200 wave-quantisation experiment (E1: fma_kernel, 256
  * threads, 4096 iterations, 27 grid sizes) and compare with the
  * measurements in DIR (e1_kernels.csv.gz, e1_ctas.csv.gz; see
@@ -504,6 +506,39 @@ static int parse_grids(const char *s, long *out, int max)
     return n;
 }
 
+/* The sections of the -d part, as --only names them.  e11 is E11's chases
+ * and streams together with E18/E18b (validate_e11.c runs both). */
+static const char *const d_sections[] = { "e1", "e9", "e10", "e11", "e20", "silicon", "freq_aware" };
+#define D_SECTIONS_EXPECT "e1, e9, e10, e11 (E11 and E18), e20, silicon or freq_aware"
+
+/* Whether NAME is in the comma-separated LIST (NULL: everything is). */
+static int listed(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* --only with -d: every name must be a -d section, or, when --measured
+ * runs too, is left to it (a capture family). */
+static int check_only(const char *only, int measured, sk_error *e)
+{
+    for (const char *p = only; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        size_t n = strcspn(p, ",");
+        int known = 0;
+        for (size_t i = 0; i < SK_ARRAY_LEN(d_sections); i++)
+            known |= strlen(d_sections[i]) == n && !strncmp(p, d_sections[i], n);
+        if (n == 0 || (!known && !measured))
+            return sk_errorf(e, SK_EUSAGE, "validate: --only: '%.*s': not a section of -d: expected %s%s",
+                             (int)n, p, D_SECTIONS_EXPECT, measured ? "" : " (capture families need --measured)");
+    }
+    return 0;
+}
+
 int cmd_validate(int argc, char **argv)
 {
     const char *cpath = NULL, *dir = NULL, *grids_arg = NULL, *mdir = NULL, *fitted = NULL, *only = NULL;
@@ -516,6 +551,9 @@ int cmd_validate(int argc, char **argv)
     grid_data *g = xcalloc(MAX_GRIDS, sizeof *g), *g9 = xcalloc(MAX_GRIDS, sizeof *g9);
     load_ctx lc = {g, 0, 0};
     int status = 0, n9 = 0, fails = 0;
+    /* a line at a time: `make validate` tees each part to a file and the
+     * terminal, and a run of minutes should show its rows as they come */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     for (int i = 1; i < argc; i++) {
         int has = i + 1 < argc;
         if (!strcmp(argv[i], "-c") && has)
@@ -565,19 +603,23 @@ int cmd_validate(int argc, char **argv)
     }
     if (!dir)
         goto measured;
+    if (only && check_only(only, mdir != NULL, &e) < 0)
+        goto fail;
     char path[4096];
-    snprintf(path, sizeof path, "%s/e1_kernels.csv.gz", dir);
-    if (read_csv(path, kernel_row, &lc, &e) < 0)
-        goto fail;
-    snprintf(path, sizeof path, "%s/e1_ctas.csv.gz", dir);
-    if (read_csv(path, cta_row, &lc, &e) < 0)
-        goto fail;
     long want[MAX_GRIDS];
     int nwant = 0;
     if (grids_arg && (nwant = parse_grids(grids_arg, want, MAX_GRIDS)) < 0) {
         sk_errorf(&e, SK_EUSAGE, "validate: --grids: %s: expected a comma-separated list of grid sizes", grids_arg);
         goto fail;
     }
+    if (!listed(only, "e1"))
+        goto e9;
+    snprintf(path, sizeof path, "%s/e1_kernels.csv.gz", dir);
+    if (read_csv(path, kernel_row, &lc, &e) < 0)
+        goto fail;
+    snprintf(path, sizeof path, "%s/e1_ctas.csv.gz", dir);
+    if (read_csv(path, cta_row, &lc, &e) < 0)
+        goto fail;
 
     printf("E1 fma_kernel, 256 threads, 4096 iterations: measured H200 against %s\n", c.name);
     int n = compare(&c, g, lc.n, want, nwant, 1, &fails, &e);
@@ -600,9 +642,10 @@ int cmd_validate(int argc, char **argv)
     if (d1056 && d1056->sim)
         fails += check_1056(d1056, cfg_num_sms(&c));
 
+e9:
     /* E9: generalisation, when measured (optional file). */
     snprintf(path, sizeof path, "%s/e9_kernels.csv.gz", dir);
-    if (nwant == 0 && access(path, R_OK) == 0) {
+    if (nwant == 0 && listed(only, "e9") && access(path, R_OK) == 0) {
         load_ctx l9 = {g9, 0, 1};
         if (read_csv(path, kernel_row, &l9, &e) < 0)
             goto fail;
@@ -615,17 +658,17 @@ int cmd_validate(int argc, char **argv)
             goto fail;
     }
     snprintf(path, sizeof path, "%s/e10_latency.csv", dir);
-    if (nwant == 0 && access(path, R_OK) == 0 && validate_e10(&c, dir, &fails, &e) < 0)
+    if (nwant == 0 && listed(only, "e10") && access(path, R_OK) == 0 && validate_e10(&c, dir, &fails, &e) < 0)
         goto fail;
     snprintf(path, sizeof path, "%s/capture/chase.csv", dir);
-    if (nwant == 0 && access(path, R_OK) == 0 && validate_e11(&c, dir, &fails, &e) < 0)
+    if (nwant == 0 && listed(only, "e11") && access(path, R_OK) == 0 && validate_e11(&c, dir, &fails, &e) < 0)
         goto fail;
     snprintf(path, sizeof path, "%s/capture/tlb.csv", dir);
-    if (nwant == 0 && access(path, R_OK) == 0 && validate_e20(&c, dir, &fails, &e) < 0)
+    if (nwant == 0 && listed(only, "e20") && access(path, R_OK) == 0 && validate_e20(&c, dir, &fails, &e) < 0)
         goto fail;
-    if (nwant == 0 && check_silicon(&c, dir, &fails, &e) < 0)
+    if (nwant == 0 && listed(only, "silicon") && check_silicon(&c, dir, &fails, &e) < 0)
         goto fail;
-    if (nwant == 0 && check_freq_aware(&c, &e) < 0)
+    if (nwant == 0 && listed(only, "freq_aware") && check_freq_aware(&c, &e) < 0)
         goto fail;
 measured:
     if (mdir && validate_measured(&c, mdir, fitted, only, max_mape, &fails, &e) < 0)

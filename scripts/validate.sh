@@ -1,0 +1,75 @@
+#!/bin/sh
+# scripts/validate.sh -- `make validate`: the shipped config against the H200
+# measurements, in two parts that always both run:
+#
+#   -d          validation/h200: E1 and E9 (FMA wave quantisation), E10
+#               (latencies), E11/E18 (memory), the silicon model, E4
+#   --measured  validation/h200/capture: every captured family that
+#               src/cli/validate_measured.c simulates, judged at --max-mape
+#
+#   sh scripts/validate.sh BIN                 both parts, in full
+#   sh scripts/validate.sh -q BIN              the quick subset .ci/run runs:
+#                                              E1 at the grids whose placement
+#                                              and staggering are checked, and
+#                                              the measured families QUICK_ONLY
+#
+# Each part's output goes to the terminal and to $(dirname BIN)/validate/
+# PART.txt.  At the end one line per part says how many criteria (the
+# PASS/FAIL lines; info lines are not judged) failed of how many, its exit
+# status and its wall time, and the script exits 1 if either part did not
+# exit 0.  A criterion count that disagrees with the part's own count of
+# failures is reported as a mismatch (and fails), so the summary cannot
+# silently drift from what validate judged.
+#
+# VALIDATE_CONFIG (default configs/h200.yaml), VALIDATE_MAX_MAPE (25).
+set -u
+QUICK=0
+if [ "${1:-}" = -q ]; then QUICK=1; shift; fi
+BIN=${1:?usage: validate.sh [-q] BIN}
+CFG=${VALIDATE_CONFIG:-configs/h200.yaml}
+MAPE=${VALIDATE_MAX_MAPE:-25}
+# The quick measured families: launch pipelining, grid barriers, first
+# launches, concurrent streams (a few seconds together on this machine).
+QUICK_ONLY=${QUICK_ONLY:-e12_launch,e13_coop,e13_first,e14_twostream,e15_hetero}
+OUT=$(dirname "$BIN")/validate
+mkdir -p "$OUT"
+
+# part NAME ARGS...: run one part, keep its output, its status and its time.
+part() {
+    name=$1
+    shift
+    start=$(date +%s)
+    { "$BIN" validate -c "$CFG" "$@"; echo $? > "$OUT/$name.rc"; } | tee "$OUT/$name.txt"
+    echo $(( $(date +%s) - start )) > "$OUT/$name.s"
+}
+
+if [ $QUICK = 1 ]; then
+    part d -d validation/h200 --grids 132,264,1056
+    part measured --measured validation/h200/capture --only "$QUICK_ONLY" --max-mape "$MAPE"
+else
+    part d -d validation/h200
+    part measured --measured validation/h200/capture --max-mape "$MAPE"
+fi
+
+bad=0
+echo
+for name in d measured; do
+    rc=$(cat "$OUT/$name.rc" 2>/dev/null || echo '?')
+    total=$(grep -Ec '^(PASS|FAIL) ' "$OUT/$name.txt")
+    failed=$(grep -c '^FAIL ' "$OUT/$name.txt")
+    own=$(sed -n 's/^\(FAILED\|ok\): \([0-9]*\) criterion(s) failed$/\2/p' "$OUT/$name.txt" | tail -n 1)
+    case $name in
+        d) what="validate -d validation/h200" ;;
+        *) what="validate --measured validation/h200/capture" ;;
+    esac
+    note=
+    if [ -z "$own" ]; then
+        note="; no result line: validate stopped with an error (exit $rc)"
+    elif [ "$own" != "$failed" ]; then
+        note="; mismatch: validate counted $own failed"
+        bad=1
+    fi
+    echo "$what: $failed of $total criteria failed (exit $rc, $(cat "$OUT/$name.s") s)$note"
+    [ "$rc" = 0 ] || bad=1
+done
+exit $bad
