@@ -179,6 +179,13 @@ int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e)
         double cyc = 0, got;
         int steps = load ? 1024 : 4096;
         const char *extra = strncmp(row->mn, "LDG", 3) == 0 ? "bytes=4 pattern=uniform" : "";
+        /* Under the hierarchy the DRAM chase needs the probe's addresses
+         * (validation/h200/probe/e10_latency.cu, run_chase "ldg_dram"): a
+         * ring of 2 GiB whose steps are 1040 words (4 KiB + 64 B) apart,
+         * every lane on one word, timed from half way round, where the
+         * untimed first run did not reach: cold lines, a new page a hop. */
+        if (!strcmp(row->op, "ldg_dram") && c->mem_model != MEM_MODEL_FLAT)
+            extra = "bytes=4 pattern=uniform addr=0x7f0040000000 lane=0 iter=4160 ws=2147483648";
         if (tput) {
             rc = simulate_chain(c, row->mn, stall, row->addr, astall, row->ways, 1024, 512, extra, 0, &cyc, e);
             got = 32.0 * row->ways * 512 / cyc * row->per;
