@@ -362,6 +362,16 @@ static uint64_t access_bytes(const instr *in, unsigned lanes)
     }
 }
 
+/* The lanes of warp w that hold a thread: all 32 but in the last warp of
+ * a CTA whose size is not a multiple of 32 (a CTA of 48 threads has a
+ * second warp of 16).  The hardware masks the others off, so they address
+ * nothing. */
+static inline uint32_t warp_thread_lanes(const sm *m, const warp *w)
+{
+    int rem = m->ctas[w->cta].threads - 32 * (int)w->widx;
+    return rem >= 32 ? ~0u : rem > 0 ? (1u << rem) - 1 : 0;
+}
+
 /* A global load or store at cycle c through the SM's first memory level
  * (mem.h; src/mem): returns the time the level completes it.  An
  * instruction with an address pattern (trace key addr=, apat.c) hands the
@@ -369,8 +379,9 @@ static uint64_t access_bytes(const instr *in, unsigned lanes)
 static ps_t global_access(sim *s, sm *m, const warp *w, const instr *in, uint64_t c)
 {
     uint64_t addr[32];
-    /* the active lanes (mask=): none, and the instruction only issues */
-    uint32_t lanes = in->apat ? mem_apat_mask(&w->apats[in->apat - 1]) : ~0u;
+    /* the active lanes (mask=, and threads the CTA has): none, and the
+     * instruction only issues */
+    uint32_t lanes = (in->apat ? mem_apat_mask(&w->apats[in->apat - 1]) : ~0u) & warp_thread_lanes(m, w);
     if (!lanes)
         return sm_cycle_time(m, c);
     mem_req r = {
@@ -408,8 +419,9 @@ static ps_t global_access(sim *s, sm *m, const warp *w, const instr *in, uint64_
  * bank conflicts (memory.model = hierarchy and an address pattern). */
 static uint64_t smem_conflict(sim *s, sm *m, const warp *w, const instr *in)
 {
-    /* the active lanes (mask=): none, and the instruction only issues */
-    uint32_t lanes = in->apat ? mem_apat_mask(&w->apats[in->apat - 1]) : ~0u;
+    /* the active lanes (mask=, and threads the CTA has): none, and the
+     * instruction only issues */
+    uint32_t lanes = (in->apat ? mem_apat_mask(&w->apats[in->apat - 1]) : ~0u) & warp_thread_lanes(m, w);
     if (!lanes)
         return 0;
     if (!s->hier) {
