@@ -355,6 +355,8 @@ typedef struct mem_bw {
     uint64_t base;                /* first slot index in the window */
     uint64_t full_from, full_to;  /* a run of full slots [from, to) */
     ps_t *end_ps;                 /* owned: per slot, when its bookings end (0: none) */
+    ps_t *used_ps;                /* owned: per slot, how much of it is booked */
+    ps_t *last_ps;                /* owned: per slot, the latest start booked in it */
     uint64_t bytes;
 } mem_bw;
 
