@@ -380,6 +380,7 @@ typedef struct mem_hbm_chan {
     uint64_t *open_row;        /* owned: row + 1 per bank, 0 = closed */
     ps_t *bank_free_ps;        /* owned: its last transfer's end */
     ps_t *row_open_ps;         /* owned: when its open row became usable */
+    ps_t *bank_last_ps;        /* owned: the latest arrival time booked on it */
     uint64_t bytes, row_misses;
 } mem_hbm_chan;
 
