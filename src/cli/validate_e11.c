@@ -279,7 +279,7 @@ static int fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t pa
  * steady state); the sweep is sampled at 24 and 32 MiB
  * (the all-far collapse and the near lists' edge).  Fitted rows:
  * memory.l2.fabric_gbps was set from the 66-SM far HBM reads,
- * memory.l1.l2_port_gbps from the L2-resident near reads of 66 and 132 SMs
+ * memory.l2.slice_gbps from the L2-resident near reads of 66 and 132 SMs
  * (docs/memory.md); the rest are predicted. */
 static int validate_e18(const cfg *c0, const char *dir, int *fails, sk_error *e)
 {
