@@ -410,6 +410,8 @@ typedef struct mem_bw {
     uint64_t base;                /* first slot index in the window */
     uint64_t full_from, full_to;  /* a run of full slots [from, to) */
     ps_t *end_ps;                 /* owned: per slot, when its bookings end (0: none) */
+    ps_t *used_ps;                /* owned: per slot, how much of it is booked */
+    ps_t *last_ps;                /* owned: per slot, the latest start booked in it */
     uint64_t bytes;
 } mem_bw;
 
@@ -433,6 +435,7 @@ typedef struct mem_hbm_chan {
     uint64_t *open_row;        /* owned: row + 1 per bank, 0 = closed */
     ps_t *bank_free_ps;        /* owned: its last transfer's end */
     ps_t *row_open_ps;         /* owned: when its open row became usable */
+    ps_t *bank_last_ps;        /* owned: the latest arrival time booked on it */
     uint64_t bytes, row_misses;
 } mem_hbm_chan;
 

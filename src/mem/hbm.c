@@ -49,6 +49,7 @@ void mem_hbm_chan_init(mem_hbm_chan *ch, uint64_t mbps, ps_t latency_ps, ps_t ro
     ch->open_row = xcalloc((size_t)ch->nbanks, sizeof *ch->open_row);
     ch->bank_free_ps = xcalloc((size_t)ch->nbanks, sizeof *ch->bank_free_ps);
     ch->row_open_ps = xcalloc((size_t)ch->nbanks, sizeof *ch->row_open_ps);
+    ch->bank_last_ps = xcalloc((size_t)ch->nbanks, sizeof *ch->bank_last_ps);
 }
 
 void mem_hbm_chan_free(mem_hbm_chan *ch)
@@ -58,6 +59,7 @@ void mem_hbm_chan_free(mem_hbm_chan *ch)
     free(ch->open_row);
     free(ch->bank_free_ps);
     free(ch->row_open_ps);
+    free(ch->bank_last_ps);
     mem_bw_free(&ch->bus);
     memset(ch, 0, sizeof *ch);
 }
@@ -65,15 +67,24 @@ void mem_hbm_chan_free(mem_hbm_chan *ch)
 ps_t mem_hbm_chan_access(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t)
 {
     bank = (int)((unsigned)bank % (unsigned)ch->nbanks);
+    /* Requests reach a bank in simulation order, not strictly in time
+     * order (bw.c).  One earlier in time than a request already booked on
+     * its bank does not wait for that later one's transfer or row: it is
+     * served as if it had come first (as the bus calendar serves it),
+     * paying at most its own activation. */
+    int in_order = t >= ch->bank_last_ps[bank];
+    ch->bank_last_ps[bank] = SK_MAX(ch->bank_last_ps[bank], t);
     ps_t ready;
     if (ch->open_row[bank] != row + 1) {
-        ready = SK_MAX(t, ch->bank_free_ps[bank]) + ch->row_miss_ps;
+        ready = (in_order ? SK_MAX(t, ch->bank_free_ps[bank]) : t) + ch->row_miss_ps;
         ch->open_row[bank] = row + 1;
         ch->row_open_ps[bank] = ready;
         ch->row_misses++;
     } else {
-        /* a hit to a row still opening waits for it */
-        ready = SK_MAX(t, ch->row_open_ps[bank]);
+        /* a hit to a row still opening waits for it (out of order: for no
+         * more than its own activation) */
+        ready = in_order ? SK_MAX(t, ch->row_open_ps[bank])
+                         : SK_MAX(t, SK_MIN(ch->row_open_ps[bank], t + ch->row_miss_ps));
     }
     ps_t end = mem_bw_take(&ch->bus, ready, bytes);
     ch->bank_free_ps[bank] = SK_MAX(ch->bank_free_ps[bank], end);
