@@ -32,6 +32,7 @@
 #include <string.h>
 #include "skewsim/sim.h"
 #include "skewsim/memsys.h"
+#include "warp_priv.h"
 
 static void sm_fire(sim *s, event *ev);
 
@@ -825,35 +826,16 @@ static int stall_scan(const sm *m, warp_sched *ws)
 /* ---- the SM's event -------------------------------------------------- */
 
 /* The first cycle from x on at which a warp of scheduler ws could issue
- * (x itself as soon as one can), read without issuing: what
- * warp_oldest_ready() would find at x, and, finding none, it leaves
- * ws->min_wake the exact least wake as a pick that found nothing would.
+ * (x itself as soon as one can), read without issuing: the scan of a pick
+ * at x (warp_oldest_ready, warp_priv.h), which, finding no warp, leaves
+ * ws->min_wake the exact least wake.
  * Called after a cycle x - 1 in which the SM issued: until its next
  * processed cycle nothing on the SM changes dep, ready, cls or unit_free
  * (only its own issues do), so a bound taken now holds then.  An ew entry
  * after x - 1 is exact (sm.h), so an entry after x is passed over unread. */
 __attribute__((noinline)) static uint64_t sched_next(sm *m, warp_sched *ws, uint64_t x)
 {
-    uint64_t least = UINT64_MAX;
-    uint64_t *ew = ws->ew;
-    for (int i = 0; i < ws->n; i++) {
-        uint64_t e = ew[i];
-        if (e > x) {
-            least = SK_MIN(least, e);
-            continue;
-        }
-        warp *w = &m->warps[ws->order[i]];
-        if (w->state != W_ACTIVE) {
-            ew[i] = UINT64_MAX;
-            continue;
-        }
-        if (sm_warp_ready(m, w, x))
-            return x;
-        ew[i] = w->wake;
-        least = SK_MIN(least, w->wake);
-    }
-    ws->min_wake = least;
-    return least;
+    return warp_oldest_ready(m, ws, x) >= 0 ? x : ws->min_wake;
 }
 
 /* After cycle c issued something: a lower bound of the next cycle at which
