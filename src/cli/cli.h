@@ -32,6 +32,17 @@ int validate_kernel_times(const cfg *c, const kernel *k, int n, const uint64_t *
 /* validate's E11 section (validate_e11.c): the memory hierarchy against the
  * chases and bandwidths in DIR/capture; adds failed criteria to *fails. */
 int validate_e11(const cfg *c, const char *dir, int *fails, sk_error *e);
+/* One row of E11's capture/chase.csv (bytes,mode,hops,warm,sm,cycles,ns):
+ * the next one of f, header and malformed lines passed over; 0 at the end
+ * (validate_e11.c; the E20 section reads the same file). */
+typedef struct e11_chase_row {
+    long long bytes;
+    char mode[8];
+    long hops, warm;
+    double cycles;
+    int cg;                   /* mode "cg": ld.global.cg */
+} e11_chase_row;
+int e11_chase_next(FILE *f, e11_chase_row *r);
 /* validate's E20 section (validate_e20.c): address translation against
  * DIR/capture/tlb.csv and E11's DRAM chases; adds failed criteria to *fails. */
 int validate_e20(const cfg *c, const char *dir, int *fails, sk_error *e);

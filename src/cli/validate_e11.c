@@ -328,6 +328,21 @@ static int validate_e18(const cfg *c0, const char *dir, int *fails, sk_error *e)
     return rc;
 }
 
+int e11_chase_next(FILE *f, e11_chase_row *r)
+{
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        long smid;
+        double ns;
+        if (sscanf(line, "%lld,%7[^,],%ld,%ld,%ld,%lf,%lf", &r->bytes, r->mode, &r->hops, &r->warm, &smid,
+                   &r->cycles, &ns) == 7) {
+            r->cg = strcmp(r->mode, "cg") == 0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
 {
     cfg c = *c0;
@@ -340,18 +355,14 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         return sk_errorf(e, SK_EIO, "%s: cannot open", path);
     printf("\nE11 memory hierarchy (memory.model=hierarchy): pointer chase, cycles a hop\n");
     printf("%-6s %-34s %9s %9s %-5s %8s\n", "", "chase", "measured", "simulated", "", "error");
-    char line[512];
+    e11_chase_row ch;
     int rc = 0;
-    if (!fgets(line, sizeof line, f))
-        line[0] = '\0';
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        long long bytes;
-        char mode[8];
-        long hops, warm, smid;
-        double cyc, ns;
-        if (sscanf(line, "%lld,%7[^,],%ld,%ld,%ld,%lf,%lf", &bytes, mode, &hops, &warm, &smid, &cyc, &ns) != 7)
-            continue;
-        int cg = strcmp(mode, "cg") == 0;
+    while (rc == 0 && e11_chase_next(f, &ch)) {
+        long long bytes = ch.bytes;
+        const char *mode = ch.mode;
+        long hops = ch.hops, warm = ch.warm;
+        double cyc = ch.cycles;
+        int cg = ch.cg;
         double simv = NAN;
         if ((rc = chase_cycles(&c, bytes, hops, warm, cg, &simv, e)) < 0)
             break;
@@ -370,6 +381,7 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
     if (!f)
         return sk_errorf(e, SK_EIO, "%s: cannot open", path);
     printf("\nE11 read bandwidth, 1056 x 256 threads (GB/s; add: 3 arrays moved)\n");
+    char line[512];
     if (!fgets(line, sizeof line, f))
         line[0] = '\0';
     while (rc == 0 && fgets(line, sizeof line, f)) {

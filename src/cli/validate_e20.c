@@ -244,17 +244,15 @@ int validate_e20(const cfg *c0, const char *dir, int *fails, sk_error *e)
         return sk_errorf(e, SK_EIO, "%s: cannot open", path);
     printf("\nE11 DRAM chase, rise over its 128 MiB row (cycles a hop; the rise E11 laid to translation)\n");
     double cb[2] = {NAN, NAN}, mb[2] = {NAN, NAN};
-    if (!fgets(line, sizeof line, f))
-        line[0] = '\0';
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        long long bytes;
-        char mode[8];
-        long hops, warm, smid;
-        double cyc, ns;
-        if (sscanf(line, "%lld,%7[^,],%ld,%ld,%ld,%lf,%lf", &bytes, mode, &hops, &warm, &smid, &cyc, &ns) != 7 ||
-            bytes < 128ll << 20 || warm)
+    e11_chase_row ch;
+    while (rc == 0 && e11_chase_next(f, &ch)) {
+        if (ch.bytes < 128ll << 20 || ch.warm)
             continue;
-        int cg = strcmp(mode, "cg") == 0;
+        long long bytes = ch.bytes;
+        const char *mode = ch.mode;
+        long hops = ch.hops;
+        double cyc = ch.cycles;
+        int cg = ch.cg;
         double model = NAN;
         if ((rc = e11_cycles(&c, bytes, hops, cg, &model, e)) < 0)
             break;
