@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "skewsim/memsys.h"
+#include "mem_internal.h"
 
 #define NIL 0xffffu
 #define TAG_MASK ((1ull << 56) - 1)
@@ -72,16 +73,6 @@ struct mem_cache {
     uint16_t *heap;             /* min-heap of entries by free_ps ... */
     ps_t *key;                  /* ... whose free_ps, side by side, the heap compares */
 };
-
-static unsigned log2u(uint64_t x)
-{
-    unsigned n = 0;
-    while (x > 1) {
-        x >>= 1;
-        n++;
-    }
-    return n;
-}
 
 static int pow2(uint64_t x)
 {
@@ -157,7 +148,7 @@ mem_cache *mem_cache_create(const mem_cache_geom *g)
     mem_cache *c = xcalloc(1, sizeof *c);
     c->g = *g;
     c->spl = g->line_bytes / g->sector_bytes;
-    c->line_shift = log2u(g->line_bytes);
+    c->line_shift = mem_log2(g->line_bytes);
     c->set_mask = g->sets - 1;
     c->nlines = (size_t)g->sets * g->ways;
     c->line = xcalloc(c->nlines, sizeof *c->line);

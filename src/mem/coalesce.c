@@ -19,6 +19,7 @@
  */
 #include <string.h>
 #include "skewsim/memsys.h"
+#include "mem_internal.h"
 
 static void sort_u64(uint64_t *a, int n)
 {
@@ -33,16 +34,6 @@ static void sort_u64(uint64_t *a, int n)
         }
         a[j + 1] = v;
     }
-}
-
-static unsigned log2u(unsigned x)
-{
-    unsigned n = 0;
-    while (x > 1) {
-        x >>= 1;
-        n++;
-    }
-    return n;
 }
 
 /* Append sector number sec (ascending, distinct) to out; 0 when out is full. */
@@ -65,7 +56,7 @@ static int add_sector(mem_lines *out, uint64_t sec, unsigned ss, unsigned ls)
 int mem_coalesce_range(uint64_t first, uint64_t end, unsigned line_bytes,
                        unsigned sector_bytes, mem_lines *out)
 {
-    unsigned ss = log2u(sector_bytes), ls = log2u(line_bytes);
+    unsigned ss = mem_log2(sector_bytes), ls = mem_log2(line_bytes);
     out->n = 0;
     out->nsectors = 0;
     if (end <= first)
@@ -139,7 +130,7 @@ int mem_coalesce(const uint64_t *addr, uint32_t mask, unsigned lane_bytes,
 {
     uint64_t sec[2 * 32 * 16];
     int n = 0;
-    unsigned ss = log2u(sector_bytes), ls = log2u(line_bytes);
+    unsigned ss = mem_log2(sector_bytes), ls = mem_log2(line_bytes);
     if (lane_bytes < 1)
         lane_bytes = 1;
     if (coalesce_sorted(addr, mask, lane_bytes, ss, ls, out))

@@ -105,16 +105,6 @@ typedef struct hbm_state {
     mem_stats *stats;             /* per SM, owned by the hierarchy */
 } hbm_state;
 
-static unsigned log2u(uint64_t x)
-{
-    unsigned n = 0;
-    while (x > 1) {
-        x >>= 1;
-        n++;
-    }
-    return n;
-}
-
 /* One piece of `bytes` at addr. */
 static ps_t hbm_piece(hbm_state *h, uint64_t addr, uint64_t bytes, ps_t t, int sm, int *miss)
 {
@@ -193,7 +183,7 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
     for (int i = 0; i < h->nparts * h->per_part; i++)
         mem_hbm_chan_init(&h->ch[i], (uint64_t)c->hbm_pc_mbps, c->hbm_latency_ps,
                           c->hbm_row_miss_ps, c->hbm_banks);
-    h->chunk_shift = log2u((uint64_t)c->hbm_interleave_bytes);
+    h->chunk_shift = mem_log2((uint64_t)c->hbm_interleave_bytes);
     h->row_bytes = (uint64_t)c->hbm_row_bytes;
     cfg_bit_list(c->l2_hash_bits, &h->hash_mask);
     h->frame_bit = c->l2_frame_bit;

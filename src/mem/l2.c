@@ -323,16 +323,6 @@ static void l2_destroy(mem_level *l)
 
 static const mem_level_ops l2_ops = { "l2", l2_access, NULL, l2_destroy };
 
-static unsigned log2u(uint64_t x)
-{
-    unsigned n = 0;
-    while (x > 1) {
-        x >>= 1;
-        n++;
-    }
-    return n;
-}
-
 mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_stats *stats)
 {
     l2_state *s = xcalloc(1, sizeof *s);
@@ -346,7 +336,7 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
     };
     cfg_bit_list(c->l2_hash_bits, &s->hash_mask);
     s->frame_bit = c->l2_frame_bit;
-    s->line_shift = log2u((uint64_t)c->l2_line_bytes);
+    s->line_shift = mem_log2((uint64_t)c->l2_line_bytes);
     /* the lowest hash bit above the line offset and below the frame bits
      * is the one a partition's lines need not carry */
     if (s->nparts == 2 && s->hash_mask) {

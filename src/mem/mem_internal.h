@@ -5,6 +5,18 @@
 
 #include "skewsim/memsys.h"
 
+/* floor(log2(x)), 0 for x <= 1: the shift of a power-of-two size (every
+ * level's line, sector, page and interleave sizes are checked to be one). */
+static inline unsigned mem_log2(uint64_t x)
+{
+    unsigned n = 0;
+    while (x > 1) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+
 /* HBM for the memory.hbm.* keys; stats: per-SM counters it adds to.
  * Caller owns it (ops->destroy). */
 mem_level *mem_hbm_create(const cfg *c, mem_stats *stats);

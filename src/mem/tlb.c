@@ -260,8 +260,7 @@ mem_level *mem_tlb_level_create(const cfg *c, int sm, mem_tlb *l2tlb, mem_level 
 {
     tlb_state *s = xcalloc(1, sizeof *s);
     s->sm = sm;
-    while ((1ull << s->page_shift) < (uint64_t)c->tlb_page_bytes)   /* a power of two (config.c) */
-        s->page_shift++;
+    s->page_shift = mem_log2((uint64_t)c->tlb_page_bytes);   /* a power of two (config.c) */
     s->l2_hit_ps = c->tlb_l2_hit_ps;
     s->walk_ps = c->tlb_walk_ps;
     /* each SM's random victims its own stream of the run's seed */
