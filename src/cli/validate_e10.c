@@ -201,7 +201,7 @@ int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e)
         if (!fit)
             *fails += !ok;
         printf("%-6s %-9s %-5s %9.2f %9.2f %+6.1f%%  %s%s\n", fit ? "info" : ok ? "PASS" : "FAIL", op, mode, meas,
-               got, 100 * err, fit ? "fitted: " : "", fit ? fit : "");
+               got, 100 * err, fit ? "fitted: " : "predicted", fit ? fit : "");
     }
     fclose(f);
     sass_free(listing);
