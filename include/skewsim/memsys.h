@@ -409,9 +409,13 @@ typedef struct mem_bw {
     uint32_t nslots;
     uint64_t base;                /* first slot index in the window */
     uint64_t full_from, full_to;  /* a run of full slots [from, to) */
-    ps_t *end_ps;                 /* owned: per slot, when its bookings end (0: none) */
-    ps_t *used_ps;                /* owned: per slot, how much of it is booked */
-    ps_t *last_ps;                /* owned: per slot, the latest start booked in it */
+    uint64_t mask;                /* nslots - 1 (nslots is a power of two) */
+    struct mem_bw_slot {
+        ps_t end;                 /* when its bookings end (0: none) */
+        ps_t used;                /* how much of it is booked */
+        ps_t last;                /* the latest start booked in it */
+    } *slot;                      /* owned: nslots, one struct a slot (one host cache line
+                                     per booking, not three) */
     uint64_t bytes;
 } mem_bw;
 

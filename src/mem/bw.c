@@ -45,46 +45,36 @@ void mem_bw_init(mem_bw *b, uint64_t fs_per_byte, ps_t slot_ps, uint32_t nslots)
     memset(b, 0, sizeof *b);
     b->fs_per_byte = fs_per_byte;
     b->slot_ps = slot_ps > 0 ? slot_ps : 1;
-    b->nslots = nslots;
-    b->end_ps = xcalloc(nslots, sizeof *b->end_ps);
-    b->used_ps = xcalloc(nslots, sizeof *b->used_ps);
-    b->last_ps = xcalloc(nslots, sizeof *b->last_ps);
+    /* a power of two, so that a slot's place in the ring is a mask */
+    uint32_t n = 1;
+    while (n < nslots)
+        n <<= 1;
+    b->nslots = n;
+    b->mask = n - 1;
+    b->slot = xcalloc(n, sizeof *b->slot);
 }
 
 void mem_bw_free(mem_bw *b)
 {
-    if (b) {
-        free(b->end_ps);
-        free(b->used_ps);
-        free(b->last_ps);
-    }
+    if (b)
+        free(b->slot);
 }
 
 void mem_bw_reset(mem_bw *b)
 {
-    memset(b->end_ps, 0, b->nslots * sizeof *b->end_ps);
-    memset(b->used_ps, 0, b->nslots * sizeof *b->used_ps);
-    memset(b->last_ps, 0, b->nslots * sizeof *b->last_ps);
+    memset(b->slot, 0, b->nslots * sizeof *b->slot);
     b->base = b->full_from = b->full_to = 0;
 }
 
 /* Slide the window so that slot idx lies in it. */
 static void reach(mem_bw *b, uint64_t idx)
 {
-    if (idx < b->base + b->nslots)
-        return;
     uint64_t nb = idx - b->nslots + 1;
-    if (nb - b->base >= b->nslots) {
-        memset(b->end_ps, 0, b->nslots * sizeof *b->end_ps);
-        memset(b->used_ps, 0, b->nslots * sizeof *b->used_ps);
-        memset(b->last_ps, 0, b->nslots * sizeof *b->last_ps);
-    } else {
-        for (uint64_t i = b->base; i < nb; i++) {
-            b->end_ps[i % b->nslots] = 0;
-            b->used_ps[i % b->nslots] = 0;
-            b->last_ps[i % b->nslots] = 0;
-        }
-    }
+    if (nb - b->base >= b->nslots)
+        memset(b->slot, 0, b->nslots * sizeof *b->slot);
+    else
+        for (uint64_t i = b->base; i < nb; i++)
+            b->slot[i & b->mask] = (struct mem_bw_slot){0, 0, 0};
     b->base = nb;
     if (b->full_to < nb)
         b->full_from = b->full_to = nb;
@@ -97,34 +87,35 @@ ps_t mem_bw_take(mem_bw *b, ps_t t, uint64_t bytes)
     ps_t need = (ps_t)((bytes * b->fs_per_byte) / 1000);
     if (t < 0)
         t = 0;
-    uint64_t idx = (uint64_t)t / (uint64_t)b->slot_ps;
+    const ps_t len = b->slot_ps;
+    uint64_t idx = (uint64_t)t / (uint64_t)len;
     if (idx < b->base) {
         idx = b->base;
-        t = (ps_t)(idx * (uint64_t)b->slot_ps);
+        t = (ps_t)(idx * (uint64_t)len);
     }
     if (idx >= b->full_from && idx < b->full_to) {
         idx = b->full_to;
-        t = (ps_t)(idx * (uint64_t)b->slot_ps);
+        t = (ps_t)(idx * (uint64_t)len);
     }
     b->bytes += bytes;
     if (need == 0)
         return t;
     for (;;) {
-        reach(b, idx);
-        ps_t s0 = (ps_t)(idx * (uint64_t)b->slot_ps), s1 = s0 + b->slot_ps;
-        size_t k = idx % b->nslots;
-        ps_t *e = &b->end_ps[k], *u = &b->used_ps[k], *last = &b->last_ps[k];
+        if (idx >= b->base + b->nslots)
+            reach(b, idx);
+        ps_t s0 = (ps_t)(idx * (uint64_t)len), s1 = s0 + len;
+        struct mem_bw_slot *sl = &b->slot[idx & b->mask];
         ps_t at = SK_MAX(t, s0);
         /* in order: busy-until; out of order: after the slot's booked time */
-        ps_t start = *u == 0 || at >= *last ? SK_MAX(at, *e) : SK_MAX(at, s0 + *u);
-        if (start < s1 && *u < b->slot_ps) {
-            ps_t take = SK_MIN(need, SK_MIN(s1 - start, b->slot_ps - *u));
+        ps_t start = sl->used == 0 || at >= sl->last ? SK_MAX(at, sl->end) : SK_MAX(at, s0 + sl->used);
+        if (start < s1 && sl->used < len) {
+            ps_t take = SK_MIN(need, SK_MIN(s1 - start, len - sl->used));
             ps_t end = start + take;
-            *u += take;
-            *e = SK_MAX(*e, end);
-            *last = SK_MAX(*last, at);
+            sl->used += take;
+            sl->end = SK_MAX(sl->end, end);
+            sl->last = SK_MAX(sl->last, at);
             need -= take;
-            if (*u == b->slot_ps) {
+            if (sl->used == len) {
                 /* extend the remembered run of full slots when this one joins it */
                 if (idx == b->full_to)
                     b->full_to = idx + 1;
