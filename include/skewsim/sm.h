@@ -109,8 +109,15 @@ typedef struct warp_sched {
     int least_valid;
     /* The last stall reason found (sm.c, stall_reason) and what it was
      * found for: reused while min_wake and issued stay the same. */
-    uint64_t why_wake, why_issued;
+    uint64_t why_wake, why_issued, why_epoch;
     int why;
+    /* Where warp_oldest_ready()'s last failed scan found the least entry
+     * (the first such position) and the min_wake, issued count and release
+     * epoch it found it for: stall_reason (sm.c) classifies that one warp
+     * instead of scanning them all when nothing has moved since. */
+    uint64_t lp_wake, lp_issued, lp_epoch;
+    int lp_pos;               /* -1: none recorded */
+    int last_slot;            /* warp slot it issued from last (-1: none yet) */
 } warp_sched;
 
 struct sm;
@@ -188,7 +195,9 @@ typedef struct sm {
     uint64_t ahead_cycles;    /* sim.lookahead_cycles as it applies (sm_init) */
     ps_t ahead_ps;            /* the same in time at the current clock (sm_set_mhz) */
     int per_cycle;            /* debug: after an issue always process the next cycle, as
-                                 before the skip (tests/test_sm.c compares the two) */
+                                 before the skip, and find every stall reason by a full
+                                 scan, without the cached or lp_pos answers (tests/test_sm.c
+                                 compares the two) */
     /* The cycles skipped after the last issue (sm_fire), charged ahead:
      * skip_n cycles from skip_c1, for reason skip_why[sc] (-1: none), its
      * event queued with sequence skip_seq.  An arrival that would have come

@@ -146,6 +146,8 @@ int sm_init(sm *m, sim *s, int id)
         m->sched[i].ew = xcalloc((size_t)per_sched, sizeof *m->sched[i].ew);
         m->sched[i].min_wake = UINT64_MAX;
         m->sched[i].why = -1;
+        m->sched[i].lp_pos = -1;
+        m->sched[i].last_slot = -1;
         if (m->wops->init)
             m->wops->init(&m->sched[i]);
     }
@@ -522,6 +524,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         m->tensor_dt_cycles[in->dtype] += ii;
     }
     m->sched[w->sched].issued++;
+    m->sched[w->sched].last_slot = slot;
     w->ready = c + (in->stall ? in->stall : 1);
     w->wake = w->ready;
     w->last_issue = c;
@@ -774,12 +777,50 @@ void sm_release_grid(sim *s, sm *m, sim_kernel *kr, ps_t t)
  * found here is charged for all of them. */
 __attribute__((noinline)) static int stall_scan(const sm *m, warp_sched *ws);
 
+/* Why warp w, whose next issue waits until max(dep, u) with u the
+ * earliest free pipeline of its class, holds its scheduler back. */
+static inline int warp_why(const warp *w, uint64_t u)
+{
+    if (u > w->dep)
+        return SM_STALL_UNIT;
+    if (w->dep <= w->ready)
+        return SM_STALL_COMPILER;
+    if (w->ldg_done >= w->dep)
+        return SM_STALL_MEMORY;
+    return SM_STALL_SCOREBOARD;
+}
+
 static inline int stall_reason(const sm *m, warp_sched *ws)
 {
+    if (m->per_cycle)           /* debug: the reference, a full scan every time */
+        return stall_scan(m, ws);
     /* Nothing issued and no warp came or went (either would move min_wake
      * or issued) since the last look: the same warp holds it back. */
-    if (ws->why_wake == ws->min_wake && ws->why_issued == ws->issued && ws->why >= 0)
+    if (ws->why_wake == ws->min_wake && ws->why_issued == ws->issued && ws->why_epoch == m->release_epoch &&
+        ws->why >= 0)
         return ws->why;
+    /* The scan's answer without the scan: right after a failed pick's scan
+     * (warp_priv.h) nothing has moved, and lp_pos is the first position
+     * whose entry is the least, min_wake.  Every ACTIVE warp's entry is at
+     * most its wake, and its wake at most max(dep, u), so every warp before
+     * lp_pos has max(dep, u) > min_wake; if the warp at lp_pos is ACTIVE
+     * and its own max(dep, u) is min_wake, it is the first warp with the
+     * least one: the warp stall_scan would find. */
+    if (ws->lp_pos >= 0 && ws->lp_pos < ws->n && ws->lp_wake == ws->min_wake && ws->lp_issued == ws->issued &&
+        ws->lp_epoch == m->release_epoch) {
+        const warp *w = &m->warps[ws->order[ws->lp_pos]];
+        if (w->state == W_ACTIVE) {
+            int pipe;
+            uint64_t u = sm_unit_earliest(m, w->sched, w->cls, &pipe);
+            if (SK_MAX(w->dep, u) == ws->min_wake) {
+                ws->why_wake = ws->min_wake;
+                ws->why_issued = ws->issued;
+                ws->why_epoch = m->release_epoch;
+                ws->why = warp_why(w, u);
+                return ws->why;
+            }
+        }
+    }
     return stall_scan(m, ws);
 }
 
@@ -808,17 +849,11 @@ static int stall_scan(const sm *m, warp_sched *ws)
         if (t >= best)
             continue;
         best = t;
-        if (u > w->dep)
-            why = SM_STALL_UNIT;
-        else if (w->dep <= w->ready)
-            why = SM_STALL_COMPILER;
-        else if (w->ldg_done >= w->dep)
-            why = SM_STALL_MEMORY;
-        else
-            why = SM_STALL_SCOREBOARD;
+        why = warp_why(w, u);
     }
     ws->why_wake = ws->min_wake;
     ws->why_issued = ws->issued;
+    ws->why_epoch = m->release_epoch;
     ws->why = why;
     return why;
 }
@@ -835,6 +870,15 @@ static int stall_scan(const sm *m, warp_sched *ws)
  * after x - 1 is exact (sm.h), so an entry after x is passed over unread. */
 __attribute__((noinline)) static uint64_t sched_next(sm *m, warp_sched *ws, uint64_t x)
 {
+    /* Any ready warp answers x.  The one that issued last (a greedy policy's
+     * next pick, in a burst) is asked first: checking it leaves no state the
+     * scan would not (its own wake raised when it cannot issue; its ew entry,
+     * at or before the cycle it issued in, stays a lower bound). */
+    if (ws->last_slot >= 0) {
+        warp *w = &m->warps[ws->last_slot];
+        if (w->state == W_ACTIVE && sm_warp_ready(m, w, x))
+            return x;
+    }
     return warp_oldest_ready(m, ws, x) >= 0 ? x : ws->min_wake;
 }
 

@@ -12,6 +12,7 @@ static inline int warp_oldest_ready(sm *m, warp_sched *ws, uint64_t c)
 {
     uint64_t least = UINT64_MAX;
     uint64_t *ew = ws->ew;
+    int pos = -1;
     for (int i = 0; i < ws->n; i++) {
         /* ew (sm.h): an entry after c is exact, so that warp is not ACTIVE
          * or its wake lies ahead, and sm_warp_ready() would return 0 for it
@@ -19,7 +20,10 @@ static inline int warp_oldest_ready(sm *m, warp_sched *ws, uint64_t c)
          * may be stale: the warp itself says, and the entry is made exact. */
         uint64_t e = ew[i];
         if (e > c) {
-            least = SK_MIN(least, e);
+            if (e < least) {
+                least = e;
+                pos = i;
+            }
             continue;
         }
         warp *w = &m->warps[ws->order[i]];
@@ -30,9 +34,18 @@ static inline int warp_oldest_ready(sm *m, warp_sched *ws, uint64_t c)
         if (sm_warp_ready(m, w, c))
             return ws->order[i];
         ew[i] = w->wake;
-        least = SK_MIN(least, w->wake);
+        if (w->wake < least) {
+            least = w->wake;
+            pos = i;
+        }
     }
     ws->min_wake = least;
+    /* for the stall reason (sm.c, stall_reason): the first position holding
+     * the least entry, and what it holds for */
+    ws->lp_pos = pos;
+    ws->lp_wake = least;
+    ws->lp_issued = ws->issued;
+    ws->lp_epoch = m->release_epoch;
     return -1;
 }
 
