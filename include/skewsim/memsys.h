@@ -125,6 +125,9 @@ int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask,
  * stall breakdown charges to SM_STALL_MEMORY (stall_reason), so the two
  * figures are one count. */
 void mem_hier_stall(mem_hier *h, int sm, uint64_t cycles);
+/* The counter mem_hier_stall() adds to, for an SM's loop that adds to it
+ * every idle cycle (stable for the hierarchy's life). */
+uint64_t *mem_hier_stall_counter(mem_hier *h, int sm);
 
 /* Counters of SM sm since the last mem_hier_kernel_start() (or creation),
  * computed at the call; and since creation.  The pointers stay valid until

@@ -913,7 +913,8 @@ static void sm_fire(sim *s, event *ev)
     const unsigned want_stall = s->sink_want & SINK_W_STALL;
     const uint64_t starve_lim = (uint64_t)s->c.starvation_cycles;
     uint64_t c = m->cycle;
-    mem_hier *const hier = s->hier;   /* memory stalls go to its counters too */
+    /* memory stalls go to the hierarchy's counter too */
+    uint64_t *const mstall = s->hier ? mem_hier_stall_counter(s->hier, m->id) : NULL;
     for (;;) {
         int finished = 0, issued = 0, idle = 0;
         if (m->skip_n)
@@ -932,8 +933,8 @@ static void sm_fire(sim *s, event *ev)
                         }
                         int why = stall_reason(m, ws);
                         m->stall[why]++;
-                        if (why == SM_STALL_MEMORY && hier)
-                            mem_hier_stall(hier, m->id, 1);
+                        if (why == SM_STALL_MEMORY && mstall)
+                            *mstall += 1;
                     }
                     break;
                 }
@@ -986,8 +987,8 @@ static void sm_fire(sim *s, event *ev)
             for (int sc = 0; sc < nsched; sc++)
                 if (m->sched[sc].n > 0 && m->sched[sc].why >= 0) {
                     m->stall[m->sched[sc].why] += next - c - 1;
-                    if (m->sched[sc].why == SM_STALL_MEMORY && hier)
-                        mem_hier_stall(hier, m->id, next - c - 1);
+                    if (m->sched[sc].why == SM_STALL_MEMORY && mstall)
+                        *mstall += next - c - 1;
                 }
         /* After an issue, the skipped cycles c + 1 .. next - 1 are idle for
          * every scheduler with warps: each is charged what processing
@@ -1004,8 +1005,8 @@ static void sm_fire(sim *s, event *ev)
                 m->skip_why[sc] = (int8_t)why;
                 m->skip_ready[sc] = ws->min_wake;
                 m->stall[why] += next - c - 1;
-                if (why == SM_STALL_MEMORY && hier)
-                    mem_hier_stall(hier, m->id, next - c - 1);
+                if (why == SM_STALL_MEMORY && mstall)
+                    *mstall += next - c - 1;
             }
             m->skip_c1 = c + 1;
             m->skip_n = next - c - 1;

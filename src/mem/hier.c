@@ -291,6 +291,11 @@ void mem_hier_stall(mem_hier *h, int sm, uint64_t cycles)
     h->stats[sm].stall_cycles += cycles;
 }
 
+uint64_t *mem_hier_stall_counter(mem_hier *h, int sm)
+{
+    return &h->stats[sm].stall_cycles;
+}
+
 const mem_stats *mem_hier_stats(const mem_hier *h, int sm)
 {
     const uint64_t *a = (const uint64_t *)&h->stats[sm], *b = (const uint64_t *)&h->at_start[sm];
