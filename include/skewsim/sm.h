@@ -118,6 +118,11 @@ typedef struct warp_sched {
     uint64_t lp_wake, lp_issued, lp_epoch;
     int lp_pos;               /* -1: none recorded */
     int last_slot;            /* warp slot it issued from last (-1: none yet) */
+    /* Idle at a processed cycle: until quiet_until (its min_wake, or the
+     * starvation guard's starve_at if sooner) no warp of it can issue, and
+     * while the SM's release epoch is still quiet_epoch its stall reason
+     * stays `why` (sm.c, sm_fire). */
+    uint64_t quiet_until, quiet_epoch;
 } warp_sched;
 
 struct sm;

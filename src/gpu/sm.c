@@ -922,6 +922,18 @@ static void sm_fire(sim *s, event *ev)
         m->processed++;
         for (int sc = 0; sc < nsched; sc++) {
             warp_sched *ws = &m->sched[sc];
+            /* Quiet: it was idle at an earlier processed cycle, no warp of it
+             * can issue or be starved before quiet_until, and nothing has come
+             * or gone since (the release epoch; it issued nothing, being
+             * quiet): the pick would find nothing and stall_reason would
+             * return the same reason, so it is charged without asking. */
+            if (c < ws->quiet_until && ws->quiet_epoch == m->release_epoch) {
+                idle++;
+                m->stall[ws->why]++;
+                if (ws->why == SM_STALL_MEMORY && mstall)
+                    *mstall += 1;
+                continue;
+            }
             for (int k = 0; k < width && ws->n > 0; k++) {
                 int slot = warpsched_pick(m, ws, c, starve_lim);
                 if (slot < 0) {
@@ -935,6 +947,13 @@ static void sm_fire(sim *s, event *ev)
                         m->stall[why]++;
                         if (why == SM_STALL_MEMORY && mstall)
                             *mstall += 1;
+                        /* quiet until its least wake or the guard's next look
+                         * (not under a stall sink, which wants each cycle's
+                         * record, nor in the per-cycle reference) */
+                        if (!want_stall && !m->per_cycle) {
+                            ws->quiet_until = starve_lim ? SK_MIN(ws->min_wake, ws->starve_at) : ws->min_wake;
+                            ws->quiet_epoch = m->release_epoch;
+                        }
                     }
                     break;
                 }
