@@ -794,6 +794,51 @@ START_TEST(test_cache_set_hash)
 }
 END_TEST
 
+/* validate's E20 L1 rows run a sequential cycle for the chip's random ones:
+ * exact when the sets are independent LRU sets, since each set then sees
+ * its own lines in one fixed cyclic order whatever the cycle's order.  A
+ * 62-way L1 (a one-CTA launch's) over 1920 and 2048 lines: every pass
+ * misses as many lines in address order as in a random cyclic order (and
+ * some but not all, so the count says something). */
+static unsigned pass_misses(const uint64_t *order, uint64_t n, int passes)
+{
+    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1 };
+    mem_cache *c = mem_cache_create(&g);
+    mem_cache_res res = { 0 };
+    unsigned before = 0;
+    ps_t t = 0;
+    for (int pass = 0; pass < passes; pass++) {
+        before = res.misses;
+        for (uint64_t k = 0; k < n; k++)
+            mem_cache_read(c, 0x7f0000000000ull + order[k] * 128, 0x1, t += 1000000, 0, NULL, &res);
+    }
+    mem_cache_destroy(c);
+    return res.misses - before;    /* the last pass's */
+}
+
+START_TEST(test_cache_order_blind)
+{
+    static uint64_t seq[2048], rnd[2048];
+    for (uint64_t n = 1920; n <= 2048; n += 128) {
+        for (uint64_t k = 0; k < n; k++)
+            seq[k] = rnd[k] = k;
+        uint64_t x = 12345;
+        for (uint64_t k = n - 1; k > 0; k--) {   /* Fisher-Yates, a fixed LCG */
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t j = (x >> 33) % (k + 1), v = rnd[k];
+            rnd[k] = rnd[j];
+            rnd[j] = v;
+        }
+        for (int passes = 2; passes <= 4; passes++) {
+            unsigned ms = pass_misses(seq, n, passes), mr = pass_misses(rnd, n, passes);
+            ck_assert_uint_eq(ms, mr);
+            ck_assert_uint_gt(ms, n / 10);
+            ck_assert_uint_lt(ms, n * 9 / 10);
+        }
+    }
+}
+END_TEST
+
 /* With the default hash and 60 slices, the lines of one partition in any
  * contiguous range spread over the partition's (slice, set) pairs to within
  * one line: 2 x 60 x 256 x 3 lines of a range give every (slice, set) of
@@ -2203,6 +2248,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l2_replica_home_lru);
     tcase_add_test(tc, test_cache_set_div);
     tcase_add_test(tc, test_cache_set_hash);
+    tcase_add_test(tc, test_cache_order_blind);
     tcase_add_test(tc, test_l2_sets_balanced);
     tcase_add_test(tc, test_l1_level);
     tcase_add_test(tc, test_l1_mshr_bandwidth);
