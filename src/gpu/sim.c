@@ -668,8 +668,6 @@ static int can_start(const sim *s, int i)
     return 1;
 }
 
-/* Whether any other started kernel is still running (CTAs to dispatch or
- * resident). */
 /* CTAs per SM the launch's carve-out is sized for: its occupancy, or with
  * memory.l1.carveout_grid no more than its grid puts on each SM it may use
  * (docs/memory.md, "L1 and shared memory"). */
@@ -685,6 +683,8 @@ static uint64_t carveout_ctas(const sim *s, const sim_kernel *kr)
     return SK_MIN(per_sm, grid_per_sm);
 }
 
+/* Whether any other started kernel is still running (CTAs to dispatch or
+ * resident). */
 static int others_running(const sim *s, const sim_kernel *kr)
 {
     for (int i = 0; i < s->nlive; i++)
