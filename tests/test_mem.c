@@ -794,6 +794,51 @@ START_TEST(test_cache_set_hash)
 }
 END_TEST
 
+/* validate's E20 L1 rows run a sequential cycle for the chip's random ones:
+ * exact when the sets are independent LRU sets, since each set then sees
+ * its own lines in one fixed cyclic order whatever the cycle's order.  A
+ * 62-way L1 (a one-CTA launch's) over 1920 and 2048 lines: every pass
+ * misses as many lines in address order as in a random cyclic order (and
+ * some but not all, so the count says something). */
+static unsigned pass_misses(const uint64_t *order, uint64_t n, int passes)
+{
+    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1 };
+    mem_cache *c = mem_cache_create(&g);
+    mem_cache_res res = { 0 };
+    unsigned before = 0;
+    ps_t t = 0;
+    for (int pass = 0; pass < passes; pass++) {
+        before = res.misses;
+        for (uint64_t k = 0; k < n; k++)
+            mem_cache_read(c, 0x7f0000000000ull + order[k] * 128, 0x1, t += 1000000, 0, NULL, &res);
+    }
+    mem_cache_destroy(c);
+    return res.misses - before;    /* the last pass's */
+}
+
+START_TEST(test_cache_order_blind)
+{
+    static uint64_t seq[2048], rnd[2048];
+    for (uint64_t n = 1920; n <= 2048; n += 128) {
+        for (uint64_t k = 0; k < n; k++)
+            seq[k] = rnd[k] = k;
+        uint64_t x = 12345;
+        for (uint64_t k = n - 1; k > 0; k--) {   /* Fisher-Yates, a fixed LCG */
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t j = (x >> 33) % (k + 1), v = rnd[k];
+            rnd[k] = rnd[j];
+            rnd[j] = v;
+        }
+        for (int passes = 2; passes <= 4; passes++) {
+            unsigned ms = pass_misses(seq, n, passes), mr = pass_misses(rnd, n, passes);
+            ck_assert_uint_eq(ms, mr);
+            ck_assert_uint_gt(ms, n / 10);
+            ck_assert_uint_lt(ms, n * 9 / 10);
+        }
+    }
+}
+END_TEST
+
 /* With the default hash and 60 slices, the lines of one partition in any
  * contiguous range spread over the partition's (slice, set) pairs to within
  * one line: 2 x 60 x 256 x 3 lines of a range give every (slice, set) of
@@ -1634,6 +1679,49 @@ START_TEST(test_gen_kernels)
 }
 END_TEST
 
+/* The carve-out of a one-CTA launch (memory.l1.carveout_grid, default 1):
+ * its CTA reserves 1 KB (sm.smem_reserved_per_cta_bytes), the smallest
+ * step that covers it is 8 KB, so 248 KB are L1: 62 ways of 32 sets.  At
+ * full occupancy (the key 0) 32 such CTAs reserve 32 KB and leave 56 ways.
+ * A sequential cycle of 62 x 32 lines under the low-bits set index puts
+ * exactly 62 lines in every set: walked twice in one launch it misses each
+ * line once and then hits every one with 62 ways, and misses every hop with
+ * 56 (LRU, a cycle longer than the set). */
+START_TEST(test_l1_carveout_grid)
+{
+    const long lines = 62 * 32;
+    for (int grid_sized = 0; grid_sized <= 1; grid_sized++) {
+        sk_error e = { 0 };
+        kernel k;
+        ck_assert_msg(gen_chase_stride(&k, lines * 128, lines, 1, lines, 0, 128, GEN_CHASE_SEQ, &e) == 0,
+                      "%s", e.msg);
+        char path[] = "/tmp/test-mem-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        ck_assert_msg(gen_write(path, &k, 1, &e) == 0, "%s", e.msg);
+        kernel_free(&k);
+        cfg c;
+        cfg_defaults(&c);
+        ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+        ck_assert_int_eq(cfg_set(&c, "memory.l1.set_hash=0", &e), 0);
+        ck_assert_int_eq(cfg_set(&c, grid_sized ? "memory.l1.carveout_grid=1" : "memory.l1.carveout_grid=0",
+                                 &e), 0);
+        trace *tr = trace_open(path, &e);
+        ck_assert_msg(tr != NULL, "%s", e.msg);
+        results *r = run_simulate(&c, tr, &e);
+        ck_assert_msg(r != NULL, "%s", e.msg);
+        trace_close(tr);
+        unlink(path);
+        const mem_stats *m = &results_kernel(r, 0)->mem;
+        ck_assert_uint_eq(m->l1_sectors, 2 * (uint64_t)lines);
+        ck_assert_uint_eq(m->l1_misses, (grid_sized ? 1 : 2) * (uint64_t)lines);
+        ck_assert_uint_eq(m->l1_hits, (grid_sized ? 1 : 0) * (uint64_t)lines);
+        results_free(r);
+    }
+}
+END_TEST
+
 /* E19b: a launch empties the L1 (memory.l1.launch_invalidate, default 1).
  * Two launches of one 64-hop chase over 8 KiB (64 lines): the second misses
  * every line again, or, with the key 0, hits every one. */
@@ -2160,6 +2248,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l2_replica_home_lru);
     tcase_add_test(tc, test_cache_set_div);
     tcase_add_test(tc, test_cache_set_hash);
+    tcase_add_test(tc, test_cache_order_blind);
     tcase_add_test(tc, test_l2_sets_balanced);
     tcase_add_test(tc, test_l1_level);
     tcase_add_test(tc, test_l1_mshr_bandwidth);
@@ -2174,6 +2263,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_tag_bounds);
     tcase_add_test(tc, test_gen_kernels);
     tcase_add_test(tc, test_mem_stall_cycles);
+    tcase_add_test(tc, test_l1_carveout_grid);
     tcase_add_test(tc, test_l1_launch_invalidate);
     tcase_add_test(tc, test_apat_part);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
