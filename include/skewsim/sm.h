@@ -46,6 +46,8 @@ typedef struct warp {
     uint8_t sched;            /* its scheduler */
     uint8_t pflag;            /* the warp policy's own mark (two_level: in the active set) */
     uint16_t opos;            /* its position in its scheduler's order (and ew) */
+    uint16_t pipe;            /* the pipeline (unit_free index) sm_warp_ready() last found
+                                 free for it: the one its issue takes */
     /* Cold: loop markers and launch.  (ldg_done in the first line instead
      * of code and reg made the hierarchy's scans no faster and FMA about 4 %
      * slower: docs/performance.md.) */
@@ -315,6 +317,7 @@ static inline int sm_warp_ready(const sm *m, warp *w, uint64_t c)
         w->wake = t;
         return 0;
     }
+    w->pipe = (uint16_t)pipe;
     return 1;
 }
 

@@ -111,6 +111,9 @@ void sm_change_clock(sim *s, sm *m, int mhz, ps_t t)
  * multiple of 64.  aligned_alloc fails only for want of memory: xcalloc
  * then reports it (it aborts in the one place that does). */
 _Static_assert(offsetof(warp, pflag) < 64, "what the schedulers scan fits a warp's first cache line");
+/* warp.pipe indexes unit_free: at most 64 pipelines a class (units.*.count's
+ * bound, config.c) x FU_NCLASS classes x 32 schedulers */
+_Static_assert(64 * FU_NCLASS * 32 <= UINT16_MAX + 1, "a unit_free index fits warp.pipe");
 
 static warp *alloc_warps(size_t n)
 {
@@ -510,7 +513,8 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
                          .cycle = c, .pc = w->pc, .in = in};
         sim_sink_issue(s, &si);       /* a failure sets s->stop: the SM stops after this cycle */
     }
-    sm_unit_earliest(m, w->sched, in->cls, &pipe);
+    /* the pipeline the pick found free for it this cycle (sm_warp_ready) */
+    pipe = w->pipe;
     m->unit_free[pipe] = c + (uint64_t)(in->ii ? in->ii : cf->units[in->cls].ii_cycles);
     m->issued++;
     cs->issued++;
