@@ -282,15 +282,6 @@ static const cfg_key cfg_schema[] = {
             "L1 sets (a power of two); ways = what the carve-out leaves / (sets x line)"),
     ROW_INT("memory.l1.set_hash", l1_set_hash, 1, 0, 1, "bool",
             "1: a line's L1 set is a hash of its address (E20b on the H200); 0: its low line-index bits"),
-    /* CUDA C++ Programming Guide (Volta and later): the driver sizes the
-     * carve-out per launch "to avoid shared memory occupancy bottlenecks";
-     * a launch whose grid puts fewer CTAs on an SM than it could hold needs
-     * only their shared memory (with the 1 KB each reserves).  1 is what
-     * E20b's and E11's L1 chases imply for their one-CTA launches (docs/
-     * memory.md, "L1 and shared memory"), inferred, not read off the chip */
-    ROW_INT("memory.l1.carveout_grid", l1_carveout_grid, 1, 0, 1, "bool",
-            "1: a kernel's carve-out covers the CTAs its grid puts on an SM at once (at most its "
-            "occupancy); 0: its CTAs at full occupancy, whatever the grid"),
     ROW_INT("memory.l1.line_bytes", l1_line_bytes, 128, 16, 4096, "bytes", "L1 line"),
     ROW_INT("memory.l1.sector_bytes", l1_sector_bytes, 32, 16, 4096, "bytes",
             "L1 sector: the unit a miss fetches"),

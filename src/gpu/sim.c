@@ -668,21 +668,6 @@ static int can_start(const sim *s, int i)
     return 1;
 }
 
-/* CTAs per SM the launch's carve-out is sized for: its occupancy, or with
- * memory.l1.carveout_grid no more than its grid puts on each SM it may use
- * (docs/memory.md, "L1 and shared memory"). */
-static uint64_t carveout_ctas(const sim *s, const sim_kernel *kr)
-{
-    uint64_t per_sm = (uint64_t)SK_MAX(0, sm_ctas_per_sm(&s->c, &kr->need));
-    if (!s->c.l1_carveout_grid)
-        return per_sm;
-    uint64_t sms = 0;
-    for (int i = 0; i < s->nsms; i++)
-        sms += !kr->allowed || kr->allowed[i];
-    uint64_t grid_per_sm = sms ? (kr->k.grid + sms - 1) / sms : per_sm;
-    return SK_MIN(per_sm, grid_per_sm);
-}
-
 /* Whether any other started kernel is still running (CTAs to dispatch or
  * resident). */
 static int others_running(const sim *s, const sim_kernel *kr)
@@ -738,8 +723,9 @@ static int start_kernel(sim *s, sim_kernel *kr, sk_error *e)
     for (mem_level *l = s->mem; alone && l; l = l->next)
         if (l->ops->kernel_start)
             l->ops->kernel_start(l);
-    if (s->hier && alone)   /* the carve-out for this kernel's shared memory */
-        mem_hier_kernel_start(s->hier, (uint64_t)kr->need.smem * carveout_ctas(s, kr));
+    if (s->hier && alone)   /* the carve-out for this kernel's shared memory at full occupancy */
+        mem_hier_kernel_start(s->hier, (uint64_t)kr->need.smem *
+                                       (uint64_t)SK_MAX(0, sm_ctas_per_sm(&s->c, &kr->need)));
     if ((s->sink_want & SINK_W_KERNEL_LAUNCH) && sim_sink_kernel_launch(s) < 0) {
         *e = s->err;
         return e->code;
