@@ -718,6 +718,115 @@ START_TEST(test_l2_replica_home_lru)
 }
 END_TEST
 
+/* MEM_CACHE_MID (memory.l2.replicate 4's home copies), one set of 4 ways
+ * filled A, B, C, D in that order (LRU order A < B < C < D):
+ *   X read with MID   evicts A; enters at the median of B, C, D (C's age)
+ *   plain fills       the first evicts B, the second X (as old as C, the
+ *                     lower way)
+ * so X goes with the second plain fill; read plainly (most recent) with
+ * the fourth, with NO_TOUCH (next victim) with the first.  And a MID read of a line
+ * already younger than the median leaves it where it is; of an older one
+ * (A) moves it to the median: B goes before it. */
+START_TEST(test_cache_mid_insertion)
+{
+    static const uint8_t flag[3] = { 0, MEM_CACHE_NO_TOUCH, MEM_CACHE_MID };
+    static const int gone_at[3] = { 4, 1, 2 };
+    for (int f = 0; f < 3; f++) {
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0 };
+        mem_cache *c = mem_cache_create(&g);
+        mem_cache_res r = { 0 };
+        ps_t t = 0;
+        for (uint64_t li = 0; li < 4; li++)   /* A..D = lines 0..3 */
+            mem_cache_read(c, L(li), 0xf, t += 1000, 0, NULL, &r);
+        mem_cache_read(c, L(9), 0xf, t += 1000, flag[f], NULL, &r);   /* X */
+        ck_assert_uint_eq(mem_cache_probe(c, L(0), NULL), 0);          /* A went */
+        int n = 0;
+        for (uint64_t li = 10; li < 14 && mem_cache_probe(c, L(9), NULL); li++, n++)
+            mem_cache_read(c, L(li), 0xf, t += 1000, 0, NULL, &r);
+        ck_assert_int_eq(n, gone_at[f]);
+        ck_assert_uint_eq(mem_cache_probe(c, L(9), NULL), 0);
+        mem_cache_destroy(c);
+    }
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0 };
+    mem_cache *c = mem_cache_create(&g);
+    mem_cache_res r = { 0 };
+    ps_t t = 0;
+    for (uint64_t li = 0; li < 4; li++)
+        mem_cache_read(c, L(li), 0xf, t += 1000, 0, NULL, &r);
+    mem_cache_read(c, L(3), 0xf, t += 1000, MEM_CACHE_MID, NULL, &r);   /* D stays youngest */
+    mem_cache_read(c, L(0), 0xf, t += 1000, MEM_CACHE_MID, NULL, &r);   /* A to C's age */
+    ck_assert_uint_eq(r.hits, 8);
+    mem_cache_read(c, L(10), 0xf, t += 1000, 0, NULL, &r);              /* evicts B */
+    ck_assert_uint_eq(mem_cache_probe(c, L(1), NULL), 0);
+    ck_assert_uint_ne(mem_cache_probe(c, L(0), NULL), 0);
+    mem_cache_read(c, L(11), 0xf, t += 1000, 0, NULL, &r);              /* evicts A (way 0) */
+    ck_assert_uint_eq(mem_cache_probe(c, L(0), NULL), 0);
+    ck_assert_uint_ne(mem_cache_probe(c, L(2), NULL), 0);
+    ck_assert_uint_ne(mem_cache_probe(c, L(3), NULL), 0);
+    mem_cache_destroy(c);
+}
+END_TEST
+
+/* memory.l2.replicate 4 against 1 and 3 (hand-built stream, .cg loads),
+ * 4-way 1-set slices.  SM a is homed in partition 0, SM b in 1; X lives
+ * in 1 (remote to a), Y1..Y6 in 1, Z1..Z4 in 0.
+ *   b: Y1, Y2, Y3      partition 1 holds them
+ *   a: X               replica in 0; home copy in 1: most recent (1),
+ *                      next victim (3), or at Y2's age, the median (4)
+ *   b: Y4 .. Yk        k = 4: 3 has lost X's home copy, 1 and 4 keep it;
+ *                      k = 6: only 1 keeps it (4: Y5 takes Y2, Y6 X)
+ *   a: Z1 .. Z4        partition 0: the replica of X goes
+ *   a: X               its home copy serves it, or HBM does */
+START_TEST(test_l2_replica_home_mid)
+{
+    for (int rep = 1; rep <= 4; rep++) {
+        if (rep == 2)
+            continue;
+        for (int k = 4; k <= 6; k += 2) {
+            cfg c;
+            topo t;
+            char r[64];
+            snprintf(r, sizeof r, "memory.l2.replicate=%d", rep);
+            cfg_with(&c, &t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1",
+                     "memory.l2.sets=1", "memory.l2.slice_bytes=512", NULL);
+            mem_hier *h = hier(&c, &t);
+            int a = -1, b = -1;
+            for (int i = 0; i < mem_hier_num_sms(h); i++) {
+                if (mem_hier_home(h, i) == 0 && a < 0)
+                    a = i;
+                if (mem_hier_home(h, i) == 1 && b < 0)
+                    b = i;
+            }
+            ck_assert(a >= 0 && b >= 0);
+            uint64_t x = addr_in(1 << 24, 1), y[7], z[5];
+            y[0] = x;
+            for (int i = 1; i <= 6; i++)
+                y[i] = addr_in(y[i - 1] + 4096, 1);
+            z[0] = addr_in(1 << 24, 0) - 4096;
+            for (int i = 1; i <= 4; i++)
+                z[i] = addr_in(z[i - 1] + 4096, 0);
+            ps_t tt = 0, step = 10000000;   /* 10 us apart: nothing in flight */
+            const int f = MEM_F_BYPASS_L1;
+            for (int i = 1; i <= 3; i++)
+                warp_op(h, b, MEM_LOAD, y[i], tt += step, f);
+            warp_op(h, a, MEM_LOAD, x, tt += step, f);
+            for (int i = 4; i <= k; i++)
+                warp_op(h, b, MEM_LOAD, y[i], tt += step, f);
+            for (int i = 1; i <= 4; i++)
+                warp_op(h, a, MEM_LOAD, z[i], tt += step, f);
+            uint64_t dram = mem_hier_stats(h, a)->dram_rd_bytes;
+            warp_op(h, a, MEM_LOAD, x, tt += step, f);
+            ck_assert_uint_eq(mem_hier_stats(h, a)->l2_replica_hits, 0);
+            int kept = rep == 1 || (rep == 4 && k == 4);
+            ck_assert_msg((mem_hier_stats(h, a)->dram_rd_bytes == dram) == kept,
+                          "replicate %d, k %d: home copy %s", rep, k, kept ? "lost" : "kept");
+            mem_hier_destroy(h);
+            topo_free(&t);
+        }
+    }
+}
+END_TEST
+
 /* The slices' set index (memory.l2, l2.c): a slice's lines go to its sets in
  * the order of their index, after the partition's own bit is squeezed out.
  * Every 4th line (one slice's of 4) over 8 such lines fills a 4-set 2-way
@@ -2203,6 +2312,8 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l1_l2_port);
     tcase_add_test(tc, test_remote_latency);
     tcase_add_test(tc, test_l2_replica_home_lru);
+    tcase_add_test(tc, test_l2_replica_home_mid);
+    tcase_add_test(tc, test_cache_mid_insertion);
     tcase_add_test(tc, test_cache_set_div);
     tcase_add_test(tc, test_cache_set_hash);
     tcase_add_test(tc, test_cache_order_blind);

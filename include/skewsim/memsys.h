@@ -204,6 +204,12 @@ const char *mem_cache_geom_check(const mem_cache_geom *g);
  * behalf, such as an L2 home partition filling a remote reader's replica
  * (l2.c, memory.l2.replicate 3).  Not stored with the line. */
 #define MEM_CACHE_NO_TOUCH 0x40
+/* fill_flags bit: the read puts the line (a hit, or one it allocates) in
+ * the middle of its set's LRU order, at the median age of the set's other
+ * valid ways, and never makes a line older than it was: a read on another
+ * cache's behalf that counts as half a use (l2.c, memory.l2.replicate 4).
+ * Not stored with the line. */
+#define MEM_CACHE_MID 0x20
 
 /* Read sectors smask of the line holding addr at time t.  A sector valid
  * and filled by t hits; one still being filled merges with that fill; the

@@ -326,10 +326,12 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("memory.l2.frame_bit", l2_frame_bit, 21, 12, 64, "bit",
             "bits from this one up are the physical frame, not modelled: each frame's "
             "partition bit is flipped by a fixed hash of its number (64 = physical = virtual)"),
-    ROW_INT("memory.l2.replicate", l2_replicate, 2, 0, 3, "",
+    ROW_INT("memory.l2.replicate", l2_replicate, 2, 0, 4, "",
             "0: no replicas; 1: a remote line read is kept as a replica in the reader's home "
             "partition; 2: kept, but entering its set as the next victim (LRU insertion); 3: kept "
-            "as most recent, and the home copy read for it keeps its LRU place (allocated: next victim)"),
+            "as most recent, and the home copy read for it keeps its LRU place (allocated: next victim); "
+            "4: kept as most recent, and the home copy read for it goes to the middle of its set's "
+            "LRU order (never older)"),
     ROW_INT("memory.l2.sector_pj", l2_sector_pj, 72, 0, 1000000, "pJ",
             "L2 slice array energy per sector read or written"),
     ROW_INT("memory.l2.wire_fj_per_bit_mm", l2_wire_fj_per_bit_mm, 200, 0, 1000000, "fJ",

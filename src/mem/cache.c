@@ -259,6 +259,34 @@ static void touch(mem_cache *c, size_t w)
     c->line[w].stamp = c->clock;
 }
 
+/* The median LRU stamp of the valid ways of w's set other than w (0 when
+ * there is none): a line given it has as many of them older as younger,
+ * to within one (MEM_CACHE_MID).  Ties in stamp go to the lower way when a
+ * victim is chosen. */
+static uint32_t mid_stamp(const mem_cache *c, size_t w)
+{
+    size_t base = w - w % c->g.ways;
+    uint32_t st[64];
+    unsigned n = 0;
+    for (size_t i = base; i < base + c->g.ways; i++) {
+        if (i == w || !c->sig[i])
+            continue;
+        uint32_t v = c->line[i].stamp;
+        if (n == 64) {
+            /* more than 64 ways (not an L2 we configure): the median of
+             * the first 64 is close enough */
+            break;
+        }
+        unsigned k = n++;
+        while (k > 0 && st[k - 1] > v) {  /* insertion sort: a set's ways */
+            st[k] = st[k - 1];
+            k--;
+        }
+        st[k] = v;
+    }
+    return n ? st[n / 2] : 0;
+}
+
 /* Empty way w (its MSHR, if any, stays busy but forgets it). */
 static void clear(mem_cache *c, size_t w)
 {
@@ -335,7 +363,7 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
     size_t w = find(c, li);
     int fresh = w == SIZE_MAX;
     if (fresh) {
-        w = allocate(c, li, &t, fill_flags & (uint8_t)~MEM_CACHE_NO_TOUCH, io, res);
+        w = allocate(c, li, &t, fill_flags & (uint8_t)~(MEM_CACHE_NO_TOUCH | MEM_CACHE_MID), io, res);
         res->way1 = (uint32_t)w + 1;   /* CCWS's VTA (l1.c) */
         done = t;
         need = smask;
@@ -359,7 +387,11 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
             }
         }
     }
-    if (fill_flags & MEM_CACHE_NO_TOUCH) {
+    if (fill_flags & MEM_CACHE_MID) {
+        uint32_t m = mid_stamp(c, w);
+        if (fresh || c->line[w].stamp < m)
+            c->line[w].stamp = m;   /* half a use: as old as the set's median way */
+    } else if (fill_flags & MEM_CACHE_NO_TOUCH) {
         if (fresh)
             c->line[w].stamp = 0; /* inserted as the next victim; only an own read promotes it */
     } else if (fresh && (fill_flags & MEM_CACHE_FILL_LRU)) {

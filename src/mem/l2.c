@@ -188,8 +188,12 @@ static ps_t remote_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
     /* replicate 3: a read for a remote reader's replica neither promotes
      * the home copy nor, when it allocates it, puts it anywhere but next
      * to go: from now on the replica serves the reader, so the home copy's
-     * place in LRU order is its own partition's use of it */
-    uint8_t fl = s->replicate == 3 ? MEM_CACHE_NO_TOUCH : 0;
+     * place in LRU order is its own partition's use of it.  replicate 4:
+     * it counts as half a use, the home copy going to the middle of its
+     * set's LRU order (never older than it was): home copies read only
+     * from the other side hold capacity while their replicas miss, and
+     * age out once the replicas serve (docs/memory.md) */
+    uint8_t fl = s->replicate == 3 ? MEM_CACHE_NO_TOUCH : s->replicate == 4 ? MEM_CACHE_MID : 0;
     ps_t out = slice_read(s, x->sm, x->to, line_addr, smask, t + half, fl, &io, &res);
     count(&s->stats[x->sm], &res);
     uint64_t bytes = (uint64_t)mem_nsectors(smask) * s->sector_bytes;
