@@ -1,0 +1,102 @@
+// cap_rw: E21. HBM and L2 bandwidth by read/write mix (issue 10).
+// Grid-stride float4 kernels, 1056 x 256 threads (E11's stream shape), on
+// arrays of N bytes each, N = 4, 16, 64, 256 MiB and 1 GiB:
+//   read   s += a[i]                    (1 array read; a sum written per thread)
+//   write  a[i] = k                     (1 array written)
+//   copy   b[i] = a[i]                  (1 read, 1 written)
+//   add    c[i] = a[i] + b[i]           (2 read, 1 written: E11's add)
+//   triad  d[i] = a[i] + b[i] + c[i]    (3 read, 1 written)
+// Each timed with CUDA events, median of 7 launches after 2 warm-ups; GB/s
+// counts every array byte read and written once.
+// -> stdout and DIR/rw.csv.  Build: nvcc -O3 -arch=sm_90 -o cap_rw cap_rw.cu
+#include "cap.h"
+
+__global__ void k_read(const float4 *a, size_t n, float *out)
+{
+    float s = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float4 v = a[i];
+        s += v.x + v.y + v.z + v.w;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+__global__ void k_write(float4 *a, size_t n, float k)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        a[i] = make_float4(k, k, k, k);
+}
+__global__ void k_copy(const float4 *a, float4 *b, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        b[i] = a[i];
+}
+__global__ void k_add(const float4 *a, const float4 *b, float4 *c, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float4 x = a[i], y = b[i];
+        c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+    }
+}
+__global__ void k_triad(const float4 *a, const float4 *b, const float4 *c, float4 *d, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float4 x = a[i], y = b[i], z = c[i];
+        d[i] = make_float4(x.x + y.x + z.x, x.y + y.y + z.y, x.z + y.z + z.z, x.w + y.w + z.w);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    const int G = 1056, B = 256;
+    const size_t maxb = 1ull << 30;
+    float4 *a, *b, *c, *d;
+    float *out;
+    CK(cudaMalloc(&a, maxb));
+    CK(cudaMalloc(&b, maxb));
+    CK(cudaMalloc(&c, maxb));
+    CK(cudaMalloc(&d, maxb));
+    CK(cudaMalloc(&out, G * B * sizeof(float)));
+    CK(cudaMemset(a, 0x3c, maxb));   // small finite floats, not zeros
+    CK(cudaMemset(b, 0x3d, maxb));
+    CK(cudaMemset(c, 0x3e, maxb));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    std::string path = std::string(dir) + "/rw.csv";
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f) { std::perror(path.c_str()); return 1; }
+    std::fprintf(f, "kernel,bytes_per_array,arrays_read,arrays_written,median_us,gbps\n");
+    const char *names[] = {"read", "write", "copy", "add", "triad"};
+    const int rd[] = {1, 0, 1, 2, 3}, wr[] = {0, 1, 1, 1, 1};
+    for (size_t mib : {4, 16, 64, 256, 1024}) {
+        size_t bytes = mib << 20, n = bytes / 16;
+        for (int k = 0; k < 5; k++) {
+            std::vector<float> t;
+            for (int r = 0; r < 9; r++) {
+                CK(cudaEventRecord(e0));
+                switch (k) {
+                case 0: k_read<<<G, B>>>(a, n, out); break;
+                case 1: k_write<<<G, B>>>(d, n, 1.5f); break;
+                case 2: k_copy<<<G, B>>>(a, d, n); break;
+                case 3: k_add<<<G, B>>>(a, b, d, n); break;
+                case 4: k_triad<<<G, B>>>(a, b, c, d, n); break;
+                }
+                CK(cudaEventRecord(e1));
+                CK(cudaEventSynchronize(e1));
+                CK(cudaGetLastError());
+                float ms;
+                CK(cudaEventElapsedTime(&ms, e0, e1));
+                if (r >= 2)
+                    t.push_back(ms * 1000.0f);
+            }
+            std::sort(t.begin(), t.end());
+            double us = t[t.size() / 2], gb = (double)bytes * (rd[k] + wr[k]) / (us * 1e3);
+            std::fprintf(f, "%s,%zu,%d,%d,%.2f,%.1f\n", names[k], bytes, rd[k], wr[k], us, gb);
+            std::printf("%-5s %5zu MiB/array: %9.2f us  %7.1f GB/s\n", names[k], mib, us, gb);
+            std::fflush(stdout);
+        }
+    }
+    std::fclose(f);
+    return 0;
+}
