@@ -114,6 +114,10 @@ test-deps:
 check test: deps test-deps $(BIN) $(TESTBIN) $(STUDY)
 	SKEWSIM_BIN=$(BIN) $(TESTBIN)
 	@sh scripts/study.sh -q $(BIN) $(STUDY) $$($(STUDY) list)
+	@# docs/config.md is generated (make docs): it must match the schema
+	@$(BIN) config --help-config > $(BUILD)/config-keys.txt
+	@sed -n '/^```$$/,/^```$$/p' docs/config.md | sed '1d;$$d' | cmp -s - $(BUILD)/config-keys.txt || \
+	   { echo 'docs/config.md is out of date with the schema: run make docs' >&2; exit 1; }
 
 # The studies of docs/experiments/ (docs/experiments/README.md): make
 # study-NAME reruns one (maps, sweep into build/studies/NAME, report), make
