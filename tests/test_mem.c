@@ -1788,6 +1788,51 @@ START_TEST(test_gen_kernels)
 }
 END_TEST
 
+/* The carve-out of a kernel that declares no shared memory
+ * (memory.l1.reserve_carveout, default 0): its CTAs' reserved 1 KB each
+ * (sm.smem_reserved_per_cta_bytes) takes no L1, so the L1 is the whole
+ * 256 KB: 64 ways of 32 sets.  With the key 1, 32 resident CTAs reserve 32
+ * KB and leave 56 ways (the configuration ncu reads, E20c).  A sequential
+ * cycle of 64 x 32 lines under the low-bits set index puts exactly 64 lines
+ * in every set: walked twice in one launch it misses each line once and
+ * then hits every one with 64 ways, and misses every hop with 56 (LRU, a
+ * cycle longer than the set). */
+START_TEST(test_l1_reserve_carveout)
+{
+    const long lines = 64 * 32;
+    for (int reserve = 0; reserve <= 1; reserve++) {
+        sk_error e = { 0 };
+        kernel k;
+        ck_assert_msg(gen_chase_stride(&k, lines * 128, lines, 1, lines, 0, 128, GEN_CHASE_SEQ, &e) == 0,
+                      "%s", e.msg);
+        ck_assert_uint_eq(k.smem_bytes, 0);
+        char path[] = "/tmp/test-mem-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        ck_assert_msg(gen_write(path, &k, 1, &e) == 0, "%s", e.msg);
+        kernel_free(&k);
+        cfg c;
+        cfg_defaults(&c);
+        ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+        ck_assert_int_eq(cfg_set(&c, "memory.l1.set_hash=0", &e), 0);
+        ck_assert_int_eq(cfg_set(&c, reserve ? "memory.l1.reserve_carveout=1" : "memory.l1.reserve_carveout=0",
+                                 &e), 0);
+        trace *tr = trace_open(path, &e);
+        ck_assert_msg(tr != NULL, "%s", e.msg);
+        results *r = run_simulate(&c, tr, &e);
+        ck_assert_msg(r != NULL, "%s", e.msg);
+        trace_close(tr);
+        unlink(path);
+        const mem_stats *m = &results_kernel(r, 0)->mem;
+        ck_assert_uint_eq(m->l1_sectors, 2 * (uint64_t)lines);
+        ck_assert_uint_eq(m->l1_misses, (reserve ? 2 : 1) * (uint64_t)lines);
+        ck_assert_uint_eq(m->l1_hits, (reserve ? 0 : 1) * (uint64_t)lines);
+        results_free(r);
+    }
+}
+END_TEST
+
 /* E19b: a launch empties the L1 (memory.l1.launch_invalidate, default 1).
  * Two launches of one 64-hop chase over 8 KiB (64 lines): the second misses
  * every line again, or, with the key 0, hits every one. */
@@ -2331,6 +2376,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_tag_bounds);
     tcase_add_test(tc, test_gen_kernels);
     tcase_add_test(tc, test_mem_stall_cycles);
+    tcase_add_test(tc, test_l1_reserve_carveout);
     tcase_add_test(tc, test_l1_launch_invalidate);
     tcase_add_test(tc, test_apat_part);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));

@@ -501,10 +501,13 @@ END_TEST
 /* A case where each placement policy beats another: kernel time strictly
  * lower, on a workload where the reason is known. */
 /* A 4 KB L1 (12 KB unified less the 8 KB carve-out of 8 CTAs' reserved
- * shared memory, or of one CTA of 8 warps): 8 sets x 4 ways indexed by the
- * low line bits (set_hash: 0, the textbook cache these cases reason about),
- * at 2 GHz. */
-#define THRASH_YAML "clocks: {sm_mhz: 2000}\nmemory: {model: hierarchy, l1: {unified_bytes: 12288, sets: 8, set_hash: 0}}"
+ * shared memory, or of one CTA of 8 warps, carved out although the kernels
+ * declare none: reserve_carveout: 1): 8 sets x 4 ways indexed by the low
+ * line bits (set_hash: 0, the textbook cache these cases reason about), at
+ * 2 GHz. */
+#define THRASH_YAML                                                                                        \
+    "clocks: {sm_mhz: 2000}\nmemory: {model: hierarchy, l1: {unified_bytes: 12288, sets: 8, set_hash: 0, " \
+    "reserve_carveout: 1}}"
 
 static ps_t ktime(const tu_run *run, uint64_t k)
 {

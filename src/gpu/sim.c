@@ -723,9 +723,18 @@ static int start_kernel(sim *s, sim_kernel *kr, sk_error *e)
     for (mem_level *l = s->mem; alone && l; l = l->next)
         if (l->ops->kernel_start)
             l->ops->kernel_start(l);
-    if (s->hier && alone)   /* the carve-out for this kernel's shared memory at full occupancy */
-        mem_hier_kernel_start(s->hier, (uint64_t)kr->need.smem *
-                                       (uint64_t)SK_MAX(0, sm_ctas_per_sm(&s->c, &kr->need)));
+    /* The carve-out for this kernel's shared memory at full occupancy: the
+     * driver sizes it so (E20c: ncu reads 32 KB for a kernel without shared
+     * memory at any grid, 64 KB with 1 KB a CTA).  A kernel that declares
+     * none still behaves as if its L1 were the whole array (E20b: the random
+     * cycle's losses over 208-320 KiB are those of 32 x 64 LRU ways; with 1
+     * KB a CTA E20c's chase loses hits from 192 KiB, as a 64 KB carve-out
+     * predicts), so its CTAs' reserve is not carved out unless
+     * memory.l1.reserve_carveout says so. */
+    if (s->hier && alone) {
+        uint64_t per_cta = kr->k.smem_bytes == 0 && !s->c.l1_reserve_carveout ? 0 : (uint64_t)kr->need.smem;
+        mem_hier_kernel_start(s->hier, per_cta * (uint64_t)SK_MAX(0, sm_ctas_per_sm(&s->c, &kr->need)));
+    }
     if ((s->sink_want & SINK_W_KERNEL_LAUNCH) && sim_sink_kernel_launch(s) < 0) {
         *e = s->err;
         return e->code;
