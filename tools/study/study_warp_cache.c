@@ -4,7 +4,9 @@
  * The kernel: 8 CTAs of 256 threads (64 warps: one H200 SM full), each warp
  * re-reading its own W bytes 16 times, a 128-byte line per load, each load
  * used at once (a dependent chain).  64 x W against the L1 left after the
- * carve-out (248 KB) is the question: below it every policy hits, above it
+ * carve-out (all 256 KB: the kernel declares no shared memory, so no
+ * reserve is carved out; memory.l1.reserve_carveout) is the question:
+ * below it every policy hits, above it
  * the warps evict each other's lines unless the scheduler keeps fewer of
  * them at work.  One SM (topology set to 1 x 1 x 1 in the spec), the H200's
  * SM and memory hierarchy otherwise. */
@@ -98,8 +100,8 @@ static void report_warp_cache(const run *r, out *o)
     double *hit = hit_rates(r);
     sbuf *t = &o->table;
     sbuf_printf(t, "One H200 SM, 64 warps; trace wsN: each warp re-reads its own N bytes %d times, "
-                "one dependent load a line. Footprint: 64 x N against the SM's L1 (248 KB after the "
-                "8 KB carve-out). Per case: kernel time (us), its ratio to lrr's, and the L1 hit "
+                "one dependent load a line. Footprint: 64 x N against the SM's L1 (all 256 KB: the "
+                "kernel declares no shared memory, memory.l1.reserve_carveout). Per case: kernel time (us), its ratio to lrr's, and the L1 hit "
                 "rate of the load sectors.\n\n", WC_PASSES);
     sbuf_printf(t, "| trace | footprint KB |");
     for (int c = 0; c < WC_NCASES; c++)
@@ -109,7 +111,7 @@ static void report_warp_cache(const run *r, out *o)
         sbuf_printf(t, "---|---|---|");
     sbuf_printf(t, "\n");
     o->fig = (chart){.title = "Warp policies on a per-warp re-read kernel (one H200 SM, 64 warps)",
-                     .xlabel = "footprint per SM, KB (L1: 248 KB)", .ylabel = "kernel time / lrr's"};
+                     .xlabel = "footprint per SM, KB (L1: 256 KB)", .ylabel = "kernel time / lrr's"};
     /* the claims: GTO against LRR and CCWS against GTO where the footprint
      * exceeds the L1 and where the detector can see the loss (the largest
      * footprint at which ccws's hit rate beats gto's), and overall */
