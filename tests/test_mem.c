@@ -1516,6 +1516,61 @@ START_TEST(test_hbm_channel_saturates)
 }
 END_TEST
 
+/* Read/write turnaround (hbm.c): a channel offered reads and writes in
+ * turn, all at t = 0, so that only the bus counts.  2n reads and 2n writes
+ * of 32 B at 25 GB/s with batches of b writes: the bus carries 4n x 1280 ps
+ * of data, and each of the 2n / b batches costs one switch each way.  The
+ * last read ends at that sum (all writes drained before it, the last
+ * batch's way back included) plus the latency.  No row misses: the bus is
+ * busy from t = 0, with no idle time before a row opens to hide a switch
+ * in. */
+START_TEST(test_hbm_turnaround_bound)
+{
+    const int n = 240, b = 24;
+    const ps_t rw = 1280, wr = 22000;
+    for (int on = 0; on <= 1; on++) {
+        mem_hbm_chan ch;
+        mem_hbm_chan_init(&ch, 25000, 50000, 0, 4);
+        if (on)
+            mem_hbm_chan_turnaround(&ch, rw, wr, b);
+        ps_t last = 0;
+        for (int i = 0; i < 2 * n; i++) {
+            last = mem_hbm_chan_access(&ch, 0, 7, 32, 0);
+            mem_hbm_chan_write(&ch, 0, 7, 32, 0);
+        }
+        /* one more read: it comes after the last batch and turns the bus */
+        last = mem_hbm_chan_access(&ch, 0, 7, 32, 0);
+        ps_t data = (4 * n + 1) * 1280;
+        ps_t turns = on ? (2 * n / b) * (rw + wr) : 0;
+        /* each hold is rounded up to whole bytes (40 ps at 25 GB/s) */
+        ck_assert_int_ge(last, data + turns + 50000);
+        ck_assert_int_le(last, data + turns + 50000 + (on ? (2 * n / b) * 2 * 40 : 0));
+        ck_assert_uint_eq(ch.turnarounds, on ? 2 * (2 * n / b) : 0);
+        ck_assert_uint_eq(ch.bytes, (4 * n + 1) * 32);
+        ck_assert_int_eq(ch.wq_n, 0);
+        mem_hbm_chan_free(&ch);
+    }
+    /* writes alone never turn the bus: back to back, as reads */
+    mem_hbm_chan ch;
+    mem_hbm_chan_init(&ch, 25000, 50000, 0, 4);
+    mem_hbm_chan_turnaround(&ch, rw, wr, b);
+    ps_t end = 0;
+    for (int i = 0; i < 4 * b; i++)
+        end = SK_MAX(end, mem_hbm_chan_write(&ch, 0, 7, 32, 0));
+    ck_assert_int_eq(end, 4 * b * 1280);
+    ck_assert_uint_eq(ch.turnarounds, 0);
+    /* a read long after the last batch finds the bus turned already */
+    ps_t r = mem_hbm_chan_access(&ch, 0, 7, 32, end + wr + 1000);
+    ck_assert_int_eq(r, end + wr + 1000 + 1280 + 50000);
+    ck_assert_uint_eq(ch.turnarounds, 0);
+    /* a partial batch waits: posted writes return at once, use no bus */
+    ps_t w = mem_hbm_chan_write(&ch, 0, 7, 32, 5000000);
+    ck_assert_int_eq(w, 5000000);
+    ck_assert_int_eq(ch.wq_n, 1);
+    mem_hbm_chan_free(&ch);
+}
+END_TEST
+
 START_TEST(test_hbm_level_saturates)
 {
     /* all requests to one pseudo-channel: its bus is the bottleneck; the
@@ -2369,6 +2424,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_bw_calendar);
     tcase_add_test(tc, test_bw_calendar_scatter);
     tcase_add_test(tc, test_hbm_channel_saturates);
+    tcase_add_test(tc, test_hbm_turnaround_bound);
     tcase_add_test(tc, test_hbm_level_saturates);
     tcase_add_test(tc, test_hbm_half_saturates);
     tcase_add_test(tc, test_determinism);

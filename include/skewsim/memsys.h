@@ -440,7 +440,14 @@ ps_t mem_bw_take(mem_bw *b, ps_t t, uint64_t bytes);
 /* A bandwidth server (its data bus) in front of banks that each keep one
  * row open.  An access to the open row of its bank starts when the bus is
  * free; one to another row waits for the bank to close and open a row
- * (row_miss_ps) first.  Data are back latency_ps after the transfer. */
+ * (row_miss_ps) first.  Data are back latency_ps after the transfer.
+ * Writes (mem_hbm_chan_write) wait in a write queue and go to the bus in
+ * batches, paying the bus's read/write turnaround (hbm.c). */
+typedef struct mem_hbm_wr {
+    uint64_t row;
+    uint32_t bank, bytes;
+} mem_hbm_wr;
+
 typedef struct mem_hbm_chan {
     mem_bw bus;                /* the data bus */
     ps_t latency_ps, row_miss_ps;
@@ -450,13 +457,32 @@ typedef struct mem_hbm_chan {
     ps_t *row_open_ps;         /* owned: when its open row became usable */
     ps_t *bank_last_ps;        /* owned: the latest arrival time booked on it */
     uint64_t bytes, row_misses;
+    /* read/write turnaround (mem_hbm_chan_turnaround; all 0: writes go
+     * straight to the bus, no turnaround) */
+    ps_t rd_to_wr_ps, wr_to_rd_ps;
+    int wq_max, wq_n;          /* 32 B write bursts drained per turnaround; entries queued */
+    uint64_t wq_bytes;         /* bytes queued */
+    mem_hbm_wr *wq;            /* owned: wq_max entries */
+    int writing;               /* the bus's last direction was a write drain */
+    ps_t drain_end_ps;         /* when the last drain's writes ended */
+    ps_t rd_end_ps;            /* when the latest read's data ended */
+    uint64_t turnarounds;      /* direction switches paid (either way) */
 } mem_hbm_chan;
 
 void mem_hbm_chan_init(mem_hbm_chan *ch, uint64_t mbps, ps_t latency_ps, ps_t row_miss_ps,
                        int nbanks);
 void mem_hbm_chan_free(mem_hbm_chan *ch);
-/* Move `bytes` of row `row` in bank `bank`, arriving at t; returns when
- * the data are back (a read) or written (a write). */
+/* Read `bytes` of row `row` in bank `bank`, arriving at t; returns when
+ * the data are back. */
 ps_t mem_hbm_chan_access(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t);
+/* Turnaround of the data bus: rd_to_wr_ps and wr_to_rd_ps of idle bus
+ * between the last read's and the first write's data and back, and writes
+ * queued until they fill `batch` 32 B bursts (or `batch` entries) and
+ * drain together (0: writes are not queued and switch for free, the model
+ * before turnaround). */
+void mem_hbm_chan_turnaround(mem_hbm_chan *ch, ps_t rd_to_wr_ps, ps_t wr_to_rd_ps, int batch);
+/* Write `bytes` of row `row` in bank `bank`, posted at t; returns when its
+ * batch's data are written if this write filled the queue, else t. */
+ps_t mem_hbm_chan_write(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t);
 
 #endif

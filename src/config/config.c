@@ -356,6 +356,23 @@ static const cfg_key cfg_schema[] = {
             "precharge + activate before a new row's data (tRP + tRCD)"),
     ROW_INT("memory.hbm.interleave_bytes", hbm_interleave_bytes, 256, 32, 65536, "bytes",
             "consecutive bytes on one pseudo-channel (a power of two)"),
+    /* Read/write turnaround of a pseudo-channel's data bus (hbm.c,
+     * docs/memory.md "HBM").  rd_to_wr: tRTW = RL + BL/2 + 2 - WL (the
+     * JEDEC form, as in GDDR data sheets) leaves 2 tCK between read and
+     * write data; HBM3's CK is a quarter of the pin rate (6.25 Gb/s on the
+     * H200: tCK 0.64 ns).  wr_to_rd: tWTR_S + RL = 4 + 18 ns, HBM2 values
+     * from gem5's hbm.py (HBM_2000_4H_1x64: tWTR 4 ns, tCL 18 ns, from
+     * Rambus' controller), taken as unchanged in ns for HBM3 (recalled; no
+     * HBM3 data sheet at hand).  write_batch: writes drained per switch,
+     * Accel-Sim's SM90_H100 write queue 64:56:32 (drained from the high
+     * watermark 56 to the low 32: 24; gem5's controller drains 85 % to
+     * 50 % of 64, ~22, at least 16).  0: no write queue, no turnaround. */
+    ROW_INT("memory.hbm.rd_to_wr_ps", hbm_rd_to_wr_ps, 1280, 0, 1000000, "ps",
+            "idle data bus from a read's data to the next write's (2 tCK)"),
+    ROW_INT("memory.hbm.wr_to_rd_ps", hbm_wr_to_rd_ps, 22000, 0, 1000000, "ps",
+            "idle data bus from a write's data to the next read's (tWTR + RL)"),
+    ROW_INT("memory.hbm.write_batch", hbm_write_batch, 24, 0, 4096, "writes",
+            "writes a pseudo-channel queues and drains per turnaround (0: none, no turnaround)"),
     /* Address translation of L1 misses (src/mem/tlb.c, docs/memory.md
      * "Address translation").  Off by default; the sizes below are generic
      * placeholders (Jia et al., "Dissecting the NVIDIA Volta GPU

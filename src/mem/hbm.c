@@ -22,15 +22,38 @@
  * to finish its last transfer, then pays row_miss_ps (precharge + activate,
  * tRP + tRCD); the transfer books the channel's data bus (bw.c, so that an
  * early request arriving late in simulation order is not queued behind a
- * later one); the data are back latency_ps after the transfer ends (controller, PHY and the way
- * back, the part of the measured HBM latency beyond an L2 hit).
+ * later one); the data are back latency_ps after the transfer ends
+ * (controller, PHY and the way back, the part of the measured HBM latency
+ * beyond an L2 hit).
  *
- * Left out, deliberately: refresh, read/write bus turnaround, tFAW/tRRD
- * activation limits, bank groups, the controller's reordering of requests
- * (FR-FCFS: here requests are served in arrival order), and address
- * translation.  Their sum is what the gap between the spec sheet's
- * 4.8 TB/s and the measured 4.27 TB/s stands for, so memory.hbm.pc_mbps is
- * the one place it is fitted (configs/h200.yaml).
+ * Read/write turnaround (mem_hbm_chan_write).  A pseudo-channel's data
+ * bus carries reads or writes, and switching costs idle bus time: after a
+ * read's data the bus turns round before write data can follow
+ * (memory.hbm.rd_to_wr_ps: tRTW = RL + BL/2 + 2 - WL leaves 2 tCK between
+ * the data), and after a write's data a read must wait tWTR before its
+ * command and RL more for its data (memory.hbm.wr_to_rd_ps = tWTR_S + RL).
+ * A controller therefore holds writes in a queue and drains them in
+ * batches (memory.hbm.write_batch 32 B bursts a switch, as GPGPU-Sim's and
+ * gem5's write queues, one burst an entry, drain between watermarks).
+ * Here a write joins its channel's queue; the write that fills it drains
+ * the batch at its own time: the read-to-write gap (when the bus carried
+ * reads just before), the writes through their banks as reads go, and the
+ * write-to-read gap before the next read.  Nobody waits for a write (l2.c's
+ * write-backs return at once), so what turnaround costs is bus time that
+ * reads then lack: c = a + b, one write per two reads, loses about
+ * (rd_to_wr + wr_to_rd) per 3 x write_batch bursts.  A queue that never
+ * fills is never charged (fewer than write_batch bursts per channel; a
+ * controller also drains when idle, which is not modelled).  With
+ * write_batch 0 writes go to the bus as they come, with no turnaround (the
+ * model before).
+ *
+ * Left out, deliberately: refresh, tFAW/tRRD activation limits, bank
+ * groups (the write-to-read gap is tWTR_S's, the short one), the
+ * controller's reordering of requests (FR-FCFS: here requests are served
+ * in arrival order), and address translation.  Their sum is what the gap
+ * between the spec sheet's 4.8 TB/s and the measured 4.27 TB/s of reads
+ * stands for, so memory.hbm.pc_mbps is the one place it is fitted
+ * (configs/h200.yaml).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +83,14 @@ void mem_hbm_chan_free(mem_hbm_chan *ch)
     free(ch->bank_free_ps);
     free(ch->row_open_ps);
     free(ch->bank_last_ps);
+    free(ch->wq);
     mem_bw_free(&ch->bus);
     memset(ch, 0, sizeof *ch);
 }
 
-ps_t mem_hbm_chan_access(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t)
+/* The transfer of `bytes` of row `row` in bank `bank`, arriving at t;
+ * returns when it ends on the bus. */
+static ps_t xfer(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t)
 {
     bank = (int)((unsigned)bank % (unsigned)ch->nbanks);
     /* Requests reach a bank in simulation order, not strictly in time
@@ -89,7 +115,84 @@ ps_t mem_hbm_chan_access(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t byte
     ps_t end = mem_bw_take(&ch->bus, ready, bytes);
     ch->bank_free_ps[bank] = SK_MAX(ch->bank_free_ps[bank], end);
     ch->bytes += bytes;
+    return end;
+}
+
+/* ps of idle bus from t: booked on the calendar as the bytes that would
+ * take that long (rounded up), so that transfers cannot use it. */
+static ps_t hold(mem_hbm_chan *ch, ps_t t, ps_t ps)
+{
+    if (ps <= 0)
+        return t;
+    uint64_t fs = ch->bus.fs_per_byte ? ch->bus.fs_per_byte : 1;
+    uint64_t b = ((uint64_t)ps * 1000 + fs - 1) / fs;
+    ps_t end = mem_bw_take(&ch->bus, t, b);
+    ch->bus.bytes -= b;   /* idle time, not data */
+    return end;
+}
+
+ps_t mem_hbm_chan_access(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t)
+{
+    if (ch->writing) {
+        /* the first read after a drain: the bus turns round from the
+         * drain's last write data (booked there, not at t; a read that
+         * comes later than the turnaround finds the bus turned already) */
+        if (t < ch->drain_end_ps + ch->wr_to_rd_ps) {
+            hold(ch, ch->drain_end_ps, ch->wr_to_rd_ps);
+            ch->turnarounds++;
+        }
+        ch->writing = 0;
+    }
+    ps_t end = xfer(ch, bank, row, bytes, t);
+    ch->rd_end_ps = SK_MAX(ch->rd_end_ps, end);
     return end + ch->latency_ps;
+}
+
+void mem_hbm_chan_turnaround(mem_hbm_chan *ch, ps_t rd_to_wr_ps, ps_t wr_to_rd_ps, int batch)
+{
+    free(ch->wq);
+    ch->wq = NULL;
+    ch->wq_n = 0;
+    ch->wq_bytes = 0;
+    ch->rd_to_wr_ps = SK_MAX(rd_to_wr_ps, 0);
+    ch->wr_to_rd_ps = SK_MAX(wr_to_rd_ps, 0);
+    ch->wq_max = SK_MAX(batch, 0);
+    if (ch->wq_max)
+        ch->wq = xcalloc((size_t)ch->wq_max, sizeof *ch->wq);
+}
+
+/* One burst of a pseudo-channel: BL8 x 32 bits [JESD238] */
+#define HBM_BURST_BYTES 32
+
+ps_t mem_hbm_chan_write(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t)
+{
+    if (!ch->wq_max)
+        return xfer(ch, bank, row, bytes, t);
+    mem_hbm_wr *w = &ch->wq[ch->wq_n++];
+    w->bank = (uint32_t)bank;
+    w->row = row;
+    w->bytes = (uint32_t)bytes;
+    /* the batch counts bursts (HBM_BURST_BYTES each), as a controller's
+     * write queue holds one burst an entry: a 128 B write-back is four */
+    ch->wq_bytes += bytes;
+    if (ch->wq_n < ch->wq_max && ch->wq_bytes < (uint64_t)ch->wq_max * HBM_BURST_BYTES)
+        return t;
+    /* drain: turn the bus round from reads (if it carried any, since the
+     * last drain, that ended less than the turnaround before), then
+     * the batch, each write through its bank */
+    ps_t at = t;
+    if (!ch->writing && ch->rd_end_ps > 0 && t < ch->rd_end_ps + ch->rd_to_wr_ps) {
+        at = hold(ch, t, ch->rd_to_wr_ps);
+        ch->turnarounds++;
+    }
+    ps_t end = at;
+    for (int i = 0; i < ch->wq_n; i++)
+        end = SK_MAX(end, xfer(ch, (int)ch->wq[i].bank, ch->wq[i].row, ch->wq[i].bytes, at));
+    ch->wq_n = 0;
+    ch->wq_bytes = 0;
+    ch->writing = 1;
+    ch->drain_end_ps = end;
+    return end;
 }
 
 /* ---- the level ------------------------------------------------------------ */
@@ -105,8 +208,8 @@ typedef struct hbm_state {
     mem_stats *stats;             /* per SM, owned by the hierarchy */
 } hbm_state;
 
-/* One piece of `bytes` at addr. */
-static ps_t hbm_piece(hbm_state *h, uint64_t addr, uint64_t bytes, ps_t t, int sm, int *miss)
+/* One piece of `bytes` at addr, a read or a write. */
+static ps_t hbm_piece(hbm_state *h, uint64_t addr, uint64_t bytes, ps_t t, int store, int *miss)
 {
     int p = mem_partition_of(addr, h->nparts, h->hash_mask, h->frame_bit);
     uint64_t chunk = addr >> h->chunk_shift;
@@ -114,9 +217,10 @@ static ps_t hbm_piece(hbm_state *h, uint64_t addr, uint64_t bytes, ps_t t, int s
     mem_hbm_chan *ch = &h->ch[p * h->per_part + c];
     uint64_t row = addr / (h->row_bytes * (uint64_t)h->per_part);
     uint64_t m0 = ch->row_misses;
-    ps_t done = mem_hbm_chan_access(ch, (int)(row % (uint64_t)ch->nbanks), row, bytes, t);
-    *miss = ch->row_misses != m0;
-    (void)sm;
+    int bank = (int)(row % (uint64_t)ch->nbanks);
+    ps_t done = store ? mem_hbm_chan_write(ch, bank, row, bytes, t)
+                      : mem_hbm_chan_access(ch, bank, row, bytes, t);
+    *miss = (int)(ch->row_misses - m0);
     return done;
 }
 
@@ -124,21 +228,20 @@ static ps_t hbm_access(mem_level *l, const mem_req *r)
 {
     hbm_state *h = l->st;
     mem_stats *st = &h->stats[r->sm];
+    int store = r->op == MEM_STORE;
     ps_t done = r->t;
     int misses = 0, miss;
+    uint64_t moved = 0;
     if (r->addr) {
         mem_lines ls;
         mem_coalesce(r->addr, r->mask, r->lane_bytes ? r->lane_bytes : 32, 1u << h->chunk_shift,
                      32, &ls);
         for (int i = 0; i < ls.n; i++) {
             uint64_t b = (uint64_t)mem_nsectors(ls.smask[i]) * 32;
-            ps_t d = hbm_piece(h, ls.line[i], b, r->t, r->sm, &miss);
+            ps_t d = hbm_piece(h, ls.line[i], b, r->t, store, &miss);
             misses += miss;
             done = SK_MAX(done, d);
-            if (r->op == MEM_STORE)
-                st->dram_wr_bytes += b;
-            else
-                st->dram_rd_bytes += b;
+            moved += b;
         }
     } else {
         /* no addresses: spread the bytes over the channels in turn */
@@ -152,13 +255,14 @@ static ps_t hbm_access(mem_level *l, const mem_req *r)
             done = SK_MAX(done, end + ch->latency_ps);
             left -= b;
         }
-        if (r->op == MEM_STORE)
-            st->dram_wr_bytes += r->bytes;
-        else
-            st->dram_rd_bytes += r->bytes;
+        moved = r->bytes;
     }
+    if (store)
+        st->dram_wr_bytes += moved;
+    else
+        st->dram_rd_bytes += moved;
     st->dram_row_misses += (uint64_t)misses;
-    return r->op == MEM_STORE ? r->t : done;
+    return store ? r->t : done;
 }
 
 static void hbm_destroy(mem_level *l)
@@ -180,9 +284,12 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
     h->nparts = c->l2_partitions;
     h->per_part = SK_MAX(1, total / h->nparts);
     h->ch = xcalloc((size_t)(h->nparts * h->per_part), sizeof *h->ch);
-    for (int i = 0; i < h->nparts * h->per_part; i++)
+    for (int i = 0; i < h->nparts * h->per_part; i++) {
         mem_hbm_chan_init(&h->ch[i], (uint64_t)c->hbm_pc_mbps, c->hbm_latency_ps,
                           c->hbm_row_miss_ps, c->hbm_banks);
+        mem_hbm_chan_turnaround(&h->ch[i], c->hbm_rd_to_wr_ps, c->hbm_wr_to_rd_ps,
+                                c->hbm_write_batch);
+    }
     h->chunk_shift = mem_log2((uint64_t)c->hbm_interleave_bytes);
     h->row_bytes = (uint64_t)c->hbm_row_bytes;
     cfg_bit_list(c->l2_hash_bits, &h->hash_mask);
