@@ -371,8 +371,9 @@ static const cfg_key cfg_schema[] = {
             "idle data bus from a read's data to the next write's (2 tCK)"),
     ROW_INT("memory.hbm.wr_to_rd_ps", hbm_wr_to_rd_ps, 22000, 0, 1000000, "ps",
             "idle data bus from a write's data to the next read's (tWTR + RL)"),
-    ROW_INT("memory.hbm.write_batch", hbm_write_batch, 24, 0, 4096, "writes",
-            "writes a pseudo-channel queues and drains per turnaround (0: none, no turnaround)"),
+    ROW_INT("memory.hbm.write_batch", hbm_write_batch, 24, 0, 4096, "bursts",
+            "32 B write bursts a pseudo-channel queues and drains per turnaround (0: no queue, "
+            "no turnaround)"),
     /* Address translation of L1 misses (src/mem/tlb.c, docs/memory.md
      * "Address translation").  Off by default; the sizes below are generic
      * placeholders (Jia et al., "Dissecting the NVIDIA Volta GPU
