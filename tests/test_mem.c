@@ -514,6 +514,15 @@ static mem_hier *hier(const cfg *c, const topo *t)
     return h;
 }
 
+/* The first SM whose home is L2 partition p, or -1. */
+static int first_sm_at_home(const mem_hier *h, int p)
+{
+    for (int i = 0; i < mem_hier_num_sms(h); i++)
+        if (mem_hier_home(h, i) == p)
+            return i;
+    return -1;
+}
+
 /* One warp-wide load or store of one 4 B word per lane, unit stride. */
 static ps_t warp_op(mem_hier *h, int smi, int op, uint64_t base, ps_t t, int flags)
 {
@@ -686,13 +695,7 @@ START_TEST(test_l2_replica_home_lru)
         cfg_with(&c, &t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1",
                  "memory.l2.sets=1", "memory.l2.slice_bytes=256", NULL);
         mem_hier *h = hier(&c, &t);
-        int a = -1, b = -1;
-        for (int i = 0; i < mem_hier_num_sms(h); i++) {
-            if (mem_hier_home(h, i) == 0 && a < 0)
-                a = i;
-            if (mem_hier_home(h, i) == 1 && b < 0)
-                b = i;
-        }
+        int a = first_sm_at_home(h, 0), b = first_sm_at_home(h, 1);
         ck_assert(a >= 0 && b >= 0);
         uint64_t x = addr_in(1 << 24, 1), y1 = addr_in(x + 4096, 1), y2 = addr_in(y1 + 4096, 1);
         uint64_t z1 = addr_in(1 << 24, 0), z2 = addr_in(z1 + 4096, 0);
@@ -790,13 +793,7 @@ START_TEST(test_l2_replica_home_mid)
             cfg_with(&c, &t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1",
                      "memory.l2.sets=1", "memory.l2.slice_bytes=512", NULL);
             mem_hier *h = hier(&c, &t);
-            int a = -1, b = -1;
-            for (int i = 0; i < mem_hier_num_sms(h); i++) {
-                if (mem_hier_home(h, i) == 0 && a < 0)
-                    a = i;
-                if (mem_hier_home(h, i) == 1 && b < 0)
-                    b = i;
-            }
+            int a = first_sm_at_home(h, 0), b = first_sm_at_home(h, 1);
             ck_assert(a >= 0 && b >= 0);
             uint64_t x = addr_in(1 << 24, 1), y[7], z[5];
             y[0] = x;
@@ -961,10 +958,7 @@ START_TEST(test_l2_sets_balanced)
     /* 3 ways of 128 B x 256 sets per slice */
     cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.slice_bytes=98304", NULL);
     mem_hier *h = hier(&c, &t);
-    int a = -1;
-    for (int i = 0; i < mem_hier_num_sms(h) && a < 0; i++)
-        if (mem_hier_home(h, i) == 0)
-            a = i;
+    int a = first_sm_at_home(h, 0);
     uint64_t mask;
     cfg_bit_list("12,13,15,17,19", &mask);
     const uint64_t base = 1ull << 30, n = 2ull * 60 * 256 * 3;   /* lines, both partitions */
