@@ -6,6 +6,8 @@
 //   copy   b[i] = a[i]                  (1 read, 1 written)
 //   add    c[i] = a[i] + b[i]           (2 read, 1 written: E11's add)
 //   triad  d[i] = a[i] + b[i] + c[i]    (3 read, 1 written)
+//   add1   c = a + b with 4-byte floats (E11's add_kernel without its
+//          per-CTA records): the same bytes in four times the requests
 // Each timed with CUDA events, median of 7 launches after 2 warm-ups; GB/s
 // counts every array byte read and written once.
 // -> stdout and DIR/rw.csv.  Build: nvcc -O3 -arch=sm_90 -o cap_rw cap_rw.cu
@@ -37,6 +39,11 @@ __global__ void k_add(const float4 *a, const float4 *b, float4 *c, size_t n)
         c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
     }
 }
+__global__ void k_add1(const float *a, const float *b, float *c, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        c[i] = a[i] + b[i];
+}
 __global__ void k_triad(const float4 *a, const float4 *b, const float4 *c, float4 *d, size_t n)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
@@ -67,11 +74,11 @@ int main(int argc, char **argv)
     FILE *f = std::fopen(path.c_str(), "w");
     if (!f) { std::perror(path.c_str()); return 1; }
     std::fprintf(f, "kernel,bytes_per_array,arrays_read,arrays_written,median_us,gbps\n");
-    const char *names[] = {"read", "write", "copy", "add", "triad"};
-    const int rd[] = {1, 0, 1, 2, 3}, wr[] = {0, 1, 1, 1, 1};
+    const char *names[] = {"read", "write", "copy", "add", "triad", "add1"};
+    const int rd[] = {1, 0, 1, 2, 3, 2}, wr[] = {0, 1, 1, 1, 1, 1};
     for (size_t mib : {4, 16, 64, 256, 1024}) {
         size_t bytes = mib << 20, n = bytes / 16;
-        for (int k = 0; k < 5; k++) {
+        for (int k = 0; k < 6; k++) {
             std::vector<float> t;
             for (int r = 0; r < 9; r++) {
                 CK(cudaEventRecord(e0));
@@ -81,6 +88,7 @@ int main(int argc, char **argv)
                 case 2: k_copy<<<G, B>>>(a, d, n); break;
                 case 3: k_add<<<G, B>>>(a, b, d, n); break;
                 case 4: k_triad<<<G, B>>>(a, b, c, d, n); break;
+                case 5: k_add1<<<G, B>>>((const float *)a, (const float *)b, (float *)d, bytes / 4); break;
                 }
                 CK(cudaEventRecord(e1));
                 CK(cudaEventSynchronize(e1));
