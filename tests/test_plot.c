@@ -368,6 +368,16 @@ static void check_png(const char *kind, const char *svg1, const char *pngp, uint
     remove(pngp);
 }
 
+/* A kernel-times subtitle says the axis leaves 0 out only when no tick
+ * reads 0. */
+static void axis_claim_agrees(const char *text)
+{
+    int claims = strstr(text, "does not start at 0") != NULL;
+    int zero = strstr(text, "fill=\"#222222\">0</text>") != NULL;
+    ck_assert_msg(claims != zero, "kernel-times: the subtitle says the axis %s at 0, a tick reads 0: %s",
+                  claims ? "does not start" : "starts", zero ? "yes" : "no");
+}
+
 START_TEST(test_figures_render)
 {
     ck_assert_msg(sh("command -v rsvg-convert >/dev/null 2>&1") == 0,
@@ -407,9 +417,24 @@ START_TEST(test_figures_render)
     char *ktext = tu_slurp(ksvg, NULL);
     ck_assert_msg(strstr(ktext, "clock_aware/gto/skewed") && strstr(ktext, "3 seeds each"),
                   "kernel-times of a compare directory lacks its combinations or seeds");
+    axis_claim_agrees(ktext);
     free(ktext);
     free(ksvg);
-    cmd = tu_strf("rm -rf '%s' '%s' '%s' '%s/t.trace'", run, sw, cmp, tmpdir);
+    /* two points 100 and 900 us: the axis runs from 0, and must not say not */
+    ksvg = tu_strf("%s/wide-times.svg", tmpdir);
+    cmd = tu_strf("mkdir -p '%s/wide' && printf '%%s\\n' "
+                  "'index,trace,case,seed,status,time_ns,span_ns,mean_mhz,min_mhz,mean_power_w,energy_j,dir,message' "
+                  "'0,t,a,1,ok,100000,90000,1980,1980,300,0.01,points/0000,' "
+                  "'1,t,b,1,ok,900000,890000,1980,1980,300,0.09,points/0001,' > '%s/wide/sweep.csv' && "
+                  "'%s' plot kernel-times '%s/wide' -o '%s'",
+                  tmpdir, tmpdir, bin(), tmpdir, ksvg);
+    ck_assert_msg(sh(cmd) == 0, "%s failed", cmd);
+    free(cmd);
+    ktext = tu_slurp(ksvg, NULL);
+    axis_claim_agrees(ktext);
+    free(ktext);
+    free(ksvg);
+    cmd = tu_strf("rm -rf '%s' '%s' '%s' '%s/t.trace' '%s/wide'", run, sw, cmp, tmpdir, tmpdir);
     free(cmp);
     sh(cmd);
     free(cmd);

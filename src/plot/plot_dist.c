@@ -86,8 +86,9 @@ svg *plot_draw_dist(const plot_kind *k, const plot_input *in, sk_error *e)
     char left[48] = "";
     if (nfail)
         snprintf(left, sizeof left, " (%d not ok, left out)", nfail);
+    /* say so only when the nice range left 0 out */
     snprintf(sub, sizeof sub, "%d points%s; dot: one seed, bar: median, whisker: fastest to "
-             "slowest; the axis does not start at 0", nok, left);
+             "slowest%s", nok, left, dlo > 0 ? "; the axis does not start at 0" : "");
     s = svg_create(W, H, title);
     plot_title(s, W, title, sub);
     plot_scale sy = {dlo, dhi, f.y1, f.y0};
