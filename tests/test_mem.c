@@ -317,6 +317,17 @@ START_TEST(test_coalesce_scattered)
 END_TEST
 
 /* Brute force: mark every byte's sector, then read the lines out in order. */
+/* Two coalescings name the same lines and sectors, in the same order. */
+static void lines_eq(const mem_lines *got, const mem_lines *want)
+{
+    ck_assert_int_eq(got->n, want->n);
+    ck_assert_int_eq(got->nsectors, want->nsectors);
+    for (int i = 0; i < got->n; i++) {
+        ck_assert_uint_eq(got->line[i], want->line[i]);
+        ck_assert_uint_eq(got->smask[i], want->smask[i]);
+    }
+}
+
 static int coalesce_ref(const uint64_t *a, uint32_t mask, unsigned lb, unsigned line_b,
                         unsigned sec_b, mem_lines *out)
 {
@@ -386,11 +397,7 @@ START_TEST(test_coalesce_fast_paths)
         mem_lines got, want;
         ck_assert_int_eq(mem_coalesce(a, mask, lb, line_b, sec_b, &got),
                          coalesce_ref(a, mask, lb, line_b, sec_b, &want));
-        ck_assert_int_eq(got.nsectors, want.nsectors);
-        for (int i = 0; i < got.n; i++) {
-            ck_assert_uint_eq(got.line[i], want.line[i]);
-            ck_assert_uint_eq(got.smask[i], want.smask[i]);
-        }
+        lines_eq(&got, &want);
         checked += got.n > 0;
     }
     ck_assert_int_gt(checked, 3000);
@@ -1196,12 +1203,7 @@ START_TEST(test_apat_span)
         }
         spans++;
         mem_coalesce_range(f, e, 128, 32, &got);
-        ck_assert_int_eq(got.n, want.n);
-        ck_assert_int_eq(got.nsectors, want.nsectors);
-        for (int i = 0; i < got.n; i++) {
-            ck_assert_uint_eq(got.line[i], want.line[i]);
-            ck_assert_uint_eq(got.smask[i], want.smask[i]);
-        }
+        lines_eq(&got, &want);
     }
     ck_assert_int_gt(spans, 1000);
     ck_assert_int_gt(lanes_only, 500);
@@ -1249,12 +1251,7 @@ START_TEST(test_apat_mask)
         ck_assert(contiguous);
         spans++;
         mem_coalesce_range(f, e, 128, 32, &got);
-        ck_assert_int_eq(got.n, want.n);
-        ck_assert_int_eq(got.nsectors, want.nsectors);
-        for (int i = 0; i < got.n; i++) {
-            ck_assert_uint_eq(got.line[i], want.line[i]);
-            ck_assert_uint_eq(got.smask[i], want.smask[i]);
-        }
+        lines_eq(&got, &want);
     }
     ck_assert_int_gt(spans, 2000);
     ck_assert_int_gt(holes, 500);
