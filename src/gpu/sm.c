@@ -794,6 +794,17 @@ static inline int warp_why(const warp *w, uint64_t u)
     return SM_STALL_SCOREBOARD;
 }
 
+/* Keep why as the scheduler's stall reason for what it now holds (min_wake,
+ * issue count, release epoch): stall_reason reuses it until one moves. */
+static inline int remember_why(const sm *m, warp_sched *ws, int why)
+{
+    ws->why_wake = ws->min_wake;
+    ws->why_issued = ws->issued;
+    ws->why_epoch = m->release_epoch;
+    ws->why = why;
+    return why;
+}
+
 static inline int stall_reason(const sm *m, warp_sched *ws)
 {
     if (m->per_cycle)           /* debug: the reference, a full scan every time */
@@ -817,11 +828,7 @@ static inline int stall_reason(const sm *m, warp_sched *ws)
             int pipe;
             uint64_t u = sm_unit_earliest(m, w->sched, w->cls, &pipe);
             if (SK_MAX(w->dep, u) == ws->min_wake) {
-                ws->why_wake = ws->min_wake;
-                ws->why_issued = ws->issued;
-                ws->why_epoch = m->release_epoch;
-                ws->why = warp_why(w, u);
-                return ws->why;
+                return remember_why(m, ws, warp_why(w, u));
             }
         }
     }
@@ -855,11 +862,7 @@ static int stall_scan(const sm *m, warp_sched *ws)
         best = t;
         why = warp_why(w, u);
     }
-    ws->why_wake = ws->min_wake;
-    ws->why_issued = ws->issued;
-    ws->why_epoch = m->release_epoch;
-    ws->why = why;
-    return why;
+    return remember_why(m, ws, why);
 }
 
 /* ---- the SM's event -------------------------------------------------- */
@@ -906,6 +909,15 @@ static uint64_t next_issue(sm *m, uint64_t c)
     return next;
 }
 
+/* Charge n scheduler-cycles to stall reason why, and memory stalls to the
+ * hierarchy's counter too (mstall, NULL without one). */
+static inline void charge(sm *m, uint64_t *mstall, int why, uint64_t n)
+{
+    m->stall[why] += n;
+    if (why == SM_STALL_MEMORY && mstall)
+        *mstall += n;
+}
+
 /* Issue for cycle m->cycle, then keep going cycle by cycle, jumping over
  * cycles in which no warp can issue, for as long as the next cycle starts
  * before anything else on the chip is due.  A finished CTA ends the run-ahead
@@ -933,9 +945,7 @@ static void sm_fire(sim *s, event *ev)
              * return the same reason, so it is charged without asking. */
             if (c < ws->quiet_until && ws->quiet_epoch == m->release_epoch) {
                 idle++;
-                m->stall[ws->why]++;
-                if (ws->why == SM_STALL_MEMORY && mstall)
-                    *mstall += 1;
+                charge(m, mstall, ws->why, 1);
                 continue;
             }
             for (int k = 0; k < width && ws->n > 0; k++) {
@@ -948,9 +958,7 @@ static void sm_fire(sim *s, event *ev)
                             sim_sink_stall(s, &st);
                         }
                         int why = stall_reason(m, ws);
-                        m->stall[why]++;
-                        if (why == SM_STALL_MEMORY && mstall)
-                            *mstall += 1;
+                        charge(m, mstall, why, 1);
                         /* quiet until its least wake or the guard's next look
                          * (not under a stall sink, which wants each cycle's
                          * record, nor in the per-cycle reference) */
@@ -1008,11 +1016,8 @@ static void sm_fire(sim *s, event *ev)
          * accounts for the rest). */
         if (!issued && next != UINT64_MAX && next > c + 1)
             for (int sc = 0; sc < nsched; sc++)
-                if (m->sched[sc].n > 0 && m->sched[sc].why >= 0) {
-                    m->stall[m->sched[sc].why] += next - c - 1;
-                    if (m->sched[sc].why == SM_STALL_MEMORY && mstall)
-                        *mstall += next - c - 1;
-                }
+                if (m->sched[sc].n > 0 && m->sched[sc].why >= 0)
+                    charge(m, mstall, m->sched[sc].why, next - c - 1);
         /* After an issue, the skipped cycles c + 1 .. next - 1 are idle for
          * every scheduler with warps: each is charged what processing
          * c + 1 would have found (stall_reason reads no cycle: dep, ready,
@@ -1027,9 +1032,7 @@ static void sm_fire(sim *s, event *ev)
                 int why = stall_reason(m, ws);
                 m->skip_why[sc] = (int8_t)why;
                 m->skip_ready[sc] = ws->min_wake;
-                m->stall[why] += next - c - 1;
-                if (why == SM_STALL_MEMORY && mstall)
-                    *mstall += next - c - 1;
+                charge(m, mstall, why, next - c - 1);
             }
             m->skip_c1 = c + 1;
             m->skip_n = next - c - 1;
