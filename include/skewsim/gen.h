@@ -126,6 +126,12 @@ int gen_stream_bytes(kernel *k, long ctas, long block, long long bytes, long pas
 /* ... the same with __ldcg loads (cg = 1: LDG.E.128.STRONG.GPU, past L1), as E11 measured too. */
 int gen_stream_cache(kernel *k, long ctas, long block, long long bytes, long passes, int cg, sk_error *e);
 int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e);
+/* E21's read/write mixes (tools/capture/cap_rw.cu): a grid-stride loop over
+ * arrays of `bytes` each, elements of `elem` bytes (16: float4, 4: fp32):
+ * mix 0 read (s += a[i]), 1 write (a[i] = k), 2 copy (b[i] = a[i]), 3 add
+ * (c[i] = a[i] + b[i]), 4 triad (d[i] = a[i] + b[i] + c[i]). */
+int gen_rw(kernel *k, long ctas, long block, long long bytes, int mix, long elem, sk_error *e);
+extern const char *const gen_rw_mixes[];   /* "read", "write", "copy", "add", "triad", NULL */
 int gen_chase(kernel *k, long long bytes, long hops, long ctas, long warm, long cg, sk_error *e);
 /* ... with elements `stride` bytes apart (gen_chase: 128) in `order`
  * GEN_CHASE_RANDOM (the random cycle of lines: stride 128 only),

@@ -55,6 +55,12 @@ static int build_add(kernel *k, const long *v, sk_error *e)
         return e->code;
     return gen_add(k, v[1], v[2], v[0], e);
 }
+static int build_rw(kernel *k, const long *v, sk_error *e)
+{
+    if (gen_check(&gen_workloads[GEN_RW], v, 0, 5, e) < 0)
+        return e->code;
+    return gen_rw(k, v[3], v[4], v[1], (int)v[0], v[2], e);
+}
 static int build_gemm(kernel *k, const long *v, sk_error *e)
 {
     return gen_gemm_dtype(k, v[0], v[1], v[2], (int)v[4], e);
@@ -145,6 +151,17 @@ const gen_workload gen_workloads[] = {
                    {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
                    {"--grid", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"}},
                   -1, build_unit},
+    [GEN_RW] = {"rw", "read/write mixes over fp32 or float4 arrays, grid-stride loops (E21, cap_rw.cu)", 12, 5,
+                {{"--mix", "M", 3, 0, 4, 0, "", NULL,
+                  "read (s += a[i]), write (a[i] = k), copy (b[i] = a[i]),\n"
+                  "                add (c[i] = a[i] + b[i], default) or triad (d[i] = a[i] + b[i] + c[i])",
+                  gen_rw_mixes},
+                 {"--bytes", "N", 67108864, 16, STREAM_MAX_BYTES, 4, "", NULL,
+                  "bytes of each array, a multiple of --elem (default %D)"},
+                 {"--elem", "E", 16, 4, 16, 4, " bytes", NULL, "bytes an element: 16 (float4, default) or 4 (fp32)"},
+                 {"--ctas", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"},
+                 {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"}},
+                -1, build_rw},
 };
 const size_t gen_nworkloads = SK_ARRAY_LEN(gen_workloads);
 

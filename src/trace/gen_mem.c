@@ -102,6 +102,49 @@ static void add_iter(strbuf *b, const char *const *addr)
                  "@!P0 BRA stall=5\n", addr[0], addr[1], addr[2]);
 }
 
+/* E21's kernels (tools/capture/cap_rw.cu): one element of each, float4
+ * (LDG.E.128 / STG.E.128) or fp32.  R8, R9, R13 walk the arrays read, R12
+ * the one written; the loads come first, as nvcc schedules them. */
+static void rw_iter(strbuf *b, const char *const *addr, int nread, int nwrite, int elem)
+{
+    static const char *const ptr[] = {"R8", "R9", "R13"};
+    const char *w = elem == 16 ? ".128" : "";
+    for (int a = 0; a < nread; a++)
+        sb_printf(b, "LDG.E%s R%d <- %s bytes=%d pattern=coalesced %s stall=1\n", w, 4 + a, ptr[a], elem,
+                  addr[a]);
+    for (int a = 0; a < nread; a++)
+        sb_printf(b, "IADD3 %s <- %s R10 stall=1\n", ptr[a], ptr[a]);      /* p += gridDim * blockDim */
+    sb_printf(b, "ISETP.GE.U32.AND P0 <- %s R11 stall=1\n", nread ? "R8" : "R12");
+    /* the sum of the loaded values: one FADD a pair of arrays and lane
+     * (the float4's four lanes, or one), read's s += x + y + z + w */
+    for (int a = 1; a < nread; a++)
+        for (int l = 0; l < elem / 4; l++)
+            sb_printf(b, "FADD R%d <- R%d R%d stall=%d\n", 20 + l, a == 1 ? 4 : 20 + l, 4 + a,
+                      l == elem / 4 - 1 ? 4 : 1);
+    if (nread && !nwrite)
+        for (int l = 0; l < elem / 4; l++)
+            sb_printf(b, "FADD R0 <- R0 R4 stall=%d\n", l == elem / 4 - 1 ? 4 : 1);
+    if (nwrite)
+        sb_printf(b, "STG.E%s <- R12 %s bytes=%d pattern=coalesced %s stall=1\n"
+                     "IADD3 R12 <- R12 R10 stall=1\n", w, nread > 1 ? "R20" : nread ? "R4" : "R6", elem,
+                  addr[nread]);
+    sb_printf(b, "@!P0 BRA stall=5\n");
+}
+
+#define RW_ITER_(name, r, wr, el) \
+    static void name(strbuf *b, const char *const *addr) { rw_iter(b, addr, r, wr, el); }
+RW_ITER_(rw_read16, 1, 0, 16)
+RW_ITER_(rw_write16, 0, 1, 16)
+RW_ITER_(rw_copy16, 1, 1, 16)
+RW_ITER_(rw_add16, 2, 1, 16)
+RW_ITER_(rw_triad16, 3, 1, 16)
+RW_ITER_(rw_read4, 1, 0, 4)
+RW_ITER_(rw_write4, 0, 1, 4)
+RW_ITER_(rw_copy4, 1, 1, 4)
+RW_ITER_(rw_add4, 2, 1, 4)
+RW_ITER_(rw_triad4, 3, 1, 4)
+#undef RW_ITER_
+
 typedef void (*iter_fn)(strbuf *b, const char *const *addr);
 
 /* A grid-stride kernel of n elements of `elem` bytes per array (narrays
@@ -115,8 +158,8 @@ static int grid_stride(kernel *k, const char *what, const char *kname, long ctas
         return sk_errorf(e, SK_EUSAGE, "%s: %llu elements over %llu threads: expected at most "
                          "4294967295 iterations a thread", what, (unsigned long long)n,
                          (unsigned long long)T);
-    char in_loop[3][160], extra[3][160];
-    const char *lp[3], *xp[3];
+    char in_loop[4][160], extra[4][160];
+    const char *lp[4], *xp[4];
     for (int a = 0; a < narrays; a++) {
         uint64_t base = ARRAY0 + (uint64_t)a * ARRAY_GAP;
         addr_keys(in_loop[a], sizeof in_loop[a], base, elem, block, grid_bytes, ws, 0);
@@ -124,7 +167,7 @@ static int grid_stride(kernel *k, const char *what, const char *kname, long ctas
         lp[a] = in_loop[a];
         xp[a] = extra[a];
     }
-    for (int a = narrays; a < 3; a++)
+    for (int a = narrays; a < 4; a++)
         lp[a] = xp[a] = "";
     long full = (long)(r / (uint64_t)block);        /* CTAs 0..full-1 all do q + 1 */
     uint64_t edge_threads = r % (uint64_t)block;    /* CTA `full` has this many that do */
@@ -144,6 +187,8 @@ static int grid_stride(kernel *k, const char *what, const char *kname, long ctas
         sb_printf(&b, "IMAD.WIDE.U32 R8 <- R2 stall=4\n"       /* &a[gtid] */
                       "IMAD.WIDE.U32 R9 <- R2 stall=4\n"
                       "IMAD.WIDE.U32 R12 <- R2 stall=4\n");
+        if (narrays > 3)
+            sb_printf(&b, "IMAD.WIDE.U32 R13 <- R2 stall=4\n");
         if (q > 0) {
             sb_printf(&b, "loop %llu\n", (unsigned long long)q);
             iter(&b, lp);
@@ -205,6 +250,25 @@ int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e)
         return sk_errorf(e, SK_EUSAGE, "gen add: bytes %lld: expected a multiple of 4 (fp32)", bytes);
     return grid_stride(k, "gen add", "add_kernel", ctas, block, (uint64_t)bytes / 4, 4, 3, 1,
                        add_iter, e);
+}
+
+const char *const gen_rw_mixes[] = { "read", "write", "copy", "add", "triad", NULL };
+
+int gen_rw(kernel *k, long ctas, long block, long long bytes, int mix, long elem, sk_error *e)
+{
+    static const iter_fn f16[] = {rw_read16, rw_write16, rw_copy16, rw_add16, rw_triad16};
+    static const iter_fn f4[] = {rw_read4, rw_write4, rw_copy4, rw_add4, rw_triad4};
+    static const int arrays[] = {1, 1, 2, 3, 4};
+    memset(k, 0, sizeof *k);
+    if (mix < 0 || mix >= (int)SK_ARRAY_LEN(f16))
+        return sk_errorf(e, SK_EUSAGE, "gen rw: mix %d: expected read, write, copy, add or triad", mix);
+    if (elem != 4 && elem != 16)
+        return sk_errorf(e, SK_EUSAGE, "gen rw: elem %ld: expected 4 (fp32) or 16 (float4)", elem);
+    if (bytes % elem)
+        return sk_errorf(e, SK_EUSAGE, "gen rw: bytes %lld: expected a multiple of the element (%ld)", bytes,
+                         elem);
+    return grid_stride(k, "gen rw", "rw_kernel", ctas, block, (uint64_t)bytes / (uint64_t)elem, elem,
+                       arrays[mix], 1, (elem == 16 ? f16 : f4)[mix], e);
 }
 
 const char *const gen_chase_orders[] = { "random", "seq", "spread", NULL };
