@@ -297,6 +297,42 @@ END_TEST
  * table's message, the writer builds with the table's defaults, a sweep
  * spec's bare "fma" builds the same kernel as gen_fma() with them, and
  * --help prints the defaults from the rows. */
+/* gen rw: each mix's loop reads its arrays and writes one (E21's
+ * kernels), 16 B lanes or 4 B; an element size gen_rw cannot write is
+ * refused with its message. */
+START_TEST(test_gen_rw)
+{
+    static const int want_ld[] = {1, 0, 1, 2, 3}, want_st[] = {0, 1, 1, 1, 1};
+    sk_error e = {0, ""};
+    for (int mix = 0; mix < 5; mix++)
+        for (int elem = 4; elem <= 16; elem += 12) {
+            kernel k;
+            ck_assert_msg(gen_rw(&k, 1056, 256, 1 << 24, mix, elem, &e) == 0, "%s", e.msg);
+            /* every thread runs the loop (2^24 / elem elements over 270336
+             * threads): program main's instructions, lanes of elem bytes */
+            const program *p = &k.progs[0];
+            int ld = 0, st = 0;
+            for (uint32_t i = 0; i < p->n; i++) {
+                const instr *in = &p->code[i];
+                if (in->kind == IK_LD_GLOBAL || in->kind == IK_ST_GLOBAL) {
+                    ck_assert_uint_eq(in->bytes, (unsigned)elem);
+                    ld += in->kind == IK_LD_GLOBAL;
+                    st += in->kind == IK_ST_GLOBAL;
+                }
+            }
+            ck_assert_int_eq(ld, want_ld[mix]);
+            ck_assert_int_eq(st, want_st[mix]);
+            kernel_free(&k);
+        }
+    kernel k;
+    ck_assert_int_eq(gen_rw(&k, 1056, 256, 1 << 24, 1, 8, &e), SK_EUSAGE);
+    ck_assert_str_eq(e.msg, "gen rw: elem 8: expected 4 (fp32) or 16 (float4)");
+    e = (sk_error){0, ""};
+    ck_assert_int_eq(gen_rw(&k, 1056, 256, 1000, 0, 16, &e), SK_EUSAGE);
+    ck_assert_str_eq(e.msg, "gen rw: bytes 1000: expected a multiple of the element (16)");
+}
+END_TEST
+
 START_TEST(test_gen_table)
 {
     ck_assert_uint_eq(gen_nworkloads, 8);
@@ -380,6 +416,7 @@ Suite *gen_suite(void)
     tcase_add_test(tc, test_fma_stalls);
     tcase_add_loop_test(tc, test_fma_shapes, 0, (int)SK_ARRAY_LEN(shapes));
     tcase_add_test(tc, test_fma_args);
+    tcase_add_test(tc, test_gen_rw);
     tcase_add_test(tc, test_fma_trace_size);
     tcase_add_test(tc, test_fma_shipped_trace);
     tcase_add_test(tc, test_gen_table);
