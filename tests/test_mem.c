@@ -22,7 +22,7 @@
 /* ---- a next level that records what it is asked ------------------------ */
 
 typedef struct mock {
-    ps_t lat;
+    ps_t lat, wb_lat;
     int fetches, writebacks;
     uint64_t last_line;
     unsigned last_mask, wb_mask;
@@ -40,13 +40,14 @@ static ps_t mock_fetch(void *ud, uint64_t line, unsigned smask, ps_t t)
     return t + m->lat;
 }
 
-static void mock_wb(void *ud, uint64_t line, unsigned smask, ps_t t)
+/* takes a write-back wb_lat after it leaves (its write queue's wait) */
+static ps_t mock_wb(void *ud, uint64_t line, unsigned smask, ps_t t)
 {
     mock *m = ud;
-    (void)t;
     m->writebacks++;
     m->wb_line = line;
     m->wb_mask = smask;
+    return t + m->wb_lat;
 }
 
 /* line index li of a 128 B-line cache */
@@ -59,7 +60,7 @@ START_TEST(test_cache_stream)
     /* 2 sets x 2 ways: lines 0, 2, 4 share set 0 */
     mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
-    mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
+    mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
     mem_cache_res r = { 0 };
 
@@ -112,7 +113,7 @@ START_TEST(test_cache_writeback)
 {
     mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
-    mock m = { 10, 0, 0, 0, 0, 0, 0, 0 };
+    mock m = { .lat = 10 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
     mem_cache_res r = { 0 };
     /* a store allocates, writes sectors 1 and 3 without fetching */
@@ -132,9 +133,24 @@ START_TEST(test_cache_writeback)
     ck_assert_uint_eq(m.wb_line, L(5));
     ck_assert_uint_eq(m.wb_mask, 0xa);
     ck_assert_int_eq(r.wb_sectors, 2);
-    /* line 6 was clean: evicting it writes nothing */
+    /* the level behind answers when it took the write-back: wb_ps */
+    ck_assert_int_eq(r.wb_ps, 100);
+    /* line 6 was clean: evicting it writes nothing, and wb_ps stays 0 */
+    memset(&r, 0, sizeof r);
     mem_cache_read(c, L(8), 0x1, 200, 0, &io, &r);
     ck_assert_int_eq(m.writebacks, 1);
+    ck_assert_int_eq(r.wb_ps, 0);
+    /* a store allocating over a dirty line learns when its victim left:
+     * line 8 is dirtied, line 9 written over line 7, then line 10 written
+     * over line 8 with the level behind taking 50 ps */
+    mem_cache_write(c, L(8), 0x1, 300, &io, &r);
+    mem_cache_read(c, L(9), 0x1, 310, 0, &io, &r);
+    m.wb_lat = 50;
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(mem_cache_write(c, L(10), 0x1, 400, &io, &r), 0);
+    ck_assert_int_eq(m.writebacks, 2);
+    ck_assert_uint_eq(m.wb_line, L(8));
+    ck_assert_int_eq(r.wb_ps, 450);
     mem_cache_destroy(c);
 }
 END_TEST
@@ -144,7 +160,7 @@ START_TEST(test_cache_mshrs)
     /* two MSHRs: the third miss at t = 0 waits for the first to return */
     mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
-    mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
+    mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
     mem_cache_res r = { 0 };
     ck_assert_int_eq(mem_cache_read(c, L(0), 1, 0, 0, &io, &r), 100);
@@ -167,7 +183,7 @@ START_TEST(test_cache_reservation)
     /* one set of two ways, both filling until 100: a third line waits */
     mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
-    mock m = { 100, 0, 0, 0, 0, 0, 0, 0 };
+    mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
     mem_cache_res r = { 0 };
     mem_cache_read(c, L(0), 1, 0, 0, &io, &r);
@@ -186,7 +202,7 @@ START_TEST(test_cache_vs_reference)
     enum { SETS = 4, WAYS = 4, LINES = 40, N = 5000 };
     mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
-    mock m = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    mock m = { .lat = 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
     int ref[SETS][WAYS];   /* line ids, most recent first; -1 empty */
     memset(ref, -1, sizeof ref);
@@ -1964,6 +1980,51 @@ START_TEST(test_mem_stall_cycles)
 }
 END_TEST
 
+/* Stores have backpressure (l1.c's request entries, l2.c's dirty
+ * victims, hbm.c's write queues) and a kernel completes when its stores
+ * are taken: a float4 write of 128 MiB, past the 60 MB L2, moves at most
+ * what HBM's buses carry (without the three it issued at 30+ TB/s: no
+ * SM waited for a store), and its stores wait for request entries. */
+START_TEST(test_store_backpressure)
+{
+    cfg c;
+    tu_cfg(&c, NULL, "memory: {model: hierarchy}\n", NULL);
+    kernel k;
+    sk_error e = {0, ""};
+    const long long bytes = 128ll << 20;
+    ck_assert_msg(gen_rw(&k, 1056, 256, bytes, 1, 16, &e) == 0, "%s", e.msg);
+    char path[] = "/tmp/test-mem-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_msg(gen_write(path, &k, 1, &e) == 0, "%s", e.msg);
+    kernel_free(&k);
+    char *text = tu_slurp(path, NULL);
+    unlink(path);
+    tu_run run;
+    tu_simulate_ok(&run, &c, text);
+    free(text);
+    const kernel_stats *ks = results_kernel(run.r, 0);
+    double gbps = (double)bytes / ((double)(ks->done_ps - ks->launch_ps) * 1e-3);
+    double peak = (double)c.hbm_stacks * c.hbm_channels_per_stack * c.hbm_pcs_per_channel * c.hbm_pc_mbps / 1000.0;
+    ck_assert_msg(gbps <= peak, "write at %.0f GB/s, HBM's buses carry %.0f", gbps, peak);
+    ck_assert_msg(gbps >= 0.5 * peak, "write at %.0f GB/s, HBM's buses carry %.0f", gbps, peak);
+    mem_stats tot = {0};
+    for (int i = 0; i < run.s->nsms; i++)
+        mem_stats_add(&tot, mem_hier_total(run.s->hier, i));
+    ck_assert_uint_gt(tot.l1_store_wait_ps, 0);
+    ck_assert_uint_gt(tot.dram_wr_bytes, (uint64_t)bytes / 2);
+    /* the last stores are taken after the last warp exited, but not long
+     * after: the SMs were held back (their store pipelines wait for the
+     * L1 to take a store in), not left to finish at the issue rate */
+    ck_assert_int_gt(ks->done_ps, ks->last_end_ps + (ps_t)c.launch_end_ns * PS_PER_NS);
+    ck_assert_msg(ks->last_end_ps - ks->launch_ps >= (ks->done_ps - ks->launch_ps) * 8 / 10,
+                  "last warp out at %lld ps, kernel complete at %lld ps", (long long)(ks->last_end_ps - ks->launch_ps),
+                  (long long)(ks->done_ps - ks->launch_ps));
+    tu_run_free(&run);
+}
+END_TEST
+
 /* ---- address translation (tlb.c, docs/memory.md "Address translation") ---- */
 
 /* One TLB array on hand-built page sequences: 2 sets x 2 ways (a page's
@@ -2416,6 +2477,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_bw_calendar_scatter);
     tcase_add_test(tc, test_hbm_channel_saturates);
     tcase_add_test(tc, test_hbm_turnaround_bound);
+    tcase_add_test(tc, test_store_backpressure);
     tcase_add_test(tc, test_hbm_level_saturates);
     tcase_add_test(tc, test_hbm_half_saturates);
     tcase_add_test(tc, test_determinism);

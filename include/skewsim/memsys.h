@@ -41,6 +41,7 @@ struct si_floorplan;
     X(l1_misses,        "L1 load sectors fetched from L2")                                  \
     X(l1_bypass,        "load sectors that bypassed L1 (.cg, volatile)")                    \
     X(l1_mshr_wait_ps,  "time L1 misses waited for a free MSHR, ps")                        \
+    X(l1_store_wait_ps, "time stores waited for a request entry (the L2 had not taken older ones), ps") \
     X(st_sectors,       "store sectors written through L1")                                 \
     X(smem_accesses,    "shared-memory warp accesses")                                      \
     X(smem_wavefronts,  "shared-memory wavefronts (accesses x bank-conflict degree)")       \
@@ -128,6 +129,9 @@ void mem_hier_stall(mem_hier *h, int sm, uint64_t cycles);
 /* The counter mem_hier_stall() adds to, for an SM's loop that adds to it
  * every idle cycle (stable for the hierarchy's life). */
 uint64_t *mem_hier_stall_counter(mem_hier *h, int sm);
+/* The latest time the L2 took a store of SM sm (0: none yet): a kernel is
+ * complete only when its stores are (sim.c, finish_kernel). */
+ps_t mem_hier_store_drain(const mem_hier *h, int sm);
 
 /* Counters of SM sm since the last mem_hier_kernel_start() (or creation),
  * computed at the call; and since creation.  The pointers stay valid until
@@ -170,10 +174,12 @@ typedef struct mem_cache_geom {
 
 /* What the cache asks of the level behind it.  fetch: bring `smask`
  * sectors of the line at `line_addr`, requested at t; returns when they are
- * back.  writeback: dirty sectors of an evicted line leave at t. */
+ * back.  writeback: dirty sectors of an evicted line leave at t; returns
+ * when the level behind took them (its write queue had room), the time the
+ * victim's way is free for a write that allocates it (mem_cache_res.wb_ps). */
 typedef struct mem_cache_io {
     ps_t (*fetch)(void *ud, uint64_t line_addr, unsigned smask, ps_t t);
-    void (*writeback)(void *ud, uint64_t line_addr, unsigned smask, ps_t t);
+    ps_t (*writeback)(void *ud, uint64_t line_addr, unsigned smask, ps_t t);
     void *ud;
 } mem_cache_io;
 
@@ -185,6 +191,8 @@ typedef struct mem_cache_res {
     ps_t mshr_wait_ps;               /* the fetch waited this long for an MSHR */
     uint64_t evicted_addr;           /* evicted: the evicted line's address */
     uint32_t way1;                   /* a read that allocated: its way (set * ways + way) + 1 */
+    ps_t wb_ps;                      /* a dirty victim: when the level behind took its
+                                        sectors (io.writeback's answer), else 0 */
 } mem_cache_res;
 
 typedef struct mem_cache mem_cache;

@@ -7,6 +7,7 @@
  *   first_start_ps               warp 0 of some CTA issues its first instruction
  *   ...                          CTAs run, finish, free room for more
  *   last_end_ps                  the last CTA's last warp exits
+ *   (memory.model: hierarchy) the L2 has taken every store issued before
  *   + launch.end_ns = done_ps    the CUDA event after the kernel
  * span = last_end - first_start (what in-kernel timers see); time = done -
  * launch (what CUDA events see).  How the next kernel's launch overlaps
@@ -831,7 +832,14 @@ static int finish_kernel(sim *s, sim_kernel *kr, sk_error *e)
             mem_stats_add(&kr->ks.mem, mem_hier_stats(s->hier, i));
     }
     s->warp_instructions += kr->ks.warp_instructions;
-    kr->ks.done_ps = kr->ks.last_end_ps + (ps_t)s->c.launch_end_ns * PS_PER_NS;
+    /* The kernel is complete when its last warp exited and the L2 took
+     * every store issued before (the SMs' latest: a kernel alongside on
+     * other SMs counts too, an approximation docs/memory.md states). */
+    ps_t end = kr->ks.last_end_ps;
+    if (s->hier)
+        for (int i = 0; i < s->nsms; i++)
+            end = SK_MAX(end, mem_hier_store_drain(s->hier, i));
+    kr->ks.done_ps = end + (ps_t)s->c.launch_end_ns * PS_PER_NS;
     kernel_figures(s, kr);
     /* The silicon model sees every kernel end, and epochs.csv gets at
      * least one row per kernel. */
@@ -842,7 +850,7 @@ static int finish_kernel(sim *s, sim_kernel *kr, sk_error *e)
     silicon_kernel_end(s->si, kr->ks.last_end_ps);
     silicon_rearm(s);
     s->idle_ps = SK_MAX(s->idle_ps, kr->ks.done_ps);
-    s->stream_end_ps[kr->stream] = kr->ks.last_end_ps;
+    s->stream_end_ps[kr->stream] = end;
     s->kernels_done++;
     kr->completed = 1;
     if (s->reading == kr)

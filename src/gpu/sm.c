@@ -545,9 +545,17 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         done = sm_cycle_at(m, global_access(s, m, w, in, c));
         w->ldg_done = SK_MAX(w->ldg_done, done);
         break;
-    case IK_ST_GLOBAL:
-        global_access(s, m, w, in, c);
+    case IK_ST_GLOBAL: {
+        /* under the hierarchy the L1 answers when it took the store in (a
+         * request entry was free, l1.c): the pipeline waits until then */
+        ps_t in_l1 = global_access(s, m, w, in, c);
+        if (s->hier) {
+            uint64_t u = sm_cycle_at(m, in_l1);
+            if (u > m->unit_free[pipe])
+                m->unit_free[pipe] = u;
+        }
         break;
+    }
     case IK_BAR:
         advance(w);
         w->state = W_BARRIER;

@@ -343,8 +343,10 @@ static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
         if (v->dirty) {
             unsigned d = v->dirty;
             res->wb_sectors += (unsigned)mem_nsectors(d);
-            if (io && io->writeback)
-                io->writeback(io->ud, ((v->tagf & TAG_MASK) - 1) << c->line_shift, d, *t);
+            if (io && io->writeback) {
+                ps_t took = io->writeback(io->ud, ((v->tagf & TAG_MASK) - 1) << c->line_shift, d, *t);
+                res->wb_ps = SK_MAX(res->wb_ps, took);
+            }
         }
     }
     clear(c, victim);

@@ -38,9 +38,11 @@
  * Here a write joins its channel's queue; the write that fills it drains
  * the batch at its own time: the read-to-write gap (when the bus carried
  * reads just before), the writes through their banks as reads go, and the
- * write-to-read gap before the next read.  Nobody waits for a write (l2.c's
- * write-backs return at once), so what turnaround costs is bus time that
- * reads then lack: c = a + b, one write per two reads, loses about
+ * write-to-read gap before the next read.  A write that finds room in the
+ * queue is taken at once; the one that fills it is taken when the batch has
+ * drained, and the L2 way its write-back frees waits for that (l2.c,
+ * l2_store_line: the backpressure that holds a write stream to what HBM
+ * moves).  What turnaround costs is bus time that reads then lack: c = a + b, one write per two reads, loses about
  * (rd_to_wr + wr_to_rd) per 3 x write_batch bursts.  A queue that never
  * fills is never charged (fewer than write_batch bursts per channel; a
  * controller also drains when idle, which is not modelled).  With
@@ -262,7 +264,9 @@ static ps_t hbm_access(mem_level *l, const mem_req *r)
     else
         st->dram_rd_bytes += moved;
     st->dram_row_misses += (uint64_t)misses;
-    return store ? r->t : done;
+    /* a store: when its channels' write queues took it (at once, or when
+     * the batch it filled has drained: mem_hbm_chan_write) */
+    return done;
 }
 
 static void hbm_destroy(mem_level *l)

@@ -291,6 +291,11 @@ void mem_hier_stall(mem_hier *h, int sm, uint64_t cycles)
     h->stats[sm].stall_cycles += cycles;
 }
 
+ps_t mem_hier_store_drain(const mem_hier *h, int sm)
+{
+    return mem_l1_store_drain(h->l1[sm]);
+}
+
 uint64_t *mem_hier_stall_counter(mem_hier *h, int sm)
 {
     return &h->stats[sm].stall_cycles;

@@ -38,6 +38,9 @@ typedef struct l1_state {
     mem_cache *c;                 /* NULL: no L1 left after the carve-out */
     mem_cache_geom g;             /* ways is per capacity */
     ps_t *bypass_mshr;            /* min-heap of free times, g.mshrs */
+    ps_t *store_slot;             /* stores on their way to the L2: min-heap of the times
+                                     the L2 took them, g.mshrs */
+    ps_t store_drain_ps;          /* the latest time the L2 took one of its stores */
     ps_t port_free_ps;
     uint64_t fs_per_cycle;
     int hit_cycles, bytes_per_cycle;
@@ -158,7 +161,8 @@ static ps_t fetch_next(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
     return s->port_on ? mem_bw_take(&s->port, back, r.bytes) : back;
 }
 
-static void store_next(l1_state *s, uint64_t line_addr, unsigned smask, ps_t t)
+/* Returns when the L2 took the store (l2.c: its slice wrote it). */
+static ps_t store_next(l1_state *s, uint64_t line_addr, unsigned smask, ps_t t)
 {
     uint64_t a[32];   /* only the lanes in r.mask are read */
     mem_req r = { 0 };
@@ -176,8 +180,7 @@ static void store_next(l1_state *s, uint64_t line_addr, unsigned smask, ps_t t)
     r.addr = a;
     r.bytes = (uint64_t)n * s->g.sector_bytes;
     r.t = t;
-    if (s->next)
-        mem_access(s->next, &r);
+    return s->next ? mem_access(s->next, &r) : t;
 }
 
 /* Take the MSHR that frees first, at t or later: returns the start time;
@@ -238,7 +241,16 @@ static ps_t l1_access(mem_level *l, const mem_req *r)
                 mem_cache_res res = { 0 };
                 mem_cache_write(s->c, ls.line[i], ls.smask[i], at, NULL, &res);
             }
-            store_next(s, ls.line[i], ls.smask[i], at);
+            /* a store holds a request entry until the L2 took it; with
+             * none free the L1 (and its port) waits for the first to free:
+             * the backpressure that holds the SM's stores to what the L2
+             * and HBM behind it take (docs/memory.md) */
+            ps_t start = SK_MAX(at, s->store_slot[0]);
+            st->l1_store_wait_ps += (uint64_t)(start - at);
+            at = start;
+            ps_t took = store_next(s, ls.line[i], ls.smask[i], at);
+            heap_set_top(s->store_slot, s->g.mshrs, took);
+            s->store_drain_ps = SK_MAX(s->store_drain_ps, took);
         } else if (!s->c || (r->flags & MEM_F_BYPASS_L1)) {
             st->l1_bypass += n;
             ps_t start = SK_MAX(at, s->bypass_mshr[0]);
@@ -276,6 +288,7 @@ static void l1_destroy(mem_level *l)
     mem_cache_destroy(s->c);
     vta_destroy(s->vta);
     free(s->bypass_mshr);
+    free(s->store_slot);
     if (s->port_on)
         mem_bw_free(&s->port);
     free(s);
@@ -303,6 +316,12 @@ void mem_l1_resize(mem_level *l, uint64_t l1_bytes, int flush)
         s->c = mem_cache_create(&s->g);
 }
 
+ps_t mem_l1_store_drain(const mem_level *l)
+{
+    const l1_state *s = l->st;
+    return s->store_drain_ps;
+}
+
 void mem_l1_set_mhz(mem_level *l, int mhz)
 {
     l1_state *s = l->st;
@@ -327,6 +346,7 @@ mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *nex
     s->g.mshrs = (uint32_t)c->l1_mshrs;
     s->g.write_back = 0;
     s->bypass_mshr = xcalloc(s->g.mshrs, sizeof *s->bypass_mshr);
+    s->store_slot = xcalloc(s->g.mshrs, sizeof *s->store_slot);
     s->hit_cycles = c->l1_hit_cycles;
     s->bytes_per_cycle = c->l1_bytes_per_cycle;
     s->next = next;

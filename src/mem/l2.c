@@ -149,11 +149,12 @@ static ps_t hbm_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
     return hbm_req(ud, MEM_LOAD, line_addr, smask, t);
 }
 
-static void hbm_writeback(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
+/* Returns when HBM took the sectors: its write queue had room (hbm.c). */
+static ps_t hbm_writeback(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
 {
     const l2_ctx *x = ud;
     x->s->stats[x->sm].l2_writebacks += (uint64_t)mem_nsectors(smask);
-    hbm_req(x, MEM_STORE, line_addr, smask, t);
+    return hbm_req(x, MEM_STORE, line_addr, smask, t);
 }
 
 static void count(mem_stats *st, const mem_cache_res *res)
@@ -275,6 +276,10 @@ static ps_t l2_store_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps
     mem_cache_res res = { 0 };
     int i = slice_idx(s, q, line);
     mem_cache_write(s->slice[i], line, smask, at, &io, &res);
+    /* a write that allocated over a dirty line is taken once HBM took the
+     * victim's sectors: with HBM's write queues full that is when they
+     * drain, and a write stream runs at what HBM moves (docs/memory.md) */
+    at = SK_MAX(at, res.wb_ps);
     return mem_bw_take(&s->port[i], at, (uint64_t)n * s->sector_bytes);
 }
 

@@ -47,6 +47,8 @@ mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *nex
  * and re-clock. */
 void mem_l1_resize(mem_level *l, uint64_t l1_bytes, int flush);
 void mem_l1_set_mhz(mem_level *l, int mhz);
+/* The latest time the L2 took a store of this L1's SM (0: none yet). */
+ps_t mem_l1_store_drain(const mem_level *l);
 
 /* SM sm's translation step between its L1 and `next` (the L2), with
  * memory.tlb.enabled (tlb.c): every request that leaves the L1 (a miss's
