@@ -2025,6 +2025,42 @@ START_TEST(test_store_backpressure)
 }
 END_TEST
 
+/* A kernel waits for its own stores only: beside a write stream on the
+ * SMs of partition 0, a kernel without stores on partition 1's SMs
+ * completes launch.end_ns after its last warp, while the stream's stores
+ * are still on their way (each SM's latest taken store counts for the
+ * kernels that stored there; the chip-wide latest would hold it back). */
+START_TEST(test_store_drain_per_kernel)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, "memory: {model: hierarchy}\n", NULL);
+    const char *text =
+        "skewsim-trace 1\n"
+        "kernel writer grid=528 block=256 regs=32 smem=0 sms=l2:0 stream=0\n"
+        "program main\nS2R R2 stall=2\nMOV R6 stall=1\nloop 40\n"
+        "STG.E.128 <- R2 R6 bytes=16 pattern=coalesced addr=0x810000000000 lane=16 warp=512 cta=4096 "
+        "iter=2162688 ws=134217728 stall=1\n"
+        "IADD3 R2 <- R2 stall=1\nBRA <- R2 stall=5\nend\nEXIT stall=5\nend\nendkernel\n"
+        "kernel alu grid=66 block=128 regs=32 smem=0 sms=l2:1 stream=1\n"
+        "program main\nloop 200\nFFMA R1 <- R1 R2 stall=4\nend\nEXIT stall=5\nend\nendkernel\n";
+    tu_run run;
+    tu_simulate_ok(&run, &c, text);
+    /* results hold kernels in the order they complete */
+    const kernel_stats *w = results_kernel(run.r, 0), *a = results_kernel(run.r, 1);
+    if (w->warp_instructions < a->warp_instructions) {
+        const kernel_stats *t = w;
+        w = a;
+        a = t;
+    }
+    const ps_t end_ps = (ps_t)c.launch_end_ns * PS_PER_NS;
+    /* the writer's stores outlast its warps; the ALU kernel ends before it */
+    ck_assert_int_gt(w->done_ps, w->last_end_ps + end_ps);
+    ck_assert_int_lt(a->last_end_ps, w->last_end_ps);
+    ck_assert_int_eq(a->done_ps, a->last_end_ps + end_ps);
+    tu_run_free(&run);
+}
+END_TEST
+
 /* ---- address translation (tlb.c, docs/memory.md "Address translation") ---- */
 
 /* One TLB array on hand-built page sequences: 2 sets x 2 ways (a page's
@@ -2478,6 +2514,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_hbm_channel_saturates);
     tcase_add_test(tc, test_hbm_turnaround_bound);
     tcase_add_test(tc, test_store_backpressure);
+    tcase_add_test(tc, test_store_drain_per_kernel);
     tcase_add_test(tc, test_hbm_level_saturates);
     tcase_add_test(tc, test_hbm_half_saturates);
     tcase_add_test(tc, test_determinism);

@@ -51,6 +51,8 @@ typedef struct sim_kernel {
     int started;              /* dispatch opened (its stream predecessor completed) */
     int completed;            /* every CTA retired; figures final */
     ps_t dispatch_ps;         /* earliest first CTA dispatch (launch plan + wake-up) */
+    ps_t store_drain_ps;      /* memory.model hierarchy: the latest time the L2 took a store
+                                 of an SM after one of this kernel's stores (sm.c) */
     int pipelined;            /* launched behind the previous kernel (launch plan) */
     uint64_t ctas_left;       /* not yet dispatched */
     uint64_t ctas_running;

@@ -833,12 +833,9 @@ static int finish_kernel(sim *s, sim_kernel *kr, sk_error *e)
     }
     s->warp_instructions += kr->ks.warp_instructions;
     /* The kernel is complete when its last warp exited and the L2 took
-     * every store issued before (the SMs' latest: a kernel alongside on
-     * other SMs counts too, an approximation docs/memory.md states). */
-    ps_t end = kr->ks.last_end_ps;
-    if (s->hier)
-        for (int i = 0; i < s->nsms; i++)
-            end = SK_MAX(end, mem_hier_store_drain(s->hier, i));
+     * its stores (sm.c: of an SM, every store up to the kernel's last
+     * there, so a kernel sharing the SM can hold it back: docs/memory.md). */
+    ps_t end = SK_MAX(kr->ks.last_end_ps, kr->store_drain_ps);
     kr->ks.done_ps = end + (ps_t)s->c.launch_end_ns * PS_PER_NS;
     kernel_figures(s, kr);
     /* The silicon model sees every kernel end, and epochs.csv gets at

@@ -553,6 +553,11 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
             uint64_t u = sm_cycle_at(m, in_l1);
             if (u > m->unit_free[pipe])
                 m->unit_free[pipe] = u;
+            /* the kernel completes once the L2 took this store (and any
+             * earlier one of the SM: another kernel's on a shared SM) */
+            ps_t d = mem_hier_store_drain(s->hier, m->id);
+            if (d > cs->kr->store_drain_ps)
+                cs->kr->store_drain_ps = d;
         }
         break;
     }
