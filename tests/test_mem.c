@@ -1050,8 +1050,25 @@ START_TEST(test_remote_latency)
     mem_hier_l2_occupancy(h, &lines, &reps);
     ck_assert_uint_eq(lines, 2);     /* the home copy and its replica */
     ck_assert_uint_eq(reps, 1);
-    /* a store drops the replica */
+    /* a store by an SM of the replica's partition updates it (E21d): the
+     * next read hits it at near latency, crossing nothing */
     warp_op(h, smi, MEM_STORE, far, 20000000, 0);
+    mem_hier_l2_occupancy(h, &lines, &reps);
+    ck_assert_uint_eq(reps, 1);
+    uint64_t fab0 = mem_hier_stats(h, smi)->fabric_sectors;
+    t0 = 30000000;
+    d = warp_op(h, smi, MEM_LOAD, far, t0, MEM_F_BYPASS_L1);
+    ck_assert_int_eq(d - t0, l2near + port);
+    ck_assert_uint_eq(mem_hier_stats(h, smi)->l2_replica_hits, 8);
+    /* the store itself crossed to the home copy (4 sectors), the read did not */
+    ck_assert_uint_eq(mem_hier_stats(h, smi)->fabric_sectors, fab0);
+    /* a store from the other partition drops it */
+    int other = -1;
+    for (int i = 0; i < mem_hier_num_sms(h) && other < 0; i++)
+        if (mem_hier_home(h, i) != home)
+            other = i;
+    ck_assert_int_ge(other, 0);
+    warp_op(h, other, MEM_STORE, far, 40000000, 0);
     mem_hier_l2_occupancy(h, &lines, &reps);
     ck_assert_uint_eq(reps, 0);
     mem_hier_destroy(h);

@@ -240,6 +240,10 @@ int mem_cache_write(mem_cache *c, uint64_t addr, unsigned smask, ps_t t,
 unsigned mem_cache_probe(const mem_cache *c, uint64_t addr, uint8_t *flags);
 /* Drop the line holding addr (no write-back); 1 if it was present. */
 int mem_cache_invalidate(mem_cache *c, uint64_t addr);
+/* Written data reach a copy of the line that addr's line already has
+ * here: its sectors smask become valid, nothing dirty, no LRU move (l2.c:
+ * a store updates the writer's partition's replica).  1 if present. */
+int mem_cache_update(mem_cache *c, uint64_t addr, unsigned smask);
 /* Drop everything, dirty lines included (a carve-out change, a test). */
 void mem_cache_flush(mem_cache *c);
 

@@ -469,6 +469,15 @@ unsigned mem_cache_probe(const mem_cache *c, uint64_t addr, uint8_t *flags)
     return c->line[w].valid;
 }
 
+int mem_cache_update(mem_cache *c, uint64_t addr, unsigned smask)
+{
+    size_t w = find(c, addr >> c->line_shift);
+    if (w == SIZE_MAX)
+        return 0;
+    c->line[w].valid |= (uint8_t)(smask & ((1u << c->spl) - 1));
+    return 1;
+}
+
 int mem_cache_invalidate(mem_cache *c, uint64_t addr)
 {
     size_t w = find(c, addr >> c->line_shift);

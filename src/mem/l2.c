@@ -267,10 +267,17 @@ static ps_t l2_store_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps
     } else {
         st->l2_local += n;
     }
+    /* replicas: the writer's partition's copy is updated with the data
+     * (E21d: an array read right after a kernel wrote it reads as fast as
+     * after a read, so the writers' halves still hold it), any other's is
+     * dropped */
     if (s->replicate)
-        for (int o = 0; o < s->nparts; o++)
-            if (o != q)
+        for (int o = 0; o < s->nparts; o++) {
+            if (o == p && o != q)
+                mem_cache_update(s->slice[slice_idx(s, o, line)], line, smask);
+            else if (o != q)
                 mem_cache_invalidate(s->slice[slice_idx(s, o, line)], line);
+        }
     l2_ctx hx = { s, sm, 0, 0, q };
     mem_cache_io io = { hbm_fetch, hbm_writeback, &hx };
     mem_cache_res res = { 0 };

@@ -1,0 +1,75 @@
+// cap_l2keep: E21d. Does the L2 keep an array from one launch to the next?
+// E21c's ncu counters (validation/h200 README) showed a float4 read of 4 or
+// 16 MiB, repeated, reading every byte from DRAM each launch; this asks
+// the same without a profiler.  cap_rw.cu's k_read (1056 x 256 threads,
+// grid-stride float4 sum) over N = 4, 16, 32 MiB, timed with CUDA events,
+// median of 7 reps, each rep one of:
+//   warm   after the same read (E21's order)
+//   flush  after a read of a separate 512 MiB array (evicts the L2)
+//   write  after k_write over the same N bytes (the lines dirty in L2)
+// -> stdout and DIR/l2keep.csv.  Build: nvcc -O3 -arch=sm_90 -o cap_l2keep cap_l2keep.cu
+#include "cap.h"
+
+__global__ void k_read(const float4 *a, size_t n, float *out)
+{
+    float s = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float4 v = a[i];
+        s += v.x + v.y + v.z + v.w;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+__global__ void k_write(float4 *a, size_t n, float k)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        a[i] = make_float4(k, k, k, k);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    const int G = 1056, B = 256;
+    const size_t big = 512ull << 20;
+    float4 *a, *f;
+    float *out;
+    CK(cudaMalloc(&a, 32ull << 20));
+    CK(cudaMalloc(&f, big));
+    CK(cudaMalloc(&out, G * B * sizeof(float)));
+    CK(cudaMemset(a, 0x3c, 32ull << 20));
+    CK(cudaMemset(f, 0x3d, big));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    std::string path = std::string(dir) + "/l2keep.csv";
+    FILE *fo = std::fopen(path.c_str(), "w");
+    if (!fo) { std::perror(path.c_str()); return 1; }
+    std::fprintf(fo, "bytes,before,median_us,gbps\n");
+    const char *modes[] = {"warm", "flush", "write"};
+    for (size_t mib : {4, 16, 32}) {
+        size_t bytes = mib << 20, n = bytes / 16;
+        for (int m = 0; m < 3; m++) {
+            std::vector<float> t;
+            for (int r = 0; r < 9; r++) {
+                if (m == 0) k_read<<<G, B>>>(a, n, out);
+                if (m == 1) k_read<<<G, B>>>(f, big / 16, out);
+                if (m == 2) k_write<<<G, B>>>(a, n, 1.5f);
+                CK(cudaDeviceSynchronize());
+                CK(cudaEventRecord(e0));
+                k_read<<<G, B>>>(a, n, out);
+                CK(cudaEventRecord(e1));
+                CK(cudaEventSynchronize(e1));
+                CK(cudaGetLastError());
+                float ms;
+                CK(cudaEventElapsedTime(&ms, e0, e1));
+                if (r >= 2)
+                    t.push_back(ms * 1000.0f);
+            }
+            std::sort(t.begin(), t.end());
+            double us = t[t.size() / 2], gb = (double)bytes / (us * 1e3);
+            std::fprintf(fo, "%zu,%s,%.2f,%.1f\n", bytes, modes[m], us, gb);
+            std::printf("read %2zu MiB after %-5s: %7.2f us  %7.1f GB/s\n", mib, modes[m], us, gb);
+        }
+    }
+    std::fclose(fo);
+    return 0;
+}
