@@ -280,29 +280,48 @@ static int fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t pa
  * and written once, as the capture does.  memory.hbm.write_batch was
  * fitted to the copy at 256 MiB (configs/h200.yaml): that row is printed,
  * not judged; the rest are predicted. */
-static int rw_gbps(const cfg *c, long long bytes, int mix, double *gbps, sk_error *e)
+/* DIR/capture/NAME opened past its header line, TITLE printed (NULL and
+ * *e set when it cannot be opened). */
+static FILE *open_capture(const char *dir, const char *name, const char *title, sk_error *e)
 {
-    kernel k;
-    if (gen_rw(&k, 1056, 256, bytes, mix, 16, e) < 0)
-        return e->code;
+    char path[4096], line[512];
+    snprintf(path, sizeof path, "%s/capture/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        sk_errorf(e, SK_EIO, "%s: cannot open", path);
+        return NULL;
+    }
+    printf("\n%s\n", title);
+    if (!fgets(line, sizeof line, f))
+        line[0] = '\0';
+    return f;
+}
+
+/* Simulated CUDA-event time (ns) of the last of n gen rw kernels (mixes
+ * mix[i] over bytes[i] each) run one after another, each after the first
+ * launched once the one before completed (sync=host), as cap_rw.cu and
+ * cap_l2keep.cu synchronise every launch. */
+static int rw_seq(const cfg *c, const int *mix, const long long *bytes, int n, double *ns, sk_error *e)
+{
     char path[] = "/tmp/skewsim-e21-XXXXXX";
     int fd = mkstemp(path), rc = 0;
-    if (fd < 0) {
-        kernel_free(&k);
+    if (fd < 0)
         return sk_errorf(e, SK_EIO, "validate: cannot make a temporary file");
-    }
     close(fd);
     trace_writer *w = trace_writer_open(path, 0, e);
     if (!w)
         rc = e->code;
-    for (int i = 0; i < 2 && rc == 0; i++) {
-        k.sync_host = i == 1;
+    for (int i = 0; i < n && rc == 0; i++) {
+        kernel k;
+        if ((rc = gen_rw(&k, 1056, 256, bytes[i], mix[i], 16, e)) < 0)
+            break;
+        k.sync_host = i > 0;
         rc = trace_writer_kernel(w, &k, NULL, NULL, e);
+        kernel_free(&k);
     }
     sk_error ign = {0, ""};
     if (w && trace_writer_close(w, rc == 0 ? e : &ign) < 0 && rc == 0)
         rc = e->code;
-    kernel_free(&k);
     results *r = NULL;
     if (rc == 0) {
         trace *tr = trace_open(path, e);
@@ -317,23 +336,73 @@ static int rw_gbps(const cfg *c, long long bytes, int mix, double *gbps, sk_erro
     unlink(path);
     if (rc < 0)
         return rc;
-    static const int arrays[] = {1, 1, 2, 3, 4};
-    const kernel_stats *ks = results_nkernels(r) == 2 ? results_kernel(r, 1) : NULL;
-    *gbps = ks ? (double)bytes * arrays[mix] / ((double)(ks->done_ps - ks->launch_ps) * 1e-3) : NAN;
+    /* kernels complete in trace order here, each waiting for the last */
+    const kernel_stats *ks = results_nkernels(r) == (size_t)n ? results_kernel(r, (size_t)n - 1) : NULL;
+    *ns = ks ? (double)(ks->done_ps - ks->launch_ps) * 1e-3 : NAN;
     results_free(r);
     return 0;
 }
 
+static int rw_gbps(const cfg *c, long long bytes, int mix, double *gbps, sk_error *e)
+{
+    static const int arrays[] = {1, 1, 2, 3, 4};
+    const int mixes[2] = {mix, mix};
+    const long long b[2] = {bytes, bytes};
+    double ns;
+    int rc = rw_seq(c, mixes, b, 2, &ns, e);
+    if (rc == 0)
+        *gbps = (double)bytes * arrays[mix] / ns;
+    return rc;
+}
+
+/* E21d (capture/l2keep.csv, cap_l2keep.cu): the read of N bytes right after
+ * the same read (warm), after a 512 MiB read (flush: gen rw's arrays all
+ * start at one address, so the big read's first N bytes are the array and
+ * its rest evicts them) or after a write of the array (write: as the
+ * capture repeats it, read, write, read).  Every row predicted. */
+static int validate_e21d(const cfg *c, const char *dir, int *fails, sk_error *e)
+{
+    char line[256];
+    FILE *f = open_capture(dir, "l2keep.csv", "E21d a float4 read after the same read, a 512 MiB read, or a write "
+                           "of its array (us, CUDA events)", e);
+    if (!f)
+        return e->code;
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        long long bytes;
+        char before[16];
+        double us, gbps;
+        if (sscanf(line, "%lld,%15[^,],%lf,%lf", &bytes, before, &us, &gbps) != 4)
+            continue;
+        int mix[3], n;
+        long long b[3];
+        if (!strcmp(before, "warm")) {
+            n = 2, mix[0] = mix[1] = 0, b[0] = b[1] = bytes;
+        } else if (!strcmp(before, "flush")) {
+            n = 2, mix[0] = mix[1] = 0, b[0] = 512ll << 20, b[1] = bytes;
+        } else if (!strcmp(before, "write")) {
+            n = 3, mix[0] = 0, mix[1] = 1, mix[2] = 0, b[0] = b[1] = b[2] = bytes;
+        } else {
+            continue;
+        }
+        double ns = NAN;
+        if ((rc = rw_seq(c, mix, b, n, &ns, e)) < 0)
+            break;
+        char what[64];
+        snprintf(what, sizeof what, "read %lld MiB after %s", bytes >> 20, before);
+        row(what, us, ns * 1e-3, "us", 0, BW_TOL, fails);
+    }
+    fclose(f);
+    return rc;
+}
+
 static int validate_e21(const cfg *c, const char *dir, int *fails, sk_error *e)
 {
-    char path[4096], line[512];
-    snprintf(path, sizeof path, "%s/capture/rw.csv", dir);
-    FILE *f = fopen(path, "r");
+    char line[512];
+    FILE *f = open_capture(dir, "rw.csv", "E21 bandwidth by read/write mix, float4, 1056 x 256 threads (GB/s; "
+                           "every array byte once)", e);
     if (!f)
-        return sk_errorf(e, SK_EIO, "%s: cannot open", path);
-    printf("\nE21 bandwidth by read/write mix, float4, 1056 x 256 threads (GB/s; every array byte once)\n");
-    if (!fgets(line, sizeof line, f))
-        line[0] = '\0';
+        return e->code;
     int rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         char name[32];
@@ -510,5 +579,7 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         rc = validate_e18(&c, dir, fails, e);
     if (rc == 0)
         rc = validate_e21(&c, dir, fails, e);
+    if (rc == 0)
+        rc = validate_e21d(&c, dir, fails, e);
     return rc;
 }
