@@ -10,20 +10,7 @@
 // -> stdout and DIR/l2keep.csv.  Build: nvcc -O3 -arch=sm_90 -o cap_l2keep cap_l2keep.cu
 #include "cap.h"
 
-__global__ void k_read(const float4 *a, size_t n, float *out)
-{
-    float s = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float4 v = a[i];
-        s += v.x + v.y + v.z + v.w;
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
-__global__ void k_write(float4 *a, size_t n, float k)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        a[i] = make_float4(k, k, k, k);
-}
+#include "rw_kernels.h"
 
 int main(int argc, char **argv)
 {
