@@ -1830,21 +1830,16 @@ END_TEST
 static mem_stats run_gen(kernel *k)
 {
     sk_error e = { 0 };
-    char path[] = "/tmp/test-mem-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    ck_assert_msg(gen_write(path, k, 1, &e) == 0, "%s", e.msg);
-    kernel_free(k);
+    char *text = kernel_text(k);
     cfg c;
     cfg_defaults(&c);
     ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
-    trace *tr = trace_open(path, &e);
+    trace *tr = trace_open_string("gen.trace", text, &e);
+    free(text);
     ck_assert_msg(tr != NULL, "%s", e.msg);
     results *r = run_simulate(&c, tr, &e);
     ck_assert_msg(r != NULL, "%s", e.msg);
     trace_close(tr);
-    unlink(path);
     ck_assert_int_eq(results_kernel(r, 0)->has_mem, 1);
     mem_stats m = results_kernel(r, 0)->mem;
     results_free(r);
