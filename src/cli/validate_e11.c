@@ -33,14 +33,23 @@
 #define LAT_TOL 0.10
 #define BW_TOL 0.15
 
-static int simulate_kernel(const cfg *c, const kernel *k, results **out, sk_error *e)
+/* Kernels k[0..n-1] written to one trace, in order, and simulated on c. */
+static int simulate_kernels(const cfg *c, const kernel *k, int n, results **out, sk_error *e)
 {
     char path[] = "/tmp/skewsim-e11-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0)
         return sk_errorf(e, SK_EIO, "validate: cannot make a temporary file");
     close(fd);
-    int rc = gen_write(path, k, 1, e);
+    int rc = 0;
+    trace_writer *w = trace_writer_open(path, 0, e);
+    if (!w)
+        rc = e->code;
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = trace_writer_kernel(w, &k[i], NULL, NULL, e);
+    sk_error ign = {0, ""};
+    if (w && trace_writer_close(w, rc == 0 ? e : &ign) < 0 && rc == 0)
+        rc = e->code;
     if (rc == 0) {
         trace *tr = trace_open(path, e);
         if (!tr) {
@@ -72,36 +81,8 @@ static int chase_cycles(const cfg *c, long long bytes, long hops, long warm, int
         rc = e->code;
         goto out;
     }
-    char path[] = "/tmp/skewsim-e11-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        rc = sk_errorf(e, SK_EIO, "validate: cannot make a temporary file");
-        goto out;
-    }
-    close(fd);
-    trace_writer *w = trace_writer_open(path, 0, e);
-    if (!w) {
-        rc = e->code;
-        unlink(path);
-        goto out;
-    }
-    for (int i = 0; i < nk && rc == 0; i++)
-        rc = trace_writer_kernel(w, &k[i], NULL, NULL, e);
-    sk_error ign = {0, ""};
-    if (trace_writer_close(w, rc == 0 ? e : &ign) < 0 && rc == 0)
-        rc = e->code;
     results *r = NULL;
-    if (rc == 0) {
-        trace *tr = trace_open(path, e);
-        if (!tr) {
-            rc = e->code;
-        } else {
-            r = run_simulate(c, tr, e);
-            trace_close(tr);
-            rc = r ? 0 : e->code;
-        }
-    }
-    unlink(path);
+    rc = simulate_kernels(c, k, nk, &r, e);
     if (rc == 0) {
         /* the timed kernel's one CTA is the last */
         size_t n = results_nctas(r);
@@ -123,7 +104,7 @@ static int kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg
     if (rc < 0)
         return rc;
     results *r = NULL;
-    rc = simulate_kernel(c, &k, &r, e);
+    rc = simulate_kernels(c, &k, 1, &r, e);
     kernel_free(&k);
     if (rc < 0)
         return rc;
@@ -268,18 +249,6 @@ static int fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t pa
     return 0;
 }
 
-/* ---- E21: bandwidth by read/write mix --------------------------------
- *
- * tools/capture/cap_rw.cu: grid-stride kernels of 1056 x 256 threads over
- * arrays of N bytes each (float4: read, write, copy, add, triad; capture/
- * rw.csv), each the median of 7 launches after 2 warm-ups, each launch
- * synchronised.  Simulated with `gen rw` as a warm-up launch and the timed
- * one (sync=host), so the timed kernel meets the L2 its predecessor left
- * (resident arrays, dirty lines); its CUDA-event time is done - launch,
- * the stores taken by the L2 included.  GB/s counts every array byte read
- * and written once, as the capture does.  memory.hbm.write_batch was
- * fitted to the copy at 256 MiB (configs/h200.yaml): that row is printed,
- * not judged; the rest are predicted. */
 /* DIR/capture/NAME opened past its header line, TITLE printed (NULL and
  * *e set when it cannot be opened). */
 static FILE *open_capture(const char *dir, const char *name, const char *title, sk_error *e)
@@ -297,43 +266,39 @@ static FILE *open_capture(const char *dir, const char *name, const char *title, 
     return f;
 }
 
+/* ---- E21: bandwidth by read/write mix --------------------------------
+ *
+ * tools/capture/cap_rw.cu: grid-stride kernels of 1056 x 256 threads over
+ * arrays of N bytes each (float4: read, write, copy, add, triad; capture/
+ * rw.csv), each the median of 7 launches after 2 warm-ups, each launch
+ * synchronised.  Simulated with `gen rw` as a warm-up launch and the timed
+ * one (sync=host), so the timed kernel meets the L2 its predecessor left
+ * (resident arrays, dirty lines); its CUDA-event time is done - launch,
+ * the stores taken by the L2 included.  GB/s counts every array byte read
+ * and written once, as the capture does.  memory.hbm.write_batch was
+ * fitted to the copy at 256 MiB (configs/h200.yaml): that row is printed,
+ * not judged; the rest are predicted. */
+
 /* Simulated CUDA-event time (ns) of the last of n gen rw kernels (mixes
  * mix[i] over bytes[i] each) run one after another, each after the first
  * launched once the one before completed (sync=host), as cap_rw.cu and
  * cap_l2keep.cu synchronise every launch. */
 static int rw_seq(const cfg *c, const int *mix, const long long *bytes, int n, double *ns, sk_error *e)
 {
-    char path[] = "/tmp/skewsim-e21-XXXXXX";
-    int fd = mkstemp(path), rc = 0;
-    if (fd < 0)
-        return sk_errorf(e, SK_EIO, "validate: cannot make a temporary file");
-    close(fd);
-    trace_writer *w = trace_writer_open(path, 0, e);
-    if (!w)
-        rc = e->code;
-    for (int i = 0; i < n && rc == 0; i++) {
-        kernel k;
-        if ((rc = gen_rw(&k, 1056, 256, bytes[i], mix[i], 16, e)) < 0)
-            break;
-        k.sync_host = i > 0;
-        rc = trace_writer_kernel(w, &k, NULL, NULL, e);
-        kernel_free(&k);
+    kernel k[3];
+    int rc = 0, made = 0;
+    memset(k, 0, sizeof k);
+    if (n > 3)
+        return sk_errorf(e, SK_EUSAGE, "validate: %d kernels in a row: expected at most 3", n);
+    for (; made < n && rc == 0; made++) {
+        rc = gen_rw(&k[made], 1056, 256, bytes[made], mix[made], 16, e);
+        k[made].sync_host = made > 0;
     }
-    sk_error ign = {0, ""};
-    if (w && trace_writer_close(w, rc == 0 ? e : &ign) < 0 && rc == 0)
-        rc = e->code;
     results *r = NULL;
-    if (rc == 0) {
-        trace *tr = trace_open(path, e);
-        if (!tr) {
-            rc = e->code;
-        } else {
-            r = run_simulate(c, tr, e);
-            trace_close(tr);
-            rc = r ? 0 : e->code;
-        }
-    }
-    unlink(path);
+    if (rc == 0)
+        rc = simulate_kernels(c, k, n, &r, e);
+    for (int i = 0; i < made; i++)
+        kernel_free(&k[i]);
     if (rc < 0)
         return rc;
     /* kernels complete in trace order here, each waiting for the last */
@@ -343,17 +308,6 @@ static int rw_seq(const cfg *c, const int *mix, const long long *bytes, int n, d
     return 0;
 }
 
-static int rw_gbps(const cfg *c, long long bytes, int mix, double *gbps, sk_error *e)
-{
-    static const int arrays[] = {1, 1, 2, 3, 4};
-    const int mixes[2] = {mix, mix};
-    const long long b[2] = {bytes, bytes};
-    double ns;
-    int rc = rw_seq(c, mixes, b, 2, &ns, e);
-    if (rc == 0)
-        *gbps = (double)bytes * arrays[mix] / ns;
-    return rc;
-}
 
 /* E21d (capture/l2keep.csv, cap_l2keep.cu): the read of N bytes right after
  * the same read (warm), after a 512 MiB read (flush: gen rw's arrays all
@@ -421,9 +375,14 @@ static int validate_e21(const cfg *c, const char *dir, int *fails, sk_error *e)
         long mb = (long)(bytes >> 20);
         if (mix < 0 || !(mb == 16 || mb == 64 || mb == 256))
             continue;
-        double simv = NAN;
-        if ((rc = rw_gbps(c, bytes, mix, &simv, e)) < 0)
+        /* a warm-up launch, then the timed one; GB/s over the arrays the
+         * capture says the kernel reads and writes */
+        const int mixes[2] = {mix, mix};
+        const long long b[2] = {bytes, bytes};
+        double ns = NAN;
+        if ((rc = rw_seq(c, mixes, b, 2, &ns, e)) < 0)
             break;
+        double simv = (double)bytes * (nrd + nwr) / ns;
         char what[64];
         snprintf(what, sizeof what, "%s %ld MiB", name, mb);
         row(what, gbps, simv, "GB/s", mix == 2 && mb == 256, BW_TOL, fails);
