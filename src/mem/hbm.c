@@ -42,10 +42,11 @@
  * queue is taken at once; the one that fills it is taken when the batch has
  * drained, and the L2 way its write-back frees waits for that (l2.c,
  * l2_store_line: the backpressure that holds a write stream to what HBM
- * moves).  What turnaround costs is bus time that reads then lack: c = a + b, one write per two reads, loses about
- * (rd_to_wr + wr_to_rd) per 3 x write_batch bursts.  A queue that never
- * fills is never charged (fewer than write_batch bursts per channel; a
- * controller also drains when idle, which is not modelled).  With
+ * moves).  What turnaround costs is bus time that reads then lack: c = a +
+ * b, one write per two reads, loses about (rd_to_wr + wr_to_rd) per 3 x
+ * write_batch bursts.  A queue that never fills is never charged (fewer
+ * than write_batch bursts per channel; a controller also drains when idle,
+ * which is not modelled).  With
  * write_batch 0 writes go to the bus as they come, with no turnaround (the
  * model before).
  *

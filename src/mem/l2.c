@@ -273,10 +273,13 @@ static ps_t l2_store_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps
      * dropped */
     if (s->replicate)
         for (int o = 0; o < s->nparts; o++) {
-            if (o == p && o != q)
-                mem_cache_update(s->slice[slice_idx(s, o, line)], line, smask);
-            else if (o != q)
-                mem_cache_invalidate(s->slice[slice_idx(s, o, line)], line);
+            mem_cache *copy = s->slice[slice_idx(s, o, line)];
+            if (o == q)
+                continue;
+            if (o == p)
+                mem_cache_update(copy, line, smask);
+            else
+                mem_cache_invalidate(copy, line);
         }
     l2_ctx hx = { s, sm, 0, 0, q };
     mem_cache_io io = { hbm_fetch, hbm_writeback, &hx };

@@ -64,10 +64,12 @@ static void addr_keys(char *buf, size_t cap, uint64_t base, long elem, long bloc
                  (unsigned long long)grid_bytes, (unsigned long long)ws);
 }
 
-/* One float4 of the stream: the load and its three adds, acc +=.  __ldcg
- * compiles to LDG.E.128.STRONG.GPU, which bypasses L1 (prog_mem_flags). */
-static void stream_iter_op(strbuf *b, const char *const *addr, const char *op)
+/* One float4 of the stream: the load (ctx: its opcode) and its three
+ * adds, acc +=.  __ldcg compiles to LDG.E.128.STRONG.GPU, which bypasses
+ * L1 (prog_mem_flags). */
+static void stream_iter(strbuf *b, const char *const *addr, const void *ctx)
 {
+    const char *op = ctx;
     sb_printf(b, "%s R4 <- R8 bytes=16 pattern=coalesced %s stall=1\n"
                  "IADD3 R8 <- R8 R10 stall=1\n"            /* p += gridDim * blockDim */
                  "ISETP.GE.U32.AND P0 <- R8 R11 stall=1\n"
@@ -78,19 +80,10 @@ static void stream_iter_op(strbuf *b, const char *const *addr, const char *op)
                  "@!P0 BRA stall=5\n", op, addr[0]);
 }
 
-static void stream_iter(strbuf *b, const char *const *addr)
-{
-    stream_iter_op(b, addr, "LDG.E.128");
-}
-
-static void stream_iter_cg(strbuf *b, const char *const *addr)
-{
-    stream_iter_op(b, addr, "LDG.E.128.STRONG.GPU");
-}
-
 /* One element of c = a + b. */
-static void add_iter(strbuf *b, const char *const *addr)
+static void add_iter(strbuf *b, const char *const *addr, const void *ctx)
 {
+    (void)ctx;
     sb_printf(b, "LDG.E R4 <- R8 bytes=4 pattern=coalesced %s stall=1\n"
                  "LDG.E R5 <- R9 bytes=4 pattern=coalesced %s stall=1\n"
                  "IADD3 R8 <- R8 R10 stall=1\n"
@@ -103,10 +96,17 @@ static void add_iter(strbuf *b, const char *const *addr)
 }
 
 /* E21's kernels (tools/capture/cap_rw.cu): one element of each, float4
- * (LDG.E.128 / STG.E.128) or fp32.  R8, R9, R13 walk the arrays read, R12
- * the one written; the loads come first, as nvcc schedules them. */
-static void rw_iter(strbuf *b, const char *const *addr, int nread, int nwrite, int elem)
+ * (LDG.E.128 / STG.E.128) or fp32, of the shape ctx points to.  R8, R9,
+ * R13 walk the arrays read, R12 the one written; the loads come first, as
+ * nvcc schedules them. */
+typedef struct rw_shape {
+    int nread, nwrite, elem;
+} rw_shape;
+
+static void rw_iter(strbuf *b, const char *const *addr, const void *ctx)
 {
+    const rw_shape *sh = ctx;
+    const int nread = sh->nread, nwrite = sh->nwrite, elem = sh->elem;
     static const char *const ptr[] = {"R8", "R9", "R13"};
     const char *w = elem == 16 ? ".128" : "";
     for (int a = 0; a < nread; a++)
@@ -131,26 +131,15 @@ static void rw_iter(strbuf *b, const char *const *addr, int nread, int nwrite, i
     sb_printf(b, "@!P0 BRA stall=5\n");
 }
 
-#define RW_ITER_(name, r, wr, el) \
-    static void name(strbuf *b, const char *const *addr) { rw_iter(b, addr, r, wr, el); }
-RW_ITER_(rw_read16, 1, 0, 16)
-RW_ITER_(rw_write16, 0, 1, 16)
-RW_ITER_(rw_copy16, 1, 1, 16)
-RW_ITER_(rw_add16, 2, 1, 16)
-RW_ITER_(rw_triad16, 3, 1, 16)
-RW_ITER_(rw_read4, 1, 0, 4)
-RW_ITER_(rw_write4, 0, 1, 4)
-RW_ITER_(rw_copy4, 1, 1, 4)
-RW_ITER_(rw_add4, 2, 1, 4)
-RW_ITER_(rw_triad4, 3, 1, 4)
-#undef RW_ITER_
 
-typedef void (*iter_fn)(strbuf *b, const char *const *addr);
+/* One element's instructions; ctx: the kernel's own detail (above). */
+typedef void (*iter_fn)(strbuf *b, const char *const *addr, const void *ctx);
 
 /* A grid-stride kernel of n elements of `elem` bytes per array (narrays
  * arrays, each ws bytes), `passes` times over. */
 static int grid_stride(kernel *k, const char *what, const char *kname, long ctas, long block,
-                       uint64_t n, long elem, int narrays, long passes, iter_fn iter, sk_error *e)
+                       uint64_t n, long elem, int narrays, long passes, iter_fn iter, const void *ctx,
+                       sk_error *e)
 {
     uint64_t T = (uint64_t)ctas * (uint64_t)block, q = n / T, r = n % T;
     uint64_t grid_bytes = T * (uint64_t)elem, ws = n * (uint64_t)elem;
@@ -191,15 +180,15 @@ static int grid_stride(kernel *k, const char *what, const char *kname, long ctas
             sb_printf(&b, "IMAD.WIDE.U32 R13 <- R2 stall=4\n");
         if (q > 0) {
             sb_printf(&b, "loop %llu\n", (unsigned long long)q);
-            iter(&b, lp);
+            iter(&b, lp, ctx);
             sb_printf(&b, "end\n");
         }
         if (prog == 1) {
-            iter(&b, xp);
+            iter(&b, xp, ctx);
         } else if (prog == 2) {
             for (uint64_t w = 0; w * 32 < edge_threads; w++) {
                 sb_printf(&b, "ifwarp %llu\n", (unsigned long long)w);
-                iter(&b, xp);
+                iter(&b, xp, ctx);
                 sb_printf(&b, "end\n");
             }
         }
@@ -235,7 +224,7 @@ int gen_stream_cache(kernel *k, long ctas, long block, long long bytes, long pas
         return sk_errorf(e, SK_EUSAGE, "gen stream: bytes %lld: expected a multiple of 16 (float4)",
                          bytes);
     return grid_stride(k, "gen stream", "stream_kernel", ctas, block, (uint64_t)bytes / 16, 16, 1,
-                       passes, cg ? stream_iter_cg : stream_iter, e);
+                       passes, stream_iter, cg ? "LDG.E.128.STRONG.GPU" : "LDG.E.128", e);
 }
 
 int gen_stream_bytes(kernel *k, long ctas, long block, long long bytes, long passes, sk_error *e)
@@ -249,26 +238,25 @@ int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e)
     if (bytes % 4)
         return sk_errorf(e, SK_EUSAGE, "gen add: bytes %lld: expected a multiple of 4 (fp32)", bytes);
     return grid_stride(k, "gen add", "add_kernel", ctas, block, (uint64_t)bytes / 4, 4, 3, 1,
-                       add_iter, e);
+                       add_iter, NULL, e);
 }
 
 const char *const gen_rw_mixes[] = { "read", "write", "copy", "add", "triad", NULL };
 
 int gen_rw(kernel *k, long ctas, long block, long long bytes, int mix, long elem, sk_error *e)
 {
-    static const iter_fn f16[] = {rw_read16, rw_write16, rw_copy16, rw_add16, rw_triad16};
-    static const iter_fn f4[] = {rw_read4, rw_write4, rw_copy4, rw_add4, rw_triad4};
-    static const int arrays[] = {1, 1, 2, 3, 4};
+    static const int nread[] = {1, 0, 1, 2, 3}, nwrite[] = {0, 1, 1, 1, 1};
     memset(k, 0, sizeof *k);
-    if (mix < 0 || mix >= (int)SK_ARRAY_LEN(f16))
+    if (mix < 0 || mix >= (int)SK_ARRAY_LEN(nread))
         return sk_errorf(e, SK_EUSAGE, "gen rw: mix %d: expected read, write, copy, add or triad", mix);
     if (elem != 4 && elem != 16)
         return sk_errorf(e, SK_EUSAGE, "gen rw: elem %ld: expected 4 (fp32) or 16 (float4)", elem);
     if (bytes % elem)
         return sk_errorf(e, SK_EUSAGE, "gen rw: bytes %lld: expected a multiple of the element (%ld)", bytes,
                          elem);
+    const rw_shape sh = {nread[mix], nwrite[mix], (int)elem};
     return grid_stride(k, "gen rw", "rw_kernel", ctas, block, (uint64_t)bytes / (uint64_t)elem, elem,
-                       arrays[mix], 1, (elem == 16 ? f16 : f4)[mix], e);
+                       sh.nread + sh.nwrite, 1, rw_iter, &sh, e);
 }
 
 const char *const gen_chase_orders[] = { "random", "seq", "spread", NULL };
