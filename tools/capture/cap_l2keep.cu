@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     for (size_t mib : {4, 16, 32}) {
         size_t bytes = mib << 20, n = bytes / 16;
         for (int m = 0; m < 3; m++) {
-            std::vector<float> t;
+            std::vector<double> t;
             for (int r = 0; r < 9; r++) {
                 if (m == 0) k_read<<<G, B>>>(a, n, out);
                 if (m == 1) k_read<<<G, B>>>(f, big / 16, out);
@@ -46,13 +46,10 @@ int main(int argc, char **argv)
                 CK(cudaEventRecord(e1));
                 CK(cudaEventSynchronize(e1));
                 CK(cudaGetLastError());
-                float ms;
-                CK(cudaEventElapsedTime(&ms, e0, e1));
                 if (r >= 2)
-                    t.push_back(ms * 1000.0f);
+                    t.push_back(ev_ms(e0, e1) * 1000.0);
             }
-            std::sort(t.begin(), t.end());
-            double us = t[t.size() / 2], gb = (double)bytes / (us * 1e3);
+            double us = median_d(t), gb = (double)bytes / (us * 1e3);
             std::fprintf(fo, "%zu,%s,%.2f,%.1f\n", bytes, modes[m], us, gb);
             std::printf("read %2zu MiB after %-5s: %7.2f us  %7.1f GB/s\n", mib, modes[m], us, gb);
         }

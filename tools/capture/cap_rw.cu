@@ -42,7 +42,7 @@ int main(int argc, char **argv)
     for (size_t mib : {4, 16, 64, 256, 1024}) {
         size_t bytes = mib << 20, n = bytes / 16;
         for (int k = 0; k < 6; k++) {
-            std::vector<float> t;
+            std::vector<double> t;
             for (int r = 0; r < 9; r++) {
                 CK(cudaEventRecord(e0));
                 switch (k) {
@@ -56,13 +56,10 @@ int main(int argc, char **argv)
                 CK(cudaEventRecord(e1));
                 CK(cudaEventSynchronize(e1));
                 CK(cudaGetLastError());
-                float ms;
-                CK(cudaEventElapsedTime(&ms, e0, e1));
                 if (r >= 2)
-                    t.push_back(ms * 1000.0f);
+                    t.push_back(ev_ms(e0, e1) * 1000.0);
             }
-            std::sort(t.begin(), t.end());
-            double us = t[t.size() / 2], gb = (double)bytes * (rd[k] + wr[k]) / (us * 1e3);
+            double us = median_d(t), gb = (double)bytes * (rd[k] + wr[k]) / (us * 1e3);
             std::fprintf(f, "%s,%zu,%d,%d,%.2f,%.1f\n", names[k], bytes, rd[k], wr[k], us, gb);
             std::printf("%-5s %5zu MiB/array: %9.2f us  %7.1f GB/s\n", names[k], mib, us, gb);
             std::fflush(stdout);
