@@ -282,11 +282,21 @@ static void settle(warp *w)
 static inline void warp_deps(warp *w)
 {
     const instr *in = &w->code[w->pc];
+    const uint64_t *r = w->reg;
     uint64_t t = w->ready;
-    for (int i = 0; i < in->nsrc; i++)
-        t = SK_MAX(t, w->reg[in->src[i]]);
-    for (int i = 0; i < in->ndst; i++)
-        t = SK_MAX(t, w->reg[in->dst[i]]);
+    _Static_assert(PROG_MAX_SRC == 4 && PROG_MAX_DST == 2, "warp_deps reads up to 4 sources and 2 destinations");
+    switch (in->nsrc) {         /* unrolled: the counts are 0..4 and 0..2 */
+    case 4: t = SK_MAX(t, r[in->src[3]]); /* fall through */
+    case 3: t = SK_MAX(t, r[in->src[2]]); /* fall through */
+    case 2: t = SK_MAX(t, r[in->src[1]]); /* fall through */
+    case 1: t = SK_MAX(t, r[in->src[0]]); /* fall through */
+    default: break;
+    }
+    switch (in->ndst) {
+    case 2: t = SK_MAX(t, r[in->dst[1]]); /* fall through */
+    case 1: t = SK_MAX(t, r[in->dst[0]]); /* fall through */
+    default: break;
+    }
     w->dep = t;
     w->cls = in->cls;
 }
@@ -496,6 +506,16 @@ static void record_marks(sim *s, sm *m, cta_slot *cs, const instr *in, uint64_t 
     }
 }
 
+/* The issue sink's record, out of line: without a sink the issue path
+ * only tests the bit. */
+__attribute__((noinline, cold)) static void issue_sink(sim *s, const sm *m, const warp *w, int slot,
+                                                       const cta_slot *cs, const instr *in, uint64_t c)
+{
+    sink_issue si = {.sm = m->id, .sched = w->sched, .slot = slot, .widx = w->widx, .cta = cs->id,
+                     .cycle = c, .pc = w->pc, .in = in};
+    sim_sink_issue(s, &si);       /* a failure sets s->stop: the SM stops after this cycle */
+}
+
 /* Issue the instruction at w->pc at cycle c.  Returns 1 when the CTA
  * finished (the caller must stop its run-ahead so the dispatcher sees it). */
 static int issue(sim *s, sm *m, int slot, uint64_t c)
@@ -508,11 +528,8 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
 
     if (w->widx == 0)
         record_marks(s, m, cs, in, c);
-    if (s->sink_want & SINK_W_ISSUE) {
-        sink_issue si = {.sm = m->id, .sched = w->sched, .slot = slot, .widx = w->widx, .cta = cs->id,
-                         .cycle = c, .pc = w->pc, .in = in};
-        sim_sink_issue(s, &si);       /* a failure sets s->stop: the SM stops after this cycle */
-    }
+    if (s->sink_want & SINK_W_ISSUE)
+        issue_sink(s, m, w, slot, cs, in, c);
     /* the pipeline the pick found free for it this cycle (sm_warp_ready) */
     pipe = w->pipe;
     m->unit_free[pipe] = c + (uint64_t)(in->ii ? in->ii : cf->units[in->cls].ii_cycles);
@@ -527,9 +544,10 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         m->tensor_cycles += ii;
         m->tensor_dt_cycles[in->dtype] += ii;
     }
-    m->sched[w->sched].issued++;
-    m->sched[w->sched].last_slot = slot;
-    w->ready = c + (in->stall ? in->stall : 1);
+    warp_sched *ws = &m->sched[w->sched];
+    ws->issued++;
+    ws->last_slot = slot;
+    w->ready = c + in->stall + (in->stall == 0);     /* a stall of 0 counts as 1 */
     w->wake = w->ready;
     w->last_issue = c;
 
@@ -591,7 +609,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         w->state = W_DONE;
         m->live_warps--;
         sim_warp_exited(s, cs->kr, sm_cycle_time(m, c));
-        remove_from_sched(m, &m->sched[w->sched], slot);
+        remove_from_sched(m, ws, slot);
         cs->exited++;
         if (cs->exited == cs->nwarps) {
             retire(s, m, cs, c);
