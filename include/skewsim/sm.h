@@ -119,6 +119,14 @@ typedef struct warp_sched {
      * instead of scanning them all when nothing has moved since. */
     uint64_t lp_wake, lp_issued, lp_epoch;
     int lp_pos;               /* -1: none recorded */
+    /* What warp_oldest_ready()'s last failed scan saw of every position but
+     * one, os_q (the one entry at or before its cycle: the warp that had
+     * just issued, or woke): the least of the others, os_min, and the first
+     * position holding it, os_pos.  While os_min lies after the cycle asked
+     * and no warp came or went (os_n, os_epoch), every other entry is still
+     * exact and after it, so a scan needs to look at os_q only. */
+    uint64_t os_min, os_epoch;
+    int os_q, os_pos, os_n;   /* os_q -1: nothing kept */
     int last_slot;            /* warp slot it issued from last (-1: none yet) */
     /* Idle at a processed cycle: until quiet_until (its min_wake, or the
      * starvation guard's starve_at if sooner) no warp of it can issue, and
@@ -203,8 +211,9 @@ typedef struct sm {
     ps_t ahead_ps;            /* the same in time at the current clock (sm_set_mhz) */
     int per_cycle;            /* debug: after an issue always process the next cycle, as
                                  before the skip, and find every stall reason by a full
-                                 scan, without the cached or lp_pos answers (tests/test_sm.c
-                                 compares the two) */
+                                 scan, without the cached or lp_pos answers, and scan every
+                                 warp without warp_oldest_ready's os_q shortcut
+                                 (tests/test_sm.c compares the two) */
     /* The cycles skipped after the last issue (sm_fire), charged ahead:
      * skip_n cycles from skip_c1, for reason skip_why[sc] (-1: none), its
      * event queued with sequence skip_seq.  An arrival that would have come

@@ -150,6 +150,7 @@ int sm_init(sm *m, sim *s, int id)
         m->sched[i].min_wake = UINT64_MAX;
         m->sched[i].why = -1;
         m->sched[i].lp_pos = -1;
+        m->sched[i].os_q = -1;
         m->sched[i].last_slot = -1;
         if (m->wops->init)
             m->wops->init(&m->sched[i]);

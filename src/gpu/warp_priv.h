@@ -4,15 +4,47 @@
 
 #include "skewsim/sm.h"
 
+/* Leave the outcome of a scan that found no ready warp: min_wake, and for
+ * the stall reason (sm.c, stall_reason) the first position holding the
+ * least entry and what it holds for. */
+static inline int warp_none_ready(sm *m, warp_sched *ws, uint64_t least, int pos)
+{
+    ws->min_wake = least;
+    ws->lp_pos = pos;
+    ws->lp_wake = least;
+    ws->lp_issued = ws->issued;
+    ws->lp_epoch = m->release_epoch;
+    return -1;
+}
+
 /* The oldest ready warp, or -1.  A scan that finds none has looked at every
  * ACTIVE warp, and sm_warp_ready() has left each one's exact wake: their
  * minimum is then the scheduler's exact min_wake, as warp_ops.pick must
  * leave it. */
 static inline int warp_oldest_ready(sm *m, warp_sched *ws, uint64_t c)
 {
-    uint64_t least = UINT64_MAX;
     uint64_t *ew = ws->ew;
-    int pos = -1;
+    /* Only os_q can be at or before c (sm.h): ask it alone.  The others,
+     * all after c, cannot issue, and the scan would pass them untouched. */
+    if (ws->os_q >= 0 && ws->os_min > c && ws->os_n == ws->n && ws->os_epoch == m->release_epoch) {
+        int q = ws->os_q;
+        uint64_t e = ew[q];
+        if (e <= c) {
+            warp *w = &m->warps[ws->order[q]];
+            if (w->state != W_ACTIVE) {
+                e = ew[q] = UINT64_MAX;
+            } else if (sm_warp_ready(m, w, c)) {
+                return ws->order[q];
+            } else {
+                e = ew[q] = w->wake;
+            }
+        }
+        if (e < ws->os_min || (e == ws->os_min && q < ws->os_pos))
+            return warp_none_ready(m, ws, e, q);
+        return warp_none_ready(m, ws, ws->os_min, ws->os_pos);
+    }
+    uint64_t least = UINT64_MAX, oleast = UINT64_MAX;
+    int pos = -1, opos = -1, q = -1, ncand = 0;
     for (int i = 0; i < ws->n; i++) {
         /* ew (sm.h): an entry after c is exact, so that warp is not ACTIVE
          * or its wake lies ahead, and sm_warp_ready() would return 0 for it
@@ -20,33 +52,40 @@ static inline int warp_oldest_ready(sm *m, warp_sched *ws, uint64_t c)
          * may be stale: the warp itself says, and the entry is made exact. */
         uint64_t e = ew[i];
         if (e > c) {
-            if (e < least) {
-                least = e;
-                pos = i;
+            if (e < oleast) {
+                oleast = e;
+                opos = i;
             }
             continue;
         }
         warp *w = &m->warps[ws->order[i]];
+        ncand++;
+        q = i;
         if (w->state != W_ACTIVE) {
             ew[i] = UINT64_MAX;
             continue;
         }
-        if (sm_warp_ready(m, w, c))
+        if (sm_warp_ready(m, w, c)) {
+            ws->os_q = -1;
             return ws->order[i];
+        }
         ew[i] = w->wake;
         if (w->wake < least) {
             least = w->wake;
             pos = i;
         }
     }
-    ws->min_wake = least;
-    /* for the stall reason (sm.c, stall_reason): the first position holding
-     * the least entry, and what it holds for */
-    ws->lp_pos = pos;
-    ws->lp_wake = least;
-    ws->lp_issued = ws->issued;
-    ws->lp_epoch = m->release_epoch;
-    return -1;
+    /* keep the others' least when exactly one entry was at or before c
+     * (not in the per-cycle reference, sm.h, which tests scan against
+     * scan: tests/test_sm.c) */
+    ws->os_q = ncand == 1 && !m->per_cycle ? q : -1;
+    ws->os_min = oleast;
+    ws->os_pos = opos;
+    ws->os_n = ws->n;
+    ws->os_epoch = m->release_epoch;
+    if (oleast < least || (oleast == least && opos < pos))
+        return warp_none_ready(m, ws, oleast, opos);
+    return warp_none_ready(m, ws, least, pos);
 }
 
 #endif
