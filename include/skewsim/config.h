@@ -161,6 +161,7 @@ typedef struct cfg {
     int l1_mshrs;                     /* memory.l1.mshrs: misses in flight per SM */
     int l1_hit_cycles;                /* memory.l1.hit_cycles: lookup to data, SM cycles */
     int l1_l2_port_gbps;              /* memory.l1.l2_port_gbps: L2-to-SM data, per SM (0: none) */
+    int l1_store_bytes_per_cycle;     /* memory.l1.store_bytes_per_cycle: SM-to-L2 store data (0: none) */
     int l1_launch_invalidate;         /* memory.l1.launch_invalidate: a launch empties the L1s */
     int l1_bytes_per_cycle;           /* memory.l1.bytes_per_cycle: data port */
     int l1_sector_pj;                 /* memory.l1.sector_pj: energy per 32 B sector */

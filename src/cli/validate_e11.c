@@ -391,6 +391,81 @@ static int validate_e21(const cfg *c, const char *dir, int *fails, sk_error *e)
     return rc;
 }
 
+/* ---- E22: what one SM keeps in flight ---------------------------------
+ *
+ * tools/capture/cap_inflight.cu: cap_rw's float4 read and write on ONE CTA
+ * of 32 .. 1024 threads over 256 MiB (from HBM) or 4 MiB (L2 resident,
+ * read by 132 x 1024 threads before each timed launch) (capture/
+ * inflight.csv), and on 1 .. 132 CTAs of 1024 threads over 256 MiB
+ * (inflight_scale.csv), each the median of 7 launches.  Simulated as run:
+ * the L2 rows after their warm-up launch (sync=host), the rest as one cold
+ * launch; the time is done - launch.  memory.l1.store_bytes_per_cycle was
+ * read off the one-CTA writes to HBM from 128 threads on (the plateau):
+ * those rows are printed, not judged; the rest are predicted. */
+static int e22_gbps(const cfg *c, int mix, long ctas, long threads, long long bytes, double *gbps, sk_error *e)
+{
+    kernel k[2];
+    int n = 0, rc = 0;
+    memset(k, 0, sizeof k);
+    if (bytes < (256ll << 20))
+        rc = gen_rw(&k[n++], 132, 1024, bytes, 0, 16, e);
+    if (rc == 0) {
+        rc = gen_rw(&k[n], ctas, threads, bytes, mix, 16, e);
+        k[n].sync_host = n > 0;
+        n++;
+    }
+    results *r = NULL;
+    if (rc == 0)
+        rc = simulate_kernels(c, k, n, &r, e);
+    for (int i = 0; i < n; i++)
+        kernel_free(&k[i]);
+    if (rc < 0)
+        return rc;
+    const kernel_stats *ks = results_nkernels(r) == (size_t)n ? results_kernel(r, (size_t)n - 1) : NULL;
+    *gbps = ks ? (double)bytes / ((double)(ks->done_ps - ks->launch_ps) * 1e-3) : NAN;
+    results_free(r);
+    return 0;
+}
+
+static int validate_e22(const cfg *c, const char *dir, int *fails, sk_error *e)
+{
+    char line[256];
+    static const char *const files[] = {"inflight.csv", "inflight_scale.csv"};
+    static const char *const titles[] = {
+        "E22 one CTA (one SM) of 32-1024 threads, float4 read or write (GB/s)",
+        "E22 1-132 CTAs of 1024 threads, float4 read or write of 256 MiB (GB/s)"};
+    int rc = 0;
+    for (int fi = 0; fi < 2 && rc == 0; fi++) {
+        FILE *f = open_capture(dir, files[fi], titles[fi], e);
+        if (!f)
+            return e->code;
+        while (rc == 0 && fgets(line, sizeof line, f)) {
+            char mode[16];
+            long long bytes;
+            long ctas, threads;
+            double a, b, gbps;
+            /* inflight.csv: mode,bytes,ctas,threads,sm,us,gbps;
+             * inflight_scale.csv: mode,bytes,ctas,threads,us,gbps,per_cta */
+            if (sscanf(line, "%15[^,],%lld,%ld,%ld,%lf,%lf,%lf", mode, &bytes, &ctas, &threads, &a, &b, &gbps) != 7)
+                continue;
+            if (fi == 1)
+                gbps = b;
+            int mix = !strcmp(mode, "read") ? 0 : !strcmp(mode, "write") ? 1 : -1;
+            if (mix < 0)
+                continue;
+            double simv = NAN;
+            if ((rc = e22_gbps(c, mix, ctas, threads, bytes, &simv, e)) < 0)
+                break;
+            char what[64];
+            snprintf(what, sizeof what, "%s %lld MiB %ldx%ld", mode, bytes >> 20, ctas, threads);
+            int fitted = fi == 0 && mix == 1 && ctas == 1 && threads >= 128 && bytes == (256ll << 20);
+            row(what, gbps, simv, "GB/s", fitted, BW_TOL, fails);
+        }
+        fclose(f);
+    }
+    return rc;
+}
+
 /* E18 (fabric.csv) and E18b (fabric_sweep.csv's 16-64 MiB rows).  Scaled
  * to keep `validate` short: the 2 GiB HBM lists are simulated as one cold
  * pass over 128 and over 256 MiB (past the L2, HBM- or fabric-bound either
@@ -540,5 +615,7 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         rc = validate_e21(&c, dir, fails, e);
     if (rc == 0)
         rc = validate_e21d(&c, dir, fails, e);
+    if (rc == 0)
+        rc = validate_e22(&c, dir, fails, e);
     return rc;
 }

@@ -291,6 +291,9 @@ static const cfg_key cfg_schema[] = {
             "L1 lookup to data back in the SM, SM cycles"),
     ROW_INT("memory.l1.l2_port_gbps", l1_l2_port_gbps, 0, 0, 100000, "GB/s",
             "data from L2 into one SM (its crossbar port), loads; 0: unlimited"),
+    ROW_INT("memory.l1.store_bytes_per_cycle", l1_store_bytes_per_cycle, 0, 0, 65536, "bytes",
+            "store data out of one SM towards the L2 (its request port), bytes per SM cycle; 0: "
+            "unlimited"),
     ROW_INT("memory.l1.reserve_carveout", l1_reserve_carveout, 0, 0, 1, "bool",
             "1: the 1 KB each CTA reserves (sm.smem_reserved_per_cta_bytes) is carved out of the L1 "
             "even when the kernel declares no shared memory; 0: only a kernel that declares some "

@@ -26,7 +26,11 @@
  * Stores are write-through and allocate nothing (Jia et al. 2018 for Volta;
  * the issue's model for Hopper): a store updates the line if present, goes
  * on to the next level, and is done, for the SM, once the port has taken
- * it.
+ * it.  Each line stored takes a request entry (memory.l1.mshrs of them)
+ * until the L2 took it; its data leave the SM over the SM's request port,
+ * memory.l1.store_bytes_per_cycle (0: unlimited), one line after another
+ * (E22: one SM writes at 63.2 GB/s from 4 warps to 32, to HBM or into the
+ * L2, 31.9 B a cycle at 1980 MHz, and 2 to 8 SMs each the same).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +45,9 @@ typedef struct l1_state {
     ps_t *store_slot;             /* stores on their way to the L2: min-heap of the times
                                      the L2 took them, g.mshrs */
     ps_t store_drain_ps;          /* the latest time the L2 took one of its stores */
+    ps_t store_port_free;         /* the request port is busy with store data until then */
+    ps_t store_port_ps[9];        /* its time for n = 0..8 sectors (0: unlimited) */
+    int store_bytes_per_cycle;
     ps_t port_free_ps;
     uint64_t fs_per_cycle;
     int hit_cycles, bytes_per_cycle;
@@ -248,7 +255,13 @@ static ps_t l1_access(mem_level *l, const mem_req *r)
             ps_t start = SK_MAX(at, s->store_slot[0]);
             st->l1_store_wait_ps += (uint64_t)(start - at);
             at = start;
-            ps_t took = store_next(s, ls.line[i], ls.smask[i], at);
+            /* its data go out over the request port, in the SM's order */
+            ps_t sent = at;
+            if (s->store_bytes_per_cycle > 0) {
+                sent = SK_MAX(at, s->store_port_free) + s->store_port_ps[n];
+                s->store_port_free = sent;
+            }
+            ps_t took = store_next(s, ls.line[i], ls.smask[i], sent);
             heap_set_top(s->store_slot, s->g.mshrs, took);
             s->store_drain_ps = SK_MAX(s->store_drain_ps, took);
         } else if (!s->c || (r->flags & MEM_F_BYPASS_L1)) {
@@ -329,9 +342,13 @@ void mem_l1_set_mhz(mem_level *l, int mhz)
     /* per request these were two divisions a line: the same formulas, once
      * per clock change */
     s->hit_ps = (ps_t)((uint64_t)s->hit_cycles * s->fs_per_cycle / 1000);
-    for (unsigned n = 0; n < SK_ARRAY_LEN(s->port_ps); n++)
+    for (unsigned n = 0; n < SK_ARRAY_LEN(s->port_ps); n++) {
         s->port_ps[n] = (ps_t)((uint64_t)n * s->g.sector_bytes * s->fs_per_cycle /
                                (uint64_t)s->bytes_per_cycle / 1000);
+        s->store_port_ps[n] = s->store_bytes_per_cycle > 0
+            ? (ps_t)((uint64_t)n * s->g.sector_bytes * s->fs_per_cycle / (uint64_t)s->store_bytes_per_cycle / 1000)
+            : 0;
+    }
 }
 
 mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *next,
@@ -349,6 +366,7 @@ mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *nex
     s->store_slot = xcalloc(s->g.mshrs, sizeof *s->store_slot);
     s->hit_cycles = c->l1_hit_cycles;
     s->bytes_per_cycle = c->l1_bytes_per_cycle;
+    s->store_bytes_per_cycle = c->l1_store_bytes_per_cycle;
     s->next = next;
     s->stats = stats;
     if (c->l1_l2_port_gbps > 0) {

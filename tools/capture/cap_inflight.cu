@@ -1,0 +1,118 @@
+// cap_inflight: E22. How many bytes can one SM keep in flight?  One CTA
+// (so one SM) runs cap_rw's grid-stride float4 read or write (rw_kernels.h
+// k_read / k_write, here with the SM id of the CTA recorded) over N bytes,
+// with 32 .. 1024 threads.  By Little's law the bandwidth one SM reaches
+// is the bytes it has in flight over the round trip: as threads are added
+// it rises until the SM's request entries (loads: the L1's miss entries;
+// stores: the entries a store holds until the L2 took it) or its issue
+// rate cap it.  Two working sets: 256 MiB (from HBM) and 4 MiB (L2
+// resident, read once before each timed launch).  CUDA events, median of
+// 7 reps after 2 untimed.  Then the same kernels over 256 MiB on 1 .. 132
+// CTAs of 1024 threads (one a SM while they fit: the per-SM rate as SMs
+// are added, until the L2 or HBM limits the chip).
+// -> stdout and DIR/inflight.csv, DIR/inflight_scale.csv.  Build: nvcc -O3 -arch=sm_90 -o cap_inflight cap_inflight.cu
+#include "cap.h"
+
+#include "rw_kernels.h"
+
+__global__ void k_read_id(const float4 *a, size_t n, float *out, uint32_t *sm)
+{
+    if (threadIdx.x == 0 && blockIdx.x == 0)
+        *sm = smid();
+    float s = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float4 v = a[i];
+        s += v.x + v.y + v.z + v.w;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+__global__ void k_write_id(float4 *a, size_t n, float k, uint32_t *sm)
+{
+    if (threadIdx.x == 0 && blockIdx.x == 0)
+        *sm = smid();
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        a[i] = make_float4(k, k, k, k);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    const size_t big = 256ull << 20;
+    float4 *a;
+    float *out;
+    uint32_t *dsm;
+    CK(cudaMalloc(&a, big));
+    CK(cudaMalloc(&out, 1024 * sizeof(float)));
+    CK(cudaMalloc(&dsm, sizeof(uint32_t)));
+    CK(cudaMemset(a, 0x3c, big));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    std::string path = std::string(dir) + "/inflight.csv";
+    FILE *fo = std::fopen(path.c_str(), "w");
+    if (!fo) { std::perror(path.c_str()); return 1; }
+    std::fprintf(fo, "mode,bytes,ctas,threads,sm,median_us,gbps\n");
+    const char *modes[] = {"read", "write"};
+    for (int m = 0; m < 2; m++) {
+        for (size_t bytes : {big, (size_t)4 << 20}) {
+            size_t n = bytes / 16;
+            for (int threads : {32, 64, 128, 256, 512, 1024}) {
+                std::vector<double> t;
+                uint32_t sm = 0;
+                for (int r = 0; r < 9; r++) {
+                    if (bytes < big)          // L2 resident: bring it in first
+                        k_read<<<132, 1024>>>(a, n, out);
+                    CK(cudaDeviceSynchronize());
+                    CK(cudaEventRecord(e0));
+                    if (m == 0)
+                        k_read_id<<<1, threads>>>(a, n, out, dsm);
+                    else
+                        k_write_id<<<1, threads>>>(a, n, 1.5f, dsm);
+                    CK(cudaEventRecord(e1));
+                    CK(cudaEventSynchronize(e1));
+                    CK(cudaGetLastError());
+                    if (r >= 2)
+                        t.push_back(ev_ms(e0, e1) * 1000.0);
+                }
+                CK(cudaMemcpy(&sm, dsm, sizeof sm, cudaMemcpyDeviceToHost));
+                double us = median_d(t), gb = (double)bytes / (us * 1e3);
+                std::fprintf(fo, "%s,%zu,1,%d,%u,%.2f,%.2f\n", modes[m], bytes, threads, sm, us, gb);
+                std::printf("%-5s %3zu MiB  1 CTA x %4d threads (SM %3u): %10.2f us  %7.2f GB/s\n", modes[m],
+                            bytes >> 20, threads, sm, us, gb);
+            }
+        }
+    }
+    std::fclose(fo);
+
+    path = std::string(dir) + "/inflight_scale.csv";
+    fo = std::fopen(path.c_str(), "w");
+    if (!fo) { std::perror(path.c_str()); return 1; }
+    std::fprintf(fo, "mode,bytes,ctas,threads,median_us,gbps,gbps_per_cta\n");
+    float *out2;
+    CK(cudaMalloc(&out2, 132 * 1024 * sizeof(float)));
+    for (int m = 0; m < 2; m++) {
+        for (int g : {1, 2, 4, 8, 16, 33, 66, 132}) {
+            size_t n = big / 16;
+            std::vector<double> t;
+            for (int r = 0; r < 9; r++) {
+                CK(cudaDeviceSynchronize());
+                CK(cudaEventRecord(e0));
+                if (m == 0)
+                    k_read_id<<<g, 1024>>>(a, n, out2, dsm);
+                else
+                    k_write_id<<<g, 1024>>>(a, n, 1.5f, dsm);
+                CK(cudaEventRecord(e1));
+                CK(cudaEventSynchronize(e1));
+                CK(cudaGetLastError());
+                if (r >= 2)
+                    t.push_back(ev_ms(e0, e1) * 1000.0);
+            }
+            double us = median_d(t), gb = (double)big / (us * 1e3);
+            std::fprintf(fo, "%s,%zu,%d,1024,%.2f,%.2f,%.2f\n", modes[m], big, g, us, gb, gb / g);
+            std::printf("%-5s 256 MiB %3d CTAs x 1024 threads: %9.2f us  %8.2f GB/s  %6.2f GB/s a CTA\n", modes[m], g,
+                        us, gb, gb / g);
+        }
+    }
+    std::fclose(fo);
+    return 0;
+}
