@@ -337,6 +337,28 @@ START_TEST(test_validate_measured)
 }
 END_TEST
 
+/* validate's E18b rows (validate_e11.c) on a capture directory holding
+ * only the all-far 24 MiB case (tests/data/e18b): every SM reads the other
+ * half's 24 MiB list, 10 passes, and the chip reads it fabric-bound at
+ * 2416 GB/s.  The bw_kernel's chunk queue is the CTA dispatcher's (one CTA
+ * per 64 KiB chunk, started in list order as slots free), so the lists
+ * stay fabric-bound in the model too; the static split that stood in for
+ * the queue (132 CTAs, CTA c taking chunks c, c + 132, ...) drifted into
+ * an order in which LRU kept the replicas: 5571 GB/s, FAIL. */
+START_TEST(test_validate_e18b_queue)
+{
+    cli_result r;
+    run_cli("validate -c " TU_H200 " -d " TEST_DATA "/e18b --only e11", &r);
+    ck_assert_msg(r.status == 0, "status %d: %s%s", r.status, r.out, r.err);
+    const char *row = strstr(r.out, "all_far_l2_24MiB");
+    ck_assert_ptr_nonnull(row);
+    double meas = 0, simv = 0;
+    ck_assert_int_eq(sscanf(row, "all_far_l2_24MiB %lf %lf", &meas, &simv), 2);
+    ck_assert_msg(simv < 1.15 * meas, "all_far_l2_24MiB: %.1f GB/s against the chip's %.1f", simv, meas);
+    cli_free(&r);
+}
+END_TEST
+
 /* The simulated column of the first row of `out` that holds `row` and
  * `metric` (tag "predicted"), NAN when there is none. */
 static double sim_value(const char *out, const char *row, const char *metric)
@@ -400,6 +422,13 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_run_deterministic);
     tcase_add_test(tc, test_validate_measured);
     tcase_add_test(tc, test_validate_concurrent);
+    suite_add_tcase(s, tc);
+
+    /* a few seconds of simulated L2 traffic (longer under the sanitizers) */
+    tc = tcase_create("validate_e18b");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_validate_e18b_queue);
     suite_add_tcase(s, tc);
     return s;
 }
