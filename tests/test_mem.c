@@ -1672,6 +1672,35 @@ START_TEST(test_hbm_refresh)
 }
 END_TEST
 
+/* Write drain (hbm.c, mem_hbm_chan_access): while a batch of writes
+ * drains the bus carries writes only; a read that comes during the drain
+ * waits until its last write and the turn back to reads.  The batch: two
+ * writes to two rows of bank 0, so the bus idles while the second row
+ * opens; a read to bank 1 (its row open) at that moment does not slip into
+ * the gap. */
+START_TEST(test_hbm_drain_blocks_reads)
+{
+    const ps_t miss = 20000, lat = 50000, x = 1280, rw = 1280, wr = 22000;
+    mem_hbm_chan ch;
+    mem_hbm_chan_init(&ch, 25000, lat, miss, 4);
+    mem_hbm_chan_turnaround(&ch, rw, wr, 2);
+    /* bank 1's row opened long before */
+    mem_hbm_chan_access(&ch, 1, 5, 32, 0);
+    ps_t t0 = 1000000;
+    ck_assert_int_eq(mem_hbm_chan_write(&ch, 0, 1, 32, t0), t0);
+    ps_t dend = mem_hbm_chan_write(&ch, 0, 2, 32, t0);
+    /* the drain: turn, row 1 opens, its data, row 2 opens, its data */
+    ck_assert_int_ge(dend, t0 + 2 * (miss + x));
+    ps_t r = mem_hbm_chan_access(&ch, 1, 5, 32, t0 + miss + 2 * x + 1000);
+    ck_assert_int_ge(r, dend + wr + x + lat);
+    ck_assert_int_le(r, dend + wr + 40 + x + lat);
+    /* a read after the drain and the turn goes at once */
+    r = mem_hbm_chan_access(&ch, 1, 5, 32, dend + wr + 100000);
+    ck_assert_int_eq(r, dend + wr + 100000 + x + lat);
+    mem_hbm_chan_free(&ch);
+}
+END_TEST
+
 START_TEST(test_hbm_level_saturates)
 {
     /* all requests to one pseudo-channel: its bus is the bottleneck; the
@@ -2589,6 +2618,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_hbm_channel_saturates);
     tcase_add_test(tc, test_hbm_turnaround_bound);
     tcase_add_test(tc, test_hbm_refresh);
+    tcase_add_test(tc, test_hbm_drain_blocks_reads);
     tcase_add_test(tc, test_store_backpressure);
     tcase_add_test(tc, test_store_drain_per_kernel);
     tcase_add_test(tc, test_hbm_level_saturates);

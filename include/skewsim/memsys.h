@@ -476,6 +476,7 @@ typedef struct mem_hbm_chan {
     uint64_t wq_bytes;         /* bytes queued */
     mem_hbm_wr *wq;            /* owned: wq_max entries */
     int writing;               /* the bus's last direction was a write drain */
+    ps_t drain_start_ps;       /* when the last drain turned the bus to writes */
     ps_t drain_end_ps;         /* when the last drain's writes ended */
     ps_t rd_end_ps;            /* when the latest read's data ended */
     uint64_t turnarounds;      /* direction switches paid (either way) */

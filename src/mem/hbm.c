@@ -38,7 +38,12 @@
  * Here a write joins its channel's queue; the write that fills it drains
  * the batch at its own time: the read-to-write gap (when the bus carried
  * reads just before), the writes through their banks as reads go, and the
- * write-to-read gap before the next read.  A write that finds room in the
+ * write-to-read gap before the next read.  While the batch drains the bus
+ * carries writes only: a read that comes during the drain (in time, after
+ * it in simulation order) waits until the drain's last write and the turn
+ * back, as a controller in write-drain mode holds its reads (before, such
+ * reads slipped into the drain's idle gaps, a row opening for a write, on
+ * the calendar, with no turnaround paid for them).  A write that finds room in the
  * queue is taken at once; the one that fills it is taken when the batch has
  * drained, and the L2 way its write-back frees waits for that (l2.c,
  * l2_store_line: the backpressure that holds a write stream to what HBM
@@ -182,6 +187,10 @@ ps_t mem_hbm_chan_access(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t byte
         }
         ch->writing = 0;
     }
+    /* a read that comes while the bus carries the last drain's writes
+     * waits until the drain is over and the bus has turned round */
+    if (ch->drain_end_ps > 0 && t >= ch->drain_start_ps && t < ch->drain_end_ps + ch->wr_to_rd_ps)
+        t = ch->drain_end_ps + ch->wr_to_rd_ps;
     ps_t end = xfer(ch, bank, row, bytes, t);
     ch->rd_end_ps = SK_MAX(ch->rd_end_ps, end);
     return end + ch->latency_ps;
@@ -238,6 +247,7 @@ ps_t mem_hbm_chan_write(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes
     ch->wq_n = 0;
     ch->wq_bytes = 0;
     ch->writing = 1;
+    ch->drain_start_ps = t;
     ch->drain_end_ps = end;
     return end;
 }
