@@ -380,7 +380,8 @@ static const cfg_key cfg_schema[] = {
      * access that finds it refreshing waits.  refresh_ps 0 (the default):
      * no refresh.  The interval's default is the standard tREFI, 3.9 us
      * (Ramulator2's HBM3 timing preset, nREFI 3900 at tCK 1 ns);
-     * configs/h200.yaml fits both to E11's hbm.csv. */
+     * configs/h200.yaml leaves it off and gives the values fitted to
+     * E11's hbm.csv in a comment. */
     ROW_INT("memory.hbm.refresh_ps", hbm_refresh_ps, 0, 0, 100000000, "ps",
             "a bank's refresh: the time it serves no access (0: no refresh)"),
     ROW_INT("memory.hbm.refresh_interval_ps", hbm_refresh_interval_ps, 3900000, 1, 1000000000, "ps",

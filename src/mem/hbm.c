@@ -65,15 +65,18 @@
  * interval of isolated reads wait a uniform 0..refresh_ps, the tail E11's
  * single random reads show (validation/h200 capture/hbm.csv: beyond the
  * near and far modes, a flat shelf up to ~530 cycles later), and a stream
- * loses little: the bus serves the other banks meanwhile.
+ * loses little: the bus serves the other banks meanwhile.  (Off in
+ * configs/h200.yaml: on a 4096-hop chase the waits are ~2 cycles of noise,
+ * which E20's rows, judged within 2.5, do not allow; docs/memory.md.)
  *
  * Left out, deliberately: tFAW/tRRD activation limits, bank
  * groups (the write-to-read gap is tWTR_S's, the short one), the
  * controller's reordering of requests (FR-FCFS: here requests are served
  * in arrival order), and address translation.  Their sum is what the gap
  * between the spec sheet's 4.8 TB/s and the measured 4.27 TB/s of reads
- * stands for (refresh, now modelled, is by bank and costs a stream little),
- * so memory.hbm.pc_mbps is the one place it is fitted
+ * stands for (refresh, modelled above but off in configs/h200.yaml, is by
+ * bank and costs a stream little), so memory.hbm.pc_mbps is the one place
+ * it is fitted
  * (configs/h200.yaml).
  */
 #include <stdlib.h>
