@@ -1610,6 +1610,97 @@ START_TEST(test_hbm_turnaround_bound)
 }
 END_TEST
 
+/* Refresh (hbm.c, mem_hbm_chan_refresh): each bank serves nothing for R
+ * once every I.  Isolated reads at scattered times (each on a bank whose
+ * row it opens anyway) wait for a refresh in a fraction R / I of cases, by
+ * at most R, on average R / 2 of those (E11's hbm.csv tail); a read
+ * during its bank's window waits for its end; a refresh closes the row,
+ * so a hit after one pays the activation; and a burst over all banks
+ * still moves the bus's rate, since other banks serve while one refreshes. */
+START_TEST(test_hbm_refresh)
+{
+    const ps_t R = 200000, I = 1000000, miss = 20000, lat = 50000, x = 1280;
+    mem_hbm_chan ch;
+    mem_hbm_chan_init(&ch, 25000, lat, miss, 16);
+    mem_hbm_chan_refresh(&ch, R, I, 123457);
+    int n = 4000, waited = 0;
+    double extra_sum = 0;
+    ps_t extra_max = 0;
+    for (int i = 0; i < n; i++) {
+        /* 3.3 us apart: every bank idle again, a new row each time */
+        ps_t t = (ps_t)i * 3333337;
+        int bank = (int)((unsigned)i * 7u % 16u);
+        ps_t d = mem_hbm_chan_access(&ch, bank, (uint64_t)i + 1000, 32, t);
+        ps_t extra = d - (t + miss + x + lat);
+        ck_assert_int_ge(extra, 0);
+        if (extra > 0) {
+            waited++;
+            extra_sum += (double)extra;
+            extra_max = SK_MAX(extra_max, extra);
+        }
+    }
+    ck_assert_int_le(extra_max, R);
+    ck_assert_uint_eq(ch.refresh_waits, (uint64_t)waited);
+    double f = (double)waited / n;
+    ck_assert(f > 0.17 && f < 0.23);
+    ck_assert(extra_sum / waited > 0.4 * (double)R && extra_sum / waited < 0.6 * (double)R);
+    /* a read at a window's start waits all of it, then opens its row */
+    ps_t ws = 20000 * I + 123457 + 3 * I / 16;   /* bank 3's window, after the reads above */
+    ps_t d = mem_hbm_chan_access(&ch, 3, 77, 32, ws + 1000);
+    ck_assert_int_eq(d, ws + R + miss + x + lat);
+    /* a hit to that row after the bank's next refresh: the row is closed */
+    uint64_t m0 = ch.row_misses;
+    ps_t t2 = ws + I + R + 5000;
+    d = mem_hbm_chan_access(&ch, 3, 77, 32, t2);
+    ck_assert_uint_eq(ch.row_misses, m0 + 1);
+    ck_assert_int_eq(d, t2 + miss + x + lat);
+    /* ... while before it the row is still open: a hit */
+    d = mem_hbm_chan_access(&ch, 3, 77, 32, t2 + 100000);
+    ck_assert_uint_eq(ch.row_misses, m0 + 1);
+    ck_assert_int_eq(d, t2 + 100000 + x + lat);
+    mem_hbm_chan_free(&ch);
+    /* a burst of 1600 sectors over the 16 banks at t = 0, one row each:
+     * the bus's time, one refresh and a row miss at most beyond it */
+    mem_hbm_chan_init(&ch, 25000, lat, miss, 16);
+    mem_hbm_chan_refresh(&ch, R, I, 0);
+    ps_t end = 0;
+    for (int i = 0; i < 1600; i++)
+        end = SK_MAX(end, mem_hbm_chan_access(&ch, i % 16, (uint64_t)(i % 16), 32, 0));
+    ck_assert_int_le(end, 1600 * x + R + miss + lat);
+    ck_assert_uint_gt(ch.refresh_waits, 0);
+    mem_hbm_chan_free(&ch);
+}
+END_TEST
+
+/* Write drain (hbm.c, mem_hbm_chan_access): while a batch of writes
+ * drains the bus carries writes only; a read that comes during the drain
+ * waits until its last write and the turn back to reads.  The batch: two
+ * writes to two rows of bank 0, so the bus idles while the second row
+ * opens; a read to bank 1 (its row open) at that moment does not slip into
+ * the gap. */
+START_TEST(test_hbm_drain_blocks_reads)
+{
+    const ps_t miss = 20000, lat = 50000, x = 1280, rw = 1280, wr = 22000;
+    mem_hbm_chan ch;
+    mem_hbm_chan_init(&ch, 25000, lat, miss, 4);
+    mem_hbm_chan_turnaround(&ch, rw, wr, 2);
+    /* bank 1's row opened long before */
+    mem_hbm_chan_access(&ch, 1, 5, 32, 0);
+    ps_t t0 = 1000000;
+    ck_assert_int_eq(mem_hbm_chan_write(&ch, 0, 1, 32, t0), t0);
+    ps_t dend = mem_hbm_chan_write(&ch, 0, 2, 32, t0);
+    /* the drain: turn, row 1 opens, its data, row 2 opens, its data */
+    ck_assert_int_ge(dend, t0 + 2 * (miss + x));
+    ps_t r = mem_hbm_chan_access(&ch, 1, 5, 32, t0 + miss + 2 * x + 1000);
+    ck_assert_int_ge(r, dend + wr + x + lat);
+    ck_assert_int_le(r, dend + wr + 40 + x + lat);
+    /* a read after the drain and the turn goes at once */
+    r = mem_hbm_chan_access(&ch, 1, 5, 32, dend + wr + 100000);
+    ck_assert_int_eq(r, dend + wr + 100000 + x + lat);
+    mem_hbm_chan_free(&ch);
+}
+END_TEST
+
 START_TEST(test_hbm_level_saturates)
 {
     /* all requests to one pseudo-channel: its bus is the bottleneck; the
@@ -2564,6 +2655,8 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_bw_calendar_scatter);
     tcase_add_test(tc, test_hbm_channel_saturates);
     tcase_add_test(tc, test_hbm_turnaround_bound);
+    tcase_add_test(tc, test_hbm_refresh);
+    tcase_add_test(tc, test_hbm_drain_blocks_reads);
     tcase_add_test(tc, test_store_backpressure);
     tcase_add_test(tc, test_store_drain_per_kernel);
     tcase_add_test(tc, test_store_port);

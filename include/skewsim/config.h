@@ -190,6 +190,8 @@ typedef struct cfg {
     int hbm_interleave_bytes;         /* memory.hbm.interleave_bytes */
     int hbm_rd_to_wr_ps, hbm_wr_to_rd_ps;  /* memory.hbm.*: idle bus at a read/write switch */
     int hbm_write_batch;              /* memory.hbm.write_batch: 32 B write bursts drained per switch */
+    int hbm_refresh_ps;               /* memory.hbm.refresh_ps: a bank's refresh (0: none) */
+    int hbm_refresh_interval_ps;      /* memory.hbm.refresh_interval_ps: from one to the next */
     int tlb_enabled;                  /* memory.tlb.enabled: translate L1 misses (src/mem/tlb.c) */
     int tlb_page_bytes;               /* memory.tlb.page_bytes: bytes one translation covers */
     int tlb_l1_entries, tlb_l1_ways;  /* memory.tlb.l1_entries, memory.tlb.l1_ways: per SM */

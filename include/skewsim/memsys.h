@@ -476,9 +476,15 @@ typedef struct mem_hbm_chan {
     uint64_t wq_bytes;         /* bytes queued */
     mem_hbm_wr *wq;            /* owned: wq_max entries */
     int writing;               /* the bus's last direction was a write drain */
+    ps_t drain_start_ps;       /* when the last drain turned the bus to writes */
     ps_t drain_end_ps;         /* when the last drain's writes ended */
     ps_t rd_end_ps;            /* when the latest read's data ended */
     uint64_t turnarounds;      /* direction switches paid (either way) */
+    /* refresh (mem_hbm_chan_refresh; refresh_ps 0: none): each bank is
+     * unavailable for refresh_ps once every refresh_interval_ps, its
+     * windows staggered over the banks from refresh_phase_ps */
+    ps_t refresh_ps, refresh_interval_ps, refresh_phase_ps;
+    uint64_t refresh_waits;    /* accesses that met their bank refreshing */
 } mem_hbm_chan;
 
 void mem_hbm_chan_init(mem_hbm_chan *ch, uint64_t mbps, ps_t latency_ps, ps_t row_miss_ps,
@@ -493,6 +499,10 @@ ps_t mem_hbm_chan_access(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t byte
  * drain together (0: writes are not queued and switch for free, the model
  * before turnaround). */
 void mem_hbm_chan_turnaround(mem_hbm_chan *ch, ps_t rd_to_wr_ps, ps_t wr_to_rd_ps, int batch);
+/* Refresh: bank b is unavailable during [phase + b x interval / banks +
+ * k x interval, ... + refresh_ps) for every k, and a refresh closes its
+ * row (refresh_ps 0 or interval 0: no refresh, the model before). */
+void mem_hbm_chan_refresh(mem_hbm_chan *ch, ps_t refresh_ps, ps_t interval_ps, ps_t phase_ps);
 /* Write `bytes` of row `row` in bank `bank`, posted at t; returns when its
  * batch's data are written if this write filled the queue, else t. */
 ps_t mem_hbm_chan_write(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t);

@@ -377,6 +377,18 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("memory.hbm.write_batch", hbm_write_batch, 24, 0, 4096, "bursts",
             "32 B write bursts a pseudo-channel queues and drains per turnaround (0: no queue, "
             "no turnaround)"),
+    /* Refresh of a bank (hbm.c, docs/memory.md "HBM"): each bank is
+     * unavailable for refresh_ps once every refresh_interval_ps (per-bank
+     * refresh, JESD238's REFsb; the banks' windows staggered), and an
+     * access that finds it refreshing waits.  refresh_ps 0 (the default):
+     * no refresh.  The interval's default is the standard tREFI, 3.9 us
+     * (Ramulator2's HBM3 timing preset, nREFI 3900 at tCK 1 ns);
+     * configs/h200.yaml leaves it off and gives the values fitted to
+     * E11's hbm.csv in a comment. */
+    ROW_INT("memory.hbm.refresh_ps", hbm_refresh_ps, 0, 0, 100000000, "ps",
+            "a bank's refresh: the time it serves no access (0: no refresh)"),
+    ROW_INT("memory.hbm.refresh_interval_ps", hbm_refresh_interval_ps, 3900000, 1, 1000000000, "ps",
+            "from one refresh of a bank to its next"),
     /* Address translation of L1 misses (src/mem/tlb.c, docs/memory.md
      * "Address translation").  Off by default; the sizes below are generic
      * placeholders (Jia et al., "Dissecting the NVIDIA Volta GPU

@@ -38,7 +38,12 @@
  * Here a write joins its channel's queue; the write that fills it drains
  * the batch at its own time: the read-to-write gap (when the bus carried
  * reads just before), the writes through their banks as reads go, and the
- * write-to-read gap before the next read.  A write that finds room in the
+ * write-to-read gap before the next read.  While the batch drains the bus
+ * carries writes only: a read that comes during the drain (in time, after
+ * it in simulation order) waits until the drain's last write and the turn
+ * back, as a controller in write-drain mode holds its reads (before, such
+ * reads slipped into the drain's idle gaps, a row opening for a write, on
+ * the calendar, with no turnaround paid for them).  A write that finds room in the
  * queue is taken at once; the one that fills it is taken when the batch has
  * drained, and the L2 way its write-back frees waits for that (l2.c,
  * l2_store_line: the backpressure that holds a write stream to what HBM
@@ -50,12 +55,28 @@
  * write_batch 0 writes go to the bus as they come, with no turnaround (the
  * model before).
  *
- * Left out, deliberately: refresh, tFAW/tRRD activation limits, bank
+ * Refresh (mem_hbm_chan_refresh, memory.hbm.refresh_ps and
+ * refresh_interval_ps).  Each bank is unavailable for refresh_ps once
+ * every refresh_interval_ps (per-bank refresh, JESD238's REFsb: the other
+ * banks go on serving), the banks' windows staggered evenly over the
+ * interval and the pseudo-channels' schedules at hashed phases.  An access
+ * that needs its bank during a window waits for its end and opens its row
+ * then; a refresh closes the bank's open row.  So a fraction refresh_ps /
+ * interval of isolated reads wait a uniform 0..refresh_ps, the tail E11's
+ * single random reads show (validation/h200 capture/hbm.csv: beyond the
+ * near and far modes, a flat shelf up to ~530 cycles later), and a stream
+ * loses little: the bus serves the other banks meanwhile.  (Off in
+ * configs/h200.yaml: on a 4096-hop chase the waits are ~2 cycles of noise,
+ * which E20's rows, judged within 2.5, do not allow; docs/memory.md.)
+ *
+ * Left out, deliberately: tFAW/tRRD activation limits, bank
  * groups (the write-to-read gap is tWTR_S's, the short one), the
  * controller's reordering of requests (FR-FCFS: here requests are served
  * in arrival order), and address translation.  Their sum is what the gap
  * between the spec sheet's 4.8 TB/s and the measured 4.27 TB/s of reads
- * stands for, so memory.hbm.pc_mbps is the one place it is fitted
+ * stands for (refresh, modelled above but off in configs/h200.yaml, is by
+ * bank and costs a stream little), so memory.hbm.pc_mbps is the one place
+ * it is fitted
  * (configs/h200.yaml).
  */
 #include <stdlib.h>
@@ -104,16 +125,39 @@ static ps_t xfer(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t 
     int in_order = t >= ch->bank_last_ps[bank];
     ch->bank_last_ps[bank] = SK_MAX(ch->bank_last_ps[bank], t);
     ps_t ready;
-    if (ch->open_row[bank] != row + 1) {
+    int miss = ch->open_row[bank] != row + 1;
+    if (miss) {
         ready = (in_order ? SK_MAX(t, ch->bank_free_ps[bank]) : t) + ch->row_miss_ps;
-        ch->open_row[bank] = row + 1;
-        ch->row_open_ps[bank] = ready;
-        ch->row_misses++;
     } else {
         /* a hit to a row still opening waits for it (out of order: for no
          * more than its own activation) */
         ready = in_order ? SK_MAX(t, ch->row_open_ps[bank])
                          : SK_MAX(t, SK_MIN(ch->row_open_ps[bank], t + ch->row_miss_ps));
+    }
+    if (ch->refresh_ps) {
+        /* refresh: a: when the access needs its bank (a miss: its
+         * activation; a hit: its column access); ws: the bank's latest
+         * refresh window that started by then */
+        ps_t a = miss ? ready - ch->row_miss_ps : ready;
+        ps_t I = ch->refresh_interval_ps;
+        ps_t ph = (ch->refresh_phase_ps + (ps_t)((int64_t)bank * I / ch->nbanks)) % I;
+        ps_t ws = a - (a - ph + I) % I;
+        if (a < ws + ch->refresh_ps) {
+            /* the bank is refreshing: the access waits for the refresh to
+             * end, then opens its row (the refresh closed every row) */
+            ready = ws + ch->refresh_ps + ch->row_miss_ps;
+            miss = 1;
+            ch->refresh_waits++;
+        } else if (!miss && ws >= ch->row_open_ps[bank] - ch->row_miss_ps) {
+            /* a refresh since the row was opened closed it */
+            ready = a + ch->row_miss_ps;
+            miss = 1;
+        }
+    }
+    if (miss) {
+        ch->open_row[bank] = row + 1;
+        ch->row_open_ps[bank] = ready;
+        ch->row_misses++;
     }
     ps_t end = mem_bw_take(&ch->bus, ready, bytes);
     ch->bank_free_ps[bank] = SK_MAX(ch->bank_free_ps[bank], end);
@@ -146,6 +190,10 @@ ps_t mem_hbm_chan_access(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t byte
         }
         ch->writing = 0;
     }
+    /* a read that comes while the bus carries the last drain's writes
+     * waits until the drain is over and the bus has turned round */
+    if (ch->drain_end_ps > 0 && t >= ch->drain_start_ps && t < ch->drain_end_ps + ch->wr_to_rd_ps)
+        t = ch->drain_end_ps + ch->wr_to_rd_ps;
     ps_t end = xfer(ch, bank, row, bytes, t);
     ch->rd_end_ps = SK_MAX(ch->rd_end_ps, end);
     return end + ch->latency_ps;
@@ -162,6 +210,14 @@ void mem_hbm_chan_turnaround(mem_hbm_chan *ch, ps_t rd_to_wr_ps, ps_t wr_to_rd_p
     ch->wq_max = SK_MAX(batch, 0);
     if (ch->wq_max)
         ch->wq = xcalloc((size_t)ch->wq_max, sizeof *ch->wq);
+}
+
+void mem_hbm_chan_refresh(mem_hbm_chan *ch, ps_t refresh_ps, ps_t interval_ps, ps_t phase_ps)
+{
+    int on = refresh_ps > 0 && interval_ps > 0;
+    ch->refresh_ps = on ? SK_MIN(refresh_ps, interval_ps) : 0;
+    ch->refresh_interval_ps = on ? interval_ps : 0;
+    ch->refresh_phase_ps = on ? phase_ps % interval_ps : 0;
 }
 
 /* One burst of a pseudo-channel: BL8 x 32 bits [JESD238] */
@@ -194,6 +250,7 @@ ps_t mem_hbm_chan_write(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes
     ch->wq_n = 0;
     ch->wq_bytes = 0;
     ch->writing = 1;
+    ch->drain_start_ps = t;
     ch->drain_end_ps = end;
     return end;
 }
@@ -294,6 +351,11 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
                           c->hbm_row_miss_ps, c->hbm_banks);
         mem_hbm_chan_turnaround(&h->ch[i], c->hbm_rd_to_wr_ps, c->hbm_wr_to_rd_ps,
                                 c->hbm_write_batch);
+        /* the pseudo-channels' refresh schedules are not aligned: each
+         * starts at a phase from a hash of its index */
+        ps_t I = c->hbm_refresh_ps > 0 ? c->hbm_refresh_interval_ps : 0;
+        uint64_t mix = ((uint64_t)i + 1) * 0x9e3779b97f4a7c15ull;
+        mem_hbm_chan_refresh(&h->ch[i], c->hbm_refresh_ps, I, I > 0 ? (ps_t)((mix >> 17) % (uint64_t)I) : 0);
     }
     h->chunk_shift = mem_log2((uint64_t)c->hbm_interleave_bytes);
     h->row_bytes = (uint64_t)c->hbm_row_bytes;
