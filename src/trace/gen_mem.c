@@ -29,7 +29,8 @@
  * The instruction streams are what nvcc -O3 -arch=sm_90 makes of such loops,
  * written down by hand (not unrolled: one load in flight per warp, which is
  * enough to saturate L2 and HBM with 64 warps per SM; cap_mem.sass.gz shows
- * nvcc's own choice).  Every memory instruction carries its address pattern
+ * nvcc's own choice); gen rw's float4 loops are cap_inflight's SASS line
+ * by line, stall counts included (rw_iter below).  Every memory instruction carries its address pattern
  * (docs/trace-format.md, "Addresses"): lane 16 (or 4) bytes, warp 512 (128),
  * CTA blockDim x that, iteration the grid's bytes.  A grid-stride loop's n
  * elements split as q = n / T iterations for every thread (T threads) and
@@ -96,41 +97,154 @@ static void add_iter(strbuf *b, const char *const *addr, const void *ctx)
 }
 
 /* E21's kernels (tools/capture/cap_rw.cu): one element of each, float4
- * (LDG.E.128 / STG.E.128) or fp32, of the shape ctx points to.  R8, R9,
- * R13 walk the arrays read, R12 the one written; the loads come first, as
- * nvcc schedules them. */
+ * (LDG.E.128 / STG.E.128) or fp32, of the shape ctx points to. */
 typedef struct rw_shape {
     int nread, nwrite, elem;
 } rw_shape;
+
+/* The float4 loops as nvcc -O3 -arch=sm_90 compiled rw_kernels.h
+ * (validation/h200/capture/inflight.sass, cuobjdump of cap_inflight), one
+ * line per SASS instruction, with the stall count of its control word.
+ * The trace names one register per operand: a 128-bit load's four
+ * registers are its first, and what reads any of them reads that one; a
+ * 64-bit address is its two halves, a store's data its last-written
+ * register (an instruction takes at most four sources).  Left out: the
+ * stores' read barriers (an instruction that overwrites a store's data
+ * register waits until the store has read it: in k_write the next
+ * iteration's first move, which E22 shows as 41 cycles an iteration
+ * against the stall counts' 34; docs/trace-format.md has no barriers). */
+/* read: s += a[i].x + a[i].y + a[i].z + a[i].w */
+#define RW4_READ \
+    "LEA R4 <- R15 stall=4\n" \
+    "LEA.HI.X R5 <- R15 R10 stall=6\n" \
+    "LDG.E.128 R4 <- R4 R5 bytes=16 pattern=coalesced %s stall=1\n" \
+    "IADD3 R15 <- R15 R8 stall=5\n" \
+    "IMAD.X R10 <- R10 R0 stall=1\n" \
+    "ISETP.GE.U32.AND P0 <- R15 stall=4\n" \
+    "ISETP.GE.U32.AND.EX P0 <- R10 P0 stall=1\n" \
+    "FADD R13 <- R4 stall=4\n" \
+    "FADD R16 <- R4 R13 stall=4\n" \
+    "FADD R16 <- R4 R16 stall=4\n" \
+    "FADD R11 <- R16 R11 stall=1\n" \
+    "@!P0 BRA <- P0 stall=6\n"
+
+/* write: a[i] = make_float4(k, k, k, k) */
+#define RW4_WRITE \
+    "LEA R2 <- R11 stall=1\n" \
+    "IMAD.MOV.U32 R5 <- R4 stall=1\n" \
+    "MOV R6 <- R4 stall=1\n" \
+    "IMAD.MOV.U32 R7 <- R4 stall=1\n" \
+    "LEA.HI.X R3 <- R11 R10 stall=2\n" \
+    "IADD3 R11 <- R11 R8 stall=3\n" \
+    "STG.E.128 <- R2 R3 R5 R7 bytes=16 pattern=coalesced %s stall=1\n" \
+    "IADD3.X R10 <- R10 R0 stall=2\n" \
+    "ISETP.GE.U32.AND P0 <- R11 stall=4\n" \
+    "ISETP.GE.U32.AND.EX P0 <- R10 P0 stall=13\n" \
+    "@!P0 BRA <- P0 stall=5\n"
+
+/* copy: b[i] = a[i] */
+#define RW4_COPY \
+    "IMAD.SHL.U32 R2 <- R11 stall=1\n" \
+    "SHF.L.U64.HI R3 <- R11 R10 stall=4\n" \
+    "IADD3 R4 <- R2 stall=4\n" \
+    "IADD3.X R5 <- R3 stall=6\n" \
+    "LDG.E.128 R4 <- R4 R5 bytes=16 pattern=coalesced %s stall=1\n" \
+    "IADD3 R2 <- R2 stall=4\n" \
+    "IADD3.X R3 <- R3 stall=2\n" \
+    "IADD3 R11 <- R11 R8 stall=5\n" \
+    "IMAD.X R10 <- R10 R0 stall=1\n" \
+    "ISETP.GE.U32.AND P0 <- R11 stall=4\n" \
+    "ISETP.GE.U32.AND.EX P0 <- R10 P0 stall=1\n" \
+    "STG.E.128 <- R2 R3 R4 bytes=16 pattern=coalesced %s stall=12\n" \
+    "@!P0 BRA <- P0 stall=5\n"
+
+/* add: c[i] = a[i] + b[i] */
+#define RW4_ADD \
+    "IMAD.SHL.U32 R14 <- R17 stall=1\n" \
+    "SHF.L.U64.HI R15 <- R17 R16 stall=4\n" \
+    "IADD3 R8 <- R14 stall=2\n" \
+    "IADD3 R12 <- R14 stall=2\n" \
+    "IADD3.X R9 <- R15 stall=2\n" \
+    "IADD3.X R13 <- R15 stall=4\n" \
+    "LDG.E.128 R8 <- R8 R9 bytes=16 pattern=coalesced %s stall=4\n" \
+    "LDG.E.128 R4 <- R12 R13 bytes=16 pattern=coalesced %s stall=1\n" \
+    "IADD3 R14 <- R14 stall=4\n" \
+    "IADD3.X R15 <- R15 stall=2\n" \
+    "IADD3 R17 <- R17 R2 stall=5\n" \
+    "IMAD.X R16 <- R16 R0 stall=1\n" \
+    "ISETP.GE.U32.AND P0 <- R17 stall=4\n" \
+    "ISETP.GE.U32.AND.EX P0 <- R16 P0 stall=1\n" \
+    "FADD R20 <- R4 R8 stall=1\n" \
+    "FADD R21 <- R4 R8 stall=1\n" \
+    "FADD R22 <- R4 R8 stall=1\n" \
+    "FADD R23 <- R4 R8 stall=5\n" \
+    "STG.E.128 <- R14 R15 R20 R23 bytes=16 pattern=coalesced %s stall=4\n" \
+    "@!P0 BRA <- P0 stall=5\n"
+
+/* triad: d[i] = a[i] + b[i] + c[i] */
+#define RW4_TRIAD \
+    "IMAD.SHL.U32 R23 <- R0 stall=1\n" \
+    "SHF.L.U64.HI R20 <- R0 R17 stall=4\n" \
+    "IADD3 R4 <- R23 stall=2\n" \
+    "IADD3 R8 <- R23 stall=2\n" \
+    "IADD3.X R5 <- R20 stall=2\n" \
+    "IADD3.X R9 <- R20 stall=2\n" \
+    "IADD3 R18 <- R23 stall=2\n" \
+    "LDG.E.128 R4 <- R4 R5 bytes=16 pattern=coalesced %s stall=2\n" \
+    "IADD3.X R19 <- R20 stall=2\n" \
+    "LDG.E.128 R8 <- R8 R9 bytes=16 pattern=coalesced %s stall=4\n" \
+    "LDG.E.128 R12 <- R18 R19 bytes=16 pattern=coalesced %s stall=1\n" \
+    "FADD R22 <- R4 R8 stall=1\n" \
+    "FADD R7 <- R4 R8 stall=1\n" \
+    "FADD R21 <- R4 R8 stall=1\n" \
+    "FADD R24 <- R4 R8 stall=1\n" \
+    "IADD3 R6 <- R23 stall=1\n" \
+    "FADD R14 <- R12 R7 stall=1\n" \
+    "FADD R15 <- R12 R22 stall=1\n" \
+    "FADD R13 <- R12 R24 stall=1\n" \
+    "IADD3.X R7 <- R20 stall=1\n" \
+    "FADD R12 <- R12 R21 stall=4\n" \
+    "IADD3 R0 <- R0 R2 stall=1\n" \
+    "STG.E.128 <- R6 R7 R13 R12 bytes=16 pattern=coalesced %s stall=1\n" \
+    "IADD3.X R17 <- R17 R16 stall=2\n" \
+    "ISETP.GE.U32.AND P0 <- R0 stall=4\n" \
+    "ISETP.GE.U32.AND.EX P0 <- R17 P0 stall=13\n" \
+    "@!P0 BRA <- P0 stall=5\n"
 
 static void rw_iter(strbuf *b, const char *const *addr, const void *ctx)
 {
     const rw_shape *sh = ctx;
     const int nread = sh->nread, nwrite = sh->nwrite, elem = sh->elem;
+    if (elem == 16) {
+        /* the mix's index: reads then writes name it (nread 1, 0, 1, 2, 3) */
+        switch (nwrite == 0 ? 0 : nread == 0 ? 1 : nread + 1) {
+        case 0: sb_printf(b, RW4_READ, addr[0]); break;
+        case 1: sb_printf(b, RW4_WRITE, addr[0]); break;
+        case 2: sb_printf(b, RW4_COPY, addr[0], addr[1]); break;
+        case 3: sb_printf(b, RW4_ADD, addr[0], addr[1], addr[2]); break;
+        default: sb_printf(b, RW4_TRIAD, addr[0], addr[1], addr[2], addr[3]); break;
+        }
+        return;
+    }
+    /* fp32 (add1): the loop written as nvcc schedules such loops, loads
+     * first; R8, R9, R13 walk the arrays read, R12 the one written */
     static const char *const ptr[] = {"R8", "R9", "R13"};
-    const char *w = elem == 16 ? ".128" : "";
     for (int a = 0; a < nread; a++)
-        sb_printf(b, "LDG.E%s R%d <- %s bytes=%d pattern=coalesced %s stall=1\n", w, 4 + a, ptr[a], elem,
-                  addr[a]);
+        sb_printf(b, "LDG.E R%d <- %s bytes=%d pattern=coalesced %s stall=1\n", 4 + a, ptr[a], elem, addr[a]);
     for (int a = 0; a < nread; a++)
         sb_printf(b, "IADD3 %s <- %s R10 stall=1\n", ptr[a], ptr[a]);      /* p += gridDim * blockDim */
     sb_printf(b, "ISETP.GE.U32.AND P0 <- %s R11 stall=1\n", nread ? "R8" : "R12");
-    /* the sum of the loaded values: one FADD a pair of arrays and lane
-     * (the float4's four lanes, or one), read's s += x + y + z + w */
+    /* the sum of the loaded values: one FADD a pair of arrays, read's s += x */
     for (int a = 1; a < nread; a++)
-        for (int l = 0; l < elem / 4; l++)
-            sb_printf(b, "FADD R%d <- R%d R%d stall=%d\n", 20 + l, a == 1 ? 4 : 20 + l, 4 + a,
-                      l == elem / 4 - 1 ? 4 : 1);
+        sb_printf(b, "FADD R20 <- R%d R%d stall=4\n", a == 1 ? 4 : 20, 4 + a);
     if (nread && !nwrite)
-        for (int l = 0; l < elem / 4; l++)
-            sb_printf(b, "FADD R0 <- R0 R4 stall=%d\n", l == elem / 4 - 1 ? 4 : 1);
+        sb_printf(b, "FADD R0 <- R0 R4 stall=4\n");
     if (nwrite)
-        sb_printf(b, "STG.E%s <- R12 %s bytes=%d pattern=coalesced %s stall=1\n"
-                     "IADD3 R12 <- R12 R10 stall=1\n", w, nread > 1 ? "R20" : nread ? "R4" : "R6", elem,
+        sb_printf(b, "STG.E <- R12 %s bytes=%d pattern=coalesced %s stall=1\n"
+                     "IADD3 R12 <- R12 R10 stall=1\n", nread > 1 ? "R20" : nread ? "R4" : "R6", elem,
                   addr[nread]);
     sb_printf(b, "@!P0 BRA stall=5\n");
 }
-
 
 /* One element's instructions; ctx: the kernel's own detail (above). */
 typedef void (*iter_fn)(strbuf *b, const char *const *addr, const void *ctx);
