@@ -281,11 +281,19 @@ static FILE *open_capture(const char *dir, const char *name, const char *title, 
  * fitted to the copy at 256 MiB (configs/h200.yaml): that row is printed,
  * not judged; the rest are predicted. */
 
-/* Simulated CUDA-event time (ns) of the last of n gen rw kernels (mixes
- * mix[i] over bytes[i] each) run one after another, each after the first
- * launched once the one before completed (sync=host), as cap_rw.cu and
- * cap_l2keep.cu synchronise every launch. */
-static int rw_seq(const cfg *c, const int *mix, const long long *bytes, int n, double *ns, sk_error *e)
+/* One gen rw kernel of a sequence: its mix over `bytes`, on ctas x block
+ * threads (E21's and E21d's 1056 x 256, E22's own). */
+typedef struct rw_step {
+    int mix;
+    long long bytes;
+    long ctas, block;
+} rw_step;
+
+/* Simulated CUDA-event time (ns) of the last of n gen rw kernels run one
+ * after another, each after the first launched once the one before
+ * completed (sync=host), as cap_rw.cu, cap_l2keep.cu and cap_inflight.cu
+ * synchronise every launch. */
+static int rw_seq(const cfg *c, const rw_step *st, int n, double *ns, sk_error *e)
 {
     kernel k[3];
     int rc = 0, made = 0;
@@ -293,7 +301,7 @@ static int rw_seq(const cfg *c, const int *mix, const long long *bytes, int n, d
     if (n > 3)
         return sk_errorf(e, SK_EUSAGE, "validate: %d kernels in a row: expected at most 3", n);
     for (; made < n && rc == 0; made++) {
-        rc = gen_rw(&k[made], 1056, 256, bytes[made], mix[made], 16, e);
+        rc = gen_rw(&k[made], st[made].ctas, st[made].block, st[made].bytes, st[made].mix, 16, e);
         k[made].sync_host = made > 0;
     }
     results *r = NULL;
@@ -330,19 +338,17 @@ static int validate_e21d(const cfg *c, const char *dir, int *fails, sk_error *e)
         double us, gbps;
         if (sscanf(line, "%lld,%15[^,],%lf,%lf", &bytes, before, &us, &gbps) != 4)
             continue;
-        int mix[3], n;
-        long long b[3];
-        if (!strcmp(before, "warm")) {
-            n = 2, mix[0] = mix[1] = 0, b[0] = b[1] = bytes;
-        } else if (!strcmp(before, "flush")) {
-            n = 2, mix[0] = mix[1] = 0, b[0] = 512ll << 20, b[1] = bytes;
-        } else if (!strcmp(before, "write")) {
-            n = 3, mix[0] = 0, mix[1] = 1, mix[2] = 0, b[0] = b[1] = b[2] = bytes;
-        } else {
+        const rw_step rd = {0, bytes, 1056, 256}, big = {0, 512ll << 20, 1056, 256}, wr = {1, bytes, 1056, 256};
+        rw_step st[3] = {rd, rd, rd};
+        int n = 2;
+        if (!strcmp(before, "flush"))
+            st[0] = big;
+        else if (!strcmp(before, "write"))
+            n = 3, st[1] = wr;
+        else if (strcmp(before, "warm"))
             continue;
-        }
         double ns = NAN;
-        if ((rc = rw_seq(c, mix, b, n, &ns, e)) < 0)
+        if ((rc = rw_seq(c, st, n, &ns, e)) < 0)
             break;
         char what[64];
         snprintf(what, sizeof what, "read %lld MiB after %s", bytes >> 20, before);
@@ -379,10 +385,9 @@ static int validate_e21(const cfg *c, const char *dir, int *fails, sk_error *e)
             continue;
         /* a warm-up launch, then the timed one; GB/s over the arrays the
          * capture says the kernel reads and writes */
-        const int mixes[2] = {mix, mix};
-        const long long b[2] = {bytes, bytes};
+        const rw_step st[2] = {{mix, bytes, 1056, 256}, {mix, bytes, 1056, 256}};
         double ns = NAN;
-        if ((rc = rw_seq(c, mixes, b, 2, &ns, e)) < 0)
+        if ((rc = rw_seq(c, st, 2, &ns, e)) < 0)
             break;
         double simv = (double)bytes * (nrd + nwr) / ns;
         char what[64];
@@ -404,31 +409,6 @@ static int validate_e21(const cfg *c, const char *dir, int *fails, sk_error *e)
  * launch; the time is done - launch.  memory.l1.store_bytes_per_cycle was
  * read off the one-CTA writes to HBM from 128 threads on (the plateau):
  * those rows are printed, not judged; the rest are predicted. */
-static int e22_gbps(const cfg *c, int mix, long ctas, long threads, long long bytes, double *gbps, sk_error *e)
-{
-    kernel k[2];
-    int n = 0, rc = 0;
-    memset(k, 0, sizeof k);
-    if (bytes < (256ll << 20))
-        rc = gen_rw(&k[n++], 132, 1024, bytes, 0, 16, e);
-    if (rc == 0) {
-        rc = gen_rw(&k[n], ctas, threads, bytes, mix, 16, e);
-        k[n].sync_host = n > 0;
-        n++;
-    }
-    results *r = NULL;
-    if (rc == 0)
-        rc = simulate_kernels(c, k, n, &r, e);
-    for (int i = 0; i < n; i++)
-        kernel_free(&k[i]);
-    if (rc < 0)
-        return rc;
-    const kernel_stats *ks = results_nkernels(r) == (size_t)n ? results_kernel(r, (size_t)n - 1) : NULL;
-    *gbps = ks ? (double)bytes / ((double)(ks->done_ps - ks->launch_ps) * 1e-3) : NAN;
-    results_free(r);
-    return 0;
-}
-
 static int validate_e22(const cfg *c, const char *dir, int *fails, sk_error *e)
 {
     char line[256];
@@ -455,9 +435,14 @@ static int validate_e22(const cfg *c, const char *dir, int *fails, sk_error *e)
             int mix = !strcmp(mode, "read") ? 0 : !strcmp(mode, "write") ? 1 : -1;
             if (mix < 0)
                 continue;
-            double simv = NAN;
-            if ((rc = e22_gbps(c, mix, ctas, threads, bytes, &simv, e)) < 0)
+            /* the L2-resident rows after the capture's warm-up read */
+            const rw_step warm = {0, bytes, 132, 1024}, timed = {mix, bytes, ctas, threads};
+            const rw_step st[2] = {warm, timed};
+            int resident = bytes < (256ll << 20);
+            double ns = NAN;
+            if ((rc = rw_seq(c, resident ? st : st + 1, resident ? 2 : 1, &ns, e)) < 0)
                 break;
+            double simv = (double)bytes / ns;
             char what[64];
             snprintf(what, sizeof what, "%s %lld MiB %ldx%ld", mode, bytes >> 20, ctas, threads);
             /* the one-CTA writes to HBM from 128 threads, in either table */
