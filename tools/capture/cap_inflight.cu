@@ -10,7 +10,11 @@
 // 7 reps after 2 untimed.  Then the same kernels over 256 MiB on 1 .. 132
 // CTAs of 1024 threads (one a SM while they fit: the per-SM rate as SMs
 // are added, until the L2 or HBM limits the chip).
-// -> stdout and DIR/inflight.csv, DIR/inflight_scale.csv.  Build: nvcc -O3 -arch=sm_90 -o cap_inflight cap_inflight.cu
+// -> stdout and DIR/inflight.csv, DIR/inflight_scale.csv.
+// `cap_inflight DIR add` instead: one CTA of 32-1024 threads running the
+// scalar c = a + b (k_add1) and the float4 one (k_add) over three arrays
+// of 16 MiB (L2 resident after a 132 x 1024 warm-up of the same kernel) or
+// 256 MiB -> DIR/inflight_add.csv.  Build: nvcc -O3 -arch=sm_90 -o cap_inflight cap_inflight.cu
 #include "cap.h"
 
 #include "rw_kernels.h"
@@ -34,9 +38,64 @@ __global__ void k_write_id(float4 *a, size_t n, float k, uint32_t *sm)
         a[i] = make_float4(k, k, k, k);
 }
 
+static int add_table(const char *dir)
+{
+    const size_t big = 256ull << 20;
+    float4 *a, *b, *c;
+    CK(cudaMalloc(&a, big));
+    CK(cudaMalloc(&b, big));
+    CK(cudaMalloc(&c, big));
+    CK(cudaMemset(a, 0x3c, big));
+    CK(cudaMemset(b, 0x3d, big));
+    CK(cudaMemset(c, 0, big));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    std::string path = std::string(dir) + "/inflight_add.csv";
+    FILE *fo = std::fopen(path.c_str(), "w");
+    if (!fo) { std::perror(path.c_str()); return 1; }
+    std::fprintf(fo, "mode,bytes,ctas,threads,median_us,gbps\n");
+    for (int elem : {4, 16}) {
+        for (size_t bytes : {(size_t)16 << 20, big}) {
+            for (int threads : {32, 64, 128, 256, 512, 1024}) {
+                std::vector<double> t;
+                size_t n = bytes / elem;
+                for (int r = 0; r < 9; r++) {
+                    if (bytes < big) {        // L2 resident: the same kernel on the whole chip first
+                        if (elem == 4)
+                            k_add1<<<132, 1024>>>((const float *)a, (const float *)b, (float *)c, n);
+                        else
+                            k_add<<<132, 1024>>>(a, b, c, n);
+                    }
+                    CK(cudaDeviceSynchronize());
+                    CK(cudaEventRecord(e0));
+                    if (elem == 4)
+                        k_add1<<<1, threads>>>((const float *)a, (const float *)b, (float *)c, n);
+                    else
+                        k_add<<<1, threads>>>(a, b, c, n);
+                    CK(cudaEventRecord(e1));
+                    CK(cudaEventSynchronize(e1));
+                    CK(cudaGetLastError());
+                    if (r >= 2)
+                        t.push_back(ev_ms(e0, e1) * 1000.0);
+                }
+                double us = median_d(t), gb = 3.0 * (double)bytes / (us * 1e3);
+                const char *mode = elem == 4 ? "add1" : "add";
+                std::fprintf(fo, "%s,%zu,1,%d,%.2f,%.2f\n", mode, bytes, threads, us, gb);
+                std::printf("%-4s 3 x %3zu MiB  1 CTA x %4d threads: %10.2f us  %7.2f GB/s (3 arrays)\n", mode,
+                            bytes >> 20, threads, us, gb);
+            }
+        }
+    }
+    std::fclose(fo);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : ".";
+    if (argc > 2 && std::strcmp(argv[2], "add") == 0)
+        return add_table(dir);
     const size_t big = 256ull << 20;
     float4 *a;
     float *out;
