@@ -6,9 +6,14 @@
 
 /* Leave the outcome of a scan that found no ready warp: min_wake, and for
  * the stall reason (sm.c, stall_reason) the first position holding the
- * least entry and what it holds for. */
-static inline int warp_none_ready(sm *m, warp_sched *ws, uint64_t least, int pos)
+ * least entry and what it holds for.  The scan gives the least of two
+ * parts of the entries, each with the first position holding it (-1 for
+ * none, with UINT64_MAX): the lesser, or on a tie the earlier. */
+static inline int warp_none_ready(sm *m, warp_sched *ws, uint64_t a, int pa, uint64_t b, int pb)
 {
+    int first = b < a || (b == a && pb < pa);
+    uint64_t least = first ? b : a;
+    int pos = first ? pb : pa;
     ws->min_wake = least;
     ws->lp_pos = pos;
     ws->lp_wake = least;
@@ -39,9 +44,7 @@ static inline int warp_oldest_ready(sm *m, warp_sched *ws, uint64_t c)
                 e = ew[q] = w->wake;
             }
         }
-        if (e < ws->os_min || (e == ws->os_min && q < ws->os_pos))
-            return warp_none_ready(m, ws, e, q);
-        return warp_none_ready(m, ws, ws->os_min, ws->os_pos);
+        return warp_none_ready(m, ws, ws->os_min, ws->os_pos, e, q);
     }
     uint64_t least = UINT64_MAX, oleast = UINT64_MAX;
     int pos = -1, opos = -1, q = -1, ncand = 0;
@@ -83,9 +86,7 @@ static inline int warp_oldest_ready(sm *m, warp_sched *ws, uint64_t c)
     ws->os_pos = opos;
     ws->os_n = ws->n;
     ws->os_epoch = m->release_epoch;
-    if (oleast < least || (oleast == least && opos < pos))
-        return warp_none_ready(m, ws, oleast, opos);
-    return warp_none_ready(m, ws, least, pos);
+    return warp_none_ready(m, ws, least, pos, oleast, opos);
 }
 
 #endif

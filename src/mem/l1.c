@@ -335,6 +335,12 @@ ps_t mem_l1_store_drain(const mem_level *l)
     return s->store_drain_ps;
 }
 
+/* n sectors through a port of bytes_per_cycle at the current clock */
+static ps_t sectors_ps(const l1_state *s, unsigned n, int bytes_per_cycle)
+{
+    return (ps_t)((uint64_t)n * s->g.sector_bytes * s->fs_per_cycle / (uint64_t)bytes_per_cycle / 1000);
+}
+
 void mem_l1_set_mhz(mem_level *l, int mhz)
 {
     l1_state *s = l->st;
@@ -343,11 +349,8 @@ void mem_l1_set_mhz(mem_level *l, int mhz)
      * per clock change */
     s->hit_ps = (ps_t)((uint64_t)s->hit_cycles * s->fs_per_cycle / 1000);
     for (unsigned n = 0; n < SK_ARRAY_LEN(s->port_ps); n++) {
-        s->port_ps[n] = (ps_t)((uint64_t)n * s->g.sector_bytes * s->fs_per_cycle /
-                               (uint64_t)s->bytes_per_cycle / 1000);
-        s->store_port_ps[n] = s->store_bytes_per_cycle > 0
-            ? (ps_t)((uint64_t)n * s->g.sector_bytes * s->fs_per_cycle / (uint64_t)s->store_bytes_per_cycle / 1000)
-            : 0;
+        s->port_ps[n] = sectors_ps(s, n, s->bytes_per_cycle);
+        s->store_port_ps[n] = s->store_bytes_per_cycle > 0 ? sectors_ps(s, n, s->store_bytes_per_cycle) : 0;
     }
 }
 
