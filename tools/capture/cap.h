@@ -240,6 +240,48 @@ static inline float ev_ms(cudaEvent_t a, cudaEvent_t b)
     return ms;
 }
 
+// The median time (us, CUDA events) of `reps` launches after `skip` untimed
+// ones; before each, before() runs (a warm-up or a flush, untimed) and the
+// device is synchronised, so each launch is timed alone.
+template <class Before, class Launch>
+static double median_launch_us(int reps, int skip, Before before, Launch launch)
+{
+    static cudaEvent_t e0, e1;
+    static bool made = false;
+    if (!made) {
+        CK(cudaEventCreate(&e0));
+        CK(cudaEventCreate(&e1));
+        made = true;
+    }
+    std::vector<double> t;
+    for (int r = 0; r < skip + reps; r++) {
+        before();
+        CK(cudaDeviceSynchronize());
+        CK(cudaEventRecord(e0));
+        launch();
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        CK(cudaGetLastError());
+        if (r >= skip)
+            t.push_back(ev_ms(e0, e1) * 1000.0);
+    }
+    return median_d(t);
+}
+
+// DIR/name opened for writing with its header line; exits with the path's
+// error when it cannot be.
+static inline FILE *open_table(const char *dir, const char *name, const char *header)
+{
+    std::string path = std::string(dir) + "/" + name;
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f) {
+        std::perror(path.c_str());
+        std::exit(1);
+    }
+    std::fprintf(f, "%s\n", header);
+    return f;
+}
+
 // capture.cu's FMA work and kernel, instruction for instruction (so that
 // `skewsim gen fma` reproduces it): four independent FFMA chains per thread.
 static __device__ __forceinline__ float fma_work(int iters, float seed)

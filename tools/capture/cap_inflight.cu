@@ -48,38 +48,21 @@ static int add_table(const char *dir)
     CK(cudaMemset(a, 0x3c, big));
     CK(cudaMemset(b, 0x3d, big));
     CK(cudaMemset(c, 0, big));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    std::string path = std::string(dir) + "/inflight_add.csv";
-    FILE *fo = std::fopen(path.c_str(), "w");
-    if (!fo) { std::perror(path.c_str()); return 1; }
-    std::fprintf(fo, "mode,bytes,ctas,threads,median_us,gbps\n");
+    FILE *fo = open_table(dir, "inflight_add.csv", "mode,bytes,ctas,threads,median_us,gbps");
     for (int elem : {4, 16}) {
         for (size_t bytes : {(size_t)16 << 20, big}) {
             for (int threads : {32, 64, 128, 256, 512, 1024}) {
-                std::vector<double> t;
                 size_t n = bytes / elem;
-                for (int r = 0; r < 9; r++) {
-                    if (bytes < big) {        // L2 resident: the same kernel on the whole chip first
-                        if (elem == 4)
-                            k_add1<<<132, 1024>>>((const float *)a, (const float *)b, (float *)c, n);
-                        else
-                            k_add<<<132, 1024>>>(a, b, c, n);
-                    }
-                    CK(cudaDeviceSynchronize());
-                    CK(cudaEventRecord(e0));
+                auto add = [&](int g, int th) {
                     if (elem == 4)
-                        k_add1<<<1, threads>>>((const float *)a, (const float *)b, (float *)c, n);
+                        k_add1<<<g, th>>>((const float *)a, (const float *)b, (float *)c, n);
                     else
-                        k_add<<<1, threads>>>(a, b, c, n);
-                    CK(cudaEventRecord(e1));
-                    CK(cudaEventSynchronize(e1));
-                    CK(cudaGetLastError());
-                    if (r >= 2)
-                        t.push_back(ev_ms(e0, e1) * 1000.0);
-                }
-                double us = median_d(t), gb = 3.0 * (double)bytes / (us * 1e3);
+                        k_add<<<g, th>>>(a, b, c, n);
+                };
+                // L2 resident: the same kernel on the whole chip first
+                double us = median_launch_us(7, 2, [&] { if (bytes < big) add(132, 1024); },
+                                             [&] { add(1, threads); });
+                double gb = 3.0 * (double)bytes / (us * 1e3);
                 const char *mode = elem == 4 ? "add1" : "add";
                 std::fprintf(fo, "%s,%zu,1,%d,%.2f,%.2f\n", mode, bytes, threads, us, gb);
                 std::printf("%-4s 3 x %3zu MiB  1 CTA x %4d threads: %10.2f us  %7.2f GB/s (3 arrays)\n", mode,
@@ -101,40 +84,28 @@ int main(int argc, char **argv)
     float *out;
     uint32_t *dsm;
     CK(cudaMalloc(&a, big));
-    CK(cudaMalloc(&out, 1024 * sizeof(float)));
+    CK(cudaMalloc(&out, 132 * 1024 * sizeof(float)));
     CK(cudaMalloc(&dsm, sizeof(uint32_t)));
     CK(cudaMemset(a, 0x3c, big));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    std::string path = std::string(dir) + "/inflight.csv";
-    FILE *fo = std::fopen(path.c_str(), "w");
-    if (!fo) { std::perror(path.c_str()); return 1; }
-    std::fprintf(fo, "mode,bytes,ctas,threads,sm,median_us,gbps\n");
+    // the timed kernel: mode m (read, write) on g CTAs of th threads
+    auto rw_id = [&](int m, int g, int th, size_t n) {
+        if (m == 0)
+            k_read_id<<<g, th>>>(a, n, out, dsm);
+        else
+            k_write_id<<<g, th>>>(a, n, 1.5f, dsm);
+    };
+    FILE *fo = open_table(dir, "inflight.csv", "mode,bytes,ctas,threads,sm,median_us,gbps");
     const char *modes[] = {"read", "write"};
     for (int m = 0; m < 2; m++) {
         for (size_t bytes : {big, (size_t)4 << 20}) {
             size_t n = bytes / 16;
             for (int threads : {32, 64, 128, 256, 512, 1024}) {
-                std::vector<double> t;
                 uint32_t sm = 0;
-                for (int r = 0; r < 9; r++) {
-                    if (bytes < big)          // L2 resident: bring it in first
-                        k_read<<<132, 1024>>>(a, n, out);
-                    CK(cudaDeviceSynchronize());
-                    CK(cudaEventRecord(e0));
-                    if (m == 0)
-                        k_read_id<<<1, threads>>>(a, n, out, dsm);
-                    else
-                        k_write_id<<<1, threads>>>(a, n, 1.5f, dsm);
-                    CK(cudaEventRecord(e1));
-                    CK(cudaEventSynchronize(e1));
-                    CK(cudaGetLastError());
-                    if (r >= 2)
-                        t.push_back(ev_ms(e0, e1) * 1000.0);
-                }
+                // L2 resident: bring it in first
+                double us = median_launch_us(7, 2, [&] { if (bytes < big) k_read<<<132, 1024>>>(a, n, out); },
+                                             [&] { rw_id(m, 1, threads, n); });
                 CK(cudaMemcpy(&sm, dsm, sizeof sm, cudaMemcpyDeviceToHost));
-                double us = median_d(t), gb = (double)bytes / (us * 1e3);
+                double gb = (double)bytes / (us * 1e3);
                 std::fprintf(fo, "%s,%zu,1,%d,%u,%.2f,%.2f\n", modes[m], bytes, threads, sm, us, gb);
                 std::printf("%-5s %3zu MiB  1 CTA x %4d threads (SM %3u): %10.2f us  %7.2f GB/s\n", modes[m],
                             bytes >> 20, threads, sm, us, gb);
@@ -143,30 +114,11 @@ int main(int argc, char **argv)
     }
     std::fclose(fo);
 
-    path = std::string(dir) + "/inflight_scale.csv";
-    fo = std::fopen(path.c_str(), "w");
-    if (!fo) { std::perror(path.c_str()); return 1; }
-    std::fprintf(fo, "mode,bytes,ctas,threads,median_us,gbps,gbps_per_cta\n");
-    float *out2;
-    CK(cudaMalloc(&out2, 132 * 1024 * sizeof(float)));
+    fo = open_table(dir, "inflight_scale.csv", "mode,bytes,ctas,threads,median_us,gbps,gbps_per_cta");
     for (int m = 0; m < 2; m++) {
         for (int g : {1, 2, 4, 8, 16, 33, 66, 132}) {
-            size_t n = big / 16;
-            std::vector<double> t;
-            for (int r = 0; r < 9; r++) {
-                CK(cudaDeviceSynchronize());
-                CK(cudaEventRecord(e0));
-                if (m == 0)
-                    k_read_id<<<g, 1024>>>(a, n, out2, dsm);
-                else
-                    k_write_id<<<g, 1024>>>(a, n, 1.5f, dsm);
-                CK(cudaEventRecord(e1));
-                CK(cudaEventSynchronize(e1));
-                CK(cudaGetLastError());
-                if (r >= 2)
-                    t.push_back(ev_ms(e0, e1) * 1000.0);
-            }
-            double us = median_d(t), gb = (double)big / (us * 1e3);
+            double us = median_launch_us(7, 2, [] {}, [&] { rw_id(m, g, 1024, big / 16); });
+            double gb = (double)big / (us * 1e3);
             std::fprintf(fo, "%s,%zu,%d,1024,%.2f,%.2f,%.2f\n", modes[m], big, g, us, gb, gb / g);
             std::printf("%-5s 256 MiB %3d CTAs x 1024 threads: %9.2f us  %8.2f GB/s  %6.2f GB/s a CTA\n", modes[m], g,
                         us, gb, gb / g);

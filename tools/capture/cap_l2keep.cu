@@ -24,32 +24,20 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&out, G * B * sizeof(float)));
     CK(cudaMemset(a, 0x3c, 32ull << 20));
     CK(cudaMemset(f, 0x3d, big));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    std::string path = std::string(dir) + "/l2keep.csv";
-    FILE *fo = std::fopen(path.c_str(), "w");
-    if (!fo) { std::perror(path.c_str()); return 1; }
-    std::fprintf(fo, "bytes,before,median_us,gbps\n");
+    FILE *fo = open_table(dir, "l2keep.csv", "bytes,before,median_us,gbps");
     const char *modes[] = {"warm", "flush", "write"};
     for (size_t mib : {4, 16, 32}) {
         size_t bytes = mib << 20, n = bytes / 16;
         for (int m = 0; m < 3; m++) {
-            std::vector<double> t;
-            for (int r = 0; r < 9; r++) {
-                if (m == 0) k_read<<<G, B>>>(a, n, out);
-                if (m == 1) k_read<<<G, B>>>(f, big / 16, out);
-                if (m == 2) k_write<<<G, B>>>(a, n, 1.5f);
-                CK(cudaDeviceSynchronize());
-                CK(cudaEventRecord(e0));
-                k_read<<<G, B>>>(a, n, out);
-                CK(cudaEventRecord(e1));
-                CK(cudaEventSynchronize(e1));
-                CK(cudaGetLastError());
-                if (r >= 2)
-                    t.push_back(ev_ms(e0, e1) * 1000.0);
-            }
-            double us = median_d(t), gb = (double)bytes / (us * 1e3);
+            double us = median_launch_us(
+                7, 2,
+                [&] {
+                    if (m == 0) k_read<<<G, B>>>(a, n, out);
+                    if (m == 1) k_read<<<G, B>>>(f, big / 16, out);
+                    if (m == 2) k_write<<<G, B>>>(a, n, 1.5f);
+                },
+                [&] { k_read<<<G, B>>>(a, n, out); });
+            double gb = (double)bytes / (us * 1e3);
             std::fprintf(fo, "%zu,%s,%.2f,%.1f\n", bytes, modes[m], us, gb);
             std::printf("read %2zu MiB after %-5s: %7.2f us  %7.1f GB/s\n", mib, modes[m], us, gb);
         }

@@ -30,21 +30,13 @@ int main(int argc, char **argv)
     CK(cudaMemset(a, 0x3c, maxb));   // small finite floats, not zeros
     CK(cudaMemset(b, 0x3d, maxb));
     CK(cudaMemset(c, 0x3e, maxb));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    std::string path = std::string(dir) + "/rw.csv";
-    FILE *f = std::fopen(path.c_str(), "w");
-    if (!f) { std::perror(path.c_str()); return 1; }
-    std::fprintf(f, "kernel,bytes_per_array,arrays_read,arrays_written,median_us,gbps\n");
+    FILE *f = open_table(dir, "rw.csv", "kernel,bytes_per_array,arrays_read,arrays_written,median_us,gbps");
     const char *names[] = {"read", "write", "copy", "add", "triad", "add1"};
     const int rd[] = {1, 0, 1, 2, 3, 2}, wr[] = {0, 1, 1, 1, 1, 1};
     for (size_t mib : {4, 16, 64, 256, 1024}) {
         size_t bytes = mib << 20, n = bytes / 16;
         for (int k = 0; k < 6; k++) {
-            std::vector<double> t;
-            for (int r = 0; r < 9; r++) {
-                CK(cudaEventRecord(e0));
+            double us = median_launch_us(7, 2, [] {}, [&] {
                 switch (k) {
                 case 0: k_read<<<G, B>>>(a, n, out); break;
                 case 1: k_write<<<G, B>>>(d, n, 1.5f); break;
@@ -53,13 +45,8 @@ int main(int argc, char **argv)
                 case 4: k_triad<<<G, B>>>(a, b, c, d, n); break;
                 case 5: k_add1<<<G, B>>>((const float *)a, (const float *)b, (float *)d, bytes / 4); break;
                 }
-                CK(cudaEventRecord(e1));
-                CK(cudaEventSynchronize(e1));
-                CK(cudaGetLastError());
-                if (r >= 2)
-                    t.push_back(ev_ms(e0, e1) * 1000.0);
-            }
-            double us = median_d(t), gb = (double)bytes * (rd[k] + wr[k]) / (us * 1e3);
+            });
+            double gb = (double)bytes * (rd[k] + wr[k]) / (us * 1e3);
             std::fprintf(f, "%s,%zu,%d,%d,%.2f,%.1f\n", names[k], bytes, rd[k], wr[k], us, gb);
             std::printf("%-5s %5zu MiB/array: %9.2f us  %7.1f GB/s\n", names[k], mib, us, gb);
             std::fflush(stdout);
