@@ -1880,6 +1880,30 @@ static const struct bad_mem {
       "config: memory.hbm.interleave_bytes: 384: expected a power of two" },
 };
 
+/* memory.l1.store_bytes_per_cycle (E22's store port) outside 0..65536:
+ * refused at --set with its key, value and bounds */
+START_TEST(test_bad_store_port)
+{
+    static const char *const sets[] = {"memory.l1.store_bytes_per_cycle=-1",
+                                       "memory.l1.store_bytes_per_cycle=65537",
+                                       "memory.l1.store_bytes_per_cycle=32B"};
+    static const char *const msgs[] = {
+        "--set memory.l1.store_bytes_per_cycle=-1: memory.l1.store_bytes_per_cycle: -1: "
+        "expected an integer in 0..65536",
+        "--set memory.l1.store_bytes_per_cycle=65537: memory.l1.store_bytes_per_cycle: 65537: "
+        "expected an integer in 0..65536",
+        "--set memory.l1.store_bytes_per_cycle=32B: memory.l1.store_bytes_per_cycle: 32B: "
+        "expected an integer in 0..65536"};
+    for (int i = 0; i < 3; i++) {
+        cfg c;
+        sk_error e = { 0 };
+        cfg_defaults(&c);
+        ck_assert_int_lt(cfg_set(&c, sets[i], &e), 0);
+        ck_assert_str_eq(e.msg, msgs[i]);
+    }
+}
+END_TEST
+
 START_TEST(test_bad_mem_config)
 {
     cfg c;
@@ -2677,6 +2701,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l1_launch_invalidate);
     tcase_add_test(tc, test_apat_part);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));
+    tcase_add_test(tc, test_bad_store_port);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
 
