@@ -359,6 +359,32 @@ START_TEST(test_validate_e18b_queue)
 }
 END_TEST
 
+/* validate's E23 section on the committed capture: every layout's row,
+ * and the model's extra over bcast within 10 cycles of the chip's where
+ * the two E23 mechanisms carry it: c4 and c8 from HBM (memory.hbm.ccd_l_ps:
+ * without it they are 23-27 cycles short), c16 from the L2
+ * (memory.l1.request_cycles: 22 short without it). */
+START_TEST(test_validate_e23)
+{
+    cli_result r;
+    run_cli("validate -c " TU_H200 " -d validation/h200 --only e23", &r);
+    ck_assert_msg(strstr(r.out, "E23 one warp's load") != NULL, "status %d: %s%s", r.status, r.out, r.err);
+    static const char *const rows[] = {"c1 cold", "c2 cold", "c4 cold", "c8 cold", "c16 cold", "c32 cold",
+                                       "c1 warm", "c2 warm", "c4 warm", "c8 warm", "c16 warm", "c32 warm",
+                                       "p32 warm"};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *row = strstr(r.out, rows[i]);
+        ck_assert_msg(row != NULL, "no row %s:\n%s", rows[i], r.out);
+        double chip, model, cx, mx, d;
+        ck_assert_int_eq(sscanf(row + strlen(rows[i]), "%lf %lf %lf %lf %lf", &chip, &model, &cx, &mx, &d), 5);
+        ck_assert(isfinite(model) && model > 0);
+        if (!strcmp(rows[i], "c4 cold") || !strcmp(rows[i], "c8 cold") || !strcmp(rows[i], "c16 warm"))
+            ck_assert_msg(fabs(d) <= 10, "%s: model %+.1f against the chip's %+.1f", rows[i], mx, cx);
+    }
+    cli_free(&r);
+}
+END_TEST
+
 /* The simulated column of the first row of `out` that holds `row` and
  * `metric` (tag "predicted"), NAN when there is none. */
 static double sim_value(const char *out, const char *row, const char *metric)
@@ -429,6 +455,7 @@ Suite *cli_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_validate_e18b_queue);
+    tcase_add_test(tc, test_validate_e23);
     suite_add_tcase(s, tc);
     return s;
 }

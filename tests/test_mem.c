@@ -1701,6 +1701,42 @@ START_TEST(test_hbm_drain_blocks_reads)
 }
 END_TEST
 
+/* memory.hbm.ccd_l_ps (tCCD_L, E23): the four bursts of a line to one
+ * bank come ccd apart and end with the last; the next line of that bank
+ * starts a ccd after them; another bank waits only for the bus, which
+ * stays booked for the bytes alone, so a channel serving many banks keeps
+ * its rate. */
+START_TEST(test_hbm_bank_burst_spacing)
+{
+    const ps_t miss = 20000, lat = 50000, ccd = 2560;
+    const ps_t line = 128 * (1000000000 / 24000) / 1000, burst = 32 * (1000000000 / 24000) / 1000;
+    mem_hbm_chan ch;
+    mem_hbm_chan_init(&ch, 24000, lat, miss, 4);
+    ck_assert_int_eq(mem_hbm_chan_access(&ch, 0, 1, 128, 0), miss + line + lat);   /* off: the bus alone */
+    mem_hbm_chan_free(&ch);
+    mem_hbm_chan_init(&ch, 24000, lat, miss, 4);
+    mem_hbm_chan_ccd(&ch, ccd);
+    ck_assert_int_eq(mem_hbm_chan_access(&ch, 0, 1, 128, 0), miss + 3 * ccd + burst + lat);
+    ck_assert_int_eq(mem_hbm_chan_access(&ch, 0, 1, 128, 0), miss + 7 * ccd + burst + lat);
+    /* bank 1: a row miss of its own, then the bus after the two lines */
+    ck_assert_int_eq(mem_hbm_chan_access(&ch, 1, 1, 128, 0), miss + 3 * line + lat);
+    /* one sector: one burst, no spacing */
+    ck_assert_int_eq(mem_hbm_chan_access(&ch, 2, 1, 32, 0), miss + 3 * line + burst + lat);
+    mem_hbm_chan_free(&ch);
+    /* 64 lines over 4 banks at once: bus-bound with or without the spacing */
+    ps_t end[2] = {0, 0};
+    for (int on = 0; on < 2; on++) {
+        mem_hbm_chan_init(&ch, 24000, lat, miss, 4);
+        mem_hbm_chan_ccd(&ch, on ? ccd : 0);
+        for (int i = 0; i < 64; i++)
+            end[on] = SK_MAX(end[on], mem_hbm_chan_access(&ch, i % 4, 1, 128, 0));
+        mem_hbm_chan_free(&ch);
+    }
+    ck_assert_int_eq(end[0], miss + 64 * line + lat);
+    ck_assert_int_le(end[1], end[0] + 3 * ccd);
+}
+END_TEST
+
 START_TEST(test_hbm_level_saturates)
 {
     /* all requests to one pseudo-channel: its bus is the bottleneck; the
@@ -2365,6 +2401,39 @@ static void rec_destroy(mem_level *l)
 }
 static const mem_level_ops rec_ops = { "rec", rec_access, NULL, rec_destroy };
 
+/* memory.l1.request_cycles (E23): a bypassing warp load of 32 lines, one
+ * sector each, reaches the next level one line every request_cycles; off,
+ * one every data-port time of a sector (32 B at bytes_per_cycle). */
+START_TEST(test_l1_request_cycles)
+{
+    for (int rq = 0; rq <= 3; rq += 3) {
+        cfg c;
+        topo t;
+        char set[64];
+        snprintf(set, sizeof set, "memory.l1.request_cycles=%d", rq);
+        cfg_with(&c, &t, "memory.model=hierarchy", "memory.l1.l2_port_gbps=0", set, NULL);
+        mem_stats st[1];
+        memset(st, 0, sizeof st);
+        mem_level rec = { &rec_ops, NULL, NULL };
+        mem_level *l1 = mem_l1_create(&c, 0, (uint64_t)c.l1_unified_bytes, &rec, st);
+        uint64_t a[32];
+        lanes(a, 0x200000, 128);
+        const ps_t t0 = 1000000;
+        mem_req r = { 0, MEM_LOAD, MEM_F_BYPASS_L1, 4, ~0u, a, 128, t0, 0, 0, 0 };
+        rec_n = 0;
+        ps_t d = mem_access(l1, &r);
+        uint64_t fs = 1000000000ull / (uint64_t)c.sm_mhz;
+        ps_t step = rq ? (ps_t)(rq * fs / 1000) : (ps_t)(32 * fs / (uint64_t)c.l1_bytes_per_cycle / 1000);
+        ck_assert_int_eq(rec_n, 32);
+        ck_assert_int_eq(rec_t[0], t0);
+        ck_assert_int_eq(rec_t[15], t0 + 15 * step);
+        ck_assert_int_eq(d, t0 + 31 * step + 7);
+        l1->ops->destroy(l1);
+        topo_free(&t);
+    }
+}
+END_TEST
+
 /* One request of one 32 B sector at addr, at t, as the L1 hands a miss
  * on; same: not the first request of its warp access. */
 static ps_t tlb_req(mem_level *l, int smi, uint64_t addr, ps_t t, int same)
@@ -2687,6 +2756,8 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_hbm_turnaround_bound);
     tcase_add_test(tc, test_hbm_refresh);
     tcase_add_test(tc, test_hbm_drain_blocks_reads);
+    tcase_add_test(tc, test_hbm_bank_burst_spacing);
+    tcase_add_test(tc, test_l1_request_cycles);
     tcase_add_test(tc, test_store_backpressure);
     tcase_add_test(tc, test_store_drain_per_kernel);
     tcase_add_test(tc, test_store_port);

@@ -161,6 +161,7 @@ typedef struct cfg {
     int l1_mshrs;                     /* memory.l1.mshrs: misses in flight per SM */
     int l1_hit_cycles;                /* memory.l1.hit_cycles: lookup to data, SM cycles */
     int l1_l2_port_gbps;              /* memory.l1.l2_port_gbps: L2-to-SM data, per SM (0: none) */
+    int l1_request_cycles;            /* memory.l1.request_cycles: between two lines' requests to L2 */
     int l1_store_bytes_per_cycle;     /* memory.l1.store_bytes_per_cycle: SM-to-L2 store data (0: none) */
     int l1_launch_invalidate;         /* memory.l1.launch_invalidate: a launch empties the L1s */
     int l1_bytes_per_cycle;           /* memory.l1.bytes_per_cycle: data port */
@@ -188,6 +189,7 @@ typedef struct cfg {
     int hbm_row_bytes, hbm_banks;     /* memory.hbm.row_bytes, memory.hbm.banks (per pseudo-channel) */
     int hbm_row_miss_ps;              /* memory.hbm.row_miss_ps: precharge + activate */
     int hbm_interleave_bytes;         /* memory.hbm.interleave_bytes */
+    int hbm_ccd_l_ps;                 /* memory.hbm.ccd_l_ps: same-bank burst spacing (tCCD_L) */
     int hbm_rd_to_wr_ps, hbm_wr_to_rd_ps;  /* memory.hbm.*: idle bus at a read/write switch */
     int hbm_write_batch;              /* memory.hbm.write_batch: 32 B write bursts drained per switch */
     int hbm_refresh_ps;               /* memory.hbm.refresh_ps: a bank's refresh (0: none) */

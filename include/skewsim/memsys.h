@@ -468,6 +468,9 @@ typedef struct mem_hbm_chan {
     ps_t *bank_free_ps;        /* owned: its last transfer's end */
     ps_t *row_open_ps;         /* owned: when its open row became usable */
     ps_t *bank_last_ps;        /* owned: the latest arrival time booked on it */
+    ps_t *bank_col_ps;         /* owned: its next burst may start then (ccd_l_ps) */
+    ps_t ccd_l_ps;             /* same-bank burst spacing, tCCD_L (0: none) */
+    ps_t burst_ps;             /* one burst's time on the bus */
     uint64_t bytes, row_misses;
     /* read/write turnaround (mem_hbm_chan_turnaround; all 0: writes go
      * straight to the bus, no turnaround) */
@@ -503,6 +506,10 @@ void mem_hbm_chan_turnaround(mem_hbm_chan *ch, ps_t rd_to_wr_ps, ps_t wr_to_rd_p
  * k x interval, ... + refresh_ps) for every k, and a refresh closes its
  * row (refresh_ps 0 or interval 0: no refresh, the model before). */
 void mem_hbm_chan_refresh(mem_hbm_chan *ch, ps_t refresh_ps, ps_t interval_ps, ps_t phase_ps);
+/* Same-bank burst spacing: an access's 32 B bursts to its bank come
+ * ccd_l_ps apart, and the bank's next access starts ccd_l_ps after its
+ * last burst (0: none, the model before). */
+void mem_hbm_chan_ccd(mem_hbm_chan *ch, ps_t ccd_l_ps);
 /* Write `bytes` of row `row` in bank `bank`, posted at t; returns when its
  * batch's data are written if this write filled the queue, else t. */
 ps_t mem_hbm_chan_write(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t);

@@ -46,6 +46,10 @@ int e11_chase_next(FILE *f, e11_chase_row *r);
 /* validate's E20 section (validate_e20.c): address translation against
  * DIR/capture/tlb.csv and E11's DRAM chases; adds failed criteria to *fails. */
 int validate_e20(const cfg *c, const char *dir, int *fails, sk_error *e);
+
+/* validate's E23 section (validate_e23.c): one warp load's cost by the
+ * lines and pages its lanes spread over, against capture/warpload.csv.gz. */
+int validate_e23(const cfg *c, const char *dir, int *fails, sk_error *e);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

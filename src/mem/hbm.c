@@ -69,8 +69,15 @@
  * configs/h200.yaml: on a 4096-hop chase the waits are ~2 cycles of noise,
  * which E20's rows, judged within 2.5, do not allow; docs/memory.md.)
  *
+ * Bursts to one bank come memory.hbm.ccd_l_ps apart (tCCD_L, 4 tCK): a
+ * line's four bursts end (4 - 1) x ccd_l after the first, and the bank's
+ * next access starts ccd_l after its last, while the bus is booked for the
+ * bytes alone (other banks fill the gaps).  E23 measured what that costs a
+ * lone warp: two lines of one 256 B chunk ~35 cycles over one sector.
+ *
  * Left out, deliberately: tFAW/tRRD activation limits, bank
- * groups (the write-to-read gap is tWTR_S's, the short one), the
+ * groups beyond that (tCCD_L is applied within a bank, not its group of
+ * four; the write-to-read gap is tWTR_S's, the short one), the
  * controller's reordering of requests (FR-FCFS: here requests are served
  * in arrival order), and address translation.  Their sum is what the gap
  * between the spec sheet's 4.8 TB/s and the measured 4.27 TB/s of reads
@@ -83,6 +90,9 @@
 #include <string.h>
 #include "skewsim/memsys.h"
 #include "mem_internal.h"
+
+/* One burst of a pseudo-channel: BL8 x 32 bits [JESD238] */
+#define HBM_BURST_BYTES 32
 
 void mem_hbm_chan_init(mem_hbm_chan *ch, uint64_t mbps, ps_t latency_ps, ps_t row_miss_ps,
                        int nbanks)
@@ -97,6 +107,13 @@ void mem_hbm_chan_init(mem_hbm_chan *ch, uint64_t mbps, ps_t latency_ps, ps_t ro
     ch->bank_free_ps = xcalloc((size_t)ch->nbanks, sizeof *ch->bank_free_ps);
     ch->row_open_ps = xcalloc((size_t)ch->nbanks, sizeof *ch->row_open_ps);
     ch->bank_last_ps = xcalloc((size_t)ch->nbanks, sizeof *ch->bank_last_ps);
+    ch->bank_col_ps = xcalloc((size_t)ch->nbanks, sizeof *ch->bank_col_ps);
+    ch->burst_ps = (ps_t)(HBM_BURST_BYTES * ch->bus.fs_per_byte / 1000);
+}
+
+void mem_hbm_chan_ccd(mem_hbm_chan *ch, ps_t ccd_l_ps)
+{
+    ch->ccd_l_ps = SK_MAX(ccd_l_ps, 0);
 }
 
 void mem_hbm_chan_free(mem_hbm_chan *ch)
@@ -107,6 +124,7 @@ void mem_hbm_chan_free(mem_hbm_chan *ch)
     free(ch->bank_free_ps);
     free(ch->row_open_ps);
     free(ch->bank_last_ps);
+    free(ch->bank_col_ps);
     free(ch->wq);
     mem_bw_free(&ch->bus);
     memset(ch, 0, sizeof *ch);
@@ -160,6 +178,18 @@ static ps_t xfer(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t 
         ch->row_misses++;
     }
     ps_t end = mem_bw_take(&ch->bus, ready, bytes);
+    if (ch->ccd_l_ps) {
+        /* the bursts of one bank come ccd_l_ps apart (tCCD_L), however free
+         * the bus: an access's first burst waits for the bank's last one
+         * (in order), and its data end with its last burst.  The bus stays
+         * booked for the bytes alone: other banks' bursts fill the gaps, so
+         * a loaded channel keeps its rate and a lone access pays the spacing. */
+        uint64_t n = (bytes + HBM_BURST_BYTES - 1) / HBM_BURST_BYTES;
+        ps_t first = in_order ? SK_MAX(ready, ch->bank_col_ps[bank]) : ready;
+        ps_t last = first + (ps_t)(n - 1) * ch->ccd_l_ps;
+        end = SK_MAX(end, last + ch->burst_ps);
+        ch->bank_col_ps[bank] = SK_MAX(ch->bank_col_ps[bank], last + ch->ccd_l_ps);
+    }
     ch->bank_free_ps[bank] = SK_MAX(ch->bank_free_ps[bank], end);
     ch->bytes += bytes;
     return end;
@@ -219,9 +249,6 @@ void mem_hbm_chan_refresh(mem_hbm_chan *ch, ps_t refresh_ps, ps_t interval_ps, p
     ch->refresh_interval_ps = on ? interval_ps : 0;
     ch->refresh_phase_ps = on ? phase_ps % interval_ps : 0;
 }
-
-/* One burst of a pseudo-channel: BL8 x 32 bits [JESD238] */
-#define HBM_BURST_BYTES 32
 
 ps_t mem_hbm_chan_write(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t)
 {
@@ -351,6 +378,7 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
                           c->hbm_row_miss_ps, c->hbm_banks);
         mem_hbm_chan_turnaround(&h->ch[i], c->hbm_rd_to_wr_ps, c->hbm_wr_to_rd_ps,
                                 c->hbm_write_batch);
+        mem_hbm_chan_ccd(&h->ch[i], c->hbm_ccd_l_ps);
         /* the pseudo-channels' refresh schedules are not aligned: each
          * starts at a phase from a hash of its index */
         ps_t I = c->hbm_refresh_ps > 0 ? c->hbm_refresh_interval_ps : 0;
