@@ -268,6 +268,20 @@ static double median_launch_us(int reps, int skip, Before before, Launch launch)
     return median_d(t);
 }
 
+// Reads n4 float4 of a through the L2 only (ld.cg) on the whole grid: with
+// a buffer several times the L2, what was cached before is gone (the L2
+// flush of cap_mem, cap_fabric, cap_warpload).
+__global__ void flush_kernel(const float4 *a, size_t n4, float *sink)
+{
+    float acc = 0;
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
+        float4 v = __ldcg(&a[i]);
+        acc += v.x + v.w;
+    }
+    if (acc == 1234.5f)
+        sink[0] = acc;
+}
+
 // DIR/name opened for writing with its header line; exits with the path's
 // error when it cannot be.
 static inline FILE *open_table(const char *dir, const char *name, const char *header)

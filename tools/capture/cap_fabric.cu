@@ -69,17 +69,6 @@ __global__ void smmap_kernel(const uint32_t *buf, const uint32_t *pa, const uint
     }
 }
 
-__global__ void flush_kernel(const float4 *a, size_t n4, float *sink)
-{
-    float acc = 0;
-    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
-        float4 v = __ldcg(&a[i]);
-        acc += v.x + v.w;
-    }
-    if (acc == 1234.5f)
-        sink[0] = acc;
-}
-
 // list[r] / nchunk[r]: the pages partition r's SMs read, in chunks of 16
 // pages, `passes` times over; ctr[r] hands out chunk numbers.
 struct BwArgs {

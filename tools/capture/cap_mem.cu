@@ -115,17 +115,6 @@ __global__ void ovh_kernel(uint32_t *out, uint32_t x)
     out[0] = (uint32_t)(c1 - c0);
 }
 
-__global__ void flush_kernel(const float4 *a, size_t n4, float *sink)
-{
-    float acc = 0;
-    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
-        float4 v = __ldcg(&a[i]);
-        acc += v.x + v.w;
-    }
-    if (acc == 1234.5f)
-        sink[0] = acc;
-}
-
 // ---------------------------------------------------------------- hbm
 __global__ void hbm_kernel(const uint32_t *buf, uint32_t lines_log2, int k_per_sm, uint32_t *out_cyc,
                            uint32_t *out_line, uint32_t *out_sm, uint32_t *sink)

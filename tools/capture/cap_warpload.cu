@@ -79,17 +79,6 @@ __global__ void wl_kernel(const char *buf, const uint32_t *offs, int hops, int t
         sink[0] = acc;
 }
 
-__global__ void flush_kernel(const float4 *a, size_t n4, float *sink)
-{
-    float acc = 0;
-    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
-        float4 v = __ldcg(&a[i]);
-        acc += v.x + v.w;
-    }
-    if (acc == 1234.5f)
-        sink[0] = acc;
-}
-
 // one word of the last 4 KB page of every 2 MB region, on every SM: the
 // buffer's translations in each SM's TLB, those pages never used by a hop
 __global__ void tlb_kernel(const uint32_t *buf, size_t regions, uint32_t *sink)
