@@ -1617,6 +1617,31 @@ END_TEST
  * during its bank's window waits for its end; a refresh closes the row,
  * so a hit after one pays the activation; and a burst over all banks
  * still moves the bus's rate, since other banks serve while one refreshes. */
+/* memory.hbm.refresh_all_banks: every bank's window at the channel's
+ * phase (all-bank refresh), so reads to two banks at one time wait
+ * together; staggered (per-bank), bank 8's window lies half an interval
+ * after bank 0's and a read of it then goes at once. */
+START_TEST(test_hbm_refresh_all_banks)
+{
+    const ps_t R = 200000, I = 1000000, miss = 20000, lat = 50000, x = 1280, ph = 300000;
+    for (int all = 0; all < 2; all++) {
+        mem_hbm_chan ch;
+        mem_hbm_chan_init(&ch, 25000, lat, miss, 16);
+        mem_hbm_chan_refresh(&ch, R, I, ph);
+        mem_hbm_chan_refresh_all(&ch, all);
+        ps_t t = 5 * I + ph + 1000;   /* inside bank 0's window */
+        ck_assert_int_eq(mem_hbm_chan_access(&ch, 0, 1, 32, t), 5 * I + ph + R + miss + x + lat);
+        ps_t d8 = mem_hbm_chan_access(&ch, 8, 1, 32, t);
+        if (all)
+            ck_assert_int_eq(d8, 5 * I + ph + R + miss + 2 * x + lat);   /* waits too, then the bus after bank 0 */
+        else
+            ck_assert_int_eq(d8, t + miss + x + lat);
+        ck_assert_uint_eq(ch.refresh_waits, (uint64_t)(1 + all));
+        mem_hbm_chan_free(&ch);
+    }
+}
+END_TEST
+
 START_TEST(test_hbm_refresh)
 {
     const ps_t R = 200000, I = 1000000, miss = 20000, lat = 50000, x = 1280;
@@ -2757,6 +2782,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_hbm_refresh);
     tcase_add_test(tc, test_hbm_drain_blocks_reads);
     tcase_add_test(tc, test_hbm_bank_burst_spacing);
+    tcase_add_test(tc, test_hbm_refresh_all_banks);
     tcase_add_test(tc, test_l1_request_cycles);
     tcase_add_test(tc, test_store_backpressure);
     tcase_add_test(tc, test_store_drain_per_kernel);

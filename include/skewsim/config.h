@@ -194,6 +194,7 @@ typedef struct cfg {
     int hbm_write_batch;              /* memory.hbm.write_batch: 32 B write bursts drained per switch */
     int hbm_refresh_ps;               /* memory.hbm.refresh_ps: a bank's refresh (0: none) */
     int hbm_refresh_interval_ps;      /* memory.hbm.refresh_interval_ps: from one to the next */
+    int hbm_refresh_all_banks;        /* memory.hbm.refresh_all_banks: REFab instead of REFsb */
     int tlb_enabled;                  /* memory.tlb.enabled: translate L1 misses (src/mem/tlb.c) */
     int tlb_page_bytes;               /* memory.tlb.page_bytes: bytes one translation covers */
     int tlb_l1_entries, tlb_l1_ways;  /* memory.tlb.l1_entries, memory.tlb.l1_ways: per SM */

@@ -487,6 +487,7 @@ typedef struct mem_hbm_chan {
      * unavailable for refresh_ps once every refresh_interval_ps, its
      * windows staggered over the banks from refresh_phase_ps */
     ps_t refresh_ps, refresh_interval_ps, refresh_phase_ps;
+    int refresh_all;           /* all banks at once (REFab), else staggered (REFsb) */
     uint64_t refresh_waits;    /* accesses that met their bank refreshing */
 } mem_hbm_chan;
 
@@ -506,6 +507,9 @@ void mem_hbm_chan_turnaround(mem_hbm_chan *ch, ps_t rd_to_wr_ps, ps_t wr_to_rd_p
  * k x interval, ... + refresh_ps) for every k, and a refresh closes its
  * row (refresh_ps 0 or interval 0: no refresh, the model before). */
 void mem_hbm_chan_refresh(mem_hbm_chan *ch, ps_t refresh_ps, ps_t interval_ps, ps_t phase_ps);
+/* all != 0: every bank's window at the channel's phase (all-bank refresh:
+ * the channel serves nothing during it); 0: staggered by bank. */
+void mem_hbm_chan_refresh_all(mem_hbm_chan *ch, int all);
 /* Same-bank burst spacing: an access's 32 B bursts to its bank come
  * ccd_l_ps apart, and the bank's next access starts ccd_l_ps after its
  * last burst (0: none, the model before). */

@@ -395,6 +395,10 @@ static const cfg_key cfg_schema[] = {
             "a bank's refresh: the time it serves no access (0: no refresh)"),
     ROW_INT("memory.hbm.refresh_interval_ps", hbm_refresh_interval_ps, 3900000, 1, 1000000000, "ps",
             "from one refresh of a bank to its next"),
+    ROW_INT("memory.hbm.refresh_all_banks", hbm_refresh_all_banks, 0, 0, 1, "bool",
+            "1: all banks of a pseudo-channel refresh at once (all-bank refresh, REFab), so the "
+            "channel serves nothing meanwhile; 0: each bank by itself, their windows staggered "
+            "(per-bank refresh, REFsb)"),
     /* Address translation of L1 misses (src/mem/tlb.c, docs/memory.md
      * "Address translation").  Off by default; the sizes below are generic
      * placeholders (Jia et al., "Dissecting the NVIDIA Volta GPU

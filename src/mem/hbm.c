@@ -158,7 +158,8 @@ static ps_t xfer(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t 
          * refresh window that started by then */
         ps_t a = miss ? ready - ch->row_miss_ps : ready;
         ps_t I = ch->refresh_interval_ps;
-        ps_t ph = (ch->refresh_phase_ps + (ps_t)((int64_t)bank * I / ch->nbanks)) % I;
+        ps_t ph = ch->refresh_all ? ch->refresh_phase_ps % I
+                                  : (ch->refresh_phase_ps + (ps_t)((int64_t)bank * I / ch->nbanks)) % I;
         ps_t ws = a - (a - ph + I) % I;
         if (a < ws + ch->refresh_ps) {
             /* the bank is refreshing: the access waits for the refresh to
@@ -240,6 +241,11 @@ void mem_hbm_chan_turnaround(mem_hbm_chan *ch, ps_t rd_to_wr_ps, ps_t wr_to_rd_p
     ch->wq_max = SK_MAX(batch, 0);
     if (ch->wq_max)
         ch->wq = xcalloc((size_t)ch->wq_max, sizeof *ch->wq);
+}
+
+void mem_hbm_chan_refresh_all(mem_hbm_chan *ch, int all)
+{
+    ch->refresh_all = all != 0;
 }
 
 void mem_hbm_chan_refresh(mem_hbm_chan *ch, ps_t refresh_ps, ps_t interval_ps, ps_t phase_ps)
@@ -384,6 +390,7 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
         ps_t I = c->hbm_refresh_ps > 0 ? c->hbm_refresh_interval_ps : 0;
         uint64_t mix = ((uint64_t)i + 1) * 0x9e3779b97f4a7c15ull;
         mem_hbm_chan_refresh(&h->ch[i], c->hbm_refresh_ps, I, I > 0 ? (ps_t)((mix >> 17) % (uint64_t)I) : 0);
+        mem_hbm_chan_refresh_all(&h->ch[i], c->hbm_refresh_all_banks);
     }
     h->chunk_shift = mem_log2((uint64_t)c->hbm_interleave_bytes);
     h->row_bytes = (uint64_t)c->hbm_row_bytes;
