@@ -1762,6 +1762,36 @@ START_TEST(test_hbm_bank_burst_spacing)
 }
 END_TEST
 
+/* memory.hbm.interleave_bytes above 256 (8 bursts): a warp's 512 B at a
+ * 1 KB interleave is one channel's, and every byte of it is moved (the
+ * pieces were once coalesced as 1 KB lines of 8-bit sector masks, which
+ * dropped every sector past the eighth). */
+START_TEST(test_hbm_wide_interleave)
+{
+    for (int il = 256; il <= 4096; il *= 4) {
+        cfg c;
+        topo t;
+        char set[64];
+        snprintf(set, sizeof set, "memory.hbm.interleave_bytes=%d", il);
+        cfg_with(&c, &t, "memory.model=hierarchy", set, NULL);
+        mem_stats st[1];
+        memset(st, 0, sizeof st);
+        mem_level *hbm = mem_hbm_create(&c, st);
+        uint64_t a[32];
+        lanes(a, 0x400000, 16);
+        mem_req r = { 0, MEM_LOAD, 0, 16, ~0u, a, 512, 0, 0, 0, 0 };
+        mem_access(hbm, &r);
+        ck_assert_uint_eq(st[0].dram_rd_bytes, 512);
+        int busy = 0;
+        for (int i = 0; i < 192; i++)
+            busy += mem_hbm_chan_bytes(hbm, i) != 0;
+        ck_assert_int_eq(busy, il >= 512 ? 1 : 2);
+        hbm->ops->destroy(hbm);
+        topo_free(&t);
+    }
+}
+END_TEST
+
 START_TEST(test_hbm_level_saturates)
 {
     /* all requests to one pseudo-channel: its bus is the bottleneck; the
@@ -2782,6 +2812,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_hbm_refresh);
     tcase_add_test(tc, test_hbm_drain_blocks_reads);
     tcase_add_test(tc, test_hbm_bank_burst_spacing);
+    tcase_add_test(tc, test_hbm_wide_interleave);
     tcase_add_test(tc, test_hbm_refresh_all_banks);
     tcase_add_test(tc, test_l1_request_cycles);
     tcase_add_test(tc, test_store_backpressure);

@@ -326,9 +326,12 @@ static ps_t hbm_access(mem_level *l, const mem_req *r)
     int misses = 0, miss;
     uint64_t moved = 0;
     if (r->addr) {
+        /* pieces of at most 8 bursts (mem_coalesce's 8 sectors a line): a
+         * chunk of a wider interleave is served in several, each on the
+         * chunk's channel (hbm_piece maps by the chunk, not the piece) */
         mem_lines ls;
-        mem_coalesce(r->addr, r->mask, r->lane_bytes ? r->lane_bytes : 32, 1u << h->chunk_shift,
-                     32, &ls);
+        unsigned piece = SK_MIN(1u << h->chunk_shift, 8u * HBM_BURST_BYTES);
+        mem_coalesce(r->addr, r->mask, r->lane_bytes ? r->lane_bytes : 32, piece, HBM_BURST_BYTES, &ls);
         for (int i = 0; i < ls.n; i++) {
             uint64_t b = (uint64_t)mem_nsectors(ls.smask[i]) * 32;
             ps_t d = hbm_piece(h, ls.line[i], b, r->t, store, &miss);
