@@ -28,6 +28,8 @@
 //               g * S (S 128: the contiguous 512 B of E22's loop)
 //   v4p4        float4, 4 full lines in 4 pages
 // -> stdout (median per layout and mode), DIR/warpload.csv (every hop).
+// `cap_warpload DIR SM pair` adds E23b, two lines a hop at a distance
+// (pair_table below) -> DIR/warpload_pair.csv.
 // Build: nvcc -O3 -arch=sm_90 -o cap_warpload cap_warpload.cu
 #include "cap.h"
 
@@ -130,6 +132,70 @@ static uint32_t lane_off(const Layout &L, int l, uint32_t line_base)
     return (uint32_t)((l / 8) * s + (l % 8) * 16);
 }
 
+// E23b (`cap_warpload DIR SM pair`): two full lines a hop, lanes 0-15 on
+// line A of a fresh random page, lanes 16-31 on line A + d (d 0: the same
+// line; d < 4 KB within A's page; d -1: a line of another random page),
+// 2 x 1024 cold hops a distance: whether the lines' DRAM tails (E23) come
+// together or apart tells the address span of what blocks them.
+// -> DIR/warpload_pair.csv
+static int pair_table(const char *dir, int target, char *buf, float4 *fb, size_t fbytes, uint32_t *doffs,
+                      uint32_t *dcyc, uint32_t *dsm, uint32_t *sink, std::vector<uint32_t> &pages,
+                      std::mt19937_64 &rng)
+{
+    const uint32_t npages = 65536;
+    FILE *fp = open_table(dir, "warpload_pair.csv", "distance,rep,hop,sm,cycles");
+    const long long dists[] = {0, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 65536, 262144, 1048576, 4194304, -1};
+    std::printf("pair: distance | near (p25) | tail fraction (> p25 + 315)\n");
+    for (long long d : dists) {
+        std::vector<double> all;
+        for (int rep = 0; rep < 2; rep++) {
+            std::shuffle(pages.begin(), pages.end(), rng);
+            std::vector<uint32_t> offs((size_t)H * 32);
+            for (int h = 0; h < H; h++) {
+                uint32_t p = pages[h];
+                uint32_t span = d >= 0 && d < 4096 ? (uint32_t)d : 0;
+                uint32_t a = p * 4096u + (uint32_t)(rng() % ((4096 - span) / 128)) * 128u;
+                uint32_t b;
+                if (d < 0)
+                    b = pages[H + h] * 4096u + (uint32_t)(rng() % 32) * 128u;
+                else
+                    b = (uint32_t)(((uint64_t)a + (uint64_t)d) % ((uint64_t)npages * 4096));
+                for (int l = 0; l < 32; l++)
+                    offs[(size_t)h * 32 + l] = (l < 16 ? a : b) + (uint32_t)(l % 16) * 8;
+            }
+            CK(cudaMemcpy(doffs, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
+            flush_kernel<<<1056, 256>>>(fb, fbytes / 16, (float *)sink);
+            CK(cudaGetLastError());
+            tlb_kernel<<<132, 128>>>((const uint32_t *)buf, 128, sink);
+            CK(cudaGetLastError());
+            CK(cudaMemset(dsm, 0, 4));
+            wl_kernel<4><<<132, 32>>>(buf, doffs, H, target, 0, 0, dcyc, dsm, sink);
+            CK(cudaGetLastError());
+            CK(cudaDeviceSynchronize());
+            std::vector<uint32_t> cyc(H);
+            uint32_t sm = 0;
+            CK(cudaMemcpy(cyc.data(), dcyc, H * 4, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(&sm, dsm, 4, cudaMemcpyDeviceToHost));
+            if (!(sm & 0x80000000u)) {
+                std::fprintf(stderr, "cap_warpload: no CTA ran on SM %d\n", target);
+                return 1;
+            }
+            for (int h = 0; h < H; h++) {
+                std::fprintf(fp, "%lld,%d,%d,%u,%u\n", d, rep, h, sm & 0x7fffffffu, cyc[h]);
+                all.push_back(cyc[h]);
+            }
+        }
+        std::sort(all.begin(), all.end());
+        double near = all[all.size() / 4];
+        size_t tail = 0;
+        for (double x : all)
+            tail += x > near + 315;
+        std::printf("pair: %9lld | %6.0f | %.3f\n", d, near, (double)tail / (double)all.size());
+    }
+    std::fclose(fp);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : ".";
@@ -210,5 +276,7 @@ int main(int argc, char **argv)
         }
     }
     std::fclose(fo);
+    if (argc > 3 && std::strcmp(argv[3], "pair") == 0)
+        return pair_table(dir, target, buf, fb, fbytes, doffs, dcyc, dsm, sink, pages, rng);
     return 0;
 }
