@@ -35,7 +35,8 @@
 
 #include <random>
 
-static const int H = 1024;   // hops a layout and mode
+static const int H = 1024;                   // hops a layout and mode
+static const size_t BUF_BYTES = 256ull << 20;   // the hops' buffer (within the L1 TLB's reach)
 
 template <int W>
 __global__ void wl_kernel(const char *buf, const uint32_t *offs, int hops, int target, int warm, int reg,
@@ -132,6 +133,37 @@ static uint32_t lane_off(const Layout &L, int l, uint32_t line_base)
     return (uint32_t)((l / 8) * s + (l % 8) * 16);
 }
 
+// One run of H hops of the offsets in offs: the L2 flushed, the
+// translations warmed, the timed kernel (width w; warm: the hops read once
+// untimed first; reg: no load), its cycles into cyc.  Returns the SM it ran
+// on, or -1 when no CTA found itself on the target.
+static int run_hops(const std::vector<uint32_t> &offs, int w, int target, int warm, int reg, char *buf, float4 *fb,
+                    size_t fbytes, uint32_t *doffs, uint32_t *dcyc, uint32_t *dsm, uint32_t *sink,
+                    std::vector<uint32_t> &cyc)
+{
+    CK(cudaMemcpy(doffs, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
+    flush_kernel<<<1056, 256>>>(fb, fbytes / 16, (float *)sink);
+    CK(cudaGetLastError());
+    tlb_kernel<<<132, 128>>>((const uint32_t *)buf, BUF_BYTES >> 21, sink);
+    CK(cudaGetLastError());
+    CK(cudaMemset(dsm, 0, 4));
+    if (w == 4)
+        wl_kernel<4><<<132, 32>>>(buf, doffs, H, target, warm, reg, dcyc, dsm, sink);
+    else
+        wl_kernel<16><<<132, 32>>>(buf, doffs, H, target, warm, reg, dcyc, dsm, sink);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    uint32_t sm = 0;
+    cyc.resize(H);
+    CK(cudaMemcpy(cyc.data(), dcyc, H * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&sm, dsm, 4, cudaMemcpyDeviceToHost));
+    if (!(sm & 0x80000000u)) {
+        std::fprintf(stderr, "cap_warpload: no CTA ran on SM %d\n", target);
+        return -1;
+    }
+    return (int)(sm & 0x7fffffffu);
+}
+
 // E23b (`cap_warpload DIR SM pair`): two full lines a hop, lanes 0-15 on
 // line A of a fresh random page, lanes 16-31 on line A + d (d 0: the same
 // line; d < 4 KB within A's page; d -1: a line of another random page),
@@ -142,7 +174,7 @@ static int pair_table(const char *dir, int target, char *buf, float4 *fb, size_t
                       uint32_t *dcyc, uint32_t *dsm, uint32_t *sink, std::vector<uint32_t> &pages,
                       std::mt19937_64 &rng)
 {
-    const uint32_t npages = 65536;
+    const uint32_t npages = (uint32_t)(BUF_BYTES / 4096);
     FILE *fp = open_table(dir, "warpload_pair.csv", "distance,rep,hop,sm,cycles");
     const long long dists[] = {0, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 65536, 262144, 1048576, 4194304, -1};
     std::printf("pair: distance | near (p25) | tail fraction (> p25 + 315)\n");
@@ -163,25 +195,12 @@ static int pair_table(const char *dir, int target, char *buf, float4 *fb, size_t
                 for (int l = 0; l < 32; l++)
                     offs[(size_t)h * 32 + l] = (l < 16 ? a : b) + (uint32_t)(l % 16) * 8;
             }
-            CK(cudaMemcpy(doffs, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
-            flush_kernel<<<1056, 256>>>(fb, fbytes / 16, (float *)sink);
-            CK(cudaGetLastError());
-            tlb_kernel<<<132, 128>>>((const uint32_t *)buf, 128, sink);
-            CK(cudaGetLastError());
-            CK(cudaMemset(dsm, 0, 4));
-            wl_kernel<4><<<132, 32>>>(buf, doffs, H, target, 0, 0, dcyc, dsm, sink);
-            CK(cudaGetLastError());
-            CK(cudaDeviceSynchronize());
-            std::vector<uint32_t> cyc(H);
-            uint32_t sm = 0;
-            CK(cudaMemcpy(cyc.data(), dcyc, H * 4, cudaMemcpyDeviceToHost));
-            CK(cudaMemcpy(&sm, dsm, 4, cudaMemcpyDeviceToHost));
-            if (!(sm & 0x80000000u)) {
-                std::fprintf(stderr, "cap_warpload: no CTA ran on SM %d\n", target);
+            std::vector<uint32_t> cyc;
+            int sm = run_hops(offs, 4, target, 0, 0, buf, fb, fbytes, doffs, dcyc, dsm, sink, cyc);
+            if (sm < 0)
                 return 1;
-            }
             for (int h = 0; h < H; h++) {
-                std::fprintf(fp, "%lld,%d,%d,%u,%u\n", d, rep, h, sm & 0x7fffffffu, cyc[h]);
+                std::fprintf(fp, "%lld,%d,%d,%d,%u\n", d, rep, h, sm, cyc[h]);
                 all.push_back(cyc[h]);
             }
         }
@@ -200,8 +219,8 @@ int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : ".";
     const int target = argc > 2 ? std::atoi(argv[2]) : 0;
-    const size_t bytes = 256ull << 20, fbytes = 256ull << 20;
-    const size_t npages = bytes / 4096, regions = bytes >> 21;
+    const size_t bytes = BUF_BYTES, fbytes = 256ull << 20;
+    const size_t npages = bytes / 4096;
     char *buf;
     float4 *fb;
     uint32_t *doffs, *dcyc, *dsm, *sink;
@@ -243,30 +262,13 @@ int main(int argc, char **argv)
                     offs[(size_t)h * 32 + l] = pg[k] * 4096u + lane_off(L, l, lb);
                 }
             }
-            CK(cudaMemcpy(doffs, offs.data(), offs.size() * 4, cudaMemcpyHostToDevice));
-            flush_kernel<<<1056, 256>>>(fb, fbytes / 16, (float *)sink);
-            CK(cudaGetLastError());
-            tlb_kernel<<<132, 128>>>((const uint32_t *)buf, regions, sink);
-            CK(cudaGetLastError());
-            CK(cudaMemset(dsm, 0, 4));
-            if (L.w == 4)
-                wl_kernel<4><<<132, 32>>>(buf, doffs, H, target, m == 2, m == 0, dcyc, dsm, sink);
-            else
-                wl_kernel<16><<<132, 32>>>(buf, doffs, H, target, m == 2, m == 0, dcyc, dsm, sink);
-            CK(cudaGetLastError());
-            CK(cudaDeviceSynchronize());
-            std::vector<uint32_t> cyc(H);
-            uint32_t sm = 0;
-            CK(cudaMemcpy(cyc.data(), dcyc, H * 4, cudaMemcpyDeviceToHost));
-            CK(cudaMemcpy(&sm, dsm, 4, cudaMemcpyDeviceToHost));
-            if (!(sm & 0x80000000u)) {
-                std::fprintf(stderr, "cap_warpload: no CTA ran on SM %d\n", target);
+            std::vector<uint32_t> cyc;
+            int sm = run_hops(offs, L.w, target, m == 2, m == 0, buf, fb, fbytes, doffs, dcyc, dsm, sink, cyc);
+            if (sm < 0)
                 return 1;
-            }
-            sm &= 0x7fffffffu;
             std::vector<double> v;
             for (int h = 0; h < H; h++) {
-                std::fprintf(fo, "%s,%d,%d,%d,%d,%s,%d,%u,%u\n", L.name, L.w, L.pages, L.lines, L.sectors, modes[m],
+                std::fprintf(fo, "%s,%d,%d,%d,%d,%s,%d,%d,%u\n", L.name, L.w, L.pages, L.lines, L.sectors, modes[m],
                              h, sm, cyc[h]);
                 v.push_back(cyc[h]);
             }
