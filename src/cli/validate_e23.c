@@ -16,8 +16,8 @@
  * partition: near or far, E11) with a tail above both (the refresh-like
  * waits E11 saw, 10-30 % of the hops of the widest layouts): its figure is
  * the near mode, taken as the 25th percentile, the median of the lower half
- * of the hops (half the pages are near, and every near hop comes before
- * every far one).  The model's CTA runs on a partition-0 SM (sms=l2:0) and
+ * of the hops (half the pages are near, and the near cluster lies below
+ * the far one, ~182 cycles apart).  The model's CTA runs on a partition-0 SM (sms=l2:0) and
  * reads partition 0's pages only (part=0): its near hops, without a tail
  * (p32's 32 pages, cold, are printed only: both partitions, means over
  * bcast's mean).
@@ -192,8 +192,14 @@ static int read_capture(const char *path, e23_cell cells[][2], sk_error *e)
         if (sscanf(line, "%31[^,],%d,%d,%d,%d,%15[^,],%d,%d,%lf", lay, &w, &pages, &lines, &sectors, mode, &hop,
                    &smid, &cyc) != 9) {
             gzclose(f);
-            return sk_errorf(e, SK_EIO, "%s:%ld: expected layout,w,pages,lines,sectors,mode,hop,sm,cycles", path,
-                             lineno);
+            line[strcspn(line, "\r\n")] = '\0';
+            return sk_errorf(e, SK_EIO, "%s:%ld: '%.60s': expected layout,w,pages,lines,sectors,mode,hop,sm,cycles",
+                             path, lineno, line);
+        }
+        if (!isfinite(cyc) || cyc < 0) {
+            gzclose(f);
+            return sk_errorf(e, SK_EIO, "%s:%ld: cycles %g: expected a count of cycles, 0 or more", path, lineno,
+                             cyc);
         }
         int m = !strcmp(mode, "cold") ? 0 : !strcmp(mode, "warm") ? 1 : -1;
         int i = 0;
@@ -232,7 +238,7 @@ int validate_e23(const cfg *c0, const char *dir, int *fails, sk_error *e)
         return e->code;
     char path[4096];
     snprintf(path, sizeof path, "%s/capture/warpload.csv.gz", dir);
-    static e23_cell cells[NLAYOUT][2];
+    e23_cell cells[NLAYOUT][2];
     memset(cells, 0, sizeof cells);
     int rc = read_capture(path, cells, e);
     double chip[NLAYOUT][2], model[NLAYOUT][2], chip_mean0 = NAN, model_mean0 = NAN;
@@ -265,7 +271,7 @@ int validate_e23(const cfg *c0, const char *dir, int *fails, sk_error *e)
            tail ? "means, the model's refresh on: both sides' tails" : "near mode: the chip's lower half's median, the model's partition-0 pages",
            TOL, REL * 100);
     printf("%-6s %-28s %8s %8s %7s %7s %6s\n", "", "layout, mode", "chip", "model", "chip+", "model+", "diff");
-    static const char *const kinds[] = {"predicted", "fitted", "base"};
+    const char *const kinds[] = {"predicted", "fitted", "base"};
     for (int m = 0; m < 2; m++)
         for (int i = 0; i < NLAYOUT; i++) {
             const e23_layout *L = &layouts[i];
