@@ -187,8 +187,14 @@ static int read_capture(const char *path, e23_cell cells[][2], sk_error *e)
         char lay[32], mode[16];
         int w, pages, lines, sectors, hop, smid;
         double cyc;
-        if (lineno == 1)
-            continue;      /* the header */
+        if (lineno == 1) {
+            if (strncmp(line, "layout,", 7) != 0) {
+                gzclose(f);
+                return sk_errorf(e, SK_EIO, "%s:1: expected the header layout,w,pages,lines,sectors,mode,hop,sm,cycles",
+                                 path);
+            }
+            continue;
+        }
         if (sscanf(line, "%31[^,],%d,%d,%d,%d,%15[^,],%d,%d,%lf", lay, &w, &pages, &lines, &sectors, mode, &hop,
                    &smid, &cyc) != 9) {
             gzclose(f);
@@ -196,9 +202,9 @@ static int read_capture(const char *path, e23_cell cells[][2], sk_error *e)
             return sk_errorf(e, SK_EIO, "%s:%ld: '%.60s': expected layout,w,pages,lines,sectors,mode,hop,sm,cycles",
                              path, lineno, line);
         }
-        if (!isfinite(cyc) || cyc < 0) {
+        if (!isfinite(cyc) || cyc < 0 || cyc > 1e9) {
             gzclose(f);
-            return sk_errorf(e, SK_EIO, "%s:%ld: cycles %g: expected a count of cycles, 0 or more", path, lineno,
+            return sk_errorf(e, SK_EIO, "%s:%ld: cycles %g: expected a count of cycles, 0..1e9", path, lineno,
                              cyc);
         }
         int m = !strcmp(mode, "cold") ? 0 : !strcmp(mode, "warm") ? 1 : -1;
@@ -212,8 +218,11 @@ static int read_capture(const char *path, e23_cell cells[][2], sk_error *e)
         while (s < c->nsm && c->sm[s] != smid)
             s++;
         if (s == c->nsm) {
-            if (c->nsm == MAX_SM)
-                continue;
+            if (c->nsm == MAX_SM) {
+                gzclose(f);
+                return sk_errorf(e, SK_EIO, "%s:%ld: SM %d: expected at most %d SMs a layout", path, lineno, smid,
+                                 MAX_SM);
+            }
             c->sm[c->nsm++] = smid;
         }
         if (c->n[s] == c->cap[s]) {
@@ -222,12 +231,22 @@ static int read_capture(const char *path, e23_cell cells[][2], sk_error *e)
         }
         c->v[s][c->n[s]++] = cyc;
     }
+    int zerr = Z_OK;
+    gzerror(f, &zerr);
     gzclose(f);
+    if (zerr != Z_OK && zerr != Z_STREAM_END)
+        return sk_errorf(e, SK_EIO, "%s:%ld: the gzip stream is damaged", path, lineno);
     for (int i = 0; i < NLAYOUT; i++)
-        for (int m = 0; m < 2; m++)
-            if (cells[i][m].nsm == 0)
+        for (int m = 0; m < 2; m++) {
+            const e23_cell *c = &cells[i][m];
+            if (c->nsm == 0)
                 return sk_errorf(e, SK_EIO, "%s: no %s hops of layout %s", path, m ? "warm" : "cold",
                                  layouts[i].name);
+            for (int k = 0; k < c->nsm; k++)
+                if (c->n[k] < 2)
+                    return sk_errorf(e, SK_EIO, "%s: %zu %s hop(s) of layout %s on SM %d: expected 2 or more",
+                                     path, c->n[k], m ? "warm" : "cold", layouts[i].name, c->sm[k]);
+        }
     return 0;
 }
 

@@ -295,8 +295,8 @@ static const cfg_key cfg_schema[] = {
             "store data out of one SM towards the L2 (its request port), bytes per SM cycle; 0: "
             "unlimited"),
     ROW_INT("memory.l1.request_cycles", l1_request_cycles, 0, 0, 1000, "cycles",
-            "SM cycles between two lines' requests from one SM's L1 to the L2 (loads that miss or "
-            "bypass it; its miss path takes one line at a time); 0: no limit"),
+            "SM cycles between two lines' requests from one SM's L1 to the L2 (loads with addresses "
+            "that miss or bypass it; its miss path takes one line at a time); 0: no limit"),
     ROW_INT("memory.l1.reserve_carveout", l1_reserve_carveout, 0, 0, 1, "bool",
             "1: the 1 KB each CTA reserves (sm.smem_reserved_per_cta_bytes) is carved out of the L1 "
             "even when the kernel declares no shared memory; 0: only a kernel that declares some "
@@ -379,7 +379,7 @@ static const cfg_key cfg_schema[] = {
             "idle data bus from a write's data to the next read's (tWTR + RL)"),
     ROW_INT("memory.hbm.ccd_l_ps", hbm_ccd_l_ps, 0, 0, 100000, "ps",
             "least time between two column accesses (32 B bursts) to one bank (tCCD_L): a line's "
-            "four bursts come that far apart; 0: as fast as the bus takes them"),
+            "four bursts come that far apart (requests with addresses); 0: as fast as the bus takes them"),
     ROW_INT("memory.hbm.write_batch", hbm_write_batch, 24, 0, 4096, "bursts",
             "32 B write bursts a pseudo-channel queues and drains per turnaround (0: no queue, "
             "no turnaround)"),
