@@ -39,7 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 #include "cli.h"
 
@@ -113,16 +112,6 @@ static double chip_figure(e23_cell *c, int warm, int mean)
 /* The model's cycles a hop of layout L, cold or warm. */
 static int model_hop(const cfg *c, const e23_layout *L, int warm, int mean, double *cyc, sk_error *e)
 {
-    char path[] = "/tmp/skewsim-e23-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return sk_errorf(e, SK_EIO, "validate: cannot make a temporary file");
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        unlink(path);
-        return sk_errorf(e, SK_EIO, "validate: cannot write a temporary file");
-    }
     /* cap_warpload's loop (capture/sass/cap_warpload.sass.gz) in the instructions that
      * time it: the offsets' load (one L1 line), its test, the clock, the
      * load, the compare and vote that read every lane, the shared store,
@@ -140,30 +129,30 @@ static int model_hop(const cfg *c, const e23_layout *L, int warm, int mean, doub
              "    S2UR R21 <- R10 stall=1\n"
              "    STG.E <- R21 bytes=4 pattern=uniform stall=2\n",
              L->lane, 4096 * 37, 256 << 20, warm || mean ? "" : " part=0");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return sk_errorf(e, SK_EIO, "validate: cannot build the E23 trace in memory");
     fprintf(f, "skewsim-trace 1\nkernel e23_%s grid=1 block=32 regs=32 smem=128 sms=l2:0\nprogram main\n  MOV R4 stall=1\n",
             L->name);
     if (warm)
         fprintf(f, "  loop %d\n%s  end\n", HOPS, body);
     fprintf(f, "  CS2R R6 <- R4 clock=start stall=1\n  loop %d\n%s  end\n  CS2R R6 <- R21 clock=end stall=1\n"
             "  EXIT stall=5\nend\nendkernel\n", HOPS, body);
-    if (fclose(f) != 0) {
-        unlink(path);
-        return sk_errorf(e, SK_EIO, "validate: cannot write a temporary file");
-    }
-    int rc = 0;
-    trace *tr = trace_open(path, e);
-    results *r = tr ? run_simulate(c, tr, e) : NULL;
-    if (tr)
-        trace_close(tr);
+    fclose(f);
+    trace *tr = trace_open_string("e23.trace", text, e);
+    free(text);
+    if (!tr)
+        return e->code;
+    results *r = run_simulate(c, tr, e);
+    trace_close(tr);
     if (!r)
-        rc = e->code;
-    else {
-        size_t n = results_nctas(r);
-        *cyc = n == 1 ? (double)results_cta(r, 0)->cycles / HOPS : NAN;
-        results_free(r);
-    }
-    unlink(path);
-    return rc;
+        return e->code;
+    size_t n = results_nctas(r);
+    *cyc = n == 1 ? (double)results_cta(r, 0)->cycles / HOPS : NAN;
+    results_free(r);
+    return 0;
 }
 
 static void cells_free(e23_cell cells[][2])

@@ -333,7 +333,7 @@ static ps_t hbm_access(mem_level *l, const mem_req *r)
         unsigned piece = SK_MIN(1u << h->chunk_shift, 8u * HBM_BURST_BYTES);
         mem_coalesce(r->addr, r->mask, r->lane_bytes ? r->lane_bytes : 32, piece, HBM_BURST_BYTES, &ls);
         for (int i = 0; i < ls.n; i++) {
-            uint64_t b = (uint64_t)mem_nsectors(ls.smask[i]) * 32;
+            uint64_t b = (uint64_t)mem_nsectors(ls.smask[i]) * HBM_BURST_BYTES;
             ps_t d = hbm_piece(h, ls.line[i], b, r->t, store, &miss);
             misses += miss;
             done = SK_MAX(done, d);
