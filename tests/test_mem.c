@@ -2456,6 +2456,67 @@ static void rec_destroy(mem_level *l)
 }
 static const mem_level_ops rec_ops = { "rec", rec_access, NULL, rec_destroy };
 
+/* This session's HBM and L1 keys drawn at random inside their schema
+ * bounds (seeded: the same draws every run), with refresh at random too,
+ * on a kernel of cached and .cg loads and stores from two CTAs: each
+ * config is refused cleanly or runs to the end with a finite, positive
+ * time and every CTA's cycles counted. */
+START_TEST(test_property_mem_keys)
+{
+    uint64_t x = 20261202;
+    const char *text =
+        "skewsim-trace 1\n"
+        "kernel k grid=2 block=64 regs=32 smem=0\n"
+        "program main\nloop 40\n"
+        "LDG.E.128 R4 <- R2 bytes=16 addr=0x7f0000000000 lane=16 warp=512 cta=8192 iter=16384 ws=16777216 stall=1\n"
+        "LDG.E.STRONG.GPU R8 <- R2 bytes=4 addr=0x7f0100000000 lane=128 iter=4096 ws=16777216 stall=1\n"
+        "FADD R9 <- R4 R8 stall=4\n"
+        "STG.E <- R2 R9 bytes=4 addr=0x7f0200000000 lane=4 warp=128 cta=256 iter=512 ws=1048576 stall=1\n"
+        "end\nEXIT stall=5\nend\nendkernel\n";
+    int ran = 0;
+    for (int k = 0; k < 24; k++) {
+        char set[6][96];
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        snprintf(set[0], sizeof set[0], "memory.l1.request_cycles=%llu", (unsigned long long)(x >> 33) % 1001);
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        snprintf(set[1], sizeof set[1], "memory.hbm.ccd_l_ps=%llu", (unsigned long long)(x >> 33) % 100001);
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        snprintf(set[2], sizeof set[2], "memory.hbm.refresh_all_banks=%llu", (unsigned long long)(x >> 33) % 2);
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        snprintf(set[3], sizeof set[3], "memory.hbm.refresh_ps=%llu", (unsigned long long)(x >> 33) % 2000001);
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        snprintf(set[4], sizeof set[4], "memory.hbm.interleave_bytes=%d", 32 << (int)((x >> 33) % 12));
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        snprintf(set[5], sizeof set[5], "memory.hbm.refresh_interval_ps=%llu",
+                 1 + (unsigned long long)(x >> 33) % 10000000);
+        cfg c;
+        sk_error e = { 0 };
+        tu_cfg(&c, TU_H200, NULL);
+        ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+        int ok = 1;
+        for (int i = 0; i < 6 && ok; i++)
+            ok = cfg_set(&c, set[i], &e) == 0;
+        if (ok)
+            ok = cfg_validate(&c, &e) == 0;
+        if (!ok) {
+            ck_assert_msg(e.msg[0] != '\0', "config %d refused without a message", k);
+            continue;
+        }
+        tu_run run;
+        tu_simulate_ok(&run, &c, text);
+        const kernel_stats *ks = results_kernel(run.r, 0);
+        ck_assert_msg(ks->done_ps > 0 && ks->done_ps < (ps_t)1 << 60, "config %d (%s %s %s %s %s %s): done %lld", k,
+                      set[0], set[1], set[2], set[3], set[4], set[5], (long long)ks->done_ps);
+        ck_assert_uint_eq(results_nctas(run.r), 2);
+        for (size_t i = 0; i < 2; i++)
+            ck_assert_msg(results_cta(run.r, i)->cycles > 0, "config %d: CTA %zu has no cycles", k, i);
+        tu_run_free(&run);
+        ran++;
+    }
+    ck_assert_int_gt(ran, 12);
+}
+END_TEST
+
 /* memory.l1.request_cycles (E23): a bypassing warp load of 32 lines, one
  * sector each, reaches the next level one line every request_cycles; off,
  * one every data-port time of a sector (32 B at bytes_per_cycle). */
@@ -2815,6 +2876,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_hbm_wide_interleave);
     tcase_add_test(tc, test_hbm_refresh_all_banks);
     tcase_add_test(tc, test_l1_request_cycles);
+    tcase_add_test(tc, test_property_mem_keys);
     tcase_add_test(tc, test_store_backpressure);
     tcase_add_test(tc, test_store_drain_per_kernel);
     tcase_add_test(tc, test_store_port);
