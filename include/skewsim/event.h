@@ -63,6 +63,8 @@ typedef struct evq {
                            dispatcher, grid barriers, the silicon epoch) */
     uint32_t nfence, fence_cap;
     ps_t fence_t;       /* the earliest of their times, PS_MAX when none */
+    uint64_t version;   /* pushes, cancels and pops so far: while it holds, so do
+                           evq_peek_time and evq_fence_time (an SM's run-ahead bound) */
 } evq;
 
 void evq_init(evq *q);

@@ -122,13 +122,12 @@ void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm);
 int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask,
                   unsigned lane_bytes);
 
-/* Scheduler cycles of SM sm stalled on memory: sm.c adds each cycle its
- * stall breakdown charges to SM_STALL_MEMORY (stall_reason), so the two
- * figures are one count. */
-void mem_hier_stall(mem_hier *h, int sm, uint64_t cycles);
-/* The counter mem_hier_stall() adds to, for an SM's loop that adds to it
- * every idle cycle (stable for the hierarchy's life). */
-uint64_t *mem_hier_stall_counter(mem_hier *h, int sm);
+/* Scheduler cycles of SM sm stalled on memory (the counter stall_cycles)
+ * are the SM's own count of the cycles its stall breakdown charges to
+ * SM_STALL_MEMORY (sm.h, stall[]): src points at it, read whenever the
+ * counters are (stable for the hierarchy's life), so the two figures are
+ * one count and the SM's loop adds each stall once. */
+void mem_hier_bind_stall(mem_hier *h, int sm, const uint64_t *src);
 /* The latest time the L2 took a store of SM sm (0: none yet): a kernel is
  * complete only when its stores are (sim.c, finish_kernel). */
 ps_t mem_hier_store_drain(const mem_hier *h, int sm);

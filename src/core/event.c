@@ -256,6 +256,7 @@ void evq_push(evq *q, event *ev, ps_t t)
     ev->slot = bi + 1;
     q->last = bi + 1;
     q->n++;
+    q->version++;
     if (!ev->ahead)
         fence_add(q, ev);
 }
@@ -276,6 +277,7 @@ void evq_cancel(evq *q, event *ev)
         b->tail = ev->prev;
     ev->slot = 0;
     q->n--;
+    q->version++;
     if (!b->head)
         bucket_release(q, bi);
     if (ev->fpos)
@@ -298,6 +300,7 @@ event *evq_pop(evq *q)
     }
     ev->slot = 0;
     q->n--;
+    q->version++;
     if (ev->fpos)
         fence_remove(q, ev);
     q->now = ev->t;

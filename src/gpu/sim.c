@@ -101,8 +101,10 @@ sim *sim_create(const cfg *c, const sim_sink *sinks, int nsinks, sk_error *e)
     s->sms = xcalloc((size_t)s->nsms, sizeof *s->sms);
     for (int i = 0; i < s->nsms; i++) {
         sm_init(&s->sms[i], s, i);
-        if (s->hier)
+        if (s->hier) {
             s->sms[i].mem = mem_hier_l1(s->hier, i);
+            mem_hier_bind_stall(s->hier, i, &s->sms[i].stall[SM_STALL_MEMORY]);
+        }
     }
     dispatch_init(&s->disp, s);
     if (dispatch_static_weights_load(s, e) < 0) {

@@ -664,9 +664,6 @@ static void unskip(sim *s, sm *m)
         if (why < 0)
             continue;
         m->stall[why] -= n;
-        /* the level's counter only adds: adding 2^64 - n takes n back */
-        if (why == SM_STALL_MEMORY && s->hier)
-            mem_hier_stall(s->hier, m->id, (uint64_t)0 - n);
     }
     m->cycle = m->skip_c1;
     evq_push(&s->q, &m->ev, t1);
@@ -941,13 +938,29 @@ static uint64_t next_issue(sm *m, uint64_t c)
     return next;
 }
 
-/* Charge n scheduler-cycles to stall reason why, and memory stalls to the
- * hierarchy's counter too (mstall, NULL without one). */
-static inline void charge(sm *m, uint64_t *mstall, int why, uint64_t n)
+/* Charge n scheduler-cycles to stall reason why (the hierarchy reads its
+ * memory.stall_cycles from stall[SM_STALL_MEMORY]: mem_hier_bind_stall). */
+static inline void charge(sm *m, int why, uint64_t n)
 {
     m->stall[why] += n;
-    if (why == SM_STALL_MEMORY && mstall)
-        *mstall += n;
+}
+
+/* The first cycle of m it must not process in its run-ahead: the one
+ * starting past sim.max_time_ns, or at or after the next queued event when
+ * that is a fence or lies lookahead_cycles (ahead_ps) behind it, or at or
+ * after a fence sooner than that (evq_fence_time).  Cycle times only grow
+ * with the cycle, so comparing cycles with it is comparing their times
+ * with those events', and it holds while the queue and the SM's clock do
+ * (a clock change moves the SM's event: the queue changes too). */
+static uint64_t stop_cycle(const sim *s, const sm *m)
+{
+    uint64_t stop = s->limit_ps == PS_MAX ? UINT64_MAX : sm_cycle_at(m, s->limit_ps + 1);
+    ps_t peek = evq_peek_time(&s->q);
+    if (peek != PS_MAX) {
+        ps_t t = SK_MIN(peek + m->ahead_ps, SK_MAX(peek, evq_fence_time(&s->q)));
+        stop = SK_MIN(stop, sm_cycle_at(m, t));
+    }
+    return stop;
 }
 
 /* Issue for cycle m->cycle, then keep going cycle by cycle, jumping over
@@ -961,8 +974,7 @@ static void sm_fire(sim *s, event *ev)
     const unsigned want_stall = s->sink_want & SINK_W_STALL;
     const uint64_t starve_lim = (uint64_t)s->c.starvation_cycles;
     uint64_t c = m->cycle;
-    /* memory stalls go to the hierarchy's counter too */
-    uint64_t *const mstall = s->hier ? mem_hier_stall_counter(s->hier, m->id) : NULL;
+    uint64_t qver = s->q.version, c_stop = stop_cycle(s, m);
     for (;;) {
         int finished = 0, issued = 0, idle = 0;
         if (m->skip_n)
@@ -977,7 +989,7 @@ static void sm_fire(sim *s, event *ev)
              * return the same reason, so it is charged without asking. */
             if (c < ws->quiet_until && ws->quiet_epoch == m->release_epoch) {
                 idle++;
-                charge(m, mstall, ws->why, 1);
+                charge(m, ws->why, 1);
                 continue;
             }
             for (int k = 0; k < width && ws->n > 0; k++) {
@@ -990,7 +1002,7 @@ static void sm_fire(sim *s, event *ev)
                             sim_sink_stall(s, &st);
                         }
                         int why = stall_reason(m, ws);
-                        charge(m, mstall, why, 1);
+                        charge(m, why, 1);
                         /* quiet until its least wake or the guard's next look
                          * (not under a stall sink, which wants each cycle's
                          * record, nor in the per-cycle reference) */
@@ -1049,7 +1061,7 @@ static void sm_fire(sim *s, event *ev)
         if (!issued && next != UINT64_MAX && next > c + 1)
             for (int sc = 0; sc < nsched; sc++)
                 if (m->sched[sc].n > 0 && m->sched[sc].why >= 0)
-                    charge(m, mstall, m->sched[sc].why, next - c - 1);
+                    charge(m, m->sched[sc].why, next - c - 1);
         /* After an issue, the skipped cycles c + 1 .. next - 1 are idle for
          * every scheduler with warps: each is charged what processing
          * c + 1 would have found (stall_reason reads no cycle: dep, ready,
@@ -1064,7 +1076,7 @@ static void sm_fire(sim *s, event *ev)
                 int why = stall_reason(m, ws);
                 m->skip_why[sc] = (int8_t)why;
                 m->skip_ready[sc] = ws->min_wake;
-                charge(m, mstall, why, next - c - 1);
+                charge(m, why, next - c - 1);
             }
             m->skip_c1 = c + 1;
             m->skip_n = next - c - 1;
@@ -1072,11 +1084,12 @@ static void sm_fire(sim *s, event *ev)
         if (next == UINT64_MAX)         /* nothing can issue until a CTA arrives: sleep */
             return;
         m->cycle = next;
-        ps_t tn = sm_cycle_time(m, next);
-        ps_t peek = evq_peek_time(&s->q);
-        if (finished || s->stop || tn > s->limit_ps ||
-            (tn >= peek && (tn >= peek + m->ahead_ps || tn >= evq_fence_time(&s->q)))) {
-            evq_push(&s->q, ev, tn);
+        if (s->q.version != qver) {     /* an event came or went: the bound moves */
+            qver = s->q.version;
+            c_stop = stop_cycle(s, m);
+        }
+        if (finished || s->stop || next >= c_stop) {
+            evq_push(&s->q, ev, sm_cycle_time(m, next));
             m->skip_seq = ev->seq;
             return;
         }

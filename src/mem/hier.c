@@ -33,6 +33,11 @@ struct mem_hier {
     mem_stats *stats;         /* nsms: since creation (the levels add to these) */
     mem_stats *at_start;      /* nsms: the same at the current kernel's start */
     mem_stats *kstats;        /* nsms: scratch for mem_hier_stats() */
+    /* nsms: each SM's own count of scheduler-cycles charged to memory
+     * (sm.h, stall[SM_STALL_MEMORY]), which stall_cycles mirrors: copied
+     * in whenever the counters are read, so that the SM's loop counts
+     * each stall once (mem_hier_bind_stall) */
+    const uint64_t **stall_src;
     mem_level **l1;           /* nsms */
     mem_level *l2, *hbm;
     uint64_t l1_bytes;        /* after the current carve-out */
@@ -76,6 +81,12 @@ void mem_stats_add(mem_stats *dst, const mem_stats *src)
     const uint64_t *s = (const uint64_t *)src;
     for (int i = 0; i < MEM_NSTATS; i++)
         d[i] += s[i];
+}
+
+/* stall_cycles as the SM counts it now (0 for an SM bound to nothing). */
+static void sync_stall(const mem_hier *h, int sm)
+{
+    h->stats[sm].stall_cycles = h->stall_src[sm] ? *h->stall_src[sm] : 0;
 }
 
 /* Shared-memory carve-outs of compute capability 9.0, KB (CUDA C++
@@ -185,6 +196,7 @@ mem_hier *mem_hier_create(const cfg *c, const topo *t, const si_floorplan *fp, s
     h->c = *c;
     h->stats = xcalloc((size_t)h->nsms, sizeof *h->stats);
     h->at_start = xcalloc((size_t)h->nsms, sizeof *h->at_start);
+    h->stall_src = xcalloc((size_t)h->nsms, sizeof *h->stall_src);
     h->kstats = xcalloc((size_t)h->nsms, sizeof *h->kstats);
     mem_l2_geo geo;
     build_geo(c, t, fp, &geo);
@@ -229,6 +241,7 @@ void mem_hier_destroy(mem_hier *h)
     h->hbm->ops->destroy(h->hbm);
     free(h->stats);
     free(h->at_start);
+    free(h->stall_src);
     free(h->kstats);
     free(h);
 }
@@ -273,6 +286,8 @@ void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm)
         for (int g = 0; g < h->nl2tlb; g++)
             mem_tlb_flush(h->l2tlb[g]);
     }
+    for (int i = 0; i < h->nsms; i++)
+        sync_stall(h, i);
     memcpy(h->at_start, h->stats, (size_t)h->nsms * sizeof *h->stats);
 }
 
@@ -286,9 +301,10 @@ int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask, unsi
     return w;
 }
 
-void mem_hier_stall(mem_hier *h, int sm, uint64_t cycles)
+void mem_hier_bind_stall(mem_hier *h, int sm, const uint64_t *src)
 {
-    h->stats[sm].stall_cycles += cycles;
+    h->stall_src[sm] = src;
+    sync_stall(h, sm);
 }
 
 ps_t mem_hier_store_drain(const mem_hier *h, int sm)
@@ -296,13 +312,9 @@ ps_t mem_hier_store_drain(const mem_hier *h, int sm)
     return mem_l1_store_drain(h->l1[sm]);
 }
 
-uint64_t *mem_hier_stall_counter(mem_hier *h, int sm)
-{
-    return &h->stats[sm].stall_cycles;
-}
-
 const mem_stats *mem_hier_stats(const mem_hier *h, int sm)
 {
+    sync_stall(h, sm);
     const uint64_t *a = (const uint64_t *)&h->stats[sm], *b = (const uint64_t *)&h->at_start[sm];
     uint64_t *k = (uint64_t *)&h->kstats[sm];
     for (int i = 0; i < MEM_NSTATS; i++)
@@ -312,6 +324,7 @@ const mem_stats *mem_hier_stats(const mem_hier *h, int sm)
 
 const mem_stats *mem_hier_total(const mem_hier *h, int sm)
 {
+    sync_stall(h, sm);
     return &h->stats[sm];
 }
 
