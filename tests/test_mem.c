@@ -1762,6 +1762,48 @@ START_TEST(test_hbm_bank_burst_spacing)
 }
 END_TEST
 
+/* memory.hbm.ccd_l_ps out of time order (hbm.c, xfer): requests reach a
+ * bank in simulation order, and an SM that ran ahead books a line there
+ * before another SM's earlier one arrives.  The early line is served as if
+ * it had come first: its bursts go from its own ready time (t plus at most
+ * its own activation), ccd apart, without waiting for the later line's
+ * bursts, and it leaves the bank's next-burst time where the later line
+ * put it, so a line after that later one still starts a ccd after its
+ * last burst.  Times are put on the bus calendar's 16 ns slot starts, so
+ * that each line's bytes sit in one slot. */
+START_TEST(test_hbm_bank_burst_out_of_order)
+{
+    const ps_t miss = 20000, lat = 50000, ccd = 2560;
+    const ps_t burst = 32 * (1000000000 / 24000) / 1000;
+    mem_hbm_chan ch;
+    mem_hbm_chan_init(&ch, 24000, lat, miss, 4);
+    mem_hbm_chan_ccd(&ch, ccd);
+    /* the late line first: row 1 opens at tA + miss (a slot start), its
+     * four bursts end 3 ccd + a burst later; the bank's next burst may go
+     * 4 ccd after its first */
+    const ps_t tA = 1004000, rA = tA + miss;
+    ck_assert_int_eq(mem_hbm_chan_access(&ch, 0, 1, 128, tA), rA + 3 * ccd + burst + lat);
+    /* an earlier line to the same row, arriving after it: a hit to a row
+     * still opening waits for no more than its own activation, then its
+     * own four bursts, not those of the line above (which would put its
+     * first burst at rA + 4 ccd) */
+    const ps_t tB = 108000, rB = tB + miss;
+    ck_assert_int_eq(mem_hbm_chan_access(&ch, 0, 1, 128, tB), rB + 3 * ccd + burst + lat);
+    ck_assert_uint_eq(ch.row_misses, 1);
+    /* in order again, at tA: the row is open at rA, and the first burst
+     * waits for rA + 4 ccd, where the late line left the bank (the early
+     * one, whose bursts ended long before, did not move it back) */
+    ck_assert_int_eq(mem_hbm_chan_access(&ch, 0, 1, 128, tA), rA + 7 * ccd + burst + lat);
+    /* an earlier line to another row of the bank: a row miss that does not
+     * wait for the bank's later transfers, only its own activation, then
+     * its bursts ccd apart from there */
+    const ps_t tD = 508000, rD = tD + miss;
+    ck_assert_int_eq(mem_hbm_chan_access(&ch, 0, 5, 128, tD), rD + 3 * ccd + burst + lat);
+    ck_assert_uint_eq(ch.row_misses, 2);
+    mem_hbm_chan_free(&ch);
+}
+END_TEST
+
 /* memory.hbm.interleave_bytes above 256 (8 bursts): a warp's 512 B at a
  * 1 KB interleave is one channel's, and every byte of it is moved (the
  * pieces were once coalesced as 1 KB lines of 8-bit sector masks, which
@@ -2873,6 +2915,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_hbm_refresh);
     tcase_add_test(tc, test_hbm_drain_blocks_reads);
     tcase_add_test(tc, test_hbm_bank_burst_spacing);
+    tcase_add_test(tc, test_hbm_bank_burst_out_of_order);
     tcase_add_test(tc, test_hbm_wide_interleave);
     tcase_add_test(tc, test_hbm_refresh_all_banks);
     tcase_add_test(tc, test_l1_request_cycles);
