@@ -2592,6 +2592,101 @@ START_TEST(test_l1_request_cycles)
 }
 END_TEST
 
+/* A last level as rec, whose data come back a microsecond after the
+ * request: later than any L1 hit, so a load's completion is its last
+ * request's time plus that. */
+#define REC_SLOW_PS 1000000
+static ps_t rec_slow_access(mem_level *l, const mem_req *r)
+{
+    return rec_access(l, r) - 7 + REC_SLOW_PS;
+}
+static const mem_level_ops rec_slow_ops = { "rec_slow", rec_slow_access, NULL, rec_destroy };
+
+/* memory.l1.request_cycles on the cached miss path (l1.c, fetch_next via
+ * mem_cache_read): every line a load hands on leaves at least
+ * request_cycles after the one before, whether it bypasses the L1 or
+ * allocates in it and misses.  The lines come off the data port one every
+ * port time of their sectors (sector_bytes x n at bytes_per_cycle); a
+ * miss's request goes at that time or request_cycles after the previous
+ * request, whichever is later.  With request_cycles = 0 the port alone
+ * spaces them.  Three loads per setting: (A) 32 lines of one sector, all
+ * misses; (B) a second warp's 4 full lines issued the same cycle, queued
+ * behind A on the port and on the request spacing; (C) later, 32 lines of
+ * which the first 16 are A's (hits, which send nothing and so do not
+ * wait for request slots) and 16 new misses. */
+START_TEST(test_l1_request_cycles_cached)
+{
+    for (int rq = 0; rq <= 3; rq++) {
+        cfg c;
+        topo t;
+        char set[64];
+        snprintf(set, sizeof set, "memory.l1.request_cycles=%d", rq);
+        cfg_with(&c, &t, "memory.model=hierarchy", "memory.l1.l2_port_gbps=0", set, NULL);
+        mem_stats st[1];
+        memset(st, 0, sizeof st);
+        mem_level rec = { &rec_slow_ops, NULL, NULL };
+        mem_level *l1 = mem_l1_create(&c, 0, (uint64_t)c.l1_unified_bytes, &rec, st);
+        const uint64_t fs = 1000000000ull / (uint64_t)c.sm_mhz;   /* fs per SM cycle */
+        const uint64_t bpc = (uint64_t)c.l1_bytes_per_cycle;
+        const ps_t req = (ps_t)((uint64_t)rq * fs / 1000);
+        const ps_t port1 = (ps_t)(32 * fs / bpc / 1000), port4 = (ps_t)(128 * fs / bpc / 1000);
+        /* the expectations below take the request spacing to bind when on */
+        ck_assert(rq == 0 || (req >= port4 && port4 >= port1));
+        uint64_t a[32];
+        const ps_t t0 = 1000000;
+
+        /* A: 32 lines, one sector each, all L1 misses */
+        lanes(a, 0x200000, 128);
+        mem_req ra = { 0, MEM_LOAD, 0, 4, ~0u, a, 128, t0, 0, 0, 0 };
+        rec_n = 0;
+        ps_t d = mem_access(l1, &ra);
+        ck_assert_int_eq(rec_n, 32);
+        ck_assert_uint_eq(st[0].l1_misses, 32);
+        ck_assert_uint_eq(st[0].l1_bypass, 0);
+        const ps_t step = rq ? req : port1;
+        for (int i = 0; i < 16; i++)
+            ck_assert_msg(rec_t[i] == t0 + i * step, "rq %d line %d: sent at %lld, expected %lld", rq, i,
+                          (long long)rec_t[i], (long long)(t0 + i * step));
+        ck_assert_int_eq(d, t0 + 31 * step + REC_SLOW_PS);
+
+        /* B: 4 lines of 4 sectors at the same t0; the port has them after
+         * A's 32 sectors, the request path after A's 32 requests */
+        lanes(a, 0x300000, 16);
+        mem_req rb = { 0, MEM_LOAD, 0, 16, ~0u, a, 512, t0, 0, 0, 1 };
+        rec_n = 0;
+        d = mem_access(l1, &rb);
+        ck_assert_int_eq(rec_n, 4);
+        ck_assert_uint_eq(st[0].l1_misses, 32 + 16);
+        for (int i = 0; i < 4; i++) {
+            ps_t want = rq ? t0 + (32 + i) * req : t0 + 32 * port1 + i * port4;
+            ck_assert_msg(rec_t[i] == want, "rq %d B line %d: sent at %lld, expected %lld", rq, i,
+                          (long long)rec_t[i], (long long)want);
+        }
+        ck_assert_int_eq(d, (rq ? t0 + 35 * req : t0 + 32 * port1 + 3 * port4) + REC_SLOW_PS);
+
+        /* C: long after, A's lines 16..31 (hits) then 16 new lines: the
+         * first miss leaves when the port reaches it, the others spaced */
+        const ps_t t2 = t0 + 10 * REC_SLOW_PS;
+        lanes(a, 0x200000 + 16 * 128, 128);
+        mem_req rc = { 0, MEM_LOAD, 0, 4, ~0u, a, 128, t2, 0, 0, 0 };
+        rec_n = 0;
+        uint64_t h0 = st[0].l1_hits;
+        d = mem_access(l1, &rc);
+        ck_assert_int_eq(rec_n, 16);
+        ck_assert_uint_eq(st[0].l1_hits - h0, 16);
+        const ps_t m0 = t2 + 16 * port1;
+        for (int k = 0; k < 16; k++) {
+            ps_t want = rq ? m0 + k * req : m0 + k * port1;
+            ck_assert_msg(rec_t[k] == want, "rq %d C miss %d: sent at %lld, expected %lld", rq, k,
+                          (long long)rec_t[k], (long long)want);
+        }
+        ck_assert_int_eq(d, (rq ? m0 + 15 * req : m0 + 15 * port1) + REC_SLOW_PS);
+        l1->ops->destroy(l1);
+        topo_free(&t);
+    }
+}
+END_TEST
+
 /* One request of one 32 B sector at addr, at t, as the L1 hands a miss
  * on; same: not the first request of its warp access. */
 static ps_t tlb_req(mem_level *l, int smi, uint64_t addr, ps_t t, int same)
@@ -2919,6 +3014,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_hbm_wide_interleave);
     tcase_add_test(tc, test_hbm_refresh_all_banks);
     tcase_add_test(tc, test_l1_request_cycles);
+    tcase_add_test(tc, test_l1_request_cycles_cached);
     tcase_add_test(tc, test_property_mem_keys);
     tcase_add_test(tc, test_store_backpressure);
     tcase_add_test(tc, test_store_drain_per_kernel);
