@@ -904,18 +904,24 @@ static int stall_scan(const sm *m, warp_sched *ws)
  * processed cycle nothing on the SM changes dep, ready, cls or unit_free
  * (only its own issues do), so a bound taken now holds then.  An ew entry
  * after x - 1 is exact (sm.h), so an entry after x is passed over unread. */
-__attribute__((noinline)) static uint64_t sched_next(sm *m, warp_sched *ws, uint64_t x)
+__attribute__((noinline)) static uint64_t sched_scan_next(sm *m, warp_sched *ws, uint64_t x)
+{
+    return warp_oldest_ready(m, ws, x) >= 0 ? x : ws->min_wake;
+}
+
+static inline uint64_t sched_next(sm *m, warp_sched *ws, uint64_t x)
 {
     /* Any ready warp answers x.  The one that issued last (a greedy policy's
      * next pick, in a burst) is asked first: checking it leaves no state the
      * scan would not (its own wake raised when it cannot issue; its ew entry,
-     * at or before the cycle it issued in, stays a lower bound). */
+     * at or before the cycle it issued in, stays a lower bound).  Inline, and
+     * the scan out of line: in a burst most answers are this warp's. */
     if (ws->last_slot >= 0) {
         warp *w = &m->warps[ws->last_slot];
         if (w->state == W_ACTIVE && sm_warp_ready(m, w, x))
             return x;
     }
-    return warp_oldest_ready(m, ws, x) >= 0 ? x : ws->min_wake;
+    return sched_scan_next(m, ws, x);
 }
 
 /* After cycle c issued something: a lower bound of the next cycle at which
