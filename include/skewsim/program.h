@@ -84,6 +84,14 @@ typedef struct instr {
     uint32_t stride;              /* MP_STRIDED: bytes between consecutive threads */
     uint32_t opcode;              /* index into the program's opcode name table (stats, debugging) */
     uint32_t line;                /* trace line it came from (messages) */
+    /* Resolved from the config when the simulator prepares the kernel that
+     * owns the program (sim.c, prepare_kernel), so that an issue looks up
+     * nothing: 0 until then. */
+    uint32_t busy;                /* cycles its pipeline is busy: ii, else units.<cls>.ii_cycles */
+    uint32_t lat;                 /* units.<cls>.lat_cycles */
+    uint8_t row;                  /* energy row: erow, else its class's */
+    uint8_t nops;                 /* register operands: nsrc + ndst */
+    uint8_t gap;                  /* cycles to its warp's next issue: stall, 0 counting as 1 */
 } instr;
 
 typedef struct program {

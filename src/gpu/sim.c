@@ -204,8 +204,15 @@ static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
         program *pr = &k->progs[p];
         kr->max_regs = SK_MAX(kr->max_regs, pr->nregs);
         for (uint32_t i = 0; i < pr->n; i++) {
-            kr->marks |= pr->code[i].flags & (IF_TIMER_START | IF_TIMER_END | IF_CLOCK_START | IF_CLOCK_END);
-            kr->cooperative |= pr->code[i].kind == IK_GRIDBAR;
+            instr *in = &pr->code[i];
+            kr->marks |= in->flags & (IF_TIMER_START | IF_TIMER_END | IF_CLOCK_START | IF_CLOCK_END);
+            kr->cooperative |= in->kind == IK_GRIDBAR;
+            /* what sm.c's issue path reads (program.h) */
+            in->busy = in->ii ? in->ii : (uint32_t)s->c.units[in->cls].ii_cycles;
+            in->lat = (uint32_t)s->c.units[in->cls].lat_cycles;
+            in->row = in->erow ? in->erow : in->cls;
+            in->nops = (uint8_t)(in->nsrc + in->ndst);
+            in->gap = (uint8_t)(in->stall + (in->stall == 0));
         }
     }
     /* Each SM allocates a scoreboard of max_regs entries per warp slot (sm.c). */

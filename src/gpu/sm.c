@@ -533,26 +533,24 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         issue_sink(s, m, w, slot, cs, in, c);
     /* the pipeline the pick found free for it this cycle (sm_warp_ready) */
     pipe = w->pipe;
-    m->unit_free[pipe] = c + (uint64_t)(in->ii ? in->ii : cf->units[in->cls].ii_cycles);
+    m->unit_free[pipe] = c + in->busy;
     m->issued++;
     cs->issued++;
     m->issued_cls[in->cls]++;
-    unsigned erow = in->erow ? in->erow : in->cls;      /* power: its energy row */
-    m->op_issued[erow]++;
-    m->op_operands[erow] += (uint64_t)in->nsrc + in->ndst;
+    m->op_issued[in->row]++;                    /* power: its energy row */
+    m->op_operands[in->row] += in->nops;
     if (in->cls == FU_TENSOR) {
-        uint64_t ii = (uint64_t)(in->ii ? in->ii : cf->units[FU_TENSOR].ii_cycles);
-        m->tensor_cycles += ii;
-        m->tensor_dt_cycles[in->dtype] += ii;
+        m->tensor_cycles += in->busy;
+        m->tensor_dt_cycles[in->dtype] += in->busy;
     }
     warp_sched *ws = &m->sched[w->sched];
     ws->issued++;
     ws->last_slot = slot;
-    w->ready = c + in->stall + (in->stall == 0);     /* a stall of 0 counts as 1 */
+    w->ready = c + in->gap;                     /* its stall, 0 counting as 1 */
     w->wake = w->ready;
     w->last_issue = c;
 
-    uint64_t done = c + (uint64_t)cf->units[in->cls].lat_cycles;
+    uint64_t done = c + in->lat;
     switch (in->kind) {
     case IK_LD_SHARED:
         done = c + (uint64_t)cf->smem_latency_cycles + smem_conflict(s, m, w, in);
