@@ -44,7 +44,9 @@ void mem_bw_init(mem_bw *b, uint64_t fs_per_byte, ps_t slot_ps, uint32_t nslots)
 {
     memset(b, 0, sizeof *b);
     b->fs_per_byte = fs_per_byte;
-    b->slot_ps = slot_ps > 0 ? slot_ps : 1;
+    /* a slot's times are kept from its start in 32 bits (memsys.h) */
+    b->slot_ps = slot_ps < 1 ? 1 : slot_ps > (ps_t)UINT32_MAX ? (ps_t)UINT32_MAX : slot_ps;
+    b->slot_inv = UINT64_MAX / (uint64_t)b->slot_ps;
     /* a power of two, so that a slot's place in the ring is a mask */
     uint32_t n = 1;
     while (n < nslots)
@@ -82,13 +84,25 @@ static void reach(mem_bw *b, uint64_t idx)
         b->full_from = nb;
 }
 
+/* t / slot_ps, exactly, without a division: the product's high half is
+ * the quotient or, for t near 2^64, up to two less (slot_inv is rounded
+ * down), and the remainder says which. */
+static inline uint64_t slot_of(const mem_bw *b, uint64_t t)
+{
+    const uint64_t len = (uint64_t)b->slot_ps;
+    uint64_t q = (uint64_t)(((unsigned __int128)t * b->slot_inv) >> 64);
+    while (t - q * len >= len)
+        q++;
+    return q;
+}
+
 ps_t mem_bw_take(mem_bw *b, ps_t t, uint64_t bytes)
 {
     ps_t need = (ps_t)((bytes * b->fs_per_byte) / 1000);
     if (t < 0)
         t = 0;
     const ps_t len = b->slot_ps;
-    uint64_t idx = (uint64_t)t / (uint64_t)len;
+    uint64_t idx = slot_of(b, (uint64_t)t);
     if (idx < b->base) {
         idx = b->base;
         t = (ps_t)(idx * (uint64_t)len);
@@ -105,12 +119,13 @@ ps_t mem_bw_take(mem_bw *b, ps_t t, uint64_t bytes)
             reach(b, idx);
         ps_t s0 = (ps_t)(idx * (uint64_t)len), s1 = s0 + len;
         struct mem_bw_slot *sl = &b->slot[idx & b->mask];
-        ps_t at = SK_MAX(t, s0);
+        /* times from s0 (the slot's fields are): at < len, since t < s1 */
+        uint32_t at = (uint32_t)(SK_MAX(t, s0) - s0);
         /* in order: busy-until; out of order: after the slot's booked time */
-        ps_t start = sl->used == 0 || at >= sl->last ? SK_MAX(at, sl->end) : SK_MAX(at, s0 + sl->used);
-        if (start < s1 && sl->used < len) {
-            ps_t take = SK_MIN(need, SK_MIN(s1 - start, len - sl->used));
-            ps_t end = start + take;
+        uint32_t start = sl->used == 0 || at >= sl->last ? SK_MAX(at, sl->end) : SK_MAX(at, sl->used);
+        if (start < len && sl->used < len) {
+            uint32_t take = (uint32_t)SK_MIN(need, (ps_t)SK_MIN(len - start, len - sl->used));
+            uint32_t end = start + take;
             sl->used += take;
             sl->end = SK_MAX(sl->end, end);
             sl->last = SK_MAX(sl->last, at);
@@ -127,7 +142,7 @@ ps_t mem_bw_take(mem_bw *b, ps_t t, uint64_t bytes)
                 }
             }
             if (need == 0)
-                return end;
+                return s0 + end;
         }
         idx++;
         t = s1;
