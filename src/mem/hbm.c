@@ -297,7 +297,7 @@ typedef struct hbm_state {
     uint64_t row_bytes;
     uint64_t hash_mask;
     int frame_bit;
-    uint64_t rr;                  /* address-less requests: next channel */
+    uint64_t rr;                  /* address-less requests: next channel (0 .. channels - 1) */
     mem_stats *stats;             /* per SM, owned by the hierarchy */
 } hbm_state;
 
@@ -345,7 +345,9 @@ static ps_t hbm_access(mem_level *l, const mem_req *r)
         int n = h->nparts * h->per_part;
         while (left) {
             uint64_t b = SK_MIN(left, piece);
-            mem_hbm_chan *ch = &h->ch[h->rr++ % (uint64_t)n];
+            mem_hbm_chan *ch = &h->ch[h->rr];
+            if (++h->rr == (uint64_t)n)         /* the next channel, in turn */
+                h->rr = 0;
             ps_t end = mem_bw_take(&ch->bus, r->t, b);
             ch->bytes += b;
             done = SK_MAX(done, end + ch->latency_ps);
