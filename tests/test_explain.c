@@ -66,6 +66,20 @@ START_TEST(test_reasons)
 }
 END_TEST
 
+/* A destination a global store has yet to read: the read barrier, not a
+ * busy unit or a ready warp (sm.store_read_cycles = 30: the STG issues at
+ * cycle 0, the MOV into its data register waits until cycle 30). */
+START_TEST(test_read_barrier_reason)
+{
+    char *out = explain_run("tests/data/store_read.trace", EXPLAIN_ISSUE, 0, PS_MAX, "sm: {store_read_cycles: 30}");
+    HAS(out, "      W0 (CTA 0 warp 0): read barrier: a global store reads R4 until cycle 30 (MOV overwrites it)\n");
+    free(out);
+    out = explain_run("tests/data/store_read.trace", EXPLAIN_ISSUE, 0, PS_MAX, NULL);
+    ck_assert_ptr_null(strstr(out, "read barrier"));
+    free(out);
+}
+END_TEST
+
 START_TEST(test_window_and_what)
 {
     char *out = explain_run("traces/teach/explain.trace", EXPLAIN_ISSUE, 24000, 25000, NULL);
@@ -123,6 +137,7 @@ Suite *explain_suite(void)
     Suite *s = suite_create("explain");
     TCase *tc = tcase_create("explain");
     tcase_add_test(tc, test_reasons);
+    tcase_add_test(tc, test_read_barrier_reason);
     tcase_add_test(tc, test_window_and_what);
     tcase_add_test(tc, test_parse);
     suite_add_tcase(s, tc);

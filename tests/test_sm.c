@@ -130,6 +130,47 @@ START_TEST(test_dependency)
 }
 END_TEST
 
+/* A global store's read barrier (sm.store_read_cycles = R): the STG issues
+ * in cycle 0 and reads its source registers (R2, R4) at cycle R; an
+ * instruction of its warp that overwrites one of them issues at R at the
+ * soonest, one that only reads them or writes another register is not
+ * held, nor is another warp writing its own R4.  The tiny chip's flat
+ * memory: the CTA ends one cycle after its EXIT. */
+#define STG_R2_R4 "STG.E <- R2 R4 bytes=4 pattern=coalesced stall=1\n"
+static const struct {
+    const char *body;
+    int read_cycles;
+    long end;
+} store_reads[] = {
+    {STG_R2_R4 "MOV R4 stall=1\nEXIT\n", 0, 3},                     /* no barrier: MOV at 1 */
+    {STG_R2_R4 "MOV R4 stall=1\nEXIT\n", 30, 32},                   /* MOV at 30, EXIT at 31 */
+    {STG_R2_R4 "MOV R2 stall=1\nEXIT\n", 30, 32},                   /* the address register too */
+    {STG_R2_R4 "MOV R4 stall=1\nEXIT\n", 7, 9},
+    {STG_R2_R4 "MOV R5 stall=1\nEXIT\n", 30, 3},                    /* another register */
+    {STG_R2_R4 "IADD3 R6 <- R4 stall=1\nEXIT\n", 30, 3},            /* a reader is not held */
+    /* read already: STG 0, FFMA 15, MOV R4 30 (barrier at 20), EXIT 31 */
+    {"STG.E <- R2 R4 bytes=4 pattern=coalesced stall=15\nFFMA stall=15\nMOV R4 stall=1\nEXIT\n", 20, 32},
+    {STG_R2_R4 "MOV R5 stall=1\nMOV R4 stall=1\nEXIT\n", 30, 32},  /* MOV R5 at 1, MOV R4 at 30 */
+    /* two warps of one CTA: warp 0 stores at 0 and exits at 1; warp 1
+     * writes its own R4 three times from cycle 2, each waiting for the
+     * last (misc latency 2: 2, 4, 6), EXIT 7; held by warp 0's barrier its
+     * first MOV would wait until 30 */
+    {"ifwarp 0\n" STG_R2_R4 "end\nifwarp 1\nMOV R4 stall=1\nMOV R4 stall=1\nMOV R4 stall=1\nend\nEXIT\n",
+     30, 8},
+};
+
+START_TEST(test_store_read_barrier)
+{
+    char *yaml = tu_strf("sm: {store_read_cycles: %d}", store_reads[_i].read_cycles);
+    tu_run run;
+    run_tiny(&run, yaml, store_reads[_i].body, 1, _i == (int)SK_ARRAY_LEN(store_reads) - 1 ? 64 : 32);
+    ck_assert_msg(end_cycle(&run, 0) == store_reads[_i].end, "row %d: ends at %ld, expected %ld", _i,
+                  end_cycle(&run, 0), store_reads[_i].end);
+    tu_run_free(&run);
+    free(yaml);
+}
+END_TEST
+
 /* FFMA stall=S; EXIT: the EXIT issues S cycles after the FFMA (cycle 0). */
 static const int stalls[] = {1, 2, 7, 15};
 
@@ -640,6 +681,7 @@ Suite *sm_suite(void)
 
     tc = tcase_create("issue");
     tcase_add_loop_test(tc, test_dependency, 0, (int)SK_ARRAY_LEN(deps));
+    tcase_add_loop_test(tc, test_store_read_barrier, 0, (int)SK_ARRAY_LEN(store_reads));
     tcase_add_loop_test(tc, test_stall_count, 0, (int)SK_ARRAY_LEN(stalls));
     tcase_add_test(tc, test_stall_holds_one_warp);
     tcase_add_loop_test(tc, test_throughput, 0, (int)SK_ARRAY_LEN(throughput));

@@ -119,6 +119,7 @@ typedef struct cfg {
     int cta_launch_cycles;            /* sm.cta_launch_cycles: CTA arrival to first possible issue */
     int barrier_cycles;               /* sm.barrier_cycles: last arrival to release */
     int barrier_arrive_cycles;        /* sm.barrier_arrive_cycles: the SM's barrier unit per arrival */
+    int store_read_cycles;            /* sm.store_read_cycles: a global store's read barrier */
 
     cfg_unit units[FU_NCLASS];        /* units.<class>.{count,lat_cycles,ii_cycles} */
 

@@ -200,10 +200,13 @@ typedef struct sm {
     int mhz;
 
     warp *warps;              /* cfg.max_warps slots */
-    uint64_t *regpool;        /* scoreboards: max_warps * regs_per_warp */
+    uint64_t *regpool;        /* scoreboards: max_warps * regs_per_warp, then the same again
+                                 for the read barriers (sm_wreg) */
     uint64_t release_epoch;   /* barrier and grid releases so far (they wake warps without
                                  an issue: a cached memory-stall scan is stale then) */
     uint32_t regs_per_warp;
+    uint64_t wreg_off;        /* max_warps * regs_per_warp: a warp's read barriers lie this
+                                 far after its scoreboard in regpool */
     cta_slot *ctas;           /* cfg.max_ctas slots */
     warp_sched *sched;        /* cfg.warp_schedulers of them */
     int nsched;
@@ -223,6 +226,9 @@ typedef struct sm {
     uint64_t skip_ready[SM_MAX_SCHEDULERS];  /* each one's min_wake then (a stall sink's
                                                 record of skip_c1, sent once the skip holds) */
     uint64_t *unit_free;      /* [sched][class][count]: cycle each pipeline is free */
+    uint64_t st_read_until;   /* no register of the SM is read-barred from this cycle on:
+                                 the latest end of a global store's read (sm.store_read_cycles;
+                                 beside unit_free: both are read at every issue) */
     uint64_t bar_free;        /* cycle the barrier unit can take the next arrival (sm.barrier_arrive_cycles) */
     int unit_stride;          /* entries per scheduler in unit_free */
     int unit_off[FU_NCLASS];  /* where each class starts within a scheduler's entries */
@@ -352,6 +358,14 @@ static inline int warpsched_pick(sm *m, warp_sched *ws, uint64_t c, uint64_t lim
     if (c < ws->min_wake)
         return -1;
     return m->wops->pick(m, ws, c);
+}
+
+/* Warp w's read barriers: for each of its registers, the cycle from which
+ * an instruction may overwrite it (a global store reads its sources
+ * sm.store_read_cycles after it issues; 0: nothing pending). */
+static inline const uint64_t *sm_wreg(const sm *m, const warp *w)
+{
+    return w->reg + m->wreg_off;
 }
 
 /* Clock domain helpers. */

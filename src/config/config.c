@@ -211,6 +211,10 @@ static const cfg_key cfg_schema[] = {
             "at the soonest"),
     ROW_INT("sm.barrier_cycles", barrier_cycles, 1, 0, 1000000, "cycles",
             "last warp's arrival at a barrier to release"),
+    ROW_INT("sm.store_read_cycles", store_read_cycles, 0, 0, 100000, "cycles",
+            "a global store reads its source registers this many cycles after it issues: an "
+            "instruction of its warp that overwrites one of them waits until then (the "
+            "store's read barrier; 0 = none)"),
 
     FU_CLASS_MAP(UNIT_ROWS_)
 

@@ -168,6 +168,17 @@ static void reason(explain *x, const sim *s, const sm *m, int slot, uint64_t c, 
             snprintf(buf, n, "scoreboard on %s until cycle %" PRIu64, rn, worst);
         return;
     }
+    /* A destination a global store has not read yet (sm.store_read_cycles). */
+    const uint64_t *wrb = sm_wreg(m, w);
+    for (int i = 0; i < in->ndst; i++) {
+        if (wrb[in->dst[i]] > c) {
+            char rn[32];
+            regname(rn, sizeof rn, p, in->dst[i]);
+            snprintf(buf, n, "read barrier: a global store reads %s until cycle %" PRIu64 " (%s overwrites it)",
+                     rn, wrb[in->dst[i]], opname(p, in->opcode));
+            return;
+        }
+    }
     int pipe;
     uint64_t u = sm_unit_earliest(m, w->sched, w->cls, &pipe);
     if (u > c) {

@@ -11,6 +11,9 @@
  *    trace), (b) the registers it reads and writes are ready on its
  *    scoreboard, and (c) a pipeline of the instruction's unit class is free
  *    (initiation interval units.<class>.ii_cycles);
+ *  - a global store reads its source registers sm.store_read_cycles after
+ *    it issues (its read barrier): an instruction of its warp that
+ *    overwrites one of them waits until then (E22);
  *  - results become ready after units.<class>.lat_cycles, shared/constant
  *    loads after memory.smem_latency_cycles, global loads and stores go to
  *    the SM's first memory level (m->mem, mem.h; today every SM shares the
@@ -280,7 +283,7 @@ static void settle(warp *w)
  * Only the warp itself writes its scoreboard (at issue), so between two
  * issues of a warp its registers' ready cycles are fixed and the register
  * part of its readiness is computed once here instead of on every check. */
-static inline void warp_deps(warp *w)
+static inline void warp_deps(const sm *m, warp *w)
 {
     const instr *in = &w->code[w->pc];
     const uint64_t *r = w->reg;
@@ -298,6 +301,14 @@ static inline void warp_deps(warp *w)
     case 1: t = SK_MAX(t, r[in->dst[0]]); /* fall through */
     default: break;
     }
+    /* A destination a global store has yet to read waits for the read
+     * (sm.store_read_cycles).  No read barrier of the SM lasts past
+     * st_read_until, so when t is already there none can raise it. */
+    if (m->st_read_until > t && in->ndst) {
+        const uint64_t *wr = sm_wreg(m, w);
+        for (int i = 0; i < in->ndst; i++)
+            t = SK_MAX(t, wr[in->dst[i]]);
+    }
     w->dep = t;
     w->cls = in->cls;
 }
@@ -310,12 +321,12 @@ _Static_assert(IK_ENDLOOP == IK_LOOP + 1 && IK_IFWARP == IK_LOOP + 2 && IK_ENDIF
  * takes an issue slot (most of the time the very next entry: settle() is
  * only needed at loop and ifwarp markers), and refresh what
  * sm_warp_ready() reads. */
-static inline void advance(warp *w)
+static inline void advance(const sm *m, warp *w)
 {
     w->pc++;
     if (w->code[w->pc].kind >= IK_LOOP)
         settle(w);
-    warp_deps(w);
+    warp_deps(m, w);
 }
 
 static void release_barrier(sim *s, sm *m, cta_slot *cs, uint64_t c)
@@ -563,6 +574,15 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         w->ldg_done = SK_MAX(w->ldg_done, done);
         break;
     case IK_ST_GLOBAL: {
+        /* its read barrier: it reads its registers store_read_cycles from
+         * now, and until then none of them may be overwritten (warp_deps) */
+        if (cf->store_read_cycles) {
+            uint64_t until = c + (uint64_t)cf->store_read_cycles;
+            uint64_t *wr = w->reg + m->wreg_off;
+            for (int i = 0; i < in->nsrc; i++)
+                wr[in->src[i]] = SK_MAX(wr[in->src[i]], until);
+            m->st_read_until = SK_MAX(m->st_read_until, until);
+        }
         /* under the hierarchy the L1 answers when it took the store in (a
          * request entry was free, l1.c): the pipeline waits until then */
         ps_t in_l1 = global_access(s, m, w, in, c);
@@ -579,7 +599,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         break;
     }
     case IK_BAR:
-        advance(w);
+        advance(m, w);
         w->state = W_BARRIER;
         w->bar_ps = sm_cycle_time(m, c);
         /* the barrier unit takes arrivals one at a time (E10: 2 cycles a warp) */
@@ -594,7 +614,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
             release_barrier(s, m, cs, c);
         return 0;
     case IK_GRIDBAR:
-        advance(w);
+        advance(m, w);
         w->state = W_GRIDBAR;
         w->bar_ps = sm_cycle_time(m, c);
         if (s->sink_want & SINK_W_BAR_ARRIVE) {
@@ -623,7 +643,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     }
     for (int i = 0; i < in->ndst; i++)
         w->reg[in->dst[i]] = done;
-    advance(w);
+    advance(m, w);
     return 0;
 }
 
@@ -716,15 +736,18 @@ void sm_launch_cta(sim *s, sm *m, sim_kernel *kr, const cta_desc *d, ps_t t)
      * their warps' scoreboards move with it. */
     if (m->regs_per_warp < kr->max_regs || !m->regpool) {
         uint32_t old = m->regs_per_warp, nr = SK_MAX(kr->max_regs, 1u);
-        uint64_t *rp = xcalloc((size_t)c->max_warps * nr, sizeof *rp);
+        uint64_t off = (uint64_t)c->max_warps * nr;     /* the read barriers' half */
+        uint64_t *rp = xcalloc(2 * (size_t)off, sizeof *rp);
         for (int i = 0; m->regpool && i < c->max_warps; i++) {
             warp *w = &m->warps[i];
             if (w->state == W_FREE || w->state == W_DONE)
                 continue;
             memcpy(&rp[(size_t)i * nr], w->reg, old * sizeof *rp);
+            memcpy(&rp[off + (size_t)i * nr], sm_wreg(m, w), old * sizeof *rp);
             w->reg = &rp[(size_t)i * nr];
         }
         m->regs_per_warp = nr;
+        m->wreg_off = off;
         free(m->regpool);
         m->regpool = rp;
     }
@@ -744,6 +767,7 @@ void sm_launch_cta(sim *s, sm *m, sim_kernel *kr, const cta_desc *d, ps_t t)
         w->apats = p->apats;
         w->reg = &m->regpool[(size_t)slot * m->regs_per_warp];
         memset(w->reg, 0, m->regs_per_warp * sizeof *w->reg);
+        memset(w->reg + m->wreg_off, 0, m->regs_per_warp * sizeof *w->reg);
         w->cta = (uint16_t)ci;
         w->widx = (uint8_t)i;
         w->work = d->work;
@@ -752,7 +776,7 @@ void sm_launch_cta(sim *s, sm *m, sim_kernel *kr, const cta_desc *d, ps_t t)
         w->wake = first;
         w->last_issue = first;
         settle(w);
-        warp_deps(w);
+        warp_deps(m, w);
         cs->warp_slot[i] = (uint16_t)slot;
         warp_sched *ws = &m->sched[sched];
         w->opos = (uint16_t)ws->n;

@@ -108,11 +108,12 @@ typedef struct rw_shape {
  * The trace names one register per operand: a 128-bit load's four
  * registers are its first, and what reads any of them reads that one; a
  * 64-bit address is its two halves, a store's data its last-written
- * register (an instruction takes at most four sources).  Left out: the
- * stores' read barriers (an instruction that overwrites a store's data
- * register waits until the store has read it: in k_write the next
- * iteration's first move, which E22 shows as 41 cycles an iteration
- * against the stall counts' 34; docs/trace-format.md has no barriers). */
+ * register (an instruction takes at most four sources).  The stores'
+ * read barriers (an instruction that overwrites a store's source register
+ * waits until the store has read it: in k_write the next iteration's
+ * LEA, which E22 shows as 41 cycles an iteration against the SASS's 36)
+ * are not in the trace (docs/trace-format.md has no barriers): the
+ * simulator applies one to every global store, sm.store_read_cycles. */
 /* read: s += a[i].x + a[i].y + a[i].z + a[i].w */
 #define RW4_READ \
     "LEA R4 <- R15 stall=4\n" \
