@@ -1498,6 +1498,36 @@ START_TEST(test_bw_calendar)
 }
 END_TEST
 
+/* Far into a run (times up to ~2^62 ps) the slot a request falls in is still
+ * exact: the calendar finds it by a multiply (bw.c, slot_of), and a slot
+ * off by one would start the transfer at the wrong slot's edge.  Each
+ * request, alone on a fresh server and fitting in its slot, ends its own
+ * transfer time after it; one that crosses a slot edge goes on into the
+ * next slot unchanged.  Slots of 16000 ps (the L2's and HBM's) and of
+ * 999 ps (not a divisor of a power of two). */
+START_TEST(test_bw_calendar_far)
+{
+    const ps_t lens[] = {16000, 999};
+    uint64_t state = 12345;
+    for (size_t li = 0; li < SK_ARRAY_LEN(lens); li++) {
+        for (int k = 0; k < 2000; k++) {
+            mem_bw b;
+            mem_bw_init(&b, 1000, lens[li], 64);           /* 1 B per ps */
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            ps_t t = (ps_t)(state >> 2);                    /* up to 2^62 */
+            if (k < 8)
+                t = (ps_t)(((uint64_t)1 << 62) / (uint64_t)lens[li] * (uint64_t)lens[li]) - k;   /* at slot edges */
+            ps_t into = t % lens[li], bytes = SK_MIN((ps_t)100, lens[li] - into);
+            ck_assert_int_eq(mem_bw_take(&b, t, (uint64_t)bytes), t + bytes);
+            /* a second transfer from the same time, across the slot edge */
+            ps_t more = lens[li] - into - bytes + 50;
+            ck_assert_int_eq(mem_bw_take(&b, t, (uint64_t)more), t + bytes + more);
+            mem_bw_free(&b);
+        }
+    }
+}
+END_TEST
+
 /* Out of order within one slot: the time before a late booking serves an
  * early request (the old calendar queued it behind the late one and lost
  * that time), and scattered arrivals get the server's full rate. */
@@ -3013,6 +3043,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l1_mshr_bandwidth);
     tcase_add_test(tc, test_replication_capacity);
     tcase_add_test(tc, test_bw_calendar);
+    tcase_add_test(tc, test_bw_calendar_far);
     tcase_add_test(tc, test_bw_calendar_scatter);
     tcase_add_test(tc, test_hbm_channel_saturates);
     tcase_add_test(tc, test_hbm_turnaround_bound);

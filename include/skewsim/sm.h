@@ -193,6 +193,7 @@ typedef struct sm {
     event ev;                 /* its issue event */
     /* clock domain: cycle c starts at base_ps + (c - base_cycle) * period_fs / 1000 */
     int64_t period_fs;
+    uint64_t period_inv;      /* UINT64_MAX / period_fs: sm_cycle_at divides by a multiply */
     ps_t base_ps;
     uint64_t base_cycle;
     uint64_t cycle;           /* cycle its queued event will process */

@@ -77,8 +77,14 @@ uint64_t sm_cycle_at(const sm *m, ps_t t)
 {
     if (t <= m->base_ps)
         return m->base_cycle;
-    uint64_t num = (uint64_t)(t - m->base_ps) * 1000;
-    return m->base_cycle + (num + (uint64_t)m->period_fs - 1) / (uint64_t)m->period_fs;
+    /* ceil(num / period) without a division: the product's high half is
+     * the quotient or a little less (period_inv is rounded down), and the
+     * remainder says how much */
+    const uint64_t p = (uint64_t)m->period_fs, x = (uint64_t)(t - m->base_ps) * 1000 + p - 1;
+    uint64_t q = (uint64_t)(((unsigned __int128)x * m->period_inv) >> 64);
+    while (x - q * p >= p)
+        q++;
+    return m->base_cycle + q;
 }
 
 void sm_set_mhz(sm *m, int mhz, ps_t t)
@@ -89,6 +95,7 @@ void sm_set_mhz(sm *m, int mhz, ps_t t)
     m->mhz = mhz;
     /* 1 MHz is a period of 1e9 fs; rounding to 1 fs keeps the error < 1 ppm. */
     m->period_fs = (int64_t)((1000000000LL + mhz / 2) / mhz);
+    m->period_inv = UINT64_MAX / (uint64_t)m->period_fs;
     m->ahead_ps = (ps_t)(m->ahead_cycles * (uint64_t)m->period_fs / 1000);
 }
 
