@@ -241,7 +241,6 @@ typedef struct sm {
 
     /* statistics (whole run) */
     uint64_t issued;
-    uint64_t issued_cls[FU_NCLASS];   /* by unit class: the silicon model's activity */
     uint64_t mem_bytes;               /* global memory traffic it caused */
     uint64_t tensor_cycles;           /* tensor-pipe cycles its instructions held (ii each) */
     /* the silicon model's activity (silicon.h si_activity): instructions

@@ -554,7 +554,6 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     m->unit_free[pipe] = c + in->busy;
     m->issued++;
     cs->issued++;
-    m->issued_cls[in->cls]++;
     m->op_issued[in->row]++;                    /* power: its energy row */
     m->op_operands[in->row] += in->nops;
     if (in->cls == FU_TENSOR) {
