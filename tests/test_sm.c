@@ -574,7 +574,7 @@ START_TEST(test_skip_matches_per_cycle)
                       (long long)x->start_ps, (long long)x->end_ps, (long long)y->start_ps, (long long)y->end_ps);
     }
     ck_assert(memcmp(results_kernel(run[0].r, 0), results_kernel(run[1].r, 0), sizeof(kernel_stats)) == 0);
-    ck_assert_uint_eq(a->issued, b->issued);
+    ck_assert_uint_eq(sm_issued(a), sm_issued(b));
     ck_assert_uint_eq(a->issue_slots, b->issue_slots);
     for (int k = 0; k < SM_NSTALLS; k++)
         ck_assert_msg(a->stall[k] == b->stall[k], "stall %s: %llu with the skip, %llu cycle by cycle",

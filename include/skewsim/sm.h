@@ -240,7 +240,6 @@ typedef struct sm {
     int live_warps;           /* ACTIVE or BARRIER */
 
     /* statistics (whole run) */
-    uint64_t issued;
     uint64_t mem_bytes;               /* global memory traffic it caused */
     uint64_t tensor_cycles;           /* tensor-pipe cycles its instructions held (ii each) */
     /* the silicon model's activity (silicon.h si_activity): instructions
@@ -268,6 +267,16 @@ typedef struct sm {
  * `cycles` cycles (out[SM_NSTALLS]): NO_CTA is what no other reason and no
  * issue accounts for. */
 void sm_stall_cycles(const sm *m, uint64_t cycles, uint64_t *out);
+
+/* Warp-instructions SM m has issued: each counts once in its energy row
+ * (op_issued), so the issue path keeps no other total. */
+static inline uint64_t sm_issued(const sm *m)
+{
+    uint64_t n = 0;
+    for (int k = 0; k < SI_OP_N; k++)
+        n += m->op_issued[k];
+    return n;
+}
 
 /* Resources one CTA of a kernel needs, after allocation granularity. */
 typedef struct cta_need {

@@ -18,7 +18,7 @@
 
 typedef struct lcs_state {
     int *limit;               /* per SM: CTAs it may hold (0: first wave, no limit yet) */
-    uint64_t *issued0;        /* per SM: m->issued when the kernel began */
+    uint64_t *issued0;        /* per SM: sm_issued() when the kernel began */
 } lcs_state;
 
 static void *lcs_create(const sim *s)
@@ -44,7 +44,7 @@ static void lcs_kernel_start(void *p, const sim *s)
     lcs_state *st = p;
     for (int i = 0; i < s->nsms; i++) {
         st->limit[i] = 0;
-        st->issued0[i] = s->sms[i].issued;
+        st->issued0[i] = sm_issued(&s->sms[i]);
     }
 }
 
@@ -64,7 +64,7 @@ static void lcs_done(void *p, const sim *s, int id, const cta_slot *cs, ps_t t)
                 work += prog_warp_count(&s->k.progs[k], w0->work, (uint32_t)i);
             break;
         }
-    uint64_t total = m->issued - st->issued0[id];
+    uint64_t total = sm_issued(m) - st->issued0[id];
     st->limit[id] = work ? (int)SK_MIN((total + work - 1) / work, (uint64_t)s->c.max_ctas) : s->c.max_ctas;
     st->limit[id] = SK_MAX(st->limit[id], 1);
 }

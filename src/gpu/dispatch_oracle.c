@@ -23,7 +23,7 @@
 
 typedef struct oracle_state {
     uint64_t *given;          /* per SM: work of the CTAs given this kernel */
-    uint64_t *issued0;        /* per SM: m->issued when the kernel began */
+    uint64_t *issued0;        /* per SM: sm_issued() when the kernel began */
     uint32_t memo_prog;       /* the last CTA's program and work ... */
     double memo_work;
     uint64_t memo_w;          /* ... and its work (0: none yet) */
@@ -52,7 +52,7 @@ static void or_kernel_start(void *p, const sim *s)
     oracle_state *st = p;
     for (int i = 0; i < s->nsms; i++) {
         st->given[i] = 0;
-        st->issued0[i] = s->sms[i].issued;
+        st->issued0[i] = sm_issued(&s->sms[i]);
     }
     st->memo_w = 0;
 }
@@ -74,7 +74,7 @@ static uint64_t cta_work(oracle_state *st, const sim *s, const cta_desc *d)
 static double finish(const oracle_state *st, const sim *s, int i, uint64_t w)
 {
     const sm *m = &s->sms[i];
-    uint64_t done = m->issued - st->issued0[i];
+    uint64_t done = sm_issued(m) - st->issued0[i];
     uint64_t rem = st->given[i] > done ? st->given[i] - done : 0;
     int f = silicon_sm_mhz(s->si, i, s->q.now);
     return (double)(rem + w) / (double)SK_MAX(f, 1);

@@ -552,7 +552,6 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     /* the pipeline the pick found free for it this cycle (sm_warp_ready) */
     pipe = w->pipe;
     m->unit_free[pipe] = c + in->busy;
-    m->issued++;
     cs->issued++;
     m->op_issued[in->row]++;                    /* power: its energy row */
     m->op_operands[in->row] += in->nops;

@@ -185,7 +185,7 @@ static sm_fig figures(const sim *s, const sm *m)
         return f;
     uint64_t cycles = sm_cycle_at(m, end);
     f.busy_frac = (double)m->resident_ps / (double)end;
-    f.ipc = cycles ? (double)m->issued / (double)cycles : 0.0;
+    f.ipc = cycles ? (double)sm_issued(m) / (double)cycles : 0.0;
     f.mean_mhz = (double)cycles / ((double)end * 1e-6);
     return f;
 }
@@ -267,7 +267,7 @@ static char *summary_text(const results *r, const sim *s, size_t *len)
         skjson_set(o, "min_mhz", json_integer(m->min_mhz));
         skjson_set(o, "max_mhz", json_integer(m->max_mhz));
         skjson_set(o, "vdd_min_mv", skjson_fixed(m->vdd_min_mv, 1));
-        skjson_set(o, "warp_instructions", skjson_u64(m->issued));
+        skjson_set(o, "warp_instructions", skjson_u64(sm_issued(m)));
         uint64_t st[SM_NSTALLS];
         sm_stall_cycles(m, end_cycles(s, m), st);
         json_t *so = json_object();
