@@ -1010,8 +1010,12 @@ static void sm_fire(sim *s, event *ev)
     uint64_t qver = s->q.version, c_stop = stop_cycle(s, m);
     for (;;) {
         int finished = 0, issued = 0, idle = 0;
-        if (m->skip_n)
-            skip_done(s, m);
+        if (m->skip_n) {                /* the skip held: it is done (a stall sink hears of it) */
+            if (want_stall)
+                skip_done(s, m);
+            else
+                m->skip_n = 0;
+        }
         m->processed++;
         for (int sc = 0; sc < nsched; sc++) {
             warp_sched *ws = &m->sched[sc];
