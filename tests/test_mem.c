@@ -2601,18 +2601,26 @@ END_TEST
 /* memory.l1.request_cycles (E23): a bypassing warp load of 32 lines, one
  * sector each, reaches the next level one line every request_cycles; off,
  * one every data-port time of a sector (32 B at bytes_per_cycle). */
+/* SM 0's L1 of the shipped config with memory.l1.request_cycles = rq, its
+ * L2 port off, in front of *rec (a recording level); c, t and st are the
+ * caller's, for it to free. */
+static mem_level *l1_requests(int rq, cfg *c, topo *t, mem_level *rec, mem_stats *st)
+{
+    char set[64];
+    snprintf(set, sizeof set, "memory.l1.request_cycles=%d", rq);
+    cfg_with(c, t, "memory.model=hierarchy", "memory.l1.l2_port_gbps=0", set, NULL);
+    memset(st, 0, sizeof *st);
+    return mem_l1_create(c, 0, (uint64_t)c->l1_unified_bytes, rec, st);
+}
+
 START_TEST(test_l1_request_cycles)
 {
     for (int rq = 0; rq <= 3; rq += 3) {
         cfg c;
         topo t;
-        char set[64];
-        snprintf(set, sizeof set, "memory.l1.request_cycles=%d", rq);
-        cfg_with(&c, &t, "memory.model=hierarchy", "memory.l1.l2_port_gbps=0", set, NULL);
         mem_stats st[1];
-        memset(st, 0, sizeof st);
         mem_level rec = { &rec_ops, NULL, NULL };
-        mem_level *l1 = mem_l1_create(&c, 0, (uint64_t)c.l1_unified_bytes, &rec, st);
+        mem_level *l1 = l1_requests(rq, &c, &t, &rec, st);
         uint64_t a[32];
         lanes(a, 0x200000, 128);
         const ps_t t0 = 1000000;
@@ -2658,13 +2666,9 @@ START_TEST(test_l1_request_cycles_cached)
     for (int rq = 0; rq <= 3; rq++) {
         cfg c;
         topo t;
-        char set[64];
-        snprintf(set, sizeof set, "memory.l1.request_cycles=%d", rq);
-        cfg_with(&c, &t, "memory.model=hierarchy", "memory.l1.l2_port_gbps=0", set, NULL);
         mem_stats st[1];
-        memset(st, 0, sizeof st);
         mem_level rec = { &rec_slow_ops, NULL, NULL };
-        mem_level *l1 = mem_l1_create(&c, 0, (uint64_t)c.l1_unified_bytes, &rec, st);
+        mem_level *l1 = l1_requests(rq, &c, &t, &rec, st);
         const uint64_t fs = 1000000000ull / (uint64_t)c.sm_mhz;   /* fs per SM cycle */
         const uint64_t bpc = (uint64_t)c.l1_bytes_per_cycle;
         const ps_t req = (ps_t)((uint64_t)rq * fs / 1000);
