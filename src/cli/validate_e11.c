@@ -287,6 +287,7 @@ typedef struct rw_step {
     int mix;
     long long bytes;
     long ctas, block;
+    long elem;                /* bytes an element: 16 (float4) or 4 (fp32) */
 } rw_step;
 
 /* Simulated CUDA-event time (ns) of the last of n gen rw kernels run one
@@ -301,7 +302,7 @@ static int rw_seq(const cfg *c, const rw_step *st, int n, double *ns, sk_error *
     if (n > 3)
         return sk_errorf(e, SK_EUSAGE, "validate: %d kernels in a row: expected at most 3", n);
     for (; made < n && rc == 0; made++) {
-        rc = gen_rw(&k[made], st[made].ctas, st[made].block, st[made].bytes, st[made].mix, 16, e);
+        rc = gen_rw(&k[made], st[made].ctas, st[made].block, st[made].bytes, st[made].mix, st[made].elem, e);
         k[made].sync_host = made > 0;
     }
     results *r = NULL;
@@ -338,7 +339,7 @@ static int validate_e21d(const cfg *c, const char *dir, int *fails, sk_error *e)
         double us, gbps;
         if (sscanf(line, "%lld,%15[^,],%lf,%lf", &bytes, before, &us, &gbps) != 4)
             continue;
-        const rw_step rd = {0, bytes, 1056, 256}, big = {0, 512ll << 20, 1056, 256}, wr = {1, bytes, 1056, 256};
+        const rw_step rd = {0, bytes, 1056, 256, 16}, big = {0, 512ll << 20, 1056, 256, 16}, wr = {1, bytes, 1056, 256, 16};
         rw_step st[3] = {rd, rd, rd};
         int n = 2;
         if (!strcmp(before, "flush"))
@@ -385,7 +386,7 @@ static int validate_e21(const cfg *c, const char *dir, int *fails, sk_error *e)
             continue;
         /* a warm-up launch, then the timed one; GB/s over the arrays the
          * capture says the kernel reads and writes */
-        const rw_step st[2] = {{mix, bytes, 1056, 256}, {mix, bytes, 1056, 256}};
+        const rw_step st[2] = {{mix, bytes, 1056, 256, 16}, {mix, bytes, 1056, 256, 16}};
         double ns = NAN;
         if ((rc = rw_seq(c, st, 2, &ns, e)) < 0)
             break;
@@ -437,7 +438,7 @@ static int validate_e22(const cfg *c, const char *dir, int *fails, sk_error *e)
             if (mix < 0)
                 continue;
             /* the L2-resident rows after the capture's warm-up read */
-            const rw_step warm = {0, bytes, 132, 1024}, timed = {mix, bytes, ctas, threads};
+            const rw_step warm = {0, bytes, 132, 1024, 16}, timed = {mix, bytes, ctas, threads, 16};
             const rw_step st[2] = {warm, timed};
             int resident = bytes < (256ll << 20);
             double ns = NAN;
@@ -453,6 +454,48 @@ static int validate_e22(const cfg *c, const char *dir, int *fails, sk_error *e)
         }
         fclose(f);
     }
+    return rc;
+}
+
+/* E22b (capture/inflight_add.csv, cap_inflight.cu's add mode): one CTA of
+ * 32-1024 threads running c = a + b, fp32 (add1) and float4 (add), over
+ * three arrays of 16 MiB (after a 132 x 1024 launch of the same kernel)
+ * or 256 MiB (cold); GB/s counts the three arrays once.  The one-SM
+ * latency of the scalar add, which E11's add.64MB and E21's add 16 MiB
+ * show under load (validation/h200/README.md E22b).  Simulated at 32 and
+ * 1024 threads (the table is linear in the warps between; the 256 MiB
+ * fp32 run of one warp alone takes ~7 s here).  Every row predicted. */
+static int validate_e22b(const cfg *c, const char *dir, int *fails, sk_error *e)
+{
+    char line[256];
+    FILE *f = open_capture(dir, "inflight_add.csv",
+                           "E22b one CTA (one SM) of 32 and 1024 threads, c = a + b, fp32 (add1) or float4 (add) "
+                           "(GB/s, three arrays)", e);
+    if (!f)
+        return e->code;
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        char mode[16];
+        long long bytes;
+        long ctas, threads;
+        double us, gbps;
+        /* mode,bytes,ctas,threads,median_us,gbps */
+        if (sscanf(line, "%15[^,],%lld,%ld,%ld,%lf,%lf", mode, &bytes, &ctas, &threads, &us, &gbps) != 6)
+            continue;
+        long elem = !strcmp(mode, "add1") ? 4 : !strcmp(mode, "add") ? 16 : 0;
+        if (!elem || (threads != 32 && threads != 1024))
+            continue;
+        const rw_step warm = {3, bytes, 132, 1024, elem}, timed = {3, bytes, ctas, threads, elem};
+        const rw_step st[2] = {warm, timed};
+        int resident = bytes < (256ll << 20);
+        double ns = NAN;
+        if ((rc = rw_seq(c, resident ? st : st + 1, resident ? 2 : 1, &ns, e)) < 0)
+            break;
+        char what[64];
+        snprintf(what, sizeof what, "%s 3x%lld MiB 1x%ld", mode, bytes >> 20, threads);
+        row(what, gbps, 3.0 * (double)bytes / ns, "GB/s", 0, BW_TOL, fails);
+    }
+    fclose(f);
     return rc;
 }
 
@@ -607,5 +650,7 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         rc = validate_e21d(&c, dir, fails, e);
     if (rc == 0)
         rc = validate_e22(&c, dir, fails, e);
+    if (rc == 0)
+        rc = validate_e22b(&c, dir, fails, e);
     return rc;
 }
