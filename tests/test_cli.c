@@ -359,6 +359,33 @@ START_TEST(test_validate_e18b_queue)
 }
 END_TEST
 
+/* validate's E22b rows (validate_e11.c) on a capture directory holding
+ * only the one-CTA adds of 3 x 16 MiB at 1024 threads (tests/data/e22b):
+ * both rows, predicted and judged, and the float4 add moves more than
+ * three times the fp32 one's bytes a second, as on the chip (102.5
+ * against 31.9 GB/s): the section runs gen rw with each row's element
+ * size (run with one size for both, the two rows come out alike). */
+START_TEST(test_validate_e22b)
+{
+    cli_result r;
+    run_cli("validate -c " TU_H200 " -d " TEST_DATA "/e22b --only e11", &r);
+    ck_assert_msg(strstr(r.out, "E22b one CTA") != NULL, "status %d: %s%s", r.status, r.out, r.err);
+    double v[2];
+    static const char *const rows[] = {"add1 3x16 MiB 1x1024", "add 3x16 MiB 1x1024"};
+    for (int i = 0; i < 2; i++) {
+        const char *row = strstr(r.out, rows[i]);
+        ck_assert_msg(row != NULL, "no row %s:\n%s", rows[i], r.out);
+        double chip;
+        ck_assert_int_eq(sscanf(row + strlen(rows[i]), "%lf %lf", &chip, &v[i]), 2);
+        ck_assert(isfinite(v[i]) && v[i] > 0);
+        const char *eol = strchr(row, '\n');
+        ck_assert_msg(eol && eol - row > 9 && strncmp(eol - 9, "predicted", 9) == 0, "row %s not predicted", rows[i]);
+    }
+    ck_assert_msg(v[1] > 3.0 * v[0], "float4 add %.1f GB/s, fp32 add %.1f", v[1], v[0]);
+    cli_free(&r);
+}
+END_TEST
+
 /* validate's E23 section on the committed capture: every layout's row,
  * and the model's extra over bcast within 10 cycles of the chip's where
  * the two E23 mechanisms carry it: c4 and c8 from HBM (memory.hbm.ccd_l_ps:
@@ -455,6 +482,7 @@ Suite *cli_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_validate_e18b_queue);
+    tcase_add_test(tc, test_validate_e22b);
     tcase_add_test(tc, test_validate_e23);
     suite_add_tcase(s, tc);
     return s;
