@@ -595,7 +595,7 @@ END_TEST
  * with fewer events, and two runs at Q = 16 are identical; an FMA kernel
  * (SMs interact only through the dispatcher and the clock epochs, which
  * nothing runs past) is the same at Q = 16 as at Q = 0 in every record. */
-static void run_q(const kernel *k, int q, results **out, uint64_t *events)
+static void run_q(const kernel *k, int q, const char *yaml, results **out, uint64_t *events)
 {
     char dir[256], path[512];
     sk_error e = {0};
@@ -604,7 +604,7 @@ static void run_q(const kernel *k, int q, results **out, uint64_t *events)
     ck_assert_msg(trace_write_kernel(path, k, 0, &e) == 0, "%s", e.msg);
     cfg c;
     char *set = tu_strf("sim: {lookahead_cycles: %d}\nmemory: {model: hierarchy}\n", q);
-    tu_cfg(&c, TU_H200, set, NULL);
+    tu_cfg(&c, TU_H200, set, yaml, NULL);
     free(set);
     trace *tr = trace_open(path, &e);
     ck_assert_msg(tr != NULL, "%s", e.msg);
@@ -647,9 +647,9 @@ START_TEST(test_lookahead)
     uint64_t ev0, ev16, ev16b;
 
     ck_assert_msg(gen_stream(&k, 528, 256, 65536, &e) == 0, "%s", e.msg);
-    run_q(&k, 0, &r0, &ev0);
-    run_q(&k, 16, &r16, &ev16);
-    run_q(&k, 16, &r16b, &ev16b);
+    run_q(&k, 0, NULL, &r0, &ev0);
+    run_q(&k, 16, NULL, &r16, &ev16);
+    run_q(&k, 16, NULL, &r16b, &ev16b);
     kernel_free(&k);
     const kernel_stats *k0 = results_kernel(r0, 0), *k16 = results_kernel(r16, 0);
     double t0 = (double)(k0->done_ps - k0->launch_ps), t16 = (double)(k16->done_ps - k16->launch_ps);
@@ -662,13 +662,39 @@ START_TEST(test_lookahead)
     results_free(r16b);
 
     ck_assert_msg(gen_fma(&k, 64, 256, 528, &e) == 0, "%s", e.msg);
-    run_q(&k, 0, &r0, &ev0);
-    run_q(&k, 16, &r16, &ev16);
+    run_q(&k, 0, NULL, &r0, &ev0);
+    run_q(&k, 16, NULL, &r16, &ev16);
     kernel_free(&k);
     ck_assert(same_records(r0, r16));
     ck_assert_uint_lt(ev16, ev0);
     results_free(r0);
     results_free(r16);
+}
+END_TEST
+
+/* A time limit far past the run (sim.max_time_ns near the top of its
+ * bounds) changes nothing: the SM's run-ahead bound is a cycle
+ * (sm.c, stop_cycle), and a limit whose femtoseconds overflow 64 bits
+ * (18446744073710 ns is 2^64 fs and a little) must mean no cycle the SM
+ * can count, not a wrapped-around one that stopped it every cycle. */
+START_TEST(test_far_time_limit)
+{
+    kernel k;
+    sk_error e = {0};
+    results *r0, *r1, *r2;
+    uint64_t ev0, ev1, ev2;
+    ck_assert_msg(gen_fma(&k, 64, 256, 264, &e) == 0, "%s", e.msg);
+    run_q(&k, 16, NULL, &r0, &ev0);
+    run_q(&k, 16, "sim: {max_time_ns: 18446744073710}", &r1, &ev1);
+    run_q(&k, 16, "sim: {max_time_ns: 9223372036854775}", &r2, &ev2);
+    kernel_free(&k);
+    ck_assert(same_records(r0, r1));
+    ck_assert(same_records(r0, r2));
+    ck_assert_uint_eq(ev1, ev0);
+    ck_assert_uint_eq(ev2, ev0);
+    results_free(r0);
+    results_free(r1);
+    results_free(r2);
 }
 END_TEST
 
@@ -707,6 +733,7 @@ Suite *sm_suite(void)
     tcase_add_loop_test(tc, test_skip_matches_per_cycle, 0,
                         (int)(SK_ARRAY_LEN(skip_policies) * SK_ARRAY_LEN(skip_prefix)));
     tcase_add_test(tc, test_lookahead);
+    tcase_add_test(tc, test_far_time_limit);
     suite_add_tcase(s, tc);
     return s;
 }

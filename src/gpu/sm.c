@@ -985,13 +985,23 @@ static inline void charge(sm *m, int why, uint64_t n)
  * with the cycle, so comparing cycles with it is comparing their times
  * with those events', and it holds while the queue and the SM's clock do
  * (a clock change moves the SM's event: the queue changes too). */
+/* The first cycle of m starting at or after t, or UINT64_MAX when t lies
+ * so far ahead (sim.max_time_ns reaches 2^63 ps) that sm_cycle_at's
+ * femtoseconds would overflow: no cycle the SM can count starts there. */
+static uint64_t cycle_from(const sm *m, ps_t t)
+{
+    if (t > m->base_ps && (uint64_t)(t - m->base_ps) > (UINT64_MAX - (uint64_t)m->period_fs) / 1000)
+        return UINT64_MAX;
+    return sm_cycle_at(m, t);
+}
+
 static uint64_t stop_cycle(const sim *s, const sm *m)
 {
-    uint64_t stop = s->limit_ps == PS_MAX ? UINT64_MAX : sm_cycle_at(m, s->limit_ps + 1);
+    uint64_t stop = s->limit_ps == PS_MAX ? UINT64_MAX : cycle_from(m, s->limit_ps + 1);
     ps_t peek = evq_peek_time(&s->q);
     if (peek != PS_MAX) {
         ps_t t = SK_MIN(peek + m->ahead_ps, SK_MAX(peek, evq_fence_time(&s->q)));
-        stop = SK_MIN(stop, sm_cycle_at(m, t));
+        stop = SK_MIN(stop, cycle_from(m, t));
     }
     return stop;
 }
