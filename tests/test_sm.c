@@ -171,6 +171,44 @@ START_TEST(test_store_read_barrier)
 }
 END_TEST
 
+/* The read barriers live with the warp slot's scoreboard (sm.c):
+ * (a) a slot's next CTA does not inherit them: one CTA at a time, CTA 0
+ *     writes R4 (0), stores it once ready (2), exits (3); CTA 1 reuses the
+ *     slot at once and takes as long, its MOV R4 not held until 2 + 30;
+ * (b) they move when the scoreboard pool grows: kernel A stores and then
+ *     overwrites R4 (barrier until 100000), while kernel B of another
+ *     stream, with 45 registers, launched 1 us later (launch pipelining
+ *     on), arrives on the same SM (the pool grows for it) while A runs 70
+ *     FFMAs of stall 15 (to cycle 1051), so the MOV's registers are looked
+ *     up in the grown pool; it still waits: A ends at 100002. */
+START_TEST(test_store_read_barrier_slots)
+{
+    tu_run run;
+    run_tiny(&run, "sm: {store_read_cycles: 30, max_ctas: 1}",
+             "MOV R4 stall=1\n" STG_R2_R4 "EXIT\n", 2, 32);
+    ck_assert_int_eq(end_cycle(&run, 0) - start_cycle(&run, 0), 4);
+    ck_assert_msg(start_cycle(&run, 1) < 30, "CTA 1 starts at %ld", start_cycle(&run, 1));
+    ck_assert_int_eq(end_cycle(&run, 1) - start_cycle(&run, 1), 4);
+    tu_run_free(&run);
+
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, "sm: {store_read_cycles: 100000}\nlaunch: {host_ns: 1000, queue_gap_ns: 1}", NULL);
+    char movs[40 * 16] = "";
+    for (int r = 0; r < 40; r++)
+        snprintf(movs + strlen(movs), sizeof movs - strlen(movs), "MOV R%d stall=1\n", r + 5);
+    char *text = tu_strf("skewsim-trace 1\nkernel a grid=1 block=32 regs=16 stream=0\nprogram main\n"
+                         STG_R2_R4 "loop 70\nFFMA stall=15\nend\nMOV R4 stall=1\nEXIT\nend\nendkernel\n"
+                         "kernel b grid=1 block=32 regs=64 stream=1\nprogram main\n%sEXIT\nend\nendkernel\n",
+                         movs);
+    tu_simulate_ok(&run, &c, text);
+    free(text);
+    const cta_record *bb = tu_cta(&run, 1, 0);
+    ck_assert_msg(bb->start_ps < 100000 * 1000, "kernel b started at %lld ps, after a's barrier", (long long)bb->start_ps);
+    ck_assert_int_eq(end_cycle(&run, 0), 100002);
+    tu_run_free(&run);
+}
+END_TEST
+
 /* FFMA stall=S; EXIT: the EXIT issues S cycles after the FFMA (cycle 0). */
 static const int stalls[] = {1, 2, 7, 15};
 
@@ -708,6 +746,7 @@ Suite *sm_suite(void)
     tc = tcase_create("issue");
     tcase_add_loop_test(tc, test_dependency, 0, (int)SK_ARRAY_LEN(deps));
     tcase_add_loop_test(tc, test_store_read_barrier, 0, (int)SK_ARRAY_LEN(store_reads));
+    tcase_add_test(tc, test_store_read_barrier_slots);
     tcase_add_loop_test(tc, test_stall_count, 0, (int)SK_ARRAY_LEN(stalls));
     tcase_add_test(tc, test_stall_holds_one_warp);
     tcase_add_loop_test(tc, test_throughput, 0, (int)SK_ARRAY_LEN(throughput));

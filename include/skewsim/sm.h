@@ -201,8 +201,9 @@ typedef struct sm {
     int mhz;
 
     warp *warps;              /* cfg.max_warps slots */
-    uint64_t *regpool;        /* scoreboards: max_warps * regs_per_warp, then the same again
-                                 for the read barriers (sm_wreg) */
+    uint64_t *regpool;        /* scoreboards: max_warps * regs_per_warp, then, with
+                                 sm.store_read_cycles, the same again for the read
+                                 barriers (sm_wreg) */
     uint64_t release_epoch;   /* barrier and grid releases so far (they wake warps without
                                  an issue: a cached memory-stall scan is stale then) */
     uint32_t regs_per_warp;
@@ -371,7 +372,9 @@ static inline int warpsched_pick(sm *m, warp_sched *ws, uint64_t c, uint64_t lim
 
 /* Warp w's read barriers: for each of its registers, the cycle from which
  * an instruction may overwrite it (a global store reads its sources
- * sm.store_read_cycles after it issues; 0: nothing pending). */
+ * sm.store_read_cycles after it issues; 0: nothing pending).  They exist
+ * only with sm.store_read_cycles: read them only while st_read_until is
+ * past the cycle asked about (it stays 0 without). */
 static inline const uint64_t *sm_wreg(const sm *m, const warp *w)
 {
     return w->reg + m->wreg_off;

@@ -170,7 +170,7 @@ static void reason(explain *x, const sim *s, const sm *m, int slot, uint64_t c, 
     }
     /* A destination a global store has not read yet (sm.store_read_cycles). */
     const uint64_t *wrb = sm_wreg(m, w);
-    for (int i = 0; i < in->ndst; i++) {
+    for (int i = 0; m->st_read_until > c && i < in->ndst; i++) {
         if (wrb[in->dst[i]] > c) {
             char rn[32];
             regname(rn, sizeof rn, p, in->dst[i]);

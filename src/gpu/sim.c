@@ -215,13 +215,17 @@ static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
             in->gap = (uint8_t)(in->stall + (in->stall == 0));
         }
     }
-    /* Each SM allocates a scoreboard of max_regs entries per warp slot (sm.c). */
-    uint64_t entries = (uint64_t)s->nsms * (uint64_t)s->c.max_warps * kr->max_regs;
+    /* Each SM allocates a scoreboard of max_regs entries per warp slot, and
+     * as many read barriers with sm.store_read_cycles (sm.c). */
+    uint64_t entries = (uint64_t)s->nsms * (uint64_t)s->c.max_warps * kr->max_regs *
+                       (s->c.store_read_cycles ? 2u : 1u);
     if (entries > SIM_MAX_SCOREBOARD)
-        return sk_errorf(e, SK_EFIT, "kernel %s: %u registers x %llu warp slots = %llu scoreboard entries: "
-                         "expected at most %llu (fewer registers, SMs or sm.max_warps)", k->name, kr->max_regs,
+        return sk_errorf(e, SK_EFIT, "kernel %s: %u registers x %llu warp slots%s = %llu scoreboard entries: "
+                         "expected at most %llu (fewer registers, SMs or sm.max_warps%s)", k->name, kr->max_regs,
                          (unsigned long long)s->nsms * (unsigned long long)s->c.max_warps,
-                         (unsigned long long)entries, (unsigned long long)SIM_MAX_SCOREBOARD);
+                         s->c.store_read_cycles ? " x 2 (sm.store_read_cycles: read barriers)" : "",
+                         (unsigned long long)entries, (unsigned long long)SIM_MAX_SCOREBOARD,
+                         s->c.store_read_cycles ? ", or sm.store_read_cycles 0" : "");
     sm_cta_need(&s->c, k, &kr->need);
     int per_sm = sm_ctas_per_sm(&s->c, &kr->need);
     free(kr->allowed);

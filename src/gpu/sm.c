@@ -741,14 +741,17 @@ void sm_launch_cta(sim *s, sm *m, sim_kernel *kr, const cta_desc *d, ps_t t)
      * their warps' scoreboards move with it. */
     if (m->regs_per_warp < kr->max_regs || !m->regpool) {
         uint32_t old = m->regs_per_warp, nr = SK_MAX(kr->max_regs, 1u);
-        uint64_t off = (uint64_t)c->max_warps * nr;     /* the read barriers' half */
-        uint64_t *rp = xcalloc(2 * (size_t)off, sizeof *rp);
+        /* the read barriers' half, only with sm.store_read_cycles */
+        uint64_t off = (uint64_t)c->max_warps * nr;
+        int halves = c->store_read_cycles ? 2 : 1;
+        uint64_t *rp = xcalloc((size_t)halves * (size_t)off, sizeof *rp);
         for (int i = 0; m->regpool && i < c->max_warps; i++) {
             warp *w = &m->warps[i];
             if (w->state == W_FREE || w->state == W_DONE)
                 continue;
             memcpy(&rp[(size_t)i * nr], w->reg, old * sizeof *rp);
-            memcpy(&rp[off + (size_t)i * nr], sm_wreg(m, w), old * sizeof *rp);
+            if (halves == 2)
+                memcpy(&rp[off + (size_t)i * nr], sm_wreg(m, w), old * sizeof *rp);
             w->reg = &rp[(size_t)i * nr];
         }
         m->regs_per_warp = nr;
@@ -772,7 +775,8 @@ void sm_launch_cta(sim *s, sm *m, sim_kernel *kr, const cta_desc *d, ps_t t)
         w->apats = p->apats;
         w->reg = &m->regpool[(size_t)slot * m->regs_per_warp];
         memset(w->reg, 0, m->regs_per_warp * sizeof *w->reg);
-        memset(w->reg + m->wreg_off, 0, m->regs_per_warp * sizeof *w->reg);
+        if (c->store_read_cycles)
+            memset(w->reg + m->wreg_off, 0, m->regs_per_warp * sizeof *w->reg);
         w->cta = (uint16_t)ci;
         w->widx = (uint8_t)i;
         w->work = d->work;
