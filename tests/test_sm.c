@@ -552,7 +552,8 @@ END_TEST
  * warp's issue later, and with it the CTA times; a wrong charge moves the
  * stall counts. */
 #define SKIP_YAML                                                               \
-    "sm: {warp_schedulers: 4, starvation_cycles: 40, max_ctas: 3}\n"            \
+    "sm: {warp_schedulers: 4, starvation_cycles: 40, max_ctas: 3,"              \
+    " store_read_cycles: 17}\n"                                                 \
     "units: {fp32: {count: 2, lat_cycles: 4, ii_cycles: 2},"                    \
     " sfu: {count: 1, lat_cycles: 13, ii_cycles: 8}}\n"                         \
     "memory: {latency_ns: 50, bandwidth_gbps: 200}\n"                          \
@@ -566,6 +567,7 @@ END_TEST
     "LDS R9 <- R8 stall=3\n"                                                    \
     "ifwarp 2\nFFMA R6 <- R9 stall=5\nMUFU.RSQ R6 <- R6 stall=1\nend\n"         \
     "BAR.SYNC stall=1\n"                                                        \
+    "STG.E <- R2 R8 bytes=4 pattern=coalesced stall=1\n"                        \
     "IADD3 R2 <- R2 stall=4\n"                                                  \
     "end\n"                                                                     \
     "STG.E <- R2 R8 bytes=4 pattern=coalesced stall=1\n"                        \

@@ -492,7 +492,7 @@ static int validate_e22b(const cfg *c, const char *dir, int *fails, sk_error *e)
         if ((rc = rw_seq(c, resident ? st : st + 1, resident ? 2 : 1, &ns, e)) < 0)
             break;
         char what[64];
-        snprintf(what, sizeof what, "%s 3x%lld MiB 1x%ld", mode, bytes >> 20, threads);
+        snprintf(what, sizeof what, "%s 3x%lld MiB %ldx%ld", mode, bytes >> 20, ctas, threads);
         row(what, gbps, 3.0 * (double)bytes / ns, "GB/s", 0, BW_TOL, fails);
     }
     fclose(f);
