@@ -1499,7 +1499,7 @@ START_TEST(test_bw_calendar)
 END_TEST
 
 /* Far into a run (times up to ~2^62 ps) the slot a request falls in is still
- * exact: the calendar finds it by a multiply (bw.c, slot_of), and a slot
+ * exact: the calendar finds it by a multiply (bw.c, with common.h's sk_udiv), and a slot
  * off by one would start the transfer at the wrong slot's edge.  Each
  * request, alone on a fresh server and fitting in its slot, ends its own
  * transfer time after it; one that crosses a slot edge goes on into the

@@ -77,4 +77,17 @@ char *xstrdup(const char *s);
         sk_a_##n op sk_b_##n ? sk_a_##n : sk_b_##n;                                               \
     })
 
+/* x / d (d >= 1) without a division, for a divisor fixed long enough to
+ * keep inv = UINT64_MAX / d beside it (a hot path's run-time constant: a
+ * clock period, a calendar slot): the high half of x * inv is the
+ * quotient or up to two less (inv is rounded down), and the remainder
+ * says which.  Exact for every 64-bit x. */
+static inline uint64_t sk_udiv(uint64_t x, uint64_t d, uint64_t inv)
+{
+    uint64_t q = (uint64_t)(((unsigned __int128)x * inv) >> 64);
+    while (x - q * d >= d)
+        q++;
+    return q;
+}
+
 #endif

@@ -77,14 +77,10 @@ uint64_t sm_cycle_at(const sm *m, ps_t t)
 {
     if (t <= m->base_ps)
         return m->base_cycle;
-    /* ceil(num / period) without a division: the product's high half is
-     * the quotient or a little less (period_inv is rounded down), and the
-     * remainder says how much */
+    /* ceil(num / period) without a division (callers keep t within
+     * span: stop_cycle's cycle_from guards the one that need not) */
     const uint64_t p = (uint64_t)m->period_fs, x = (uint64_t)(t - m->base_ps) * 1000 + p - 1;
-    uint64_t q = (uint64_t)(((unsigned __int128)x * m->period_inv) >> 64);
-    while (x - q * p >= p)
-        q++;
-    return m->base_cycle + q;
+    return m->base_cycle + sk_udiv(x, p, m->period_inv);
 }
 
 void sm_set_mhz(sm *m, int mhz, ps_t t)

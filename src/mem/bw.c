@@ -84,25 +84,13 @@ static void reach(mem_bw *b, uint64_t idx)
         b->full_from = nb;
 }
 
-/* t / slot_ps, exactly, without a division: the product's high half is
- * the quotient or, for t near 2^64, up to two less (slot_inv is rounded
- * down), and the remainder says which. */
-static inline uint64_t slot_of(const mem_bw *b, uint64_t t)
-{
-    const uint64_t len = (uint64_t)b->slot_ps;
-    uint64_t q = (uint64_t)(((unsigned __int128)t * b->slot_inv) >> 64);
-    while (t - q * len >= len)
-        q++;
-    return q;
-}
-
 ps_t mem_bw_take(mem_bw *b, ps_t t, uint64_t bytes)
 {
     ps_t need = (ps_t)((bytes * b->fs_per_byte) / 1000);
     if (t < 0)
         t = 0;
     const ps_t len = b->slot_ps;
-    uint64_t idx = slot_of(b, (uint64_t)t);
+    uint64_t idx = sk_udiv((uint64_t)t, (uint64_t)len, b->slot_inv);   /* t / len */
     if (idx < b->base) {
         idx = b->base;
         t = (ps_t)(idx * (uint64_t)len);
