@@ -209,6 +209,41 @@ START_TEST(test_store_read_barrier_slots)
 }
 END_TEST
 
+/* sm.store_read_cycles anywhere in its bounds (0..100000, drawn at
+ * random, seeded): the run completes, and a loop whose next iteration
+ * overwrites the store's data register takes R + 2 cycles an iteration
+ * (the MOV, its 2-cycle latency to the STG, the STG's barrier), 4 while R
+ * is under 2, so its end lies between 3 R (three held MOVs) and
+ * 4 (R + 4) + 2, and is never sooner for a larger R. */
+START_TEST(test_property_store_read)
+{
+    uint64_t x = 20261205;
+    long r[16];
+    for (int k = 0; k < 16; k++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        r[k] = k == 0 ? 0 : k == 1 ? 100000 : (long)((x >> 33) % 100001);
+    }
+    for (int i = 1; i < 16; i++)        /* ascending */
+        for (int j = i; j > 0 && r[j] < r[j - 1]; j--) {
+            long t = r[j];
+            r[j] = r[j - 1];
+            r[j - 1] = t;
+        }
+    long prev = 0;
+    for (int k = 0; k < 16; k++) {
+        char *yaml = tu_strf("sm: {store_read_cycles: %ld}", r[k]);
+        tu_run run;
+        run_tiny(&run, yaml, "loop 4\nMOV R4 stall=1\n" STG_R2_R4 "BRA stall=1\nend\nEXIT\n", 1, 32);
+        long end = end_cycle(&run, 0);
+        ck_assert_msg(end >= prev, "R=%ld: ends at %ld, before R=%ld's %ld", r[k], end, k ? r[k - 1] : 0, prev);
+        ck_assert_msg(end >= 3 * r[k] && end <= 4 * (r[k] + 4) + 2, "R=%ld: ends at %ld", r[k], end);
+        prev = end;
+        tu_run_free(&run);
+        free(yaml);
+    }
+}
+END_TEST
+
 /* FFMA stall=S; EXIT: the EXIT issues S cycles after the FFMA (cycle 0). */
 static const int stalls[] = {1, 2, 7, 15};
 
@@ -749,6 +784,7 @@ Suite *sm_suite(void)
     tcase_add_loop_test(tc, test_dependency, 0, (int)SK_ARRAY_LEN(deps));
     tcase_add_loop_test(tc, test_store_read_barrier, 0, (int)SK_ARRAY_LEN(store_reads));
     tcase_add_test(tc, test_store_read_barrier_slots);
+    tcase_add_test(tc, test_property_store_read);
     tcase_add_loop_test(tc, test_stall_count, 0, (int)SK_ARRAY_LEN(stalls));
     tcase_add_test(tc, test_stall_holds_one_warp);
     tcase_add_loop_test(tc, test_throughput, 0, (int)SK_ARRAY_LEN(throughput));
