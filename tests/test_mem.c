@@ -1567,7 +1567,7 @@ START_TEST(test_hbm_channel_saturates)
     /* one row miss, then back to back on the bus */
     ck_assert_int_eq(d, 20000 + 100 * 1280 + 50000);
     ck_assert_uint_eq(ch.row_misses, 1);
-    ck_assert_uint_eq(ch.bytes, 3200);
+    ck_assert_uint_eq(ch.bus.bytes, 3200);
     /* alternating rows of one bank: every access opens a row */
     mem_hbm_chan_free(&ch);
     mem_hbm_chan_init(&ch, 25000, 50000, 20000, 4);
@@ -1615,7 +1615,7 @@ START_TEST(test_hbm_turnaround_bound)
         ck_assert_int_ge(last, data + turns + 50000);
         ck_assert_int_le(last, data + turns + 50000 + (on ? (2 * n / b) * 2 * 40 : 0));
         ck_assert_uint_eq(ch.turnarounds, on ? 2 * (2 * n / b) : 0);
-        ck_assert_uint_eq(ch.bytes, (4 * n + 1) * 32);
+        ck_assert_uint_eq(ch.bus.bytes, (4 * n + 1) * 32);
         ck_assert_int_eq(ch.wq_n, 0);
         mem_hbm_chan_free(&ch);
     }

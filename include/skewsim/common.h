@@ -55,6 +55,9 @@ int sk_exit_status(int code);
 /* Allocation that never returns NULL: aborts with a message on exhaustion. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/* xcalloc with the block aligned to align (a power of two, a multiple of
+ * sizeof(void *)): for a type declared _Alignas(align) */
+void *xcalloc_aligned(size_t align, size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 

@@ -424,21 +424,24 @@ int mem_apat_span(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t iter,
 
 /* Capacity booked on a calendar of nslots slots of slot_ps each; see bw.c. */
 typedef struct mem_bw {
+    /* Everything mem_bw_take reads is in these 64 bytes: a server is
+     * one host cache line besides its calendar slot (a saturated HBM
+     * stream visits the 192 pseudo-channels in turn, each cold). */
     uint64_t fs_per_byte;
-    ps_t slot_ps;
-    uint32_t nslots;
+    uint64_t slot_inv;            /* UINT64_MAX / slot_ps: a slot's index by a multiply (bw.c) */
     uint64_t base;                /* first slot index in the window */
     uint64_t full_from, full_to;  /* a run of full slots [from, to) */
-    uint64_t mask;                /* nslots - 1 (nslots is a power of two) */
-    uint64_t slot_inv;            /* UINT64_MAX / slot_ps: a slot's index by a multiply (bw.c) */
     struct mem_bw_slot {          /* each time from the slot's own start, all in [0, slot_ps]: */
         uint32_t end;             /* when its bookings end (0: none) */
         uint32_t used;            /* how much of it is booked */
         uint32_t last;            /* the latest start booked in it */
-    } *slot;                      /* owned: nslots, one struct a slot (one host cache line
-                                     per booking, not three; 12 bytes, not 24) */
+    } *slot;                      /* owned: mask + 1 slots, one struct a slot (one host cache
+                                     line per booking, not three; 12 bytes, not 24) */
     uint64_t bytes;
+    uint32_t slot_ps;             /* 1..UINT32_MAX ps (a slot's times are 32-bit) */
+    uint32_t mask;                /* slots - 1 (a power of two) */
 } mem_bw;
+_Static_assert(sizeof(mem_bw) == 64, "a bandwidth server's fields are one host cache line");
 
 void mem_bw_init(mem_bw *b, uint64_t fs_per_byte, ps_t slot_ps, uint32_t nslots);
 void mem_bw_free(mem_bw *b);
@@ -461,7 +464,12 @@ typedef struct mem_hbm_wr {
 } mem_hbm_wr;
 
 typedef struct mem_hbm_chan {
-    mem_bw bus;                /* the data bus */
+    /* The data bus first, on a host cache line of its own (a channel is
+     * 64-byte aligned: hbm.c allocates them so).  Its byte count is the
+     * channel's (bus.bytes: each transfer's bytes; idle time booked for a
+     * turnaround is taken back out), so an address-less read, which reads
+     * no bank, touches this one line and its calendar slot. */
+    _Alignas(64) mem_bw bus;
     ps_t latency_ps, row_miss_ps;
     int nbanks;
     uint64_t *open_row;        /* owned: row + 1 per bank, 0 = closed */
@@ -471,7 +479,7 @@ typedef struct mem_hbm_chan {
     ps_t *bank_col_ps;         /* owned: its next burst may start then (ccd_l_ps) */
     ps_t ccd_l_ps;             /* same-bank burst spacing, tCCD_L (0: none) */
     ps_t burst_ps;             /* one burst's time on the bus */
-    uint64_t bytes, row_misses;
+    uint64_t row_misses;
     /* read/write turnaround (mem_hbm_chan_turnaround; all 0: writes go
      * straight to the bus, no turnaround) */
     ps_t rd_to_wr_ps, wr_to_rd_ps;

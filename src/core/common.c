@@ -63,6 +63,18 @@ void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+void *xcalloc_aligned(size_t align, size_t n, size_t size)
+{
+    void *p = NULL;
+    size_t bytes = (n ? n : 1) * (size ? size : 1);
+    if (n && size && bytes / n != size)
+        oom(SIZE_MAX);
+    if (posix_memalign(&p, align, bytes) != 0)
+        oom(bytes);
+    memset(p, 0, bytes);
+    return p;
+}
+
 void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);

@@ -45,13 +45,12 @@ void mem_bw_init(mem_bw *b, uint64_t fs_per_byte, ps_t slot_ps, uint32_t nslots)
     memset(b, 0, sizeof *b);
     b->fs_per_byte = fs_per_byte;
     /* a slot's times are kept from its start in 32 bits (memsys.h) */
-    b->slot_ps = slot_ps < 1 ? 1 : slot_ps > (ps_t)UINT32_MAX ? (ps_t)UINT32_MAX : slot_ps;
+    b->slot_ps = (uint32_t)(slot_ps < 1 ? 1 : slot_ps > (ps_t)UINT32_MAX ? (ps_t)UINT32_MAX : slot_ps);
     b->slot_inv = UINT64_MAX / (uint64_t)b->slot_ps;
     /* a power of two, so that a slot's place in the ring is a mask */
     uint32_t n = 1;
     while (n < nslots)
         n <<= 1;
-    b->nslots = n;
     b->mask = n - 1;
     b->slot = xcalloc(n, sizeof *b->slot);
 }
@@ -64,16 +63,17 @@ void mem_bw_free(mem_bw *b)
 
 void mem_bw_reset(mem_bw *b)
 {
-    memset(b->slot, 0, b->nslots * sizeof *b->slot);
+    memset(b->slot, 0, ((size_t)b->mask + 1) * sizeof *b->slot);
     b->base = b->full_from = b->full_to = 0;
 }
 
 /* Slide the window so that slot idx lies in it. */
 static void reach(mem_bw *b, uint64_t idx)
 {
-    uint64_t nb = idx - b->nslots + 1;
-    if (nb - b->base >= b->nslots)
-        memset(b->slot, 0, b->nslots * sizeof *b->slot);
+    const uint64_t nslots = (uint64_t)b->mask + 1;
+    uint64_t nb = idx - nslots + 1;
+    if (nb - b->base >= nslots)
+        memset(b->slot, 0, nslots * sizeof *b->slot);
     else
         for (uint64_t i = b->base; i < nb; i++)
             b->slot[i & b->mask] = (struct mem_bw_slot){0, 0, 0};
@@ -103,7 +103,7 @@ ps_t mem_bw_take(mem_bw *b, ps_t t, uint64_t bytes)
     if (need == 0)
         return t;
     for (;;) {
-        if (idx >= b->base + b->nslots)
+        if (idx - b->base > b->mask)
             reach(b, idx);
         ps_t s0 = (ps_t)(idx * (uint64_t)len), s1 = s0 + len;
         struct mem_bw_slot *sl = &b->slot[idx & b->mask];

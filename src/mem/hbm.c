@@ -192,7 +192,6 @@ static ps_t xfer(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t 
         ch->bank_col_ps[bank] = SK_MAX(ch->bank_col_ps[bank], last + ch->ccd_l_ps);
     }
     ch->bank_free_ps[bank] = SK_MAX(ch->bank_free_ps[bank], end);
-    ch->bytes += bytes;
     return end;
 }
 
@@ -298,6 +297,8 @@ typedef struct hbm_state {
     uint64_t hash_mask;
     int frame_bit;
     uint64_t rr;                  /* address-less requests: next channel (0 .. channels - 1) */
+    ps_t latency_ps;              /* every channel's latency_ps (mem_hbm_chan_init), read here by
+                                     address-less requests: not a second line of the channel */
     mem_stats *stats;             /* per SM, owned by the hierarchy */
 } hbm_state;
 
@@ -349,8 +350,7 @@ static ps_t hbm_access(mem_level *l, const mem_req *r)
             if (++h->rr == (uint64_t)n)         /* the next channel, in turn */
                 h->rr = 0;
             ps_t end = mem_bw_take(&ch->bus, r->t, b);
-            ch->bytes += b;
-            done = SK_MAX(done, end + ch->latency_ps);
+            done = SK_MAX(done, end + h->latency_ps);
             left -= b;
         }
         moved = r->bytes;
@@ -383,7 +383,8 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
     int total = c->hbm_stacks * c->hbm_channels_per_stack * c->hbm_pcs_per_channel;
     h->nparts = c->l2_partitions;
     h->per_part = SK_MAX(1, total / h->nparts);
-    h->ch = xcalloc((size_t)(h->nparts * h->per_part), sizeof *h->ch);
+    /* aligned as the type asks (its bus's line first), not calloc's 16 */
+    h->ch = xcalloc_aligned(_Alignof(mem_hbm_chan), (size_t)(h->nparts * h->per_part), sizeof *h->ch);
     for (int i = 0; i < h->nparts * h->per_part; i++) {
         mem_hbm_chan_init(&h->ch[i], (uint64_t)c->hbm_pc_mbps, c->hbm_latency_ps,
                           c->hbm_row_miss_ps, c->hbm_banks);
@@ -397,6 +398,7 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
         mem_hbm_chan_refresh(&h->ch[i], c->hbm_refresh_ps, I, I > 0 ? (ps_t)((mix >> 17) % (uint64_t)I) : 0);
         mem_hbm_chan_refresh_all(&h->ch[i], c->hbm_refresh_all_banks);
     }
+    h->latency_ps = c->hbm_latency_ps;
     h->chunk_shift = mem_log2((uint64_t)c->hbm_interleave_bytes);
     h->row_bytes = (uint64_t)c->hbm_row_bytes;
     cfg_bit_list(c->l2_hash_bits, &h->hash_mask);
@@ -411,5 +413,5 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
 uint64_t mem_hbm_chan_bytes(const mem_level *l, int i)
 {
     const hbm_state *h = l->st;
-    return h->ch[i].bytes;
+    return h->ch[i].bus.bytes;
 }
