@@ -1672,6 +1672,122 @@ START_TEST(test_hbm_refresh_all_banks)
 }
 END_TEST
 
+/* memory.hbm.refresh_group G: consecutive pseudo-channels in groups of G
+ * share one refresh phase (all-bank refresh, so a group serves nothing
+ * while it refreshes), and the groups' phases differ.  A read to the
+ * group's last channel inside its first channel's window waits for the
+ * window's end as the first channel's read does; at G = 1 the next
+ * channel has a phase of its own, and a read there at that time waits
+ * only if its own window covers it. */
+START_TEST(test_hbm_refresh_group)
+{
+    static const int groups[] = {1, 2, 32};
+    const ps_t R = 200000, I = 3900000;
+    for (size_t gi = 0; gi < sizeof groups / sizeof groups[0]; gi++) {
+        int G = groups[gi];
+        cfg c;
+        topo t;
+        char set[64];
+        snprintf(set, sizeof set, "memory.hbm.refresh_group=%d", G);
+        cfg_with(&c, &t, "memory.model=hierarchy", "memory.hbm.refresh_ps=200000", "memory.hbm.refresh_interval_ps=3900000",
+                 "memory.hbm.refresh_all_banks=1", set, NULL);
+        mem_stats st[1];
+        memset(st, 0, sizeof st);
+        mem_level *hbm = mem_hbm_create(&c, st);
+        int n = c.hbm_stacks * c.hbm_channels_per_stack * c.hbm_pcs_per_channel;
+        ck_assert_int_eq(n, 192);
+        int distinct = 0;
+        for (int i = 0; i < n; i++) {
+            const mem_hbm_chan *ch = mem_hbm_chan_at(hbm, i), *first = mem_hbm_chan_at(hbm, i - i % G);
+            ck_assert_int_eq(ch->refresh_interval_ps, I);
+            ck_assert_msg(ch->refresh_phase_ps == first->refresh_phase_ps, "G %d: channel %d's phase %lld, its group's %lld",
+                          G, i, (long long)ch->refresh_phase_ps, (long long)first->refresh_phase_ps);
+            if (i % G == 0 && i > 0)
+                distinct += ch->refresh_phase_ps != mem_hbm_chan_at(hbm, i - G)->refresh_phase_ps;
+        }
+        ck_assert_int_eq(distinct, n / G - 1);   /* every group starts a phase of its own */
+        mem_hbm_chan *c0 = mem_hbm_chan_at(hbm, 0), *cl = mem_hbm_chan_at(hbm, G - 1), *cn = mem_hbm_chan_at(hbm, G);
+        ps_t ph = c0->refresh_phase_ps, at = 7 * I + ph + 1000;   /* inside channel 0's window */
+        ps_t d0 = mem_hbm_chan_access(c0, 3, 9, 32, at);
+        ck_assert_uint_eq(c0->refresh_waits, 1);
+        ck_assert_int_ge(d0, 7 * I + ph + R);
+        if (G > 1) {
+            ck_assert_int_eq(mem_hbm_chan_access(cl, 3, 9, 32, at), d0);   /* same timing, same wait */
+            ck_assert_uint_eq(cl->refresh_waits, 1);
+        }
+        ps_t in_own = (at - cn->refresh_phase_ps % I + I) % I;
+        mem_hbm_chan_access(cn, 3, 9, 32, at);
+        ck_assert_uint_eq(cn->refresh_waits, in_own < R ? 1u : 0u);
+        ck_assert(G > 1 || cn->refresh_phase_ps != ph);
+        hbm->ops->destroy(hbm);
+        topo_free(&t);
+    }
+}
+END_TEST
+
+/* An access without addresses (served from its bytes alone, the
+ * pseudo-channels in turn: hbm.c) meets all-bank refresh as an addressed
+ * one does: a piece that reaches its channel inside the channel's window
+ * waits for the window's end; outside a window, or with per-bank refresh
+ * (no bank to name), it goes at once. */
+START_TEST(test_hbm_refresh_addressless)
+{
+    for (int all = 0; all < 2; all++) {
+        cfg c;
+        topo t;
+        char set[64];
+        snprintf(set, sizeof set, "memory.hbm.refresh_all_banks=%d", all);
+        cfg_with(&c, &t, "memory.model=hierarchy", "memory.hbm.refresh_ps=200000",
+                 "memory.hbm.refresh_interval_ps=3900000", "memory.hbm.interleave_bytes=256", set, NULL);
+        mem_stats st[1];
+        memset(st, 0, sizeof st);
+        mem_level *hbm = mem_hbm_create(&c, st);
+        const mem_hbm_chan *c0 = mem_hbm_chan_at(hbm, 0);
+        ps_t ph = c0->refresh_phase_ps, I = 3900000, R = 200000;
+        /* 256 bytes: one piece, on channel 0 (the first in turn) */
+        ps_t at = 5 * I + ph + 1000;
+        mem_req r = { 0, MEM_LOAD, 0, 16, 0, NULL, 256, at, 0, 0, 0 };
+        ps_t d = mem_access(hbm, &r);
+        ps_t x = (ps_t)(256 * c0->bus.fs_per_byte / 1000), byte = (ps_t)(c0->bus.fs_per_byte / 1000) + 1;
+        /* the window is booked as idle bus time rounded up to whole bytes */
+        ps_t want = (all ? 5 * I + ph + R : at) + x + c.hbm_latency_ps;
+        ck_assert_msg(d >= want && d <= want + byte, "all %d: done %lld, want %lld", all, (long long)d, (long long)want);
+        ck_assert_uint_eq(c0->refresh_waits, (uint64_t)all);
+        ck_assert_uint_eq(c0->bus.bytes, 256);        /* idle time is not data */
+        /* the same on channel 0 again, half an interval later: no window */
+        for (int i = 1; i < 192; i++) {
+            mem_req q = { 0, MEM_LOAD, 0, 16, 0, NULL, 256, 0, 0, 0, 0 };
+            mem_access(hbm, &q);
+        }
+        ps_t later = 5 * I + ph + I / 2;
+        r.t = later;
+        ck_assert_int_eq(mem_access(hbm, &r), later + x + c.hbm_latency_ps);
+        ck_assert_uint_eq(c0->refresh_waits, (uint64_t)all);
+        hbm->ops->destroy(hbm);
+        /* a saturated address-less stream over many intervals: all-bank
+         * refresh takes R / I (5.1 %) of every channel's bus, per-bank none */
+        memset(st, 0, sizeof st);
+        hbm = mem_hbm_create(&c, st);
+        c0 = mem_hbm_chan_at(hbm, 0);
+        const uint64_t piece = 256, n = 192 * 4000;   /* 4000 pieces a channel: ~43 us, 11 intervals */
+        ps_t end = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            mem_req q = { 0, MEM_LOAD, 0, 16, 0, NULL, piece, (ps_t)(i / 192) * 10, 0, 0, 0 };
+            end = SK_MAX(end, mem_access(hbm, &q));
+        }
+        double raw = (double)(4000 * piece) * (double)c0->bus.fs_per_byte / 1000.0;   /* one channel's bytes */
+        double lost = ((double)(end - c.hbm_latency_ps) - raw) / (double)(end - c.hbm_latency_ps);
+        if (all)
+            ck_assert_msg(lost > 0.8 * (double)R / (double)I && lost < 1.3 * (double)R / (double)I,
+                          "all-bank: %.3f of the bus lost, R / I %.3f", lost, (double)R / (double)I);
+        else
+            ck_assert_msg(lost < 0.01, "per-bank: %.3f of the bus lost", lost);
+        hbm->ops->destroy(hbm);
+        topo_free(&t);
+    }
+}
+END_TEST
+
 START_TEST(test_hbm_refresh)
 {
     const ps_t R = 200000, I = 1000000, miss = 20000, lat = 50000, x = 1280;
@@ -2556,7 +2672,7 @@ START_TEST(test_property_mem_keys)
         "end\nEXIT stall=5\nend\nendkernel\n";
     int ran = 0;
     for (int k = 0; k < 24; k++) {
-        char set[6][96];
+        char set[7][96];
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         snprintf(set[0], sizeof set[0], "memory.l1.request_cycles=%llu", (unsigned long long)(x >> 33) % 1001);
         x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -2570,12 +2686,14 @@ START_TEST(test_property_mem_keys)
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         snprintf(set[5], sizeof set[5], "memory.hbm.refresh_interval_ps=%llu",
                  1 + (unsigned long long)(x >> 33) % 10000000);
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        snprintf(set[6], sizeof set[6], "memory.hbm.refresh_group=%llu", 1 + (unsigned long long)(x >> 33) % 4096);
         cfg c;
         sk_error e = { 0 };
         tu_cfg(&c, TU_H200, NULL);
         ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
         int ok = 1;
-        for (int i = 0; i < 6 && ok; i++)
+        for (int i = 0; i < 7 && ok; i++)
             ok = cfg_set(&c, set[i], &e) == 0;
         if (ok)
             ok = cfg_validate(&c, &e) == 0;
@@ -2586,8 +2704,8 @@ START_TEST(test_property_mem_keys)
         tu_run run;
         tu_simulate_ok(&run, &c, text);
         const kernel_stats *ks = results_kernel(run.r, 0);
-        ck_assert_msg(ks->done_ps > 0 && ks->done_ps < (ps_t)1 << 60, "config %d (%s %s %s %s %s %s): done %lld", k,
-                      set[0], set[1], set[2], set[3], set[4], set[5], (long long)ks->done_ps);
+        ck_assert_msg(ks->done_ps > 0 && ks->done_ps < (ps_t)1 << 60, "config %d (%s %s %s %s %s %s %s): done %lld", k,
+                      set[0], set[1], set[2], set[3], set[4], set[5], set[6], (long long)ks->done_ps);
         ck_assert_uint_eq(results_nctas(run.r), 2);
         for (size_t i = 0; i < 2; i++)
             ck_assert_msg(results_cta(run.r, i)->cycles > 0, "config %d: CTA %zu has no cycles", k, i);
@@ -3052,6 +3170,8 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_hbm_channel_saturates);
     tcase_add_test(tc, test_hbm_turnaround_bound);
     tcase_add_test(tc, test_hbm_refresh);
+    tcase_add_test(tc, test_hbm_refresh_group);
+    tcase_add_test(tc, test_hbm_refresh_addressless);
     tcase_add_test(tc, test_hbm_drain_blocks_reads);
     tcase_add_test(tc, test_hbm_bank_burst_spacing);
     tcase_add_test(tc, test_hbm_bank_burst_out_of_order);

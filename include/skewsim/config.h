@@ -196,6 +196,7 @@ typedef struct cfg {
     int hbm_refresh_ps;               /* memory.hbm.refresh_ps: a bank's refresh (0: none) */
     int hbm_refresh_interval_ps;      /* memory.hbm.refresh_interval_ps: from one to the next */
     int hbm_refresh_all_banks;        /* memory.hbm.refresh_all_banks: REFab instead of REFsb */
+    int hbm_refresh_group;            /* memory.hbm.refresh_group: pseudo-channels at one phase */
     int tlb_enabled;                  /* memory.tlb.enabled: translate L1 misses (src/mem/tlb.c) */
     int tlb_page_bytes;               /* memory.tlb.page_bytes: bytes one translation covers */
     int tlb_l1_entries, tlb_l1_ways;  /* memory.tlb.l1_entries, memory.tlb.l1_ways: per SM */

@@ -468,8 +468,19 @@ typedef struct mem_hbm_chan {
      * 64-byte aligned: hbm.c allocates them so).  Its byte count is the
      * channel's (bus.bytes: each transfer's bytes; idle time booked for a
      * turnaround is taken back out), so an address-less read, which reads
-     * no bank, touches this one line and its calendar slot. */
+     * no bank, touches this line, its calendar slot and, with refresh on,
+     * the refresh schedule that follows on the next line. */
     _Alignas(64) mem_bw bus;
+    /* refresh (mem_hbm_chan_refresh; refresh_ps 0: none): each bank is
+     * unavailable for refresh_ps once every refresh_interval_ps, its
+     * windows staggered over the banks from refresh_phase_ps, or all at
+     * refresh_phase_ps (refresh_all) */
+    ps_t refresh_ps, refresh_interval_ps, refresh_phase_ps;
+    uint64_t refresh_inv;      /* UINT64_MAX / refresh_interval_ps: its windows by a multiply */
+    ps_t refresh_next_ps;      /* the first all-bank window not yet booked as idle bus time
+                                  (address-less requests, hbm.c; 0: none booked) */
+    int refresh_all;           /* all banks at once (REFab), else staggered (REFsb) */
+    uint64_t refresh_waits;    /* accesses that met their bank refreshing */
     ps_t latency_ps, row_miss_ps;
     int nbanks;
     uint64_t *open_row;        /* owned: row + 1 per bank, 0 = closed */
@@ -491,12 +502,6 @@ typedef struct mem_hbm_chan {
     ps_t drain_end_ps;         /* when the last drain's writes ended */
     ps_t rd_end_ps;            /* when the latest read's data ended */
     uint64_t turnarounds;      /* direction switches paid (either way) */
-    /* refresh (mem_hbm_chan_refresh; refresh_ps 0: none): each bank is
-     * unavailable for refresh_ps once every refresh_interval_ps, its
-     * windows staggered over the banks from refresh_phase_ps */
-    ps_t refresh_ps, refresh_interval_ps, refresh_phase_ps;
-    int refresh_all;           /* all banks at once (REFab), else staggered (REFsb) */
-    uint64_t refresh_waits;    /* accesses that met their bank refreshing */
 } mem_hbm_chan;
 
 void mem_hbm_chan_init(mem_hbm_chan *ch, uint64_t mbps, ps_t latency_ps, ps_t row_miss_ps,

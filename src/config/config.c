@@ -403,6 +403,10 @@ static const cfg_key cfg_schema[] = {
             "1: all banks of a pseudo-channel refresh at once (all-bank refresh, REFab), so the "
             "channel serves nothing meanwhile; 0: each bank by itself, their windows staggered "
             "(per-bank refresh, REFsb)"),
+    ROW_INT("memory.hbm.refresh_group", hbm_refresh_group, 1, 1, 4096, "pseudo-channels",
+            "consecutive pseudo-channels (a partition's, in the order its stacks hold them) that "
+            "refresh in step, at one phase: 1 each its own, 2 a channel, channels_per_stack x "
+            "pcs_per_channel a stack"),
     /* Address translation of L1 misses (src/mem/tlb.c, docs/memory.md
      * "Address translation").  Off by default; the sizes below are generic
      * placeholders (Jia et al., "Dissecting the NVIDIA Volta GPU

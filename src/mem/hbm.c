@@ -57,17 +57,20 @@
  *
  * Refresh (mem_hbm_chan_refresh, memory.hbm.refresh_ps and
  * refresh_interval_ps).  Each bank is unavailable for refresh_ps once
- * every refresh_interval_ps (per-bank refresh, JESD238's REFsb: the other
- * banks go on serving), the banks' windows staggered evenly over the
- * interval and the pseudo-channels' schedules at hashed phases.  An access
- * that needs its bank during a window waits for its end and opens its row
- * then; a refresh closes the bank's open row.  So a fraction refresh_ps /
- * interval of isolated reads wait a uniform 0..refresh_ps, the tail E11's
- * single random reads show (validation/h200 capture/hbm.csv: beyond the
- * near and far modes, a flat shelf up to ~530 cycles later), and a stream
- * loses little: the bus serves the other banks meanwhile.  (Off in
- * configs/h200.yaml: on a 4096-hop chase the waits are ~2 cycles of noise,
- * which E20's rows, judged within 2.5, do not allow; docs/memory.md.)
+ * every refresh_interval_ps, and an access that needs its bank during a
+ * window waits for its end and opens its row then; a refresh closes the
+ * bank's open row.  Per bank (JESD238's REFsb, memory.hbm.refresh_all_banks
+ * 0) the banks' windows are staggered over the interval and the other
+ * banks go on serving; all-bank (REFab, 1, as configs/h200.yaml has it)
+ * every bank of the pseudo-channel refreshes at once.  The phase comes
+ * from a hash of the pseudo-channel's group (memory.hbm.refresh_group
+ * consecutive pseudo-channels refresh in step, as one memory controller's
+ * would).  So a fraction refresh_ps / interval of isolated reads wait a
+ * uniform 0..refresh_ps, the tail E11's single random reads show
+ * (validation/h200 capture/hbm.csv: beyond the near and far modes, a flat
+ * shelf up to ~530 cycles later), and a warp load over several
+ * pseudo-channels meets a window more often, but less than in proportion
+ * when they share one (E23's tails; docs/memory.md "HBM").
  *
  * Bursts to one bank come memory.hbm.ccd_l_ps apart (tCCD_L, 4 tCK): a
  * line's four bursts end (4 - 1) x ccd_l after the first, and the bank's
@@ -79,12 +82,10 @@
  * groups beyond that (tCCD_L is applied within a bank, not its group of
  * four; the write-to-read gap is tWTR_S's, the short one), the
  * controller's reordering of requests (FR-FCFS: here requests are served
- * in arrival order), and address translation.  Their sum is what the gap
- * between the spec sheet's 4.8 TB/s and the measured 4.27 TB/s of reads
- * stands for (refresh, modelled above but off in configs/h200.yaml, is by
- * bank and costs a stream little), so memory.hbm.pc_mbps is the one place
- * it is fitted
- * (configs/h200.yaml).
+ * in arrival order), and address translation (tlb.c).  memory.hbm.pc_mbps
+ * is the data sheet's rate: refresh takes 6.9 % of each channel's time
+ * in configs/h200.yaml, which with the rest gives the measured 4.4 TB/s
+ * of reads against the sheet's 4.8.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,17 @@ void mem_hbm_chan_free(mem_hbm_chan *ch)
     memset(ch, 0, sizeof *ch);
 }
 
+/* The start of bank's latest refresh window that began at or before a
+ * (a >= 0; refresh on). */
+static ps_t window_start(const mem_hbm_chan *ch, int bank, ps_t a)
+{
+    ps_t I = ch->refresh_interval_ps;
+    ps_t ph = ch->refresh_all ? ch->refresh_phase_ps
+                              : (ch->refresh_phase_ps + (ps_t)((int64_t)bank * I / ch->nbanks)) % I;
+    uint64_t x = (uint64_t)(a - ph + I);     /* > 0: ph < I */
+    return a - (ps_t)(x - sk_udiv(x, (uint64_t)I, ch->refresh_inv) * (uint64_t)I);
+}
+
 /* The transfer of `bytes` of row `row` in bank `bank`, arriving at t;
  * returns when it ends on the bus. */
 static ps_t xfer(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t)
@@ -157,10 +169,7 @@ static ps_t xfer(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t 
          * activation; a hit: its column access); ws: the bank's latest
          * refresh window that started by then */
         ps_t a = miss ? ready - ch->row_miss_ps : ready;
-        ps_t I = ch->refresh_interval_ps;
-        ps_t ph = ch->refresh_all ? ch->refresh_phase_ps % I
-                                  : (ch->refresh_phase_ps + (ps_t)((int64_t)bank * I / ch->nbanks)) % I;
-        ps_t ws = a - (a - ph + I) % I;
+        ps_t ws = window_start(ch, bank, a);
         if (a < ws + ch->refresh_ps) {
             /* the bank is refreshing: the access waits for the refresh to
              * end, then opens its row (the refresh closed every row) */
@@ -253,6 +262,7 @@ void mem_hbm_chan_refresh(mem_hbm_chan *ch, ps_t refresh_ps, ps_t interval_ps, p
     ch->refresh_ps = on ? SK_MIN(refresh_ps, interval_ps) : 0;
     ch->refresh_interval_ps = on ? interval_ps : 0;
     ch->refresh_phase_ps = on ? phase_ps % interval_ps : 0;
+    ch->refresh_inv = on ? UINT64_MAX / (uint64_t)interval_ps : 0;
 }
 
 ps_t mem_hbm_chan_write(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t)
@@ -318,6 +328,46 @@ static ps_t hbm_piece(hbm_state *h, uint64_t addr, uint64_t bytes, ps_t t, int s
     return done;
 }
 
+/* All-bank refresh for pieces without an address: they name no bank or
+ * row, so the windows are charged to the bus itself.  Each window is
+ * booked once as idle bus time (hold), when a piece arrives after its
+ * start or the bus's bookings reach past it (a burst of pieces queues on
+ * the bus past windows no arrival reaches): a saturated channel loses
+ * refresh_ps of every interval, as its banks do.  A piece that arrives
+ * inside a window waits for its end.  Only the window that holds `upto`
+ * and the one before are booked: a channel untouched for longer was idle
+ * between, and an older window would land at the start of the bus's
+ * calendar (bw.c), taking time from later pieces.  (Per-bank refresh is
+ * not charged here: with no bank to name, the other banks serve.) */
+static void book_windows(mem_hbm_chan *ch, ps_t upto)
+{
+    const ps_t I = ch->refresh_interval_ps, R = ch->refresh_ps;
+    if (upto < ch->refresh_next_ps)
+        return;
+    ps_t ws = window_start(ch, 0, upto);
+    ps_t w = ch->refresh_next_ps ? SK_MAX(ch->refresh_next_ps, ws - I) : ws;
+    for (; w <= ws; w += I)
+        if (w + R > 0)
+            hold(ch, SK_MAX(w, 0), w + R - SK_MAX(w, 0));
+    ch->refresh_next_ps = ws + I;
+}
+
+/* The time a piece without an address arriving at t may start: t, or the
+ * end of the window it arrives in. */
+static ps_t addressless_start(mem_hbm_chan *ch, ps_t t)
+{
+    book_windows(ch, t);
+    /* most pieces fall in the interval booked last: [next - I, next) */
+    ps_t ws = ch->refresh_next_ps - ch->refresh_interval_ps;
+    if (t < ws)
+        ws = window_start(ch, 0, t);
+    if (t < ws + ch->refresh_ps) {
+        ch->refresh_waits++;
+        return ws + ch->refresh_ps;
+    }
+    return t;
+}
+
 static ps_t hbm_access(mem_level *l, const mem_req *r)
 {
     hbm_state *h = l->st;
@@ -349,7 +399,13 @@ static ps_t hbm_access(mem_level *l, const mem_req *r)
             mem_hbm_chan *ch = &h->ch[h->rr];
             if (++h->rr == (uint64_t)n)         /* the next channel, in turn */
                 h->rr = 0;
-            ps_t end = mem_bw_take(&ch->bus, r->t, b);
+            ps_t t = r->t;
+            int refresh = ch->refresh_ps && ch->refresh_all && t >= 0;
+            if (refresh)
+                t = addressless_start(ch, t);
+            ps_t end = mem_bw_take(&ch->bus, t, b);
+            if (refresh)
+                book_windows(ch, end);
             done = SK_MAX(done, end + h->latency_ps);
             left -= b;
         }
@@ -391,10 +447,11 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
         mem_hbm_chan_turnaround(&h->ch[i], c->hbm_rd_to_wr_ps, c->hbm_wr_to_rd_ps,
                                 c->hbm_write_batch);
         mem_hbm_chan_ccd(&h->ch[i], c->hbm_ccd_l_ps);
-        /* the pseudo-channels' refresh schedules are not aligned: each
-         * starts at a phase from a hash of its index */
+        /* refresh_group consecutive pseudo-channels (one memory
+         * controller's) refresh in step; the groups' schedules are not
+         * aligned: each starts at a phase from a hash of the group's index */
         ps_t I = c->hbm_refresh_ps > 0 ? c->hbm_refresh_interval_ps : 0;
-        uint64_t mix = ((uint64_t)i + 1) * 0x9e3779b97f4a7c15ull;
+        uint64_t mix = ((uint64_t)(i / c->hbm_refresh_group) + 1) * 0x9e3779b97f4a7c15ull;
         mem_hbm_chan_refresh(&h->ch[i], c->hbm_refresh_ps, I, I > 0 ? (ps_t)((mix >> 17) % (uint64_t)I) : 0);
         mem_hbm_chan_refresh_all(&h->ch[i], c->hbm_refresh_all_banks);
     }
@@ -408,6 +465,12 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
     l->ops = &hbm_ops;
     l->st = h;
     return l;
+}
+
+mem_hbm_chan *mem_hbm_chan_at(mem_level *l, int i)
+{
+    hbm_state *h = l->st;
+    return &h->ch[i];
 }
 
 uint64_t mem_hbm_chan_bytes(const mem_level *l, int i)

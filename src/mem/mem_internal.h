@@ -22,6 +22,8 @@ static inline unsigned mem_log2(uint64_t x)
 mem_level *mem_hbm_create(const cfg *c, mem_stats *stats);
 /* Bytes pseudo-channel i has moved (partition-major order). */
 uint64_t mem_hbm_chan_bytes(const mem_level *l, int i);
+/* The HBM level's pseudo-channel i (0 .. partitions x per partition - 1), for tests. */
+mem_hbm_chan *mem_hbm_chan_at(mem_level *l, int i);
 
 /* Per-SM geometry the L2 needs, derived from the floorplan by hier.c. */
 typedef struct mem_l2_geo {
