@@ -2655,7 +2655,9 @@ static const mem_level_ops rec_ops = { "rec", rec_access, NULL, rec_destroy };
 
 /* This session's HBM and L1 keys drawn at random inside their schema
  * bounds (seeded: the same draws every run), with refresh at random too,
- * on a kernel of cached and .cg loads and stores from two CTAs: each
+ * on a kernel of cached and .cg loads, stores and an address-less load
+ * (served from its bytes: all-bank refresh books its windows on the bus)
+ * from two CTAs: each
  * config is refused cleanly or runs to the end with a finite, positive
  * time and every CTA's cycles counted. */
 START_TEST(test_property_mem_keys)
@@ -2669,6 +2671,8 @@ START_TEST(test_property_mem_keys)
         "LDG.E.STRONG.GPU R8 <- R2 bytes=4 addr=0x7f0100000000 lane=128 iter=4096 ws=16777216 stall=1\n"
         "FADD R9 <- R4 R8 stall=4\n"
         "STG.E <- R2 R9 bytes=4 addr=0x7f0200000000 lane=4 warp=128 cta=256 iter=512 ws=1048576 stall=1\n"
+        "LDG.E.128 R12 <- R2 bytes=16 pattern=coalesced stall=1\n"
+        "FADD R13 <- R12 stall=4\n"
         "end\nEXIT stall=5\nend\nendkernel\n";
     int ran = 0;
     for (int k = 0; k < 24; k++) {
