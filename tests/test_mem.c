@@ -1765,23 +1765,35 @@ START_TEST(test_hbm_refresh_addressless)
         ck_assert_uint_eq(c0->refresh_waits, (uint64_t)all);
         hbm->ops->destroy(hbm);
         /* a saturated address-less stream over many intervals: all-bank
-         * refresh takes R / I (5.1 %) of every channel's bus, per-bank none */
-        memset(st, 0, sizeof st);
-        hbm = mem_hbm_create(&c, st);
-        c0 = mem_hbm_chan_at(hbm, 0);
-        const uint64_t piece = 256, n = 192 * 4000;   /* 4000 pieces a channel: ~43 us, 11 intervals */
-        ps_t end = 0;
-        for (uint64_t i = 0; i < n; i++) {
-            mem_req q = { 0, MEM_LOAD, 0, 16, 0, NULL, piece, (ps_t)(i / 192) * 10, 0, 0, 0 };
-            end = SK_MAX(end, mem_access(hbm, &q));
+         * refresh takes R / I (5.1 %) of every channel's bus, per-bank
+         * none; also with pieces of 64 KiB (memory.hbm.interleave_bytes),
+         * each 2.6 us on its bus, and a 1 us interval (R / I 20 %), so that
+         * one transfer spans more than two windows */
+        for (int big = 0; big < 2; big++) {
+            cfg cb = c;
+            cb.hbm_interleave_bytes = big ? 65536 : 256;
+            cb.hbm_refresh_interval_ps = big ? 1000000 : (int)I;
+            const ps_t Ib = cb.hbm_refresh_interval_ps;
+            memset(st, 0, sizeof st);
+            hbm = mem_hbm_create(&cb, st);
+            c0 = mem_hbm_chan_at(hbm, 0);
+            const uint64_t piece = (uint64_t)cb.hbm_interleave_bytes, per = big ? 20 : 4000, n = 192 * per;
+            ps_t end = 0;
+            for (uint64_t i = 0; i < n; i++) {
+                mem_req q = { 0, MEM_LOAD, 0, 16, 0, NULL, piece, (ps_t)(i / 192) * 10, 0, 0, 0 };
+                end = SK_MAX(end, mem_access(hbm, &q));
+            }
+            double raw = (double)(per * piece) * (double)c0->bus.fs_per_byte / 1000.0;   /* one channel's bytes */
+            double lost = ((double)(end - cb.hbm_latency_ps) - raw) / (double)(end - cb.hbm_latency_ps);
+            if (all)
+                ck_assert_msg(lost > 0.8 * (double)R / (double)Ib && lost < 1.3 * (double)R / (double)Ib,
+                              "all-bank, %llu B pieces: %.3f of the bus lost, R / I %.3f", (unsigned long long)piece,
+                              lost, (double)R / (double)Ib);
+            else
+                ck_assert_msg(lost < 0.01, "per-bank: %.3f of the bus lost", lost);
+            if (big == 0)
+                hbm->ops->destroy(hbm);
         }
-        double raw = (double)(4000 * piece) * (double)c0->bus.fs_per_byte / 1000.0;   /* one channel's bytes */
-        double lost = ((double)(end - c.hbm_latency_ps) - raw) / (double)(end - c.hbm_latency_ps);
-        if (all)
-            ck_assert_msg(lost > 0.8 * (double)R / (double)I && lost < 1.3 * (double)R / (double)I,
-                          "all-bank: %.3f of the bus lost, R / I %.3f", lost, (double)R / (double)I);
-        else
-            ck_assert_msg(lost < 0.01, "per-bank: %.3f of the bus lost", lost);
         hbm->ops->destroy(hbm);
         topo_free(&t);
     }

@@ -393,8 +393,8 @@ static const cfg_key cfg_schema[] = {
      * access that finds it refreshing waits.  refresh_ps 0 (the default):
      * no refresh.  The interval's default is the standard tREFI, 3.9 us
      * (Ramulator2's HBM3 timing preset, nREFI 3900 at tCK 1 ns);
-     * configs/h200.yaml leaves it off and gives the values fitted to
-     * E11's hbm.csv in a comment. */
+     * configs/h200.yaml turns it on (all-bank, 16 pseudo-channels in step)
+     * with refresh_ps fitted to E11's hbm.csv. */
     ROW_INT("memory.hbm.refresh_ps", hbm_refresh_ps, 0, 0, 100000000, "ps",
             "a bank's refresh: the time it serves no access (0: no refresh)"),
     ROW_INT("memory.hbm.refresh_interval_ps", hbm_refresh_interval_ps, 3900000, 1, 1000000000, "ps",
@@ -404,9 +404,9 @@ static const cfg_key cfg_schema[] = {
             "channel serves nothing meanwhile; 0: each bank by itself, their windows staggered "
             "(per-bank refresh, REFsb)"),
     ROW_INT("memory.hbm.refresh_group", hbm_refresh_group, 1, 1, 4096, "pseudo-channels",
-            "consecutive pseudo-channels (a partition's, in the order its stacks hold them) that "
-            "refresh in step, at one phase: 1 each its own, 2 a channel, channels_per_stack x "
-            "pcs_per_channel a stack"),
+            "consecutive pseudo-channels (numbered partition by partition) that refresh in step, "
+            "at one phase: 1 each its own, 2 a channel, 16 a 512-bit controller; a group that does "
+            "not divide a partition's count spans two partitions"),
     /* Address translation of L1 misses (src/mem/tlb.c, docs/memory.md
      * "Address translation").  Off by default; the sizes below are generic
      * placeholders (Jia et al., "Dissecting the NVIDIA Volta GPU

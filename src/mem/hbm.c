@@ -83,9 +83,9 @@
  * four; the write-to-read gap is tWTR_S's, the short one), the
  * controller's reordering of requests (FR-FCFS: here requests are served
  * in arrival order), and address translation (tlb.c).  memory.hbm.pc_mbps
- * is the data sheet's rate: refresh takes 6.9 % of each channel's time
- * in configs/h200.yaml, which with the rest gives the measured 4.4 TB/s
- * of reads against the sheet's 4.8.
+ * is the data sheet's rate in configs/h200.yaml; with refresh and the
+ * rest, an addressed read stream of all SMs moves 4.44 TB/s there
+ * against the 4.47 measured and the sheet's 4.8.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +142,55 @@ static ps_t window_start(const mem_hbm_chan *ch, int bank, ps_t a)
     return a - (ps_t)(x - sk_udiv(x, (uint64_t)I, ch->refresh_inv) * (uint64_t)I);
 }
 
+/* ps of idle bus from t: booked on the calendar as the bytes that would
+ * take that long (rounded up), so that transfers cannot use it. */
+static ps_t hold(mem_hbm_chan *ch, ps_t t, ps_t ps)
+{
+    if (ps <= 0)
+        return t;
+    uint64_t fs = ch->bus.fs_per_byte ? ch->bus.fs_per_byte : 1;
+    uint64_t b = ((uint64_t)ps * 1000 + fs - 1) / fs;
+    ps_t end = mem_bw_take(&ch->bus, t, b);
+    ch->bus.bytes -= b;   /* idle time, not data */
+    return end;
+}
+
+/* All-bank refresh for transfers without an address: they name no bank
+ * or row, so the windows are charged to the bus itself, where they belong
+ * (no data move during an all-bank window).  Each window is booked once
+ * on the bus as idle time (hold), when a piece arrives after its start or
+ * the bus's bookings reach past it (a burst queues on the bus past
+ * windows no arrival reaches), so a saturated channel loses refresh_ps of
+ * every interval.  (The one transfer whose booking first reaches past a
+ * window may overlap it: windows are booked up to a transfer's end after
+ * it is placed.)  Windows that lie before the bus calendar's reach (bw.c:
+ * an older booking would land at the calendar's start, taking time from
+ * later transfers) are skipped: a channel untouched that long was idle
+ * through them.  Per-bank refresh books nothing: the other banks serve.
+ *
+ * Addressed transfers (xfer) do not book the windows: they wait when
+ * their bank is needed inside one, and a transfer queued behind others on
+ * the bus may run through a window.  A saturated addressed stream loses
+ * ~2.3 % to all-bank refresh that way, not the 6.9 % of the bus the
+ * windows take; booking them there too (tried, 2026-12-05) took the
+ * addressed HBM plateaus from -0.6..0.0 % to -4.9..-5.5 % against the
+ * chip and E20's chases from 2 to 3 failing rows.  docs/memory.md "HBM". */
+static void book_windows(mem_hbm_chan *ch, ps_t upto)
+{
+    const ps_t I = ch->refresh_interval_ps, R = ch->refresh_ps;
+    if (upto < ch->refresh_next_ps)
+        return;
+    ps_t ws = window_start(ch, 0, upto);
+    /* the calendar covers (mask + 1) slots back from its latest */
+    ps_t reach = (ps_t)(((uint64_t)ch->bus.mask + 1) * ch->bus.slot_ps);
+    ps_t oldest = (ps_t)(ch->bus.base * ch->bus.slot_ps);
+    ps_t w = ch->refresh_next_ps ? SK_MAX(ch->refresh_next_ps, ws - (reach / I + 1) * I) : ws;
+    for (; w <= ws; w += I)
+        if (w + R > oldest)
+            hold(ch, SK_MAX(w, oldest), w + R - SK_MAX(w, oldest));
+    ch->refresh_next_ps = ws + I;
+}
+
 /* The transfer of `bytes` of row `row` in bank `bank`, arriving at t;
  * returns when it ends on the bus. */
 static ps_t xfer(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t)
@@ -187,6 +236,10 @@ static ps_t xfer(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t 
         ch->row_open_ps[bank] = ready;
         ch->row_misses++;
     }
+    /* (All-bank refresh is charged above, to an access that needs its
+     * bank inside a window; the window is not taken out of the bus
+     * calendar, so a transfer queued behind others may run through it: an
+     * approximation, see book_windows.) */
     ps_t end = mem_bw_take(&ch->bus, ready, bytes);
     if (ch->ccd_l_ps) {
         /* the bursts of one bank come ccd_l_ps apart (tCCD_L), however free
@@ -201,19 +254,6 @@ static ps_t xfer(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t 
         ch->bank_col_ps[bank] = SK_MAX(ch->bank_col_ps[bank], last + ch->ccd_l_ps);
     }
     ch->bank_free_ps[bank] = SK_MAX(ch->bank_free_ps[bank], end);
-    return end;
-}
-
-/* ps of idle bus from t: booked on the calendar as the bytes that would
- * take that long (rounded up), so that transfers cannot use it. */
-static ps_t hold(mem_hbm_chan *ch, ps_t t, ps_t ps)
-{
-    if (ps <= 0)
-        return t;
-    uint64_t fs = ch->bus.fs_per_byte ? ch->bus.fs_per_byte : 1;
-    uint64_t b = ((uint64_t)ps * 1000 + fs - 1) / fs;
-    ps_t end = mem_bw_take(&ch->bus, t, b);
-    ch->bus.bytes -= b;   /* idle time, not data */
     return end;
 }
 
@@ -326,30 +366,6 @@ static ps_t hbm_piece(hbm_state *h, uint64_t addr, uint64_t bytes, ps_t t, int s
                       : mem_hbm_chan_access(ch, bank, row, bytes, t);
     *miss = (int)(ch->row_misses - m0);
     return done;
-}
-
-/* All-bank refresh for pieces without an address: they name no bank or
- * row, so the windows are charged to the bus itself.  Each window is
- * booked once as idle bus time (hold), when a piece arrives after its
- * start or the bus's bookings reach past it (a burst of pieces queues on
- * the bus past windows no arrival reaches): a saturated channel loses
- * refresh_ps of every interval, as its banks do.  A piece that arrives
- * inside a window waits for its end.  Only the window that holds `upto`
- * and the one before are booked: a channel untouched for longer was idle
- * between, and an older window would land at the start of the bus's
- * calendar (bw.c), taking time from later pieces.  (Per-bank refresh is
- * not charged here: with no bank to name, the other banks serve.) */
-static void book_windows(mem_hbm_chan *ch, ps_t upto)
-{
-    const ps_t I = ch->refresh_interval_ps, R = ch->refresh_ps;
-    if (upto < ch->refresh_next_ps)
-        return;
-    ps_t ws = window_start(ch, 0, upto);
-    ps_t w = ch->refresh_next_ps ? SK_MAX(ch->refresh_next_ps, ws - I) : ws;
-    for (; w <= ws; w += I)
-        if (w + R > 0)
-            hold(ch, SK_MAX(w, 0), w + R - SK_MAX(w, 0));
-    ch->refresh_next_ps = ws + I;
 }
 
 /* The time a piece without an address arriving at t may start: t, or the
