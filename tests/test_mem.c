@@ -1984,7 +1984,7 @@ START_TEST(test_hbm_wide_interleave)
         ck_assert_uint_eq(st[0].dram_rd_bytes, 512);
         int busy = 0;
         for (int i = 0; i < 192; i++)
-            busy += mem_hbm_chan_bytes(hbm, i) != 0;
+            busy += mem_hbm_chan_at(hbm, i)->bus.bytes != 0;
         ck_assert_int_eq(busy, il >= 512 ? 1 : 2);
         hbm->ops->destroy(hbm);
         topo_free(&t);
@@ -2016,7 +2016,7 @@ START_TEST(test_hbm_level_saturates)
     ck_assert_uint_eq(st[0].dram_rd_bytes, 200 * 128);
     int busy = 0;
     for (int i = 0; i < 192; i++)
-        busy += mem_hbm_chan_bytes(hbm, i) != 0;
+        busy += mem_hbm_chan_at(hbm, i)->bus.bytes != 0;
     ck_assert_int_eq(busy, 1);
     hbm->ops->destroy(hbm);
     topo_free(&t);

@@ -468,8 +468,8 @@ typedef struct mem_hbm_chan {
      * 64-byte aligned: hbm.c allocates them so).  Its byte count is the
      * channel's (bus.bytes: each transfer's bytes; idle time booked for a
      * turnaround is taken back out), so an address-less read, which reads
-     * no bank, touches this line, its calendar slot and, with refresh on,
-     * the refresh schedule that follows on the next line. */
+     * no bank, touches this line, its calendar slot and the next line
+     * (the refresh schedule and the latency). */
     _Alignas(64) mem_bw bus;
     /* refresh (mem_hbm_chan_refresh; refresh_ps 0: none): each bank is
      * unavailable for refresh_ps once every refresh_interval_ps, its

@@ -978,13 +978,6 @@ static inline void charge(sm *m, int why, uint64_t n)
     m->stall[why] += n;
 }
 
-/* The first cycle of m it must not process in its run-ahead: the one
- * starting past sim.max_time_ns, or at or after the next queued event when
- * that is a fence or lies lookahead_cycles (ahead_ps) behind it, or at or
- * after a fence sooner than that (evq_fence_time).  Cycle times only grow
- * with the cycle, so comparing cycles with it is comparing their times
- * with those events', and it holds while the queue and the SM's clock do
- * (a clock change moves the SM's event: the queue changes too). */
 /* The first cycle of m starting at or after t, or UINT64_MAX when t lies
  * so far ahead (sim.max_time_ns reaches 2^63 ps) that sm_cycle_at's
  * femtoseconds would overflow: no cycle the SM can count starts there. */
@@ -995,6 +988,13 @@ static uint64_t cycle_from(const sm *m, ps_t t)
     return sm_cycle_at(m, t);
 }
 
+/* The first cycle of m it must not process in its run-ahead: the one
+ * starting past sim.max_time_ns, or at or after the next queued event when
+ * that is a fence or lies lookahead_cycles (ahead_ps) behind it, or at or
+ * after a fence sooner than that (evq_fence_time).  Cycle times only grow
+ * with the cycle, so comparing cycles with it is comparing their times
+ * with those events', and it holds while the queue and the SM's clock do
+ * (a clock change moves the SM's event: the queue changes too). */
 static uint64_t stop_cycle(const sim *s, const sm *m)
 {
     uint64_t stop = s->limit_ps == PS_MAX ? UINT64_MAX : cycle_from(m, s->limit_ps + 1);

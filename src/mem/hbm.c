@@ -347,8 +347,6 @@ typedef struct hbm_state {
     uint64_t hash_mask;
     int frame_bit;
     uint64_t rr;                  /* address-less requests: next channel (0 .. channels - 1) */
-    ps_t latency_ps;              /* every channel's latency_ps (mem_hbm_chan_init), read here by
-                                     address-less requests: not a second line of the channel */
     mem_stats *stats;             /* per SM, owned by the hierarchy */
 } hbm_state;
 
@@ -422,7 +420,7 @@ static ps_t hbm_access(mem_level *l, const mem_req *r)
             ps_t end = mem_bw_take(&ch->bus, t, b);
             if (refresh)
                 book_windows(ch, end);
-            done = SK_MAX(done, end + h->latency_ps);
+            done = SK_MAX(done, end + ch->latency_ps);
             left -= b;
         }
         moved = r->bytes;
@@ -471,7 +469,6 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
         mem_hbm_chan_refresh(&h->ch[i], c->hbm_refresh_ps, I, I > 0 ? (ps_t)((mix >> 17) % (uint64_t)I) : 0);
         mem_hbm_chan_refresh_all(&h->ch[i], c->hbm_refresh_all_banks);
     }
-    h->latency_ps = c->hbm_latency_ps;
     h->chunk_shift = mem_log2((uint64_t)c->hbm_interleave_bytes);
     h->row_bytes = (uint64_t)c->hbm_row_bytes;
     cfg_bit_list(c->l2_hash_bits, &h->hash_mask);
@@ -487,10 +484,4 @@ mem_hbm_chan *mem_hbm_chan_at(mem_level *l, int i)
 {
     hbm_state *h = l->st;
     return &h->ch[i];
-}
-
-uint64_t mem_hbm_chan_bytes(const mem_level *l, int i)
-{
-    const hbm_state *h = l->st;
-    return h->ch[i].bus.bytes;
 }

@@ -20,9 +20,8 @@ static inline unsigned mem_log2(uint64_t x)
 /* HBM for the memory.hbm.* keys; stats: per-SM counters it adds to.
  * Caller owns it (ops->destroy). */
 mem_level *mem_hbm_create(const cfg *c, mem_stats *stats);
-/* Bytes pseudo-channel i has moved (partition-major order). */
-uint64_t mem_hbm_chan_bytes(const mem_level *l, int i);
-/* The HBM level's pseudo-channel i (0 .. partitions x per partition - 1), for tests. */
+/* The HBM level's pseudo-channel i (partition-major order, 0 .. partitions
+ * x per partition - 1), for tests: bus.bytes is what it has moved. */
 mem_hbm_chan *mem_hbm_chan_at(mem_level *l, int i);
 
 /* Per-SM geometry the L2 needs, derived from the floorplan by hier.c. */
