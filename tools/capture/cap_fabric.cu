@@ -20,14 +20,29 @@
 //            40 passes and are L2-resident.  `sweep` adds lists of 16 to
 //            64 MiB (10 passes): near against far as the list outgrows what
 //            one partition holds of it.  Bandwidth = bytes / event time,
-//            median of 5 launches after one warm-up.
+//            median of 5 launches after one warm-up.  `fine` (E24): the same
+//            four cases at 16-48 MiB in 1-4 MiB steps.
+//  chase     (E24, `chase`) one thread on SM 0 follows a chain through every
+//            128-B line of W MiB of near pages (class A), far pages (B) or
+//            all pages in address order, in list order, three passes after
+//            a flush; each hop's clock64() latency is kept as a class
+//            (< 370, < 560, < 1000, more cycles) in shared memory, two bits a
+//            line, so the run writes nothing to the L2 during a pass, and as
+//            a 8-cycle histogram.  Every line is reused at distance W: under
+//            exact LRU with a balanced set hash a half keeps all of a list
+//            up to its capacity and none past it; the per-line classes of
+//            passes 2 and 3 show whether the same lines hit each pass
+//            (a set's overflow) or others (a replacement that is not LRU).
 //
 // Output: DIR/fabric.csv (case,readers,pages,bytes,passes,time_ns_median,
 // gbps) and DIR/fabric_smmap.csv (sm,partition,near_cycles,far_cycles),
-// plus a table on stdout.
+// plus a table on stdout; `chase` adds DIR/l2cap.csv (classes per pass and
+// pass-to-pass agreement), DIR/l2cap_hist.csv (latency histograms) and
+// DIR/l2cap_bits.bin (each case's two-bit classes, passes in order, lines
+// in chain order; offsets in l2cap.csv).
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_fabric cap_fabric.cu
-// Usage: cap_fabric DIR [sweep|scale]
+// Usage: cap_fabric DIR [sweep|scale|fine|chase|fine,chase]
 #include "cap.h"
 
 static __device__ __forceinline__ uint32_t timed_first(const uint32_t *p, volatile uint32_t *sh)
@@ -120,6 +135,50 @@ __global__ void __launch_bounds__(512, 2) bw_kernel(const float4 *buf, BwArgs a,
         sink[0] = acc;
 }
 
+// ---- chase (E24)
+// chain[k] holds the word index of line k's successor; one thread on SM 0
+// follows it for `passes` x n hops.  Shared memory: the classes of one pass
+// (2 bits a line) and a histogram of 256 bins of 8 cycles; both are copied
+// out after each pass.
+__global__ void set_chain(uint32_t *buf, const uint32_t *idx, uint32_t n)
+{
+    uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        buf[idx[k]] = idx[k + 1 == n ? 0 : k + 1];
+}
+__global__ void line_chase(const uint32_t *buf, uint32_t start, uint32_t n, int passes, uint32_t *bits,
+                           uint32_t *hist, int *done)
+{
+    extern __shared__ uint32_t dyn[];
+    if (threadIdx.x != 0 || smid() != 0)
+        return;
+    uint32_t nw = (n + 15) / 16;
+    volatile uint32_t *sb = dyn, *sh = dyn + nw, *sink = dyn + nw + 256;
+    uint32_t j = start;
+    for (int p = 0; p < passes; p++) {
+        for (uint32_t w = 0; w < nw; w++)
+            sb[w] = 0;
+        for (int b = 0; b < 256; b++)
+            sh[b] = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t c0 = clock64();
+            uint32_t v;
+            asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(buf + j) : "memory");
+            sink[0] = v;
+            uint64_t c1 = clock64();
+            uint32_t c = (uint32_t)(c1 - c0);
+            uint32_t cls = c < 370 ? 0 : c < 560 ? 1 : c < 1000 ? 2 : 3;
+            sb[i / 16] |= cls << (2 * (i % 16));
+            sh[c / 8 < 255 ? c / 8 : 255] += 1;
+            j = v;
+        }
+        for (uint32_t w = 0; w < nw; w++)
+            bits[(size_t)p * nw + w] = sb[w];
+        for (int b = 0; b < 256; b++)
+            hist[p * 256 + b] = sh[b];
+    }
+    *done = 1;
+}
 static int parity(uint64_t va)
 {
     static const int bits[] = {12, 13, 15, 17, 19};
@@ -132,7 +191,7 @@ static int parity(uint64_t va)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_fabric DIR [sweep]\n");
+        std::fprintf(stderr, "usage: cap_fabric DIR [sweep|scale|fine|chase|fine,chase]\n");
         return 2;
     }
     std::string dir = argv[1];
@@ -319,10 +378,117 @@ int main(int argc, char **argv)
         }
         return median_d(t);
     };
+    const char *mode = argc > 2 ? argv[2] : "";
+    // `chase` (E24): one thread on SM 0 (partition A) chases every line of W
+    // MiB of A pages, of B pages, or of all pages in address order.
+    if (strstr(mode, "chase")) {
+        const int passes = 3, SMEM_CHASE = 200 * 1024;
+        const size_t sizes[] = {8, 16, 20, 24, 26, 28, 29, 30, 31, 32, 34, 36, 40, 48, 64};
+        const size_t maxn = 64 * MB / 128;
+        if ((maxn / 16 + 256 + 1) * 4 > (size_t)SMEM_CHASE) {
+            std::fprintf(stderr, "cap_fabric: chase: shared memory too small\n");
+            return 1;
+        }
+        CK(cudaFuncSetAttribute(line_chase, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_CHASE));
+        uint32_t *didx, *dbits, *dhist;
+        CK(cudaMalloc(&didx, 4 * maxn));
+        CK(cudaMalloc(&dbits, passes * maxn / 4));
+        CK(cudaMalloc(&dhist, 4 * 256 * passes));
+        FILE *cf = cap_open(dir, "l2cap.csv",
+                            "case,mib,lines,pass,c0,c1,c2,c3,hit_hit,hit_miss,miss_hit,miss_miss,bits_offset");
+        FILE *hf = cap_open(dir, "l2cap_hist.csv", "case,mib,pass,cycles_lo,count");
+        FILE *bfile = std::fopen((dir + "/l2cap_bits.bin").c_str(), "wb");
+        FILE *pfile = std::fopen((dir + "/l2cap_cls.bin").c_str(), "wb");
+        if (!bfile || !pfile) {
+            std::fprintf(stderr, "cap_fabric: cannot write %s/l2cap_*.bin\n", dir.c_str());
+            return 1;
+        }
+        // Each page's class (0 = A, SM 0's partition), for re-deriving the
+        // chains; the buffer's address is in meta (buf_va).
+        std::vector<uint8_t> c8(cls.begin(), cls.end());
+        std::fwrite(c8.data(), 1, c8.size(), pfile);
+        std::fclose(pfile);
+        FILE *mfile = cap_open(dir, "meta.csv", "key,value");
+        std::fprintf(mfile, "cap_fabric.buf_va,%llu\n", (unsigned long long)(uintptr_t)buf);
+        std::fclose(mfile);
+        long long boff = 0;
+        const char *cname[] = {"near", "far", "mixed"};
+        std::printf("%-6s %4s %8s %7s %7s %7s %9s %9s\n", "case", "MiB", "lines", "p1 hit", "p2 hit", "p3 hit",
+                    "h3|h2", "h3|m2");
+        for (int cs = 0; cs < 3; cs++)
+            for (size_t mib : sizes) {
+                size_t np = mib * MB / 4096;
+                if (cs < 2 && np > lst[cs].size())
+                    continue;
+                std::vector<uint32_t> idx;
+                for (size_t k = 0; k < np; k++) {
+                    uint32_t pg = cs < 2 ? lst[cs][k] : (uint32_t)k;
+                    for (int l = 0; l < 32; l++)
+                        idx.push_back(pg * 1024 + l * 32);
+                }
+                uint32_t n = (uint32_t)idx.size(), nw = (n + 15) / 16;
+                CK(cudaMemcpy(didx, idx.data(), 4ull * n, cudaMemcpyHostToDevice));
+                set_chain<<<(n + 255) / 256, 256>>>(buf, didx, n);
+                CK(cudaGetLastError());
+                CK(cudaDeviceSynchronize());
+                flush();
+                CK(cudaMemset(done, 0, 4));
+                line_chase<<<nsm, 32, SMEM_CHASE>>>(buf, idx[0], n, passes, dbits, dhist, done);
+                CK(cudaGetLastError());
+                CK(cudaDeviceSynchronize());
+                CK(cudaMemcpy(&hdone, done, 4, cudaMemcpyDeviceToHost));
+                if (!hdone) {
+                    std::fprintf(stderr, "cap_fabric: chase: no CTA ran on SM 0\n");
+                    return 1;
+                }
+                std::vector<uint32_t> bits((size_t)passes * nw), hist(256 * passes);
+                CK(cudaMemcpy(bits.data(), dbits, 4ull * passes * nw, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(hist.data(), dhist, 4ull * 256 * passes, cudaMemcpyDeviceToHost));
+                std::fwrite(bits.data(), 4, bits.size(), bfile);
+                double hitp[3] = {0, 0, 0}, h32 = 0, h3m2 = 0;
+                for (int p = 0; p < passes; p++) {
+                    long long c[4] = {0, 0, 0, 0}, t[4] = {0, 0, 0, 0};
+                    for (uint32_t i = 0; i < n; i++) {
+                        int k = (bits[(size_t)p * nw + i / 16] >> (2 * (i % 16))) & 3;
+                        c[k]++;
+                        if (p > 0) {
+                            int q = (bits[(size_t)(p - 1) * nw + i / 16] >> (2 * (i % 16))) & 3;
+                            t[(q != 0) * 2 + (k != 0)]++;
+                        }
+                    }
+                    std::fprintf(cf, "%s,%zu,%u,%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n", cname[cs], mib, n,
+                                 p + 1, c[0], c[1], c[2], c[3], t[0], t[1], t[2], t[3],
+                                 boff + 4ll * p * nw);
+                    for (int b = 0; b < 256; b++)
+                        if (hist[p * 256 + b])
+                            std::fprintf(hf, "%s,%zu,%d,%d,%u\n", cname[cs], mib, p + 1, b * 8, hist[p * 256 + b]);
+                    hitp[p] = 100.0 * c[0] / n;
+                    if (p == 2) {
+                        h32 = t[0] + t[1] ? 100.0 * t[0] / (t[0] + t[1]) : -1;
+                        h3m2 = t[2] + t[3] ? 100.0 * t[2] / (t[2] + t[3]) : -1;
+                    }
+                }
+                boff += 4ll * bits.size();
+                std::printf("%-6s %4zu %8u %6.1f%% %6.1f%% %6.1f%% %8.1f%% %8.1f%%\n", cname[cs], mib, n, hitp[0],
+                            hitp[1], hitp[2], h32, h3m2);
+                std::fflush(stdout);
+                std::fflush(cf);
+            }
+        std::fclose(cf);
+        std::fclose(hf);
+        std::fclose(bfile);
+        CK(cudaFree(didx));
+        CK(cudaFree(dbits));
+        CK(cudaFree(dhist));
+        if (!strstr(mode, "fine")) {
+            cap_end(cap);
+            return 0;
+        }
+    }
     // `scale` (E18c): only the first K SMs of partition A read (K = 4 .. 66),
     // near or far pages, from HBM (2 GiB lists) and L2-resident (8 MiB x 40):
     // what one SM can pull, against what a half's HBM or the fabric gives.
-    if (argc > 2 && !strcmp(argv[2], "scale")) {
+    if (!strcmp(mode, "scale")) {
         FILE *sf = cap_open(dir, "fabric_scale.csv", "case,sms,bytes_per_pass,passes,time_ns_median,gbps");
         const int ks[] = {4, 8, 16, 33, 66};
         for (int resident = 0; resident < 2; resident++)
@@ -359,8 +525,11 @@ int main(int argc, char **argv)
         cap_end(cap);
         return 0;
     }
-    if (argc > 2 && !strcmp(argv[2], "sweep"))
+    if (!strcmp(mode, "sweep"))
         for (size_t m = 16; m <= 64; m += 8)
+            sets.push_back({m, 10, false});
+    if (strstr(mode, "fine"))
+        for (size_t m : {16, 20, 22, 24, 26, 28, 29, 30, 31, 32, 33, 34, 36, 38, 40, 44, 48})
             sets.push_back({m, 10, false});
     for (const Set &st : sets) {
         bool resident = st.mib != 0;

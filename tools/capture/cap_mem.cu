@@ -17,9 +17,11 @@
 //          (default caching, ld.global) and with __ldcg (L2 only), N from 1 MB
 //          to 4 GB; `add`: c = a + b over fp32 arrays of N bytes each.
 //          -> kernels.csv/reps.csv/ctas.csv, DIR/bw.csv
+//  fine    (E24) stream at 28-80 MiB and add at 8-32 MiB per array, in
+//          finer steps than `stream` around the L2's capacity -> the same files
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_mem cap_mem.cu
-// Usage: cap_mem DIR
+// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine]
 #include "cap.h"
 
 // ---------------------------------------------------------------- chase
@@ -146,7 +148,7 @@ static void flush_l2(const float4 *fb, size_t fbytes, float *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream]\n");
+        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine]\n");
         return 2;
     }
     std::string dir = argv[1], parts = argc > 2 ? argv[2] : "chase,l2map,hbm,stream";
@@ -313,13 +315,19 @@ int main(int argc, char **argv)
         std::fflush(stdout);
     }
 
-    if (parts.find("stream") != std::string::npos) {
+    // `fine` (E24): the same stream and add at working sets around the L2's
+    // capacity, in finer steps than E11's (the 16-96 MiB transition).
+    bool fine = parts.find("fine") != std::string::npos;
+    if (parts.find("stream") != std::string::npos || fine) {
         CK(cudaMemset(buf, 0, big));
         const int ctas = 1056, block = 256, nrep = 5;
         Rec *drec;
         CK(cudaMalloc(&drec, sizeof(Rec) * ctas));
         FILE *f = cap_open(dir, "bw.csv", "kernel,bytes_ws,passes,bytes_moved,time_ns_median,gbps");
         std::vector<size_t> ws_mb = {1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 2048, 4096};
+        if (fine)
+            ws_mb = {28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 72, 80};
+        const char *exp = fine ? "e24" : "e11";
         for (int cg = 0; cg < 2; cg++)
             for (size_t mb : ws_mb) {
                 size_t bytes = mb * MB, n4 = bytes / 16;
@@ -342,8 +350,8 @@ int main(int argc, char **argv)
                     reps.push_back(r);
                 }
                 KInfo k;
-                k.kernel = fmt("e11.stream.%s.%zuMB", cg ? "cg" : "ca", mb);
-                k.exp = "e11_bw";
+                k.kernel = fmt("%s.stream.%s.%zuMB", exp, cg ? "cg" : "ca", mb);
+                k.exp = fmt("%s_bw", exp);
                 k.name = cg ? "stream_kernel<cg>" : "stream_kernel<ca>";
                 k.gen = cg ? "" : fmt("skewsim gen stream --bytes %zu --passes %d --ctas %d --block %d", bytes, passes, ctas, block);
                 k.grid = ctas;
@@ -359,7 +367,10 @@ int main(int argc, char **argv)
                 std::fflush(f);
             }
         // c = a + b, three arrays of N bytes each.
-        for (size_t mb : {4, 16, 64, 256, 1024}) {
+        std::vector<size_t> add_mb = {4, 16, 64, 256, 1024};
+        if (fine)
+            add_mb = {8, 10, 12, 14, 16, 18, 20, 24, 32};
+        for (size_t mb : add_mb) {
             size_t bytes = mb * MB, n = bytes / 4;
             float *a = (float *)buf, *b = (float *)((char *)buf + GB), *c = (float *)((char *)buf + 2 * GB);
             std::vector<KRep> reps;
@@ -377,8 +388,8 @@ int main(int argc, char **argv)
                 reps.push_back(r);
             }
             KInfo k;
-            k.kernel = fmt("e11.add.%zuMB", mb);
-            k.exp = "e11_bw";
+            k.kernel = fmt("%s.add.%zuMB", exp, mb);
+            k.exp = fmt("%s_bw", exp);
             k.name = "add_kernel";
             k.gen = fmt("skewsim gen add --bytes %zu --ctas %d --block %d", bytes, ctas, block);
             k.grid = ctas;
