@@ -73,7 +73,7 @@ static char *kernel_text(kernel *k)
 START_TEST(test_cache_stream)
 {
     /* 2 sets x 2 ways: lines 0, 2, 4 share set 0 */
-    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0 };
+    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -126,7 +126,7 @@ END_TEST
 
 START_TEST(test_cache_writeback)
 {
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 10 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -173,7 +173,7 @@ END_TEST
 START_TEST(test_cache_mshrs)
 {
     /* two MSHRs: the third miss at t = 0 waits for the first to return */
-    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0 };
+    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -196,7 +196,7 @@ END_TEST
 START_TEST(test_cache_reservation)
 {
     /* one set of two ways, both filling until 100: a third line waits */
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -215,7 +215,7 @@ END_TEST
 START_TEST(test_cache_vs_reference)
 {
     enum { SETS = 4, WAYS = 4, LINES = 40, N = 5000 };
-    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0 };
+    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -253,7 +253,7 @@ END_TEST
 
 START_TEST(test_geom_check)
 {
-    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0 }, g;
+    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 }, g;
     ck_assert_str_eq(mem_cache_geom_check(&ok), "");
     g = ok;
     g.sets = 3;
@@ -773,7 +773,7 @@ START_TEST(test_cache_mid_insertion)
     static const uint8_t flag[3] = { 0, MEM_CACHE_NO_TOUCH, MEM_CACHE_MID };
     static const int gone_at[3] = { 4, 1, 2 };
     for (int f = 0; f < 3; f++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -788,7 +788,7 @@ START_TEST(test_cache_mid_insertion)
         ck_assert_uint_eq(mem_cache_probe(c, L(9), NULL), 0);
         mem_cache_destroy(c);
     }
-    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res r = { 0 };
     ps_t t = 0;
@@ -870,7 +870,7 @@ END_TEST
 START_TEST(test_cache_set_div)
 {
     for (int div = 0; div <= 4; div += 4) {
-        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0 };
+        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0, 0, 0 };
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res res = { 0 };
@@ -882,7 +882,7 @@ START_TEST(test_cache_set_div)
         mem_cache_destroy(c);
     }
     /* drop_bit 2 (line bit 1): lines 0, 1, 4, 5 are sets 0, 1, 2, 3 */
-    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0 };
+    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     const uint64_t li[4] = { 0, 1, 4, 5 };
@@ -893,6 +893,21 @@ START_TEST(test_cache_set_div)
     mem_cache_destroy(c);
     g.drop_bit = 57;
     ck_assert_str_eq(mem_cache_geom_check(&g), "expected a dropped set-index bit of 0..55");
+
+    /* scatter (every chunk of one line hashed): the set is mem_place's, so
+     * two lines whose placed sets agree (and whose own indices do not)
+     * evict each other in a 1-way cache */
+    mem_cache_geom h = { 16, 1, 128, 32, 8, 0, 0, 0, 0, 1000000, 0 };
+    uint64_t p = 0, q = 1;
+    while ((mem_place(q, 1000000, 0) & 15) != (mem_place(p, 1000000, 0) & 15) || (q & 15) == (p & 15))
+        q++;
+    c = mem_cache_create(&h);
+    memset(&res, 0, sizeof res);
+    mem_cache_read(c, p * 128, 0xf, 0, 0, NULL, &res);
+    mem_cache_read(c, q * 128, 0xf, 1000000, 0, NULL, &res);
+    mem_cache_read(c, p * 128, 0xf, 2000000, 0, NULL, &res);
+    ck_assert_uint_eq(res.misses, 12);
+    mem_cache_destroy(c);
 }
 END_TEST
 
@@ -904,7 +919,7 @@ END_TEST
  * unevenly over the sets; the low-bits index keeps them all. */
 static unsigned second_pass_misses(int hash, uint64_t step, uint64_t lines)
 {
-    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash };
+    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     unsigned before = 0;
@@ -946,7 +961,7 @@ END_TEST
  * some but not all, so the count says something). */
 static unsigned pass_misses(const uint64_t *order, uint64_t n, int passes)
 {
-    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1 };
+    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     unsigned before = 0;
@@ -1013,6 +1028,87 @@ START_TEST(test_l2_sets_balanced)
      * lines, 60 x 256 x 3, 4 sectors each, all missed once and hit once */
     ck_assert_uint_eq(s->l2_misses, 4ull * 60 * 256 * 3);
     ck_assert_uint_eq(s->l2_hits, 4ull * 60 * 256 * 3);
+    mem_hier_destroy(h);
+    topo_free(&t);
+}
+END_TEST
+
+/* memory.l2.scatter_ppm (mem_place): ppm groups in a million leave the
+ * balanced order for a hashed slot, and a group's lines (index bits 0 and 2:
+ * address bits 7 and 9 of 128 B lines, E24) stay together in consecutive
+ * places. */
+START_TEST(test_l2_place_scatter)
+{
+    for (uint64_t li = 0; li < 4096; li++)
+        ck_assert_uint_eq(mem_place(li, 0, 5), li);
+    /* no group scattered: index bits 0 and 2 move to the bottom */
+    ck_assert_uint_eq(mem_place(0x5, 1, 5), 0x3);
+    ck_assert_uint_eq(mem_place(0x2, 1, 5), 0x4);
+    ck_assert_uint_eq(mem_place(0x1A, 1, 5), 28);   /* 11010: bits 1, 3, 4 high (111), bits 0, 2 low (00) */
+    const uint64_t n = 1 << 16;
+    uint64_t moved = 0, all = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t g = (k >> 1) << 3 | (k & 1) << 1;   /* index bits 0 and 2 zero */
+        uint64_t home = k << 2;                        /* its place unscattered */
+        uint64_t x = mem_place(g, 250000, 5);
+        ck_assert_uint_eq(x & 3, 0);
+        moved += x != home;
+        all += mem_place(g, 1000000, 5) != home;
+        ck_assert_uint_eq(mem_place(g | 1, 250000, 5), x + 1);
+        ck_assert_uint_eq(mem_place(g | 4, 250000, 5), x + 2);
+        ck_assert_uint_eq(mem_place(g | 5, 250000, 5), x + 3);
+    }
+    ck_assert_uint_gt(moved, n * 24 / 100);
+    ck_assert_uint_lt(moved, n * 26 / 100);
+    ck_assert_uint_gt(all, n - 8);   /* a hashed slot may equal the balanced one by chance */
+}
+END_TEST
+
+/* test_l2_sets_balanced's list (exactly three lines for every (slice, set)
+ * of partition 0, a 3-way L2) with scatter on: the scattered groups
+ * overfill some sets and leave others short, so a second pass misses
+ * some lines (none without scatter, that test), the same lines again in a
+ * third pass (LRU with a cyclic list: the fate is the set's), and the four
+ * lines whose addresses differ in bits 7 and 9 together (E24). */
+START_TEST(test_l2_scatter_edge)
+{
+    cfg c;
+    topo t;
+    cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.slice_bytes=98304", "memory.l2.scatter_ppm=100000",
+             NULL);
+    mem_hier *h = hier(&c, &t);
+    int a = first_sm_at_home(h, 0);
+    uint64_t mask;
+    cfg_bit_list("12,13,15,17,19", &mask);
+    const uint64_t base = 1ull << 30, n = 2ull * 60 * 256 * 3;
+    unsigned char *miss = calloc(n, 2);
+    ck_assert_ptr_nonnull(miss);
+    ps_t tt = 0;
+    uint64_t listed = 0;
+    for (int pass = 0; pass < 3; pass++)
+        for (uint64_t l = 0; l < n; l++) {
+            uint64_t ad = base + l * 128;
+            if (mem_partition_of(ad, 2, mask, 21) != 0)
+                continue;
+            listed += pass == 0;
+            uint64_t m0 = mem_hier_stats(h, a)->l2_misses;
+            warp_op(h, a, MEM_LOAD, ad, tt += 100000, MEM_F_BYPASS_L1);
+            if (pass)
+                miss[(pass - 1) * n + l] = mem_hier_stats(h, a)->l2_misses != m0;
+        }
+    uint64_t m2 = 0, differ = 0, split = 0;
+    for (uint64_t l = 0; l < n; l++) {
+        m2 += miss[l];
+        differ += miss[l] != miss[n + l];
+        if ((l & 5) == 0)
+            split += (miss[l] + miss[l + 1] + miss[l + 4] + miss[l + 5]) % 4 != 0;
+    }
+    ck_assert_uint_eq(listed, 60ull * 256 * 3);
+    ck_assert_uint_gt(m2, listed / 100);
+    ck_assert_uint_lt(m2, listed / 2);
+    ck_assert_uint_eq(differ, 0);
+    ck_assert_uint_eq(split, 0);
+    free(miss);
     mem_hier_destroy(h);
     topo_free(&t);
 }
@@ -1582,6 +1678,34 @@ START_TEST(test_hbm_channel_saturates)
         d = mem_hbm_chan_access(&ch, i % 4, (uint64_t)i, 32, 0);
     ck_assert_int_lt(d, 8 * (20000 + 1280) + 50000);
     mem_hbm_chan_free(&ch);
+}
+END_TEST
+
+/* memory.hbm.row_idle_ps: a bank idle longer than it has closed its row,
+ * so the next access to that row opens it again (E24's sequential chase:
+ * a row hit 280 ns later costs what a miss does on the chip). */
+START_TEST(test_hbm_row_idle)
+{
+    const ps_t lat = 50000, miss = 20000, x = 1280;   /* 32 B at 25 GB/s */
+    for (int idle = 0; idle <= 1; idle++) {
+        mem_hbm_chan ch;
+        mem_hbm_chan_init(&ch, 25000, lat, miss, 4);
+        if (idle)
+            mem_hbm_chan_row_idle(&ch, 100000);
+        ps_t d = mem_hbm_chan_access(&ch, 2, 7, 32, 0);
+        ck_assert_int_eq(d, miss + x + lat);
+        /* 50 ns after the transfer: open either way */
+        ps_t t = miss + x + 50000;
+        d = mem_hbm_chan_access(&ch, 2, 7, 32, t);
+        ck_assert_int_eq(d, t + x + lat);
+        ck_assert_uint_eq(ch.row_misses, 1);
+        /* 1 us later: closed only with the timeout */
+        t = 2000000;
+        d = mem_hbm_chan_access(&ch, 2, 7, 32, t);
+        ck_assert_int_eq(d, t + (idle ? miss : 0) + x + lat);
+        ck_assert_uint_eq(ch.row_misses, 1u + (unsigned)idle);
+        mem_hbm_chan_free(&ch);
+    }
 }
 END_TEST
 
@@ -3177,6 +3301,8 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_cache_set_hash);
     tcase_add_test(tc, test_cache_order_blind);
     tcase_add_test(tc, test_l2_sets_balanced);
+    tcase_add_test(tc, test_l2_place_scatter);
+    tcase_add_test(tc, test_l2_scatter_edge);
     tcase_add_test(tc, test_l1_level);
     tcase_add_test(tc, test_l1_mshr_bandwidth);
     tcase_add_test(tc, test_replication_capacity);
@@ -3184,6 +3310,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_bw_calendar_far);
     tcase_add_test(tc, test_bw_calendar_scatter);
     tcase_add_test(tc, test_hbm_channel_saturates);
+    tcase_add_test(tc, test_hbm_row_idle);
     tcase_add_test(tc, test_hbm_turnaround_bound);
     tcase_add_test(tc, test_hbm_refresh);
     tcase_add_test(tc, test_hbm_refresh_group);

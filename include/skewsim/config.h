@@ -182,6 +182,7 @@ typedef struct cfg {
     char l2_hash_bits[CFG_NAME_MAX];  /* memory.l2.hash_bits: "12,13,15,17,19" (cfg_bit_list) */
     int l2_frame_bit;                 /* memory.l2.frame_bit: first bit of the physical frame */
     int l2_replicate;                 /* memory.l2.replicate: keep remote lines in the home partition */
+    int l2_scatter_ppm;               /* memory.l2.scatter_ppm: chunks placed by a hash, per million */
     int l2_sector_pj;                 /* memory.l2.sector_pj: slice array, per sector */
     int l2_wire_fj_per_bit_mm;        /* memory.l2.wire_fj_per_bit_mm: on-die wires */
     int hbm_stacks, hbm_channels_per_stack, hbm_pcs_per_channel;  /* memory.hbm.* */
@@ -191,6 +192,7 @@ typedef struct cfg {
     int hbm_row_miss_ps;              /* memory.hbm.row_miss_ps: precharge + activate */
     int hbm_interleave_bytes;         /* memory.hbm.interleave_bytes */
     int hbm_ccd_l_ps;                 /* memory.hbm.ccd_l_ps: same-bank burst spacing (tCCD_L) */
+    int hbm_row_idle_ps;              /* memory.hbm.row_idle_ps: an idle bank closes its row */
     int hbm_rd_to_wr_ps, hbm_wr_to_rd_ps;  /* memory.hbm.*: idle bus at a read/write switch */
     int hbm_write_batch;              /* memory.hbm.write_batch: 32 B write bursts drained per switch */
     int hbm_refresh_ps;               /* memory.hbm.refresh_ps: a bank's refresh (0: none) */

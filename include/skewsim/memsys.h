@@ -169,6 +169,12 @@ typedef struct mem_cache_geom {
      * contiguous lines, and a random cycle loses hits the way lines
      * scattered unevenly over the sets do); drop_bit and set_div unused. */
     int hash_index;
+    /* scatter_ppm > 0 (L2 slices): that many groups in a million (the
+     * lines whose squeezed index differs only in scatter_mask's bits) are
+     * placed by a hash of the group instead of in order (mem_place; l2.c's
+     * slice choice uses the same). */
+    uint32_t scatter_ppm;
+    uint64_t scatter_mask;
 } mem_cache_geom;
 
 /* What the cache asks of the level behind it.  fetch: bring `smask`
@@ -489,6 +495,7 @@ typedef struct mem_hbm_chan {
     ps_t *bank_last_ps;        /* owned: the latest arrival time booked on it */
     ps_t *bank_col_ps;         /* owned: its next burst may start then (ccd_l_ps) */
     ps_t ccd_l_ps;             /* same-bank burst spacing, tCCD_L (0: none) */
+    ps_t row_idle_ps;          /* a bank idle this long has closed its row (0: never) */
     ps_t burst_ps;             /* one burst's time on the bus */
     uint64_t row_misses;
     /* read/write turnaround (mem_hbm_chan_turnaround; all 0: writes go
@@ -527,6 +534,11 @@ void mem_hbm_chan_refresh_all(mem_hbm_chan *ch, int all);
  * ccd_l_ps apart, and the bank's next access starts ccd_l_ps after its
  * last burst (0: none, the model before). */
 void mem_hbm_chan_ccd(mem_hbm_chan *ch, ps_t ccd_l_ps);
+/* A bank whose last transfer ended more than row_idle_ps before an
+ * access (in order) has closed its row: the access opens it again
+ * (memory.hbm.row_idle_ps; 0: a row stays open until another row or a
+ * refresh needs the bank). */
+void mem_hbm_chan_row_idle(mem_hbm_chan *ch, ps_t row_idle_ps);
 /* Write `bytes` of row `row` in bank `bank`, posted at t; returns when its
  * batch's data are written if this write filled the queue, else t. */
 ps_t mem_hbm_chan_write(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t t);

@@ -346,6 +346,10 @@ static const cfg_key cfg_schema[] = {
             "as most recent, and the home copy read for it keeps its LRU place (allocated: next victim); "
             "4: kept as most recent, and the home copy read for it goes to the middle of its set's "
             "LRU order (never older)"),
+    ROW_INT("memory.l2.scatter_ppm", l2_scatter_ppm, 0, 0, 1000000, "ppm",
+            "of the 512-byte chunks of a partition's lines, how many in a million go to a "
+            "(slice, set) chosen by a hash instead of the balanced order (0: every set filled "
+            "evenly; 1000000: all hashed)"),
     ROW_INT("memory.l2.sector_pj", l2_sector_pj, 72, 0, 1000000, "pJ",
             "L2 slice array energy per sector read or written"),
     ROW_INT("memory.l2.wire_fj_per_bit_mm", l2_wire_fj_per_bit_mm, 200, 0, 1000000, "fJ",
@@ -384,6 +388,9 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("memory.hbm.ccd_l_ps", hbm_ccd_l_ps, 0, 0, 100000, "ps",
             "least time between two column accesses (32 B bursts) to one bank (tCCD_L): a line's "
             "four bursts come that far apart (requests with addresses); 0: as fast as the bus takes them"),
+    ROW_INT("memory.hbm.row_idle_ps", hbm_row_idle_ps, 0, 0, 1000000000, "ps",
+            "a bank idle this long has closed its open row, so the next access opens it again "
+            "(0: a row stays open until another row or a refresh needs the bank)"),
     ROW_INT("memory.hbm.write_batch", hbm_write_batch, 24, 0, 4096, "bursts",
             "32 B write bursts a pseudo-channel queues and drains per turnaround (0: no queue, "
             "no turnaround)"),

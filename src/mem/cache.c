@@ -186,7 +186,8 @@ static uint16_t sig_of(uint64_t li)
     return (uint16_t)((li * 0x9E3779B97F4A7C15ull) >> 48) | 1;
 }
 
-/* The first way of line li's set (geometry's hash_index, drop_bit and set_div). */
+/* The first way of line li's set (geometry's hash_index, drop_bit, scatter
+ * and set_div). */
 static size_t set_base(const mem_cache *c, uint64_t li)
 {
     uint64_t x = li;
@@ -206,6 +207,7 @@ static size_t set_base(const mem_cache *c, uint64_t li)
         unsigned k = c->g.drop_bit - 1;
         x = (x >> (k + 1)) << k | (x & ((1ull << k) - 1));
     }
+    x = mem_place(x, c->g.scatter_ppm, c->g.scatter_mask);
     if (c->g.set_div > 1)
         x /= c->g.set_div;
     return (size_t)(x & c->set_mask) * c->g.ways;

@@ -117,6 +117,11 @@ void mem_hbm_chan_ccd(mem_hbm_chan *ch, ps_t ccd_l_ps)
     ch->ccd_l_ps = SK_MAX(ccd_l_ps, 0);
 }
 
+void mem_hbm_chan_row_idle(mem_hbm_chan *ch, ps_t row_idle_ps)
+{
+    ch->row_idle_ps = SK_MAX(row_idle_ps, 0);
+}
+
 void mem_hbm_chan_free(mem_hbm_chan *ch)
 {
     if (!ch)
@@ -205,6 +210,9 @@ static ps_t xfer(mem_hbm_chan *ch, int bank, uint64_t row, uint64_t bytes, ps_t 
     ch->bank_last_ps[bank] = SK_MAX(ch->bank_last_ps[bank], t);
     ps_t ready;
     int miss = ch->open_row[bank] != row + 1;
+    /* an idle bank closes its row (memory.hbm.row_idle_ps) */
+    if (!miss && ch->row_idle_ps && in_order && t > ch->bank_free_ps[bank] + ch->row_idle_ps)
+        miss = 1;
     if (miss) {
         ready = (in_order ? SK_MAX(t, ch->bank_free_ps[bank]) : t) + ch->row_miss_ps;
     } else {
@@ -461,6 +469,7 @@ mem_level *mem_hbm_create(const cfg *c, mem_stats *stats)
         mem_hbm_chan_turnaround(&h->ch[i], c->hbm_rd_to_wr_ps, c->hbm_wr_to_rd_ps,
                                 c->hbm_write_batch);
         mem_hbm_chan_ccd(&h->ch[i], c->hbm_ccd_l_ps);
+        mem_hbm_chan_row_idle(&h->ch[i], c->hbm_row_idle_ps);
         /* refresh_group consecutive pseudo-channels (one memory
          * controller's) refresh in step; the groups' schedules are not
          * aligned: each starts at a phase from a hash of the group's index */

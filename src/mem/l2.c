@@ -82,6 +82,8 @@ typedef struct l2_state {
     int frame_bit;
     unsigned line_shift, sector_bytes;
     unsigned drop;                /* line-index bit + 1 the partition hash decides (0: none) */
+    uint32_t scatter_ppm;         /* memory.l2.scatter_ppm (mem_place) */
+    uint64_t scatter_mask;        /* its groups: line-index bits of address bits 7 and 9 */
     mem_l2_geo geo;
     mem_stats *stats;
     mem_level *next;
@@ -118,7 +120,8 @@ static uint64_t local_line(const l2_state *s, uint64_t addr)
  * (slice, set) pairs overfills a quarter of the sets (docs/memory.md). */
 static int slice_idx(const l2_state *s, int p, uint64_t addr)
 {
-    return p * s->nslices + (int)(local_line(s, addr) % (uint64_t)s->nslices);
+    uint64_t x = mem_place(local_line(s, addr), s->scatter_ppm, s->scatter_mask);
+    return p * s->nslices + (int)(x % (uint64_t)s->nslices);
 }
 
 /* The sectors smask of the line at line_addr, as a request of x's SM to HBM
@@ -351,7 +354,7 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
         (uint32_t)c->l2_sets,
         (uint32_t)((uint64_t)c->l2_slice_bytes / ((uint64_t)c->l2_sets * (uint64_t)c->l2_line_bytes)),
         (uint32_t)c->l2_line_bytes, (uint32_t)c->l2_sector_bytes, (uint32_t)c->l2_mshrs, 1, 0,
-        (uint32_t)c->l2_slices_per_partition, 0,
+        (uint32_t)c->l2_slices_per_partition, 0, 0, 0,
     };
     cfg_bit_list(c->l2_hash_bits, &s->hash_mask);
     s->frame_bit = c->l2_frame_bit;
@@ -364,6 +367,21 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
             s->drop = b - s->line_shift + 1;
     }
     g.drop_bit = s->drop;
+    /* E24: the four lines whose addresses differ only in bits 7 and 9 hit
+     * or miss together (validation/h200 README "E24"), so they are one
+     * scattered group: those bits' places in the squeezed line index (none
+     * that the line offset covers or the partition decides) */
+    s->scatter_ppm = g.scatter_ppm = (uint32_t)c->l2_scatter_ppm;
+    s->scatter_mask = 0;
+    for (unsigned b = 7; b <= 9; b += 2) {
+        if (b < s->line_shift)
+            continue;
+        unsigned pos = b - s->line_shift;
+        if (s->drop && pos == s->drop - 1)
+            continue;
+        s->scatter_mask |= 1ull << (s->drop && pos > s->drop - 1 ? pos - 1 : pos);
+    }
+    g.scatter_mask = s->scatter_mask;
     s->slice = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->slice);
     s->port = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->port);
     /* 1 GB/s = 1e9 B per 1e15 fs: 1e6 fs per byte; calendars of 8 us (bw.c) */

@@ -17,6 +17,38 @@ static inline unsigned mem_log2(uint64_t x)
     return n;
 }
 
+/* A line's placement index within its partition, from its index li there
+ * (the squeezed line index, l2.c).  scatter_ppm 0: li itself.  Otherwise
+ * a group is the lines whose index differs only in the bits of `mask`
+ * (E24: the four lines whose addresses differ only in bits 7 and 9 hit or
+ * miss together); those bits become the index's low bits, so a group takes
+ * consecutive places (one set of consecutive slices), and the rest of li
+ * above them -- or, for scatter_ppm groups in a million, a fixed hash of
+ * it.  The slice is the index modulo the slices, the set the quotient
+ * modulo the sets: a contiguous range fills every (slice, set) to within
+ * a group, and the scattered groups land where the hash puts them, some
+ * sets over and some under (docs/memory.md "L2"). */
+static inline uint64_t mem_place(uint64_t li, uint32_t scatter_ppm, uint64_t mask)
+{
+    if (!scatter_ppm)
+        return li;
+    uint64_t low = 0, high = li;
+    unsigned n = 0;
+    for (uint64_t m = mask; m; m &= m - 1)
+        low |= (li >> __builtin_ctzll(m) & 1) << n++;
+    for (uint64_t m = mask; m; m &= ~(1ull << (63 - __builtin_clzll(m)))) {
+        unsigned b = 63u - (unsigned)__builtin_clzll(m);   /* the mask's bits out, highest first */
+        high = (high >> (b + 1)) << b | (high & ((1ull << b) - 1));
+    }
+    uint64_t z = high + 0x9E3779B97F4A7C15ull;   /* splitmix64's finaliser */
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    if ((z >> 44) * 1000000 >> 20 < scatter_ppm)   /* z's top 20 bits against ppm */
+        high = z & 0xFFFFFFFFull;
+    return high << n | low;
+}
+
 /* HBM for the memory.hbm.* keys; stats: per-SM counters it adds to.
  * Caller owns it (ops->destroy). */
 mem_level *mem_hbm_create(const cfg *c, mem_stats *stats);
