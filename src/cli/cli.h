@@ -43,6 +43,19 @@ typedef struct e11_chase_row {
     int cg;                   /* mode "cg": ld.global.cg */
 } e11_chase_row;
 int e11_chase_next(FILE *f, e11_chase_row *r);
+/* validate_e11.c's pieces that the E24 section shares: kernels k[0..n-1]
+ * simulated on c in one trace; a stream's (passes) or c = a + b's (add)
+ * kernel time in ns, 1056 x 256 threads; E18's bandwidth of partition
+ * p's SMs reading list rd[p] (GB/s, the chip's bytes); one judged row. */
+int e11_simulate(const cfg *c, const kernel *k, int n, results **out, sk_error *e);
+int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e);
+int e11_fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t passes, int warm, int hbm,
+                    double chip_bytes, double *gbps, sk_error *e);
+void e11_row(const char *what, double meas, double simv, const char *unit, int fitted, double tol,
+             int *fails);
+/* validate's E24 section (validate_e24.c): the L2's capacity edge, a
+ * one-SM chase by working set and streams around the capacity. */
+int validate_e24(const cfg *c, const char *dir, int *fails, sk_error *e);
 /* validate's E20 section (validate_e20.c): address translation against
  * DIR/capture/tlb.csv and E11's DRAM chases; adds failed criteria to *fails. */
 int validate_e20(const cfg *c, const char *dir, int *fails, sk_error *e);

@@ -1,5 +1,5 @@
 /* cmd_validate.c -- `skewsim validate -c CONFIG -d DIR [--grids G,...]
- * [--only SECTION,...]` (sections: e1, e9, e10, e11 with E18, e20, e23, silicon,
+ * [--only SECTION,...]` (sections: e1, e9, e10, e11 with E18, e20, e23, e24, silicon,
  * freq_aware; with --measured DIR too, capture families as well):
  * simulate the H200 wave-quantisation experiment (E1: fma_kernel, 256
  * threads, 4096 iterations, 27 grid sizes) and compare with the
@@ -508,8 +508,8 @@ static int parse_grids(const char *s, long *out, int max)
 
 /* The sections of the -d part, as --only names them.  e11 is E11's chases
  * and streams together with E18/E18b (validate_e11.c runs both). */
-static const char *const d_sections[] = { "e1", "e9", "e10", "e11", "e20", "e23", "silicon", "freq_aware" };
-#define D_SECTIONS_EXPECT "e1, e9, e10, e11 (E11 and E18), e20, e23, silicon or freq_aware"
+static const char *const d_sections[] = { "e1", "e9", "e10", "e11", "e20", "e23", "e24", "silicon", "freq_aware" };
+#define D_SECTIONS_EXPECT "e1, e9, e10, e11 (E11 and E18), e20, e23, e24, silicon or freq_aware"
 
 /* Whether NAME is in the comma-separated LIST (NULL: everything is). */
 static int listed(const char *list, const char *name)
@@ -668,6 +668,9 @@ e9:
         goto fail;
     snprintf(path, sizeof path, "%s/capture/warpload.csv.gz", dir);
     if (nwant == 0 && listed(only, "e23") && access(path, R_OK) == 0 && validate_e23(&c, dir, &fails, &e) < 0)
+        goto fail;
+    snprintf(path, sizeof path, "%s/capture/l2cap_hist.csv.gz", dir);
+    if (nwant == 0 && listed(only, "e24") && access(path, R_OK) == 0 && validate_e24(&c, dir, &fails, &e) < 0)
         goto fail;
     if (nwant == 0 && listed(only, "silicon") && check_silicon(&c, dir, &fails, &e) < 0)
         goto fail;

@@ -34,7 +34,7 @@
 #define BW_TOL 0.15
 
 /* Kernels k[0..n-1] written to one trace, in order, and simulated on c. */
-static int simulate_kernels(const cfg *c, const kernel *k, int n, results **out, sk_error *e)
+int e11_simulate(const cfg *c, const kernel *k, int n, results **out, sk_error *e)
 {
     char path[] = "/tmp/skewsim-e11-XXXXXX";
     int fd = mkstemp(path);
@@ -82,7 +82,7 @@ static int chase_cycles(const cfg *c, long long bytes, long hops, long warm, int
         goto out;
     }
     results *r = NULL;
-    rc = simulate_kernels(c, k, nk, &r, e);
+    rc = e11_simulate(c, k, nk, &r, e);
     if (rc == 0) {
         /* the timed kernel's one CTA is the last */
         size_t n = results_nctas(r);
@@ -96,7 +96,7 @@ out:
 }
 
 /* Simulated kernel time (ns) of a stream (passes) or, add != 0, of c = a + b. */
-static int kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e)
+int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e)
 {
     kernel k;
     int rc = add ? gen_add(&k, 1056, 256, bytes, e)
@@ -104,7 +104,7 @@ static int kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg
     if (rc < 0)
         return rc;
     results *r = NULL;
-    rc = simulate_kernels(c, &k, 1, &r, e);
+    rc = e11_simulate(c, &k, 1, &r, e);
     kernel_free(&k);
     if (rc < 0)
         return rc;
@@ -114,7 +114,7 @@ static int kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg
     return 0;
 }
 
-static void row(const char *what, double meas, double simv, const char *unit, int fitted, double tol,
+void e11_row(const char *what, double meas, double simv, const char *unit, int fitted, double tol,
                 int *fails)
 {
     double err = (simv - meas) / meas;
@@ -231,7 +231,7 @@ static int fabric_run(const cfg *c, const int rd[2], uint64_t list, uint64_t pas
  * counted once, as on the chip's 2 GiB lists, instead of being scaled up
  * with the bytes (one 128 MiB list scaled 16-fold put A_reads_A_hbm at
  * 1994 GB/s; 512 MiB simulated gives 2194). */
-static int fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t passes, int warm, int hbm,
+int e11_fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t passes, int warm, int hbm,
                        double chip_bytes, double *gbps, sk_error *e)
 {
     double l1, r1, b1;
@@ -307,7 +307,7 @@ static int rw_seq(const cfg *c, const rw_step *st, int n, double *ns, sk_error *
     }
     results *r = NULL;
     if (rc == 0)
-        rc = simulate_kernels(c, k, n, &r, e);
+        rc = e11_simulate(c, k, n, &r, e);
     for (int i = 0; i < made; i++)
         kernel_free(&k[i]);
     if (rc < 0)
@@ -353,7 +353,7 @@ static int validate_e21d(const cfg *c, const char *dir, int *fails, sk_error *e)
             break;
         char what[64];
         snprintf(what, sizeof what, "read %lld MiB after %s", bytes >> 20, before);
-        row(what, us, ns * 1e-3, "us", 0, BW_TOL, fails);
+        e11_row(what, us, ns * 1e-3, "us", 0, BW_TOL, fails);
     }
     fclose(f);
     return rc;
@@ -393,7 +393,7 @@ static int validate_e21(const cfg *c, const char *dir, int *fails, sk_error *e)
         double simv = (double)bytes * (nrd + nwr) / ns;
         char what[64];
         snprintf(what, sizeof what, "%s %ld MiB", name, mb);
-        row(what, gbps, simv, "GB/s", mix == 2 && mb == 256, BW_TOL, fails);
+        e11_row(what, gbps, simv, "GB/s", mix == 2 && mb == 256, BW_TOL, fails);
     }
     fclose(f);
     return rc;
@@ -450,7 +450,7 @@ static int validate_e22(const cfg *c, const char *dir, int *fails, sk_error *e)
             /* the one-CTA writes to HBM from 128 threads, in either table
              * (store_bytes_per_cycle), and from 32 (store_read_cycles) */
             int fitted = mix == 1 && ctas == 1 && (threads >= 128 || threads == 32) && bytes == (256ll << 20);
-            row(what, gbps, simv, "GB/s", fitted, BW_TOL, fails);
+            e11_row(what, gbps, simv, "GB/s", fitted, BW_TOL, fails);
         }
         fclose(f);
     }
@@ -493,7 +493,7 @@ static int validate_e22b(const cfg *c, const char *dir, int *fails, sk_error *e)
             break;
         char what[64];
         snprintf(what, sizeof what, "%s 3x%lld MiB %ldx%ld", mode, bytes >> 20, ctas, threads);
-        row(what, gbps, 3.0 * (double)bytes / ns, "GB/s", 0, BW_TOL, fails);
+        e11_row(what, gbps, 3.0 * (double)bytes / ns, "GB/s", 0, BW_TOL, fails);
     }
     fclose(f);
     return rc;
@@ -548,11 +548,11 @@ static int validate_e18(const cfg *c0, const char *dir, int *fails, sk_error *e)
             uint64_t list = hbm ? 128ull << 20 : (uint64_t)bytes / (uint64_t)nread;
             uint64_t sp = hbm ? 1 : sweep ? 4 : (uint64_t)passes;
             double simv = NAN;
-            if ((rc = fabric_gbps(&c, rd, list, sp, !hbm, hbm, (double)bytes * (double)passes, &simv, e)) < 0)
+            if ((rc = e11_fabric_gbps(&c, rd, list, sp, !hbm, hbm, (double)bytes * (double)passes, &simv, e)) < 0)
                 break;
             int one = nread == 1, near = one ? rd[0] == 0 || rd[1] == 1 : rd[0] == 0 && rd[1] == 1;
             int fitted = !sweep && (hbm ? one && !near : near && (one || rd[0] != rd[1]));
-            row(name, gbps, simv, "GB/s", fitted, BW_TOL, fails);
+            e11_row(name, gbps, simv, "GB/s", fitted, BW_TOL, fails);
         }
         fclose(f);
     }
@@ -601,7 +601,7 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         snprintf(what, sizeof what, "%s %lld KiB%s", mode, bytes / 1024, warm ? "" : " (cold)");
         /* memory.l1.hit_cycles was fitted to E19b's same-launch chase, so
          * no chase row here set a value */
-        row(what, cyc, simv, "cyc", 0, LAT_TOL, fails);
+        e11_row(what, cyc, simv, "cyc", 0, LAT_TOL, fails);
     }
     fclose(f);
     if (rc < 0)
@@ -635,11 +635,11 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         if (!(cg ? (mb == 8 || mb == 48 || mb == 64 || mb == 128) : add ? (mb == 4 || mb == 64) : mb == 16))
             continue;
         double simv = NAN, t;
-        if ((rc = kernel_ns(&c, ws, passes, add, cg, &t, e)) < 0)
+        if ((rc = e11_kernel_ns(&c, ws, passes, add, cg, &t, e)) < 0)
             break;
         simv = (double)moved / t;
         /* no stream row set a value the SM-driven model uses as is (above) */
-        row(name + 4, gbps, simv, "GB/s", 0, BW_TOL, fails);
+        e11_row(name + 4, gbps, simv, "GB/s", 0, BW_TOL, fails);
     }
     fclose(f);
     if (rc == 0)

@@ -1,0 +1,204 @@
+/* validate_e24.c -- the L2's capacity edge against E24 (validation/h200
+ * README "E24", tools/capture/cap_fabric.cu `chase` and `fine`, cap_mem.cu
+ * `fine`).
+ *
+ * Chase rows: one thread on SM 0 (partition 0) walks every 128-B line of
+ * W MiB of near pages (its own partition's), far pages or all pages in
+ * address order, three passes in one launch; the chip's figure is the
+ * third pass's mean cycles a hop, from the per-pass histogram of 8-cycle
+ * bins (capture/l2cap_hist.csv.gz, each bin counted at its middle).  Each
+ * line is reused after exactly W: with exact LRU and a set hash that
+ * spreads a contiguous list perfectly, a half would keep all of it up to
+ * its capacity and nothing past it; the chip's hits fall smoothly from 26
+ * to 36 MiB (the README).  Simulated as `gen chase --order seq --cg 1`
+ * with the two passes as warm hops in the same launch, on the SMs homed in
+ * partition 0 (sms=l2:0: SM 0 takes the one CTA), part=0 or 1 for the
+ * near and far lists.
+ *
+ * Bandwidth rows: E11's .cg stream and c = a + b at working sets between
+ * E11's (capture/e24_bw.csv), and E18b's lists in 1-4 MiB steps
+ * (capture/fabric_fine.csv), each simulated as validate_e11.c simulates
+ * its own rows.  A sample of each curve: the sizes where the chip's L2
+ * lets go.  The near chase rows are fitted (printed, not judged):
+ * memory.l2.scatter_ppm was set from the width of their edge and
+ * memory.hbm.row_idle_ps from their HBM rows (configs/h200.yaml); the far
+ * and mixed chases and the bandwidths are predicted.  Measured numbers
+ * are read from the capture files, never written here.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "cli.h"
+#include "skewsim/gen.h"
+#include "skewsim/memsys.h"
+
+#define LAT_TOL 0.10
+#define BW_TOL 0.15
+#define NCASE 3
+#define MAX_MIB 64
+
+static const char *const case_name[NCASE] = {"near", "far", "mixed"};
+
+/* The third pass's cycles a hop of every (case, MiB) in l2cap_hist.csv.gz:
+ * cyc[case][mib] (NAN where absent). */
+static int read_hist(const char *dir, double cyc[NCASE][MAX_MIB + 1], sk_error *e)
+{
+    double sum[NCASE][MAX_MIB + 1], n[NCASE][MAX_MIB + 1];
+    memset(sum, 0, sizeof sum);
+    memset(n, 0, sizeof n);
+    char path[4096], line[256];
+    snprintf(path, sizeof path, "%s/capture/l2cap_hist.csv.gz", dir);
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open", path);
+    long lineno = 0;
+    while (gzgets(f, line, sizeof line)) {
+        lineno++;
+        if (lineno == 1)
+            continue;
+        char cs[16];
+        int mib, pass, lo;
+        long long count;
+        if (sscanf(line, "%15[^,],%d,%d,%d,%lld", cs, &mib, &pass, &lo, &count) != 5 || mib < 0 ||
+            mib > MAX_MIB || lo < 0 || count < 0) {
+            gzclose(f);
+            return sk_errorf(e, SK_EIO, "%s:%ld: expected case,mib,pass,cycles_lo,count with mib 0..%d",
+                             path, lineno, MAX_MIB);
+        }
+        int c = 0;
+        while (c < NCASE && strcmp(cs, case_name[c]))
+            c++;
+        if (c == NCASE || pass != 3)
+            continue;
+        sum[c][mib] += (lo + 4.0) * (double)count;
+        n[c][mib] += (double)count;
+    }
+    int zerr = 0;
+    gzerror(f, &zerr);
+    gzclose(f);
+    if (zerr < 0)
+        return sk_errorf(e, SK_EIO, "%s:%ld: the gzip stream is damaged", path, lineno);
+    for (int c = 0; c < NCASE; c++)
+        for (int m = 0; m <= MAX_MIB; m++)
+            cyc[c][m] = n[c][m] > 0 ? sum[c][m] / n[c][m] : NAN;
+    return 0;
+}
+
+/* Simulated cycles a hop of E24's third pass: case cs over mib MiB. */
+static int chase_cycles(const cfg *c, int cs, int mib, double *cyc, sk_error *e)
+{
+    long long bytes = (long long)mib << 20;
+    long n = (long)(bytes / 128);
+    kernel k;
+    if (gen_chase_stride(&k, bytes, n, 1, 2 * n, 1, 128, GEN_CHASE_SEQ, e) < 0)
+        return e->code;
+    k.l2_part = 1;   /* sms=l2:0 */
+    if (cs < 2)
+        for (uint32_t p = 0; p < k.nprogs; p++)
+            for (uint32_t i = 0; i < k.progs[p].napats; i++)
+                if (k.progs[p].apats[i].ws == (uint64_t)bytes)
+                    k.progs[p].apats[i].part = (uint8_t)(cs + 1);
+    results *r = NULL;
+    int rc = e11_simulate(c, &k, 1, &r, e);
+    kernel_free(&k);
+    if (rc < 0)
+        return rc;
+    *cyc = results_nctas(r) == 1 ? (double)results_cta(r, 0)->cycles / (double)n : NAN;
+    results_free(r);
+    return 0;
+}
+
+static int has(const int *v, int n, int x)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == x)
+            return 1;
+    return 0;
+}
+
+int validate_e24(const cfg *c0, const char *dir, int *fails, sk_error *e)
+{
+    cfg c = *c0;
+    if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
+        return e->code;
+    double cyc[NCASE][MAX_MIB + 1];
+    int rc = read_hist(dir, cyc, e);
+    if (rc < 0)
+        return rc;
+    /* the edge in 2 MiB steps, and one size past it */
+    static const int sizes[] = {24, 26, 28, 30, 32, 34, 36, 48};
+    printf("\nE24 the L2's capacity: one SM chases W MiB cyclically, third pass (cycles a hop)\n");
+    for (int cs = 0; cs < NCASE && rc == 0; cs++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && rc == 0; i++) {
+            int mib = sizes[i];
+            if (isnan(cyc[cs][mib]))
+                continue;
+            double simv = NAN;
+            if ((rc = chase_cycles(&c, cs, mib, &simv, e)) < 0)
+                break;
+            char what[64];
+            snprintf(what, sizeof what, "chase %s %d MiB", case_name[cs], mib);
+            e11_row(what, cyc[cs][mib], simv, "cyc", cs == 0, LAT_TOL, fails);
+        }
+    if (rc < 0)
+        return rc;
+
+    char path[4096], line[512];
+    snprintf(path, sizeof path, "%s/capture/e24_bw.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open", path);
+    printf("\nE24 read bandwidth around the L2's capacity, 1056 x 256 threads (GB/s; add: 3 arrays moved)\n");
+    static const int cg_mib[] = {52, 56, 60}, add_mib[] = {12, 16, 20};
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        char name[64];
+        long long ws, moved;
+        long passes;
+        double tns, gbps;
+        if (sscanf(line, "%63[^,],%lld,%ld,%lld,%lf,%lf", name, &ws, &passes, &moved, &tns, &gbps) != 6)
+            continue;
+        int add = strstr(name, ".add.") != NULL, cg = strstr(name, ".cg.") != NULL;
+        int mb = (int)(ws >> 20);
+        if (!(add ? has(add_mib, 3, mb) : cg && has(cg_mib, 3, mb)))
+            continue;
+        double t;
+        if ((rc = e11_kernel_ns(&c, ws, passes, add, cg, &t, e)) < 0)
+            break;
+        e11_row(name + 4, gbps, (double)moved / t, "GB/s", 0, BW_TOL, fails);
+    }
+    fclose(f);
+    if (rc < 0)
+        return rc;
+
+    /* E18b's lists in finer steps: the near lists' edge and the all-far
+     * collapse (validate_e11.c's E18b rows: 4 passes after a warm one) */
+    snprintf(path, sizeof path, "%s/capture/fabric_fine.csv", dir);
+    if (!(f = fopen(path, "r")))
+        return sk_errorf(e, SK_EIO, "%s: cannot open", path);
+    printf("\nE24 E18b's lists in finer steps (GB/s; sampled)\n");
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        char name[64];
+        int rd[2];
+        long long bytes;
+        long passes;
+        double tns, gbps;
+        if (sscanf(line, "%63[^,],%d,%d,%lld,%ld,%lf,%lf", name, &rd[0], &rd[1], &bytes, &passes, &tns,
+                   &gbps) != 7)
+            continue;
+        int near = !strncmp(name, "A_reads_A_l2_", 13) || !strncmp(name, "all_near_l2_", 12);
+        int far = !strncmp(name, "all_far_l2_", 11);
+        int mib = atoi(strrchr(name, '_') + 1);
+        if (!((near && (mib == 28 || mib == 30 || mib == 31 || mib == 33)) || (far && mib == 20)))
+            continue;
+        int nread = (rd[0] >= 0) + (rd[1] >= 0);
+        double simv = NAN;
+        if ((rc = e11_fabric_gbps(&c, rd, (uint64_t)bytes / (uint64_t)nread, 4, 1, 0,
+                                  (double)bytes * (double)passes, &simv, e)) < 0)
+            break;
+        e11_row(name, gbps, simv, "GB/s", 0, BW_TOL, fails);
+    }
+    fclose(f);
+    return rc;
+}
