@@ -520,7 +520,7 @@ static int validate_e18(const cfg *c0, const char *dir, int *fails, sk_error *e)
     static const char *const files[] = {"fabric.csv", "fabric_sweep.csv"};
     int rc = 0;
     for (int fi = 0; fi < 2 && rc == 0; fi++) {
-        char path[4096], line[512];
+        char path[4096];
         snprintf(path, sizeof path, "%s/capture/%s", dir, files[fi]);
         FILE *f = fopen(path, "r");
         if (!f)
@@ -529,17 +529,13 @@ static int validate_e18(const cfg *c0, const char *dir, int *fails, sk_error *e)
             printf("\nE18 L2 partitions: SMs of a partition read pages of one (GB/s; 2 CTAs x 512 per SM, .cg)\n");
         else
             printf("\nE18b lists of 16-64 MiB per reading partition (GB/s; sampled)\n");
-        if (!fgets(line, sizeof line, f))
-            line[0] = '\0';
-        while (rc == 0 && fgets(line, sizeof line, f)) {
-            char name[64];
-            int rd[2];
-            long long bytes;
-            long passes;
-            double tns, gbps;
-            if (sscanf(line, "%63[^,],%d,%d,%lld,%ld,%lf,%lf", name, &rd[0], &rd[1], &bytes, &passes, &tns,
-                       &gbps) != 7)
-                continue;
+        e11_fabric_row fr;
+        while (rc == 0 && e11_fabric_next(f, &fr)) {
+            const char *name = fr.name;
+            int *rd = fr.rd;
+            long long bytes = fr.bytes;
+            long passes = fr.passes;
+            double gbps = fr.gbps;
             int hbm = strstr(name, "_hbm") != NULL;
             int sweep = strstr(name, "MiB") != NULL;
             if (fi == 0 ? sweep : !sweep || !(strstr(name, "_24MiB") || strstr(name, "_32MiB")))
@@ -571,6 +567,26 @@ int e11_chase_next(FILE *f, e11_chase_row *r)
             return 1;
         }
     }
+    return 0;
+}
+
+int e11_bw_next(FILE *f, e11_bw_row *r)
+{
+    char line[512];
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%63[^,],%lld,%ld,%lld,%lf,%lf", r->name, &r->ws, &r->passes, &r->moved, &r->tns,
+                   &r->gbps) == 6)
+            return 1;
+    return 0;
+}
+
+int e11_fabric_next(FILE *f, e11_fabric_row *r)
+{
+    char line[512];
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%63[^,],%d,%d,%lld,%ld,%lf,%lf", r->name, &r->rd[0], &r->rd[1], &r->bytes, &r->passes,
+                   &r->tns, &r->gbps) == 7)
+            return 1;
     return 0;
 }
 
@@ -612,16 +628,12 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
     if (!f)
         return sk_errorf(e, SK_EIO, "%s: cannot open", path);
     printf("\nE11 read bandwidth, 1056 x 256 threads (GB/s; add: 3 arrays moved)\n");
-    char line[512];
-    if (!fgets(line, sizeof line, f))
-        line[0] = '\0';
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        char name[64];
-        long long ws, moved;
-        long passes;
-        double tns, gbps;
-        if (sscanf(line, "%63[^,],%lld,%ld,%lld,%lf,%lf", name, &ws, &passes, &moved, &tns, &gbps) != 6)
-            continue;
+    e11_bw_row br;
+    while (rc == 0 && e11_bw_next(f, &br)) {
+        const char *name = br.name;
+        long long ws = br.ws, moved = br.moved;
+        long passes = br.passes;
+        double gbps = br.gbps;
         int add = strstr(name, ".add.") != NULL, cg = strstr(name, ".cg.") != NULL;
         /* a sample of the curve: the L2 plateau, its edge and HBM; the 4 GiB
          * runs take too long to simulate at every size */

@@ -145,28 +145,23 @@ int validate_e24(const cfg *c0, const char *dir, int *fails, sk_error *e)
     if (rc < 0)
         return rc;
 
-    char path[4096], line[512];
+    char path[4096];
     snprintf(path, sizeof path, "%s/capture/e24_bw.csv", dir);
     FILE *f = fopen(path, "r");
     if (!f)
         return sk_errorf(e, SK_EIO, "%s: cannot open", path);
     printf("\nE24 read bandwidth around the L2's capacity, 1056 x 256 threads (GB/s; add: 3 arrays moved)\n");
     static const int cg_mib[] = {52, 56, 60}, add_mib[] = {12, 16, 20};
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        char name[64];
-        long long ws, moved;
-        long passes;
-        double tns, gbps;
-        if (sscanf(line, "%63[^,],%lld,%ld,%lld,%lf,%lf", name, &ws, &passes, &moved, &tns, &gbps) != 6)
-            continue;
-        int add = strstr(name, ".add.") != NULL, cg = strstr(name, ".cg.") != NULL;
-        int mb = (int)(ws >> 20);
+    e11_bw_row br;
+    while (rc == 0 && e11_bw_next(f, &br)) {
+        int add = strstr(br.name, ".add.") != NULL, cg = strstr(br.name, ".cg.") != NULL;
+        int mb = (int)(br.ws >> 20);
         if (!(add ? has(add_mib, 3, mb) : cg && has(cg_mib, 3, mb)))
             continue;
         double t;
-        if ((rc = e11_kernel_ns(&c, ws, passes, add, cg, &t, e)) < 0)
+        if ((rc = e11_kernel_ns(&c, br.ws, br.passes, add, cg, &t, e)) < 0)
             break;
-        e11_row(name + 4, gbps, (double)moved / t, "GB/s", 0, BW_TOL, fails);
+        e11_row(br.name + 4, br.gbps, (double)br.moved / t, "GB/s", 0, BW_TOL, fails);
     }
     fclose(f);
     if (rc < 0)
@@ -178,26 +173,19 @@ int validate_e24(const cfg *c0, const char *dir, int *fails, sk_error *e)
     if (!(f = fopen(path, "r")))
         return sk_errorf(e, SK_EIO, "%s: cannot open", path);
     printf("\nE24 E18b's lists in finer steps (GB/s; sampled)\n");
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        char name[64];
-        int rd[2];
-        long long bytes;
-        long passes;
-        double tns, gbps;
-        if (sscanf(line, "%63[^,],%d,%d,%lld,%ld,%lf,%lf", name, &rd[0], &rd[1], &bytes, &passes, &tns,
-                   &gbps) != 7)
-            continue;
-        int near = !strncmp(name, "A_reads_A_l2_", 13) || !strncmp(name, "all_near_l2_", 12);
-        int far = !strncmp(name, "all_far_l2_", 11);
-        int mib = atoi(strrchr(name, '_') + 1);
+    e11_fabric_row fr;
+    while (rc == 0 && e11_fabric_next(f, &fr)) {
+        int near = !strncmp(fr.name, "A_reads_A_l2_", 13) || !strncmp(fr.name, "all_near_l2_", 12);
+        int far = !strncmp(fr.name, "all_far_l2_", 11);
+        int mib = atoi(strrchr(fr.name, '_') + 1);
         if (!((near && (mib == 28 || mib == 30 || mib == 31 || mib == 33)) || (far && mib == 20)))
             continue;
-        int nread = (rd[0] >= 0) + (rd[1] >= 0);
+        int nread = (fr.rd[0] >= 0) + (fr.rd[1] >= 0);
         double simv = NAN;
-        if ((rc = e11_fabric_gbps(&c, rd, (uint64_t)bytes / (uint64_t)nread, 4, 1, 0,
-                                  (double)bytes * (double)passes, &simv, e)) < 0)
+        if ((rc = e11_fabric_gbps(&c, fr.rd, (uint64_t)fr.bytes / (uint64_t)nread, 4, 1, 0,
+                                  (double)fr.bytes * (double)fr.passes, &simv, e)) < 0)
             break;
-        e11_row(name, gbps, simv, "GB/s", 0, BW_TOL, fails);
+        e11_row(fr.name, fr.gbps, simv, "GB/s", 0, BW_TOL, fails);
     }
     fclose(f);
     return rc;
