@@ -808,7 +808,62 @@ START_TEST(test_cache_mid_insertion)
 }
 END_TEST
 
-/* memory.l2.replicate 4 against 1 and 3 (hand-built stream, .cg loads),
+/* MEM_LINE_FOR_REMOTE with MEM_CACHE_MID (memory.l2.replicate 5), one set
+ * of 4 ways.  Home copies that only remote reads use, five of them read
+ * cyclically (E24's far chase: the home half holds nothing else): each
+ * enters as the most recent, so the set is plain LRU and every read
+ * misses, where MID alone keeps some.  With lines of its own partition in
+ * the set, a remote-only line enters at their median: A, B, C read
+ * plainly, X (the fourth way) at B's age, the median of A, B, C: the next
+ * three plain fills evict A, B (X's age, the lower way) and X, before C;
+ * as most recent X would outlive C.  A plain read of X clears the flag. */
+START_TEST(test_cache_mid_remote)
+{
+    const uint8_t rem = MEM_CACHE_MID | MEM_LINE_FOR_REMOTE;
+    unsigned miss[2];
+    for (int k = 0; k < 2; k++) {
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
+        mem_cache *c = mem_cache_create(&g);
+        mem_cache_res r = { 0 };
+        ps_t t = 0;
+        for (int pass = 0; pass < 4; pass++)
+            for (uint64_t li = 0; li < 5; li++)
+                mem_cache_read(c, L(li), 0xf, t += 1000, k ? rem : MEM_CACHE_MID, NULL, &r);
+        miss[k] = r.misses;
+        mem_cache_destroy(c);
+    }
+    ck_assert_uint_eq(miss[1], 4 * 5 * 4);
+    ck_assert_uint_lt(miss[0], miss[1]);
+
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
+    mem_cache *c = mem_cache_create(&g);
+    mem_cache_res r = { 0 };
+    ps_t t = 0;
+    for (uint64_t li = 0; li < 3; li++)   /* A, B, C */
+        mem_cache_read(c, L(li), 0xf, t += 1000, 0, NULL, &r);
+    mem_cache_read(c, L(9), 0xf, t += 1000, rem, NULL, &r);   /* X */
+    uint64_t f = 0;
+    mem_cache_lines(c, MEM_LINE_FOR_REMOTE, &f);
+    ck_assert_uint_eq(f, 1);
+    mem_cache_read(c, L(10), 0xf, t += 1000, 0, NULL, &r);    /* evicts A */
+    ck_assert_uint_eq(mem_cache_probe(c, L(0), NULL), 0);
+    ck_assert_uint_ne(mem_cache_probe(c, L(9), NULL), 0);
+    mem_cache_read(c, L(11), 0xf, t += 1000, 0, NULL, &r);    /* evicts B (X's age, the lower way) */
+    ck_assert_uint_eq(mem_cache_probe(c, L(1), NULL), 0);
+    ck_assert_uint_ne(mem_cache_probe(c, L(9), NULL), 0);
+    mem_cache_read(c, L(12), 0xf, t += 1000, 0, NULL, &r);    /* evicts X, before C */
+    ck_assert_uint_eq(mem_cache_probe(c, L(9), NULL), 0);
+    ck_assert_uint_ne(mem_cache_probe(c, L(2), NULL), 0);
+    mem_cache_read(c, L(9), 0xf, t += 1000, rem, NULL, &r);   /* X again, remote-only */
+    mem_cache_read(c, L(9), 0xf, t += 1000, 0, NULL, &r);     /* an own read */
+    mem_cache_lines(c, MEM_LINE_FOR_REMOTE, &f);
+    ck_assert_uint_eq(f, 0);
+    mem_cache_destroy(c);
+}
+END_TEST
+
+/* memory.l2.replicate 4 (and 5: Y1..Y3 are partition 1's own lines, so
+ * the median is the same) against 1 and 3 (hand-built stream, .cg loads),
  * 4-way 1-set slices.  SM a is homed in partition 0, SM b in 1; X lives
  * in 1 (remote to a), Y1..Y6 in 1, Z1..Z4 in 0.
  *   b: Y1, Y2, Y3      partition 1 holds them
@@ -820,7 +875,7 @@ END_TEST
  *   a: X               its home copy serves it, or HBM does */
 START_TEST(test_l2_replica_home_mid)
 {
-    for (int rep = 1; rep <= 4; rep++) {
+    for (int rep = 1; rep <= 5; rep++) {
         if (rep == 2)
             continue;
         for (int k = 4; k <= 6; k += 2) {
@@ -852,7 +907,7 @@ START_TEST(test_l2_replica_home_mid)
             uint64_t dram = mem_hier_stats(h, a)->dram_rd_bytes;
             warp_op(h, a, MEM_LOAD, x, tt += step, f);
             ck_assert_uint_eq(mem_hier_stats(h, a)->l2_replica_hits, 0);
-            int kept = rep == 1 || (rep == 4 && k == 4);
+            int kept = rep == 1 || (rep >= 4 && k == 4);   /* 5: Y1..Y3 are partition 1's own lines, as 4 */
             ck_assert_msg((mem_hier_stats(h, a)->dram_rd_bytes == dram) == kept,
                           "replicate %d, k %d: home copy %s", rep, k, kept ? "lost" : "kept");
             mem_hier_destroy(h);
@@ -3297,6 +3352,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l2_replica_home_lru);
     tcase_add_test(tc, test_l2_replica_home_mid);
     tcase_add_test(tc, test_cache_mid_insertion);
+    tcase_add_test(tc, test_cache_mid_remote);
     tcase_add_test(tc, test_cache_set_div);
     tcase_add_test(tc, test_cache_set_hash);
     tcase_add_test(tc, test_cache_order_blind);

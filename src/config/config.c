@@ -340,12 +340,13 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("memory.l2.frame_bit", l2_frame_bit, 21, 12, 64, "bit",
             "bits from this one up are the physical frame, not modelled: each frame's "
             "partition bit is flipped by a fixed hash of its number (64 = physical = virtual)"),
-    ROW_INT("memory.l2.replicate", l2_replicate, 2, 0, 4, "",
+    ROW_INT("memory.l2.replicate", l2_replicate, 2, 0, 5, "",
             "0: no replicas; 1: a remote line read is kept as a replica in the reader's home "
             "partition; 2: kept, but entering its set as the next victim (LRU insertion); 3: kept "
             "as most recent, and the home copy read for it keeps its LRU place (allocated: next victim); "
             "4: kept as most recent, and the home copy read for it goes to the middle of its set's "
-            "LRU order (never older)"),
+            "LRU order (never older); 5: as 4, the middle taken among the lines the home partition's "
+            "own reads used (most recent when there are none)"),
     ROW_INT("memory.l2.scatter_ppm", l2_scatter_ppm, 0, 0, 1000000, "ppm",
             "of the 512-byte chunks of a partition's lines, how many in a million go to a "
             "(slice, set) chosen by a hash instead of the balanced order (0: every set filled "

@@ -265,13 +265,13 @@ static void touch(mem_cache *c, size_t w)
  * there is none): a line given it has as many of them older as younger,
  * to within one (MEM_CACHE_MID).  Ties in stamp go to the lower way when a
  * victim is chosen. */
-static uint32_t mid_stamp(const mem_cache *c, size_t w)
+static uint32_t mid_stamp(const mem_cache *c, size_t w, uint8_t skip, unsigned *count)
 {
     size_t base = w - w % c->g.ways;
     uint32_t st[64];
     unsigned n = 0;
     for (size_t i = base; i < base + c->g.ways; i++) {
-        if (i == w || !c->sig[i])
+        if (i == w || !c->sig[i] || (uint8_t)(c->line[i].tagf >> 56) & skip)
             continue;
         uint32_t v = c->line[i].stamp;
         if (n == 64) {
@@ -286,6 +286,7 @@ static uint32_t mid_stamp(const mem_cache *c, size_t w)
         }
         st[k] = v;
     }
+    *count = n;
     return n ? st[n / 2] : 0;
 }
 
@@ -392,8 +393,13 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
         }
     }
     if (fill_flags & MEM_CACHE_MID) {
-        uint32_t m = mid_stamp(c, w);
-        if (fresh || c->line[w].stamp < m)
+        /* with MEM_LINE_FOR_REMOTE: the median of the lines this
+         * partition's own reads used (replicate 5) */
+        unsigned n;
+        uint32_t m = mid_stamp(c, w, fill_flags & MEM_LINE_FOR_REMOTE, &n);
+        if ((fill_flags & MEM_LINE_FOR_REMOTE) && n == 0)
+            touch(c, w);
+        else if (fresh || c->line[w].stamp < m)
             c->line[w].stamp = m;   /* half a use: as old as the set's median way */
     } else if (fill_flags & MEM_CACHE_NO_TOUCH) {
         if (fresh)
@@ -402,6 +408,7 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
         c->line[w].stamp = 0;     /* inserted as the next victim; a hit promotes it */
     } else {
         touch(c, w);
+        c->line[w].tagf &= ~((uint64_t)MEM_LINE_FOR_REMOTE << 56);   /* an own read */
     }
     if (need) {
         cline *l = &c->line[w];

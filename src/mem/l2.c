@@ -197,7 +197,10 @@ static ps_t remote_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
      * set's LRU order (never older than it was): home copies read only
      * from the other side hold capacity while their replicas miss, and
      * age out once the replicas serve (docs/memory.md) */
-    uint8_t fl = s->replicate == 3 ? MEM_CACHE_NO_TOUCH : s->replicate == 4 ? MEM_CACHE_MID : 0;
+    uint8_t fl = s->replicate == 3   ? MEM_CACHE_NO_TOUCH
+                 : s->replicate == 4 ? MEM_CACHE_MID
+                 : s->replicate == 5 ? MEM_CACHE_MID | MEM_LINE_FOR_REMOTE
+                                     : 0;
     ps_t out = slice_read(s, x->sm, x->to, line_addr, smask, t + half, fl, &io, &res);
     count(&s->stats[x->sm], &res);
     uint64_t bytes = (uint64_t)mem_nsectors(smask) * s->sector_bytes;
