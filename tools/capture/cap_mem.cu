@@ -19,9 +19,12 @@
 //          -> kernels.csv/reps.csv/ctas.csv, DIR/bw.csv
 //  fine    (E24) stream at 28-80 MiB and add at 8-32 MiB per array, in
 //          finer steps than `stream` around the L2's capacity -> the same files
+//  passes  (E24b) the .cg stream at 40-72 MiB, 12 passes, each pass's time
+//          (median over CTAs of the globaltimer after it), from a flushed
+//          L2 and right after a launch of the same -> DIR/passes.csv
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_mem cap_mem.cu
-// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine]
+// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes]
 #include "cap.h"
 
 // ---------------------------------------------------------------- chase
@@ -44,6 +47,28 @@ __global__ void chase_kernel(const uint32_t *a, int hops, uint64_t *out, uint32_
     out[0] = c1 - c0;
     out[1] = t1 - t0;
     out[2] = smid();
+}
+
+// ---------------------------------------------------------------- passes
+// E11's .cg stream with each CTA's thread 0 writing the globaltimer at its
+// start and after each pass (a __syncthreads() first): out[cta * (passes +
+// 1) + p].  How the L2 takes a stream pass by pass from cold.
+__global__ void stream_pass_times(const float4 *a, size_t n4, int passes, uint64_t *out, float *sink)
+{
+    float acc = 0;
+    if (threadIdx.x == 0)
+        out[(size_t)blockIdx.x * (passes + 1)] = gtimer();
+    for (int p = 0; p < passes; p++) {
+        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
+            float4 v = __ldcg(&a[i]);
+            acc += v.x + v.y + v.z + v.w;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0)
+            out[(size_t)blockIdx.x * (passes + 1) + p + 1] = gtimer();
+    }
+    if (acc == 1234.5f)
+        sink[0] = acc;
 }
 
 // ---------------------------------------------------------------- l2map
@@ -148,7 +173,7 @@ static void flush_l2(const float4 *fb, size_t fbytes, float *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine]\n");
+        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes]\n");
         return 2;
     }
     std::string dir = argv[1], parts = argc > 2 ? argv[2] : "chase,l2map,hbm,stream";
@@ -313,6 +338,46 @@ int main(int argc, char **argv)
         CK(cudaFree(os));
         std::printf("hbm done\n");
         std::fflush(stdout);
+    }
+
+    // `passes` (E24b): the .cg stream's passes timed one by one, from a
+    // flushed L2 (cold) and right after a launch of the same (warm).
+    if (parts.find("passes") != std::string::npos) {
+        const int ctas = 1056, block = 256, passes = 12, nrep = 3;
+        uint64_t *dout;
+        CK(cudaMalloc(&dout, 8ull * ctas * (passes + 1)));
+        std::vector<uint64_t> h((size_t)ctas * (passes + 1));
+        FILE *f = cap_open(dir, "passes.csv", "ws_mib,start,rep,pass,t_median_ns,gbps");
+        for (size_t mb : {40, 48, 52, 56, 60, 64, 72})
+            for (int warm = 0; warm < 2; warm++)
+                for (int rep = 0; rep < nrep; rep++) {
+                    size_t bytes = mb * MB, n4 = bytes / 16;
+                    if (warm)
+                        stream_pass_times<<<ctas, block>>>((const float4 *)buf, n4, passes, dout, fsink);
+                    else
+                        flush_l2(fb, fbytes, fsink);
+                    stream_pass_times<<<ctas, block>>>((const float4 *)buf, n4, passes, dout, fsink);
+                    CK(cudaGetLastError());
+                    CK(cudaDeviceSynchronize());
+                    CK(cudaMemcpy(h.data(), dout, 8ull * h.size(), cudaMemcpyDeviceToHost));
+                    double prev = 0;
+                    for (int p = 0; p <= passes; p++) {
+                        std::vector<double> t;
+                        for (int c = 0; c < ctas; c++)
+                            t.push_back((double)h[(size_t)c * (passes + 1) + p]);
+                        double med = median_d(t);
+                        if (p == 0) {
+                            prev = med;
+                            continue;
+                        }
+                        std::fprintf(f, "%zu,%s,%d,%d,%.0f,%.1f\n", mb, warm ? "warm" : "cold", rep, p, med - prev,
+                                     med > prev ? (double)bytes / (med - prev) : -1.0);
+                        prev = med;
+                    }
+                }
+        std::fclose(f);
+        CK(cudaFree(dout));
+        std::printf("passes done\n");
     }
 
     // `fine` (E24): the same stream and add at working sets around the L2's
