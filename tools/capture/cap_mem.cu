@@ -22,9 +22,11 @@
 //  passes  (E24b) the .cg stream at 40-72 MiB, 12 passes, each pass's time
 //          (median over CTAs of the globaltimer after it), from a flushed
 //          L2 and right after a launch of the same -> DIR/passes.csv
+//  perm    (E24c) the same at 48-56 MiB, 24 passes, also with the CTA pairs'
+//          page pairs permuted -> DIR/passes_perm.csv
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_mem cap_mem.cu
-// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes]
+// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm]
 #include "cap.h"
 
 // ---------------------------------------------------------------- chase
@@ -53,13 +55,17 @@ __global__ void chase_kernel(const uint32_t *a, int hops, uint64_t *out, uint32_
 // E11's .cg stream with each CTA's thread 0 writing the globaltimer at its
 // start and after each pass (a __syncthreads() first): out[cta * (passes +
 // 1) + p].  How the L2 takes a stream pass by pass from cold.
-__global__ void stream_pass_times(const float4 *a, size_t n4, int passes, uint64_t *out, float *sink)
+// perm (E24c; nullptr: the plain grid stride): CTA c reads, in every stripe
+// of gridDim.x x blockDim.x float4s, the block perm[c] instead of its own.
+__global__ void stream_pass_times(const float4 *a, size_t n4, int passes, uint64_t *out, float *sink,
+                                  const uint32_t *perm)
 {
     float acc = 0;
+    size_t blk = perm ? perm[blockIdx.x] : blockIdx.x;
     if (threadIdx.x == 0)
         out[(size_t)blockIdx.x * (passes + 1)] = gtimer();
     for (int p = 0; p < passes; p++) {
-        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
+        for (size_t i = blk * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
             float4 v = __ldcg(&a[i]);
             acc += v.x + v.y + v.z + v.w;
         }
@@ -173,7 +179,7 @@ static void flush_l2(const float4 *fb, size_t fbytes, float *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes]\n");
+        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm]\n");
         return 2;
     }
     std::string dir = argv[1], parts = argc > 2 ? argv[2] : "chase,l2map,hbm,stream";
@@ -342,21 +348,48 @@ int main(int argc, char **argv)
 
     // `passes` (E24b): the .cg stream's passes timed one by one, from a
     // flushed L2 (cold) and right after a launch of the same (warm).
-    if (parts.find("passes") != std::string::npos) {
-        const int ctas = 1056, block = 256, passes = 12, nrep = 3;
+    // `perm` (E24c): the same at 48-56 MiB and 24 passes, plain and with
+    // the CTA pairs' 4-KB page pairs dealt out by a seeded random permutation
+    // (each page pair still read by one CTA pair): whether the stream's
+    // return to its plateau depends on which half reads which page pair.
+    int perm_part = parts.find("perm") != std::string::npos;
+    if (parts.find("passes") != std::string::npos || perm_part) {
+        const int ctas = 1056, block = 256, passes = perm_part ? 24 : 12, nrep = 3;
         uint64_t *dout;
         CK(cudaMalloc(&dout, 8ull * ctas * (passes + 1)));
         std::vector<uint64_t> h((size_t)ctas * (passes + 1));
-        FILE *f = cap_open(dir, "passes.csv", "ws_mib,start,rep,pass,t_median_ns,gbps");
-        for (size_t mb : {40, 48, 52, 56, 60, 64, 72})
+        std::vector<uint32_t> perm(ctas);
+        {
+            std::vector<uint32_t> pr(ctas / 2);
+            for (int m = 0; m < ctas / 2; m++)
+                pr[m] = (uint32_t)m;
+            uint64_t x = 0x243F6A8885A308D3ull;   /* fixed seed: a xorshift64 Fisher-Yates */
+            for (int m = ctas / 2 - 1; m > 0; m--) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                std::swap(pr[m], pr[x % (uint64_t)(m + 1)]);
+            }
+            for (int m = 0; m < ctas / 2; m++)
+                perm[2 * m] = 2 * pr[m], perm[2 * m + 1] = 2 * pr[m] + 1;
+        }
+        uint32_t *dperm;
+        CK(cudaMalloc(&dperm, 4ull * ctas));
+        CK(cudaMemcpy(dperm, perm.data(), 4ull * ctas, cudaMemcpyHostToDevice));
+        FILE *f = perm_part ? cap_open(dir, "passes_perm.csv", "order,ws_mib,start,rep,pass,t_median_ns,gbps")
+                            : cap_open(dir, "passes.csv", "ws_mib,start,rep,pass,t_median_ns,gbps");
+        std::vector<size_t> sizes = {40, 48, 52, 56, 60, 64, 72};
+        if (perm_part)
+            sizes = {48, 52, 56};
+        for (int order = 0; order < (perm_part ? 2 : 1); order++)
+        for (size_t mb : sizes)
             for (int warm = 0; warm < 2; warm++)
                 for (int rep = 0; rep < nrep; rep++) {
                     size_t bytes = mb * MB, n4 = bytes / 16;
+                    const uint32_t *pp = order ? dperm : nullptr;
                     if (warm)
-                        stream_pass_times<<<ctas, block>>>((const float4 *)buf, n4, passes, dout, fsink);
+                        stream_pass_times<<<ctas, block>>>((const float4 *)buf, n4, passes, dout, fsink, pp);
                     else
                         flush_l2(fb, fbytes, fsink);
-                    stream_pass_times<<<ctas, block>>>((const float4 *)buf, n4, passes, dout, fsink);
+                    stream_pass_times<<<ctas, block>>>((const float4 *)buf, n4, passes, dout, fsink, pp);
                     CK(cudaGetLastError());
                     CK(cudaDeviceSynchronize());
                     CK(cudaMemcpy(h.data(), dout, 8ull * h.size(), cudaMemcpyDeviceToHost));
@@ -370,6 +403,8 @@ int main(int argc, char **argv)
                             prev = med;
                             continue;
                         }
+                        if (perm_part)
+                            std::fprintf(f, "%s,", order ? "perm" : "grid");
                         std::fprintf(f, "%zu,%s,%d,%d,%.0f,%.1f\n", mb, warm ? "warm" : "cold", rep, p, med - prev,
                                      med > prev ? (double)bytes / (med - prev) : -1.0);
                         prev = med;
@@ -377,6 +412,7 @@ int main(int argc, char **argv)
                 }
         std::fclose(f);
         CK(cudaFree(dout));
+        CK(cudaFree(dperm));
         std::printf("passes done\n");
     }
 
