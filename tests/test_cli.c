@@ -344,14 +344,11 @@ END_TEST
  * per 64 KiB chunk, started in list order as slots free), so the lists
  * stay fabric-bound in the model too; the static split that stood in for
  * the queue (132 CTAs, CTA c taking chunks c, c + 132, ...) drifted into
- * an order in which LRU kept the replicas: 5571 GB/s, FAIL.  With the
- * balanced set order (scatter_ppm 0): configs/h200.yaml's scattered groups
- * let some sets keep their replicas, and the row fails there at +42 %
- * (docs/memory.md "L2"), which is not what this test is about. */
+ * an order in which LRU kept the replicas: 5571 GB/s, FAIL. */
 START_TEST(test_validate_e18b_queue)
 {
     cli_result r;
-    run_cli("validate -c " TU_H200 " -d " TEST_DATA "/e18b --only e11 --set memory.l2.scatter_ppm=0", &r);
+    run_cli("validate -c " TU_H200 " -d " TEST_DATA "/e18b --only e11", &r);
     ck_assert_msg(r.status == 0, "status %d: %s%s", r.status, r.out, r.err);
     const char *row = strstr(r.out, "all_far_l2_24MiB");
     ck_assert_ptr_nonnull(row);
@@ -408,10 +405,12 @@ static double row_sim(const char *out, const char *name, const char *tag)
  * chases and one add (tests/data/e24): the near rows are fitted
  * (memory.l2.scatter_ppm, memory.hbm.row_idle_ps), the rest predicted; a
  * near list of 36 MiB, which misses every line past one half, is slower
- * than a mixed one whose far lines stay in the other half (so part= and
- * sms=l2:0 reached the kernel: without them both are the same chase);
- * the far 24 MiB list hits its replicas at near speed.  A histogram line
- * outside its bounds is an error naming file and line. */
+ * than a mixed one whose far lines stay in the other half (part= reached
+ * the kernel: without it both are the same chase), and within 10 % of the
+ * chip's 601.5 cycles (sms=l2:0: run from partition 1's SMs the "near"
+ * list is far, ~750); the far 24 MiB list hits its replicas at near
+ * speed.  A histogram line outside its bounds, and a list row with no
+ * reader, are errors naming file and line. */
 START_TEST(test_validate_e24)
 {
     cli_result r;
@@ -423,17 +422,36 @@ START_TEST(test_validate_e24)
     ck_assert_msg(isfinite(near24) && isfinite(near36) && isfinite(far24) && isfinite(mix36) && isfinite(add),
                   "rows missing or mis-tagged:\n%s", r.out);
     ck_assert_msg(near36 > mix36 + 30, "near 36 MiB %.1f, mixed %.1f", near36, mix36);
+    ck_assert_msg(fabs(near36 - 601.5) < 0.1 * 601.5, "near 36 MiB %.1f cycles", near36);
     ck_assert_msg(fabs(far24 - 295.8) < 0.1 * 295.8, "far 24 MiB %.1f cycles", far24);
     ck_assert(add > 0);
     cli_free(&r);
 
     char *d = tu_strf("%s/cap/capture", tmpdir);
-    char *cmd = tu_strf("mkdir -p %s && printf 'case,mib,pass,cycles_lo,count\\nnear,99,3,280,5\\n' | gzip > %s/l2cap_hist.csv.gz", d, d);
+    char *cmd = tu_strf("mkdir -p %s && printf 'case,mib,pass,cycles_lo,count\\nnear,99,3,280,5\\n' | gzip > %s/l2cap_hist.csv.gz"
+                        " && cp " TEST_DATA "/e24/capture/e24_bw.csv " TEST_DATA "/e24/capture/fabric_fine.csv %s/",
+                        d, d, d);
     ck_assert_int_eq(system(cmd), 0);
     char *args = tu_strf("validate -c " TU_H200 " -d %s/cap --only e24", tmpdir);
     run_cli(args, &r);
     ck_assert_int_ne(r.status, 0);
     ck_assert_msg(strstr(r.err, "l2cap_hist.csv.gz:2: expected case,mib,pass,cycles_lo,count with mib 0..64"),
+                  "%s", r.err);
+    cli_free(&r);
+    free(args);
+    free(cmd);
+    /* a list row that no partition reads (it once divided by zero) */
+    cmd = tu_strf("printf 'case,mib,pass,cycles_lo,count\\nnear,24,3,280,5\\n' | gzip > %s/l2cap_hist.csv.gz && "
+                  "cp " TEST_DATA "/e24/capture/e24_bw.csv %s/ && "
+                  "printf 'case,readers_a,readers_b,bytes_per_pass,passes,time_ns_median,gbps\\n"
+                  "all_far_l2_20MiB,-1,-1,41943040,10,100000,4194.3\\n' > %s/fabric_fine.csv",
+                  d, d, d);
+    ck_assert_int_eq(system(cmd), 0);
+    args = tu_strf("validate -c " TU_H200 " -d %s/cap --only e24", tmpdir);
+    run_cli(args, &r);
+    ck_assert_int_ne(r.status, 0);
+    ck_assert_msg(strstr(r.err, "fabric_fine.csv:2: 'all_far_l2_20MiB,-1,-1,") &&
+                      strstr(r.err, "with readers -1, 0 or 1 (at least one reading)"),
                   "%s", r.err);
     cli_free(&r);
     free(args);

@@ -917,6 +917,41 @@ START_TEST(test_l2_replica_home_mid)
 }
 END_TEST
 
+/* E24's far chase in small (replicate 4 against 5, one 4-way set per
+ * partition): SM a (home 0) reads five lines of partition 1 cyclically,
+ * three passes.  Partition 0 holds their replicas, partition 1 nothing
+ * but their home copies.  Under 5 l2.c marks those copies as read only
+ * for a replica, so they enter as most recent: partition 1's set is plain
+ * LRU over five lines and every read of passes 2-3 goes to HBM too, as on
+ * the chip.  Under 4 they enter at the middle of the set and some stay. */
+START_TEST(test_l2_replica_far_chase)
+{
+    uint64_t dram[2];
+    for (int k = 0; k < 2; k++) {
+        cfg c;
+        topo t;
+        cfg_with(&c, &t, "memory.model=hierarchy", k ? "memory.l2.replicate=5" : "memory.l2.replicate=4",
+                 "memory.l2.slices_per_partition=1", "memory.l2.sets=1", "memory.l2.slice_bytes=512", NULL);
+        mem_hier *h = hier(&c, &t);
+        int a = first_sm_at_home(h, 0);
+        ck_assert(a >= 0);
+        uint64_t x[5];
+        x[0] = addr_in(1 << 24, 1);
+        for (int i = 1; i < 5; i++)
+            x[i] = addr_in(x[i - 1] + 4096, 1);
+        ps_t tt = 0;
+        for (int pass = 0; pass < 3; pass++)
+            for (int i = 0; i < 5; i++)
+                warp_op(h, a, MEM_LOAD, x[i], tt += 10000000, MEM_F_BYPASS_L1);
+        dram[k] = mem_hier_stats(h, a)->dram_rd_bytes;
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+    ck_assert_uint_eq(dram[1], 3 * 5 * 128);
+    ck_assert_uint_lt(dram[0], dram[1]);
+}
+END_TEST
+
 /* The slices' set index (memory.l2, l2.c): a slice's lines go to its sets in
  * the order of their index, after the partition's own bit is squeezed out.
  * Every 4th line (one slice's of 4) over 8 such lines fills a 4-set 2-way
@@ -954,8 +989,9 @@ START_TEST(test_cache_set_div)
      * evict each other in a 1-way cache */
     mem_cache_geom h = { 16, 1, 128, 32, 8, 0, 0, 0, 0, 1000000, 0 };
     uint64_t p = 0, q = 1;
-    while ((mem_place(q, 1000000, 0) & 15) != (mem_place(p, 1000000, 0) & 15) || (q & 15) == (p & 15))
+    while (q < 4096 && ((mem_place(q, 1000000, 0) & 15) != (mem_place(p, 1000000, 0) & 15) || (q & 15) == (p & 15)))
         q++;
+    ck_assert_uint_lt(q, 4096);
     c = mem_cache_create(&h);
     memset(&res, 0, sizeof res);
     mem_cache_read(c, p * 128, 0xf, 0, 0, NULL, &res);
@@ -3351,6 +3387,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_remote_latency);
     tcase_add_test(tc, test_l2_replica_home_lru);
     tcase_add_test(tc, test_l2_replica_home_mid);
+    tcase_add_test(tc, test_l2_replica_far_chase);
     tcase_add_test(tc, test_cache_mid_insertion);
     tcase_add_test(tc, test_cache_mid_remote);
     tcase_add_test(tc, test_cache_set_div);

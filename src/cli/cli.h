@@ -45,15 +45,17 @@ typedef struct e11_chase_row {
 int e11_chase_next(FILE *f, e11_chase_row *r);
 /* One row of capture/bw.csv (kernel,bytes_ws,passes,bytes_moved,time_ns,
  * gbps; E11 and E24) or of capture/fabric*.csv (case,readers_a,readers_b,
- * bytes_per_pass,passes,time_ns,gbps; E18, E18b, E24): the next one of f,
- * header and malformed lines passed over; 0 at the end. */
+ * bytes_per_pass,passes,time_ns,gbps; E18, E18b, E24): the next one of f
+ * (path, *lineno counting its lines), the header and blank lines passed
+ * over: 1, 0 at the end, or a negative code with "path:line: ..." in *e
+ * for a line that does not parse or is out of bounds. */
 typedef struct e11_bw_row {
     char name[64];
     long long ws, moved;
     long passes;
     double tns, gbps;
 } e11_bw_row;
-int e11_bw_next(FILE *f, e11_bw_row *r);
+int e11_bw_next(FILE *f, const char *path, long *lineno, e11_bw_row *r, sk_error *e);
 typedef struct e11_fabric_row {
     char name[64];
     int rd[2];                /* the list partition 0's and 1's SMs read (-1: none) */
@@ -61,7 +63,7 @@ typedef struct e11_fabric_row {
     long passes;
     double tns, gbps;
 } e11_fabric_row;
-int e11_fabric_next(FILE *f, e11_fabric_row *r);
+int e11_fabric_next(FILE *f, const char *path, long *lineno, e11_fabric_row *r, sk_error *e);
 /* validate_e11.c's pieces that the E24 section shares: kernels k[0..n-1]
  * simulated on c in one trace; a stream's (passes) or c = a + b's (add)
  * kernel time in ns, 1056 x 256 threads; E18's bandwidth of partition

@@ -530,7 +530,9 @@ static int validate_e18(const cfg *c0, const char *dir, int *fails, sk_error *e)
         else
             printf("\nE18b lists of 16-64 MiB per reading partition (GB/s; sampled)\n");
         e11_fabric_row fr;
-        while (rc == 0 && e11_fabric_next(f, &fr)) {
+        long lineno = 0;
+        while (rc == 0 && (rc = e11_fabric_next(f, path, &lineno, &fr, e)) > 0) {
+            rc = 0;
             const char *name = fr.name;
             int *rd = fr.rd;
             long long bytes = fr.bytes;
@@ -570,24 +572,49 @@ int e11_chase_next(FILE *f, e11_chase_row *r)
     return 0;
 }
 
-int e11_bw_next(FILE *f, e11_bw_row *r)
+/* The next data line of f (its first line, the header, and blank lines
+ * passed over): 1 with it in line, 0 at the end. */
+static int next_data_line(FILE *f, char *line, size_t n, long *lineno)
 {
-    char line[512];
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "%63[^,],%lld,%ld,%lld,%lf,%lf", r->name, &r->ws, &r->passes, &r->moved, &r->tns,
-                   &r->gbps) == 6)
+    while (fgets(line, (int)n, f)) {
+        ++*lineno;
+        size_t k = strcspn(line, "\r\n");
+        line[k] = '\0';
+        if (*lineno > 1 && k > 0)
             return 1;
+    }
     return 0;
 }
 
-int e11_fabric_next(FILE *f, e11_fabric_row *r)
+int e11_bw_next(FILE *f, const char *path, long *lineno, e11_bw_row *r, sk_error *e)
 {
     char line[512];
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "%63[^,],%d,%d,%lld,%ld,%lf,%lf", r->name, &r->rd[0], &r->rd[1], &r->bytes, &r->passes,
-                   &r->tns, &r->gbps) == 7)
-            return 1;
-    return 0;
+    if (!next_data_line(f, line, sizeof line, lineno))
+        return 0;
+    if (sscanf(line, "%63[^,],%lld,%ld,%lld,%lf,%lf", r->name, &r->ws, &r->passes, &r->moved, &r->tns,
+               &r->gbps) != 6 ||
+        r->ws <= 0 || r->passes <= 0 || r->moved <= 0 || !(r->gbps > 0 && r->gbps < 1e9))
+        return sk_errorf(e, SK_EIO,
+                         "%s:%ld: '%.60s': expected kernel,bytes_ws,passes,bytes_moved,time_ns_median,gbps with "
+                         "positive bytes, passes and GB/s",
+                         path, *lineno, line);
+    return 1;
+}
+
+int e11_fabric_next(FILE *f, const char *path, long *lineno, e11_fabric_row *r, sk_error *e)
+{
+    char line[512];
+    if (!next_data_line(f, line, sizeof line, lineno))
+        return 0;
+    if (sscanf(line, "%63[^,],%d,%d,%lld,%ld,%lf,%lf", r->name, &r->rd[0], &r->rd[1], &r->bytes, &r->passes,
+               &r->tns, &r->gbps) != 7 ||
+        r->rd[0] < -1 || r->rd[0] > 1 || r->rd[1] < -1 || r->rd[1] > 1 || (r->rd[0] < 0 && r->rd[1] < 0) ||
+        r->bytes <= 0 || r->passes <= 0 || !(r->gbps > 0 && r->gbps < 1e9))
+        return sk_errorf(e, SK_EIO,
+                         "%s:%ld: '%.60s': expected case,readers_a,readers_b,bytes_per_pass,passes,time_ns_median,"
+                         "gbps with readers -1, 0 or 1 (at least one reading) and positive bytes, passes and GB/s",
+                         path, *lineno, line);
+    return 1;
 }
 
 int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
@@ -629,7 +656,9 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         return sk_errorf(e, SK_EIO, "%s: cannot open", path);
     printf("\nE11 read bandwidth, 1056 x 256 threads (GB/s; add: 3 arrays moved)\n");
     e11_bw_row br;
-    while (rc == 0 && e11_bw_next(f, &br)) {
+    long lineno = 0;
+    while (rc == 0 && (rc = e11_bw_next(f, path, &lineno, &br, e)) > 0) {
+        rc = 0;
         const char *name = br.name;
         long long ws = br.ws, moved = br.moved;
         long passes = br.passes;

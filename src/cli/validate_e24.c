@@ -56,14 +56,18 @@ static int read_hist(const char *dir, double cyc[NCASE][MAX_MIB + 1], sk_error *
     long lineno = 0;
     while (gzgets(f, line, sizeof line)) {
         lineno++;
-        if (lineno == 1)
+        if (lineno == 1 || line[strspn(line, " \t\r\n")] == '\0')
             continue;
         char cs[16];
         int mib, pass, lo;
         long long count;
         if (sscanf(line, "%15[^,],%d,%d,%d,%lld", cs, &mib, &pass, &lo, &count) != 5 || mib < 0 ||
             mib > MAX_MIB || lo < 0 || count < 0) {
+            int zerr = 0;
+            gzerror(f, &zerr);
             gzclose(f);
+            if (zerr < 0)
+                return sk_errorf(e, SK_EIO, "%s:%ld: the gzip stream is damaged", path, lineno);
             return sk_errorf(e, SK_EIO, "%s:%ld: expected case,mib,pass,cycles_lo,count with mib 0..%d",
                              path, lineno, MAX_MIB);
         }
@@ -123,6 +127,15 @@ int validate_e24(const cfg *c0, const char *dir, int *fails, sk_error *e)
     cfg c = *c0;
     if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
         return e->code;
+    static const char *const files[] = {"e24_bw.csv", "fabric_fine.csv"};
+    for (int i = 0; i < 2; i++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s/capture/%s", dir, files[i]);
+        FILE *t = fopen(p, "r");
+        if (!t)
+            return sk_errorf(e, SK_EIO, "%s: cannot open", p);
+        fclose(t);
+    }
     double cyc[NCASE][MAX_MIB + 1];
     int rc = read_hist(dir, cyc, e);
     if (rc < 0)
@@ -153,7 +166,9 @@ int validate_e24(const cfg *c0, const char *dir, int *fails, sk_error *e)
     printf("\nE24 read bandwidth around the L2's capacity, 1056 x 256 threads (GB/s; add: 3 arrays moved)\n");
     static const int cg_mib[] = {52, 56, 60}, add_mib[] = {12, 16, 20};
     e11_bw_row br;
-    while (rc == 0 && e11_bw_next(f, &br)) {
+    long lineno = 0;
+    while (rc == 0 && (rc = e11_bw_next(f, path, &lineno, &br, e)) > 0) {
+        rc = 0;
         int add = strstr(br.name, ".add.") != NULL, cg = strstr(br.name, ".cg.") != NULL;
         int mb = (int)(br.ws >> 20);
         if (!(add ? has(add_mib, 3, mb) : cg && has(cg_mib, 3, mb)))
@@ -174,7 +189,9 @@ int validate_e24(const cfg *c0, const char *dir, int *fails, sk_error *e)
         return sk_errorf(e, SK_EIO, "%s: cannot open", path);
     printf("\nE24 E18b's lists in finer steps (GB/s; sampled)\n");
     e11_fabric_row fr;
-    while (rc == 0 && e11_fabric_next(f, &fr)) {
+    lineno = 0;
+    while (rc == 0 && (rc = e11_fabric_next(f, path, &lineno, &fr, e)) > 0) {
+        rc = 0;
         int near = !strncmp(fr.name, "A_reads_A_l2_", 13) || !strncmp(fr.name, "all_near_l2_", 12);
         int far = !strncmp(fr.name, "all_far_l2_", 11);
         int mib = atoi(strrchr(fr.name, '_') + 1);

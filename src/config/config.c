@@ -348,9 +348,9 @@ static const cfg_key cfg_schema[] = {
             "LRU order (never older); 5: as 4, the middle taken among the lines the home partition's "
             "own reads used (most recent when there are none)"),
     ROW_INT("memory.l2.scatter_ppm", l2_scatter_ppm, 0, 0, 1000000, "ppm",
-            "of the 512-byte chunks of a partition's lines, how many in a million go to a "
-            "(slice, set) chosen by a hash instead of the balanced order (0: every set filled "
-            "evenly; 1000000: all hashed)"),
+            "of the groups of four lines (those whose addresses differ only in bits 7 and 9) of a "
+            "partition, how many in a million go to a (slice, set) chosen by a hash instead of the "
+            "balanced order (0: every set filled evenly, the order before; 1000000: all hashed)"),
     ROW_INT("memory.l2.sector_pj", l2_sector_pj, 72, 0, 1000000, "pJ",
             "L2 slice array energy per sector read or written"),
     ROW_INT("memory.l2.wire_fj_per_bit_mm", l2_wire_fj_per_bit_mm, 200, 0, 1000000, "fJ",
