@@ -80,6 +80,16 @@ char *xstrdup(const char *s);
         sk_a_##n op sk_b_##n ? sk_a_##n : sk_b_##n;                                               \
     })
 
+/* splitmix64's finaliser (Steele, Lea and Flood, OOPSLA 2014): a full
+ * 64-bit mix, the project's one fixed hash.  splitmix64 itself is this of
+ * a state advanced by 0x9E3779B97F4A7C15 each draw. */
+static inline uint64_t sk_mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 /* x / d (d >= 1) without a division, for a divisor fixed long enough to
  * keep inv = UINT64_MAX / d beside it (a hot path's run-time constant: a
  * clock period, a calendar slot): the high half of x * inv is the

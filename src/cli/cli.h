@@ -74,6 +74,12 @@ int e11_fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t passe
                     double chip_bytes, double *gbps, sk_error *e);
 void e11_row(const char *what, double meas, double simv, const char *unit, int fitted, double tol,
              int *fails);
+/* The rows of DIR/capture/NAME (bw.csv's format) whose working set in MiB
+ * is listed for its kind (.cg, add, or a default-caching stream; each list
+ * ends with 0), simulated as measured and judged as predicted, under
+ * TITLE.  0 or a negative code. */
+int e11_bw_rows(const cfg *c, const char *dir, const char *name, const char *title, const int *cg_mib,
+                const int *add_mib, const int *ca_mib, int *fails, sk_error *e);
 /* validate's E24 section (validate_e24.c): the L2's capacity edge, a
  * one-SM chase by working set and streams around the capacity. */
 int validate_e24(const cfg *c, const char *dir, int *fails, sk_error *e);

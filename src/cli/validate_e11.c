@@ -617,6 +617,39 @@ int e11_fabric_next(FILE *f, const char *path, long *lineno, e11_fabric_row *r, 
     return 1;
 }
 
+static int listed_mib(const int *v, long mb)
+{
+    for (; *v; v++)
+        if (*v == mb)
+            return 1;
+    return 0;
+}
+
+int e11_bw_rows(const cfg *c, const char *dir, const char *name, const char *title, const int *cg_mib,
+                const int *add_mib, const int *ca_mib, int *fails, sk_error *e)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/capture/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open", path);
+    printf("\n%s, 1056 x 256 threads (GB/s; add: 3 arrays moved)\n", title);
+    e11_bw_row br;
+    long lineno = 0;
+    int rc = 0;
+    while ((rc = e11_bw_next(f, path, &lineno, &br, e)) > 0) {
+        int add = strstr(br.name, ".add.") != NULL, cg = strstr(br.name, ".cg.") != NULL;
+        if (!listed_mib(cg ? cg_mib : add ? add_mib : ca_mib, (long)(br.ws >> 20)))
+            continue;
+        double t;
+        if ((rc = e11_kernel_ns(c, br.ws, br.passes, add, cg, &t, e)) < 0)
+            break;
+        e11_row(br.name + 4, br.gbps, (double)br.moved / t, "GB/s", 0, BW_TOL, fails);
+    }
+    fclose(f);
+    return rc < 0 ? rc : 0;
+}
+
 int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
 {
     cfg c = *c0;
@@ -650,39 +683,14 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
     if (rc < 0)
         return rc;
 
-    snprintf(path, sizeof path, "%s/capture/bw.csv", dir);
-    f = fopen(path, "r");
-    if (!f)
-        return sk_errorf(e, SK_EIO, "%s: cannot open", path);
-    printf("\nE11 read bandwidth, 1056 x 256 threads (GB/s; add: 3 arrays moved)\n");
-    e11_bw_row br;
-    long lineno = 0;
-    while (rc == 0 && (rc = e11_bw_next(f, path, &lineno, &br, e)) > 0) {
-        rc = 0;
-        const char *name = br.name;
-        long long ws = br.ws, moved = br.moved;
-        long passes = br.passes;
-        double gbps = br.gbps;
-        int add = strstr(name, ".add.") != NULL, cg = strstr(name, ".cg.") != NULL;
-        /* a sample of the curve: the L2 plateau, its edge and HBM; the 4 GiB
-         * runs take too long to simulate at every size */
-        long mb = (long)(ws >> 20);
-        /* a sample of the curve, as measured (passes and all; the 4 GiB
-         * runs take 5-20 s each to simulate): the L2 plateau with and
-         * without L1, the .cg plateau's edge (48 MiB: all SMs' working set
-         * fits only if a home copy read for a remote reader's replica
-         * gives up its place; 64 MiB: it does not fit), the HBM plateau,
-         * and add */
-        if (!(cg ? (mb == 8 || mb == 48 || mb == 64 || mb == 128) : add ? (mb == 4 || mb == 64) : mb == 16))
-            continue;
-        double simv = NAN, t;
-        if ((rc = e11_kernel_ns(&c, ws, passes, add, cg, &t, e)) < 0)
-            break;
-        simv = (double)moved / t;
-        /* no stream row set a value the SM-driven model uses as is (above) */
-        e11_row(name + 4, gbps, simv, "GB/s", 0, BW_TOL, fails);
-    }
-    fclose(f);
+    /* a sample of the curve, as measured (passes and all; the 4 GiB runs
+     * take 5-20 s each to simulate): the L2 plateau with and without L1,
+     * the .cg plateau's edge (48 MiB: all SMs' working set fits only if a
+     * home copy read for a remote reader's replica gives up its place;
+     * 64 MiB: it does not fit), the HBM plateau, and add.  No stream row
+     * set a value the SM-driven model uses as is (above). */
+    static const int cg_mib[] = {8, 48, 64, 128, 0}, add_mib[] = {4, 64, 0}, ca_mib[] = {16, 0};
+    rc = e11_bw_rows(&c, dir, "bw.csv", "E11 read bandwidth", cg_mib, add_mib, ca_mib, fails, e);
     if (rc == 0)
         rc = validate_e18(&c, dir, fails, e);
     if (rc == 0)

@@ -35,10 +35,7 @@
  * generator, so the chip depends on sim.seed alone. */
 static uint64_t mix_next(uint64_t *x)
 {
-    uint64_t z = (*x += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
+    return sk_mix64(*x += UINT64_C(0x9E3779B97F4A7C15));
 }
 
 /* Yield model (docs/topology.md): each TPC of the die has a defect with

@@ -31,17 +31,6 @@
  */
 #include "skewsim/memsys.h"
 
-static uint64_t mix(uint64_t x)
-{
-    /* splitmix64's finaliser */
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    return x;
-}
-
 /* x_i of x -> (a x + c) mod 2^k after i steps, k = log2(n) (mask = n - 1). */
 static uint64_t lcg_jump(uint64_t x, uint64_t i, uint64_t a, uint64_t c, uint64_t mask)
 {
@@ -99,16 +88,16 @@ void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t ite
         uint64_t n = p->ws / lane_bytes;
         if (n == 0)
             n = 1;
-        uint64_t h = mix(p->seed ^ mix(cta ^ mix((uint64_t)warp ^ mix(iter))));
+        uint64_t h = sk_mix64(p->seed ^ sk_mix64(cta ^ sk_mix64((uint64_t)warp ^ sk_mix64(iter))));
         for (int l = 0; l < 32; l++)
-            addr[l] = p->base + (mix(h + (uint64_t)l) % n) * lane_bytes;
+            addr[l] = p->base + (sk_mix64(h + (uint64_t)l) % n) * lane_bytes;
         break;
     }
     case MEM_AP_CHASE: {
         uint64_t n = p->ws / 128;
         uint64_t mask = n ? n - 1 : 0;
-        uint64_t x0 = mix(p->seed ^ mix(cta)) & mask;
-        uint64_t line = lcg_jump(x0, iter, 5, (mix(p->seed) | 1) & (mask ? mask : 1), mask);
+        uint64_t x0 = sk_mix64(p->seed ^ sk_mix64(cta)) & mask;
+        uint64_t line = lcg_jump(x0, iter, 5, (sk_mix64(p->seed) | 1) & (mask ? mask : 1), mask);
         for (int l = 0; l < 32; l++)
             addr[l] = p->base + line * 128;
         break;

@@ -196,17 +196,10 @@ static size_t set_base(const mem_cache *c, uint64_t li)
      * Steele et al., OOPSLA 2014): a plain multiplicative hash spreads
      * consecutive lines too evenly (its top bits) or in stripes (middle
      * bits) */
-    if (c->g.hash_index) {
-        uint64_t z = li;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        return (size_t)(z & c->set_mask) * c->g.ways;
-    }
-    if (c->g.drop_bit) {
-        unsigned k = c->g.drop_bit - 1;
-        x = (x >> (k + 1)) << k | (x & ((1ull << k) - 1));
-    }
+    if (c->g.hash_index)
+        return (size_t)(sk_mix64(li) & c->set_mask) * c->g.ways;
+    if (c->g.drop_bit)
+        x = mem_squeeze(x, c->g.drop_bit - 1);
     x = mem_place(x, c->g.scatter_ppm, c->g.scatter_mask);
     if (c->g.set_div > 1)
         x /= c->g.set_div;

@@ -105,8 +105,7 @@ static uint64_t local_line(const l2_state *s, uint64_t addr)
     uint64_t li = addr >> s->line_shift;
     if (!s->drop)
         return li;
-    unsigned k = s->drop - 1;
-    return (li >> (k + 1)) << k | (li & ((1ull << k) - 1));
+    return mem_squeeze(li, s->drop - 1);
 }
 
 /* Index of the slice (and of its data port) that holds addr in partition p:

@@ -17,6 +17,12 @@ static inline unsigned mem_log2(uint64_t x)
     return n;
 }
 
+/* x with bit k taken out, the bits above it moved down one place. */
+static inline uint64_t mem_squeeze(uint64_t x, unsigned k)
+{
+    return (x >> (k + 1)) << k | (x & ((1ull << k) - 1));
+}
+
 /* A line's placement index within its partition, from its index li there
  * (the squeezed line index, l2.c).  scatter_ppm 0: li itself.  Otherwise
  * a group is the lines whose index differs only in the bits of `mask`
@@ -36,14 +42,9 @@ static inline uint64_t mem_place(uint64_t li, uint32_t scatter_ppm, uint64_t mas
     unsigned n = 0;
     for (uint64_t m = mask; m; m &= m - 1)
         low |= (li >> __builtin_ctzll(m) & 1) << n++;
-    for (uint64_t m = mask; m; m &= ~(1ull << (63 - __builtin_clzll(m)))) {
-        unsigned b = 63u - (unsigned)__builtin_clzll(m);   /* the mask's bits out, highest first */
-        high = (high >> (b + 1)) << b | (high & ((1ull << b) - 1));
-    }
-    uint64_t z = high + 0x9E3779B97F4A7C15ull;   /* splitmix64's finaliser */
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
+    for (uint64_t m = mask; m; m &= ~(1ull << (63 - __builtin_clzll(m))))
+        high = mem_squeeze(high, 63u - (unsigned)__builtin_clzll(m));   /* highest first */
+    uint64_t z = sk_mix64(high + 0x9E3779B97F4A7C15ull);
     if ((z >> 44) * 1000000 >> 20 < scatter_ppm)   /* z's top 20 bits against ppm */
         high = z & 0xFFFFFFFFull;
     return high << n | low;

@@ -100,10 +100,7 @@ void mem_tlb_destroy(mem_tlb *t)
 /* splitmix64: the random victim, the same for the same seed */
 static uint64_t next_random(uint64_t *x)
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return sk_mix64(*x += 0x9e3779b97f4a7c15ull);
 }
 
 static size_t set_base(const mem_tlb *t, uint64_t page)

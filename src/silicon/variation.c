@@ -57,10 +57,7 @@ double si_spherical_corr(double r, double phi)
 
 static uint64_t splitmix64(uint64_t x)
 {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
+    return sk_mix64(x + 0x9e3779b97f4a7c15ULL);
 }
 
 static int varius_map(const cfg *c, const si_floorplan *fp, double *vth_mv, sk_error *e)
