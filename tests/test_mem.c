@@ -2880,8 +2880,10 @@ static void rec_destroy(mem_level *l)
 }
 static const mem_level_ops rec_ops = { "rec", rec_access, NULL, rec_destroy };
 
-/* This session's HBM and L1 keys drawn at random inside their schema
- * bounds (seeded: the same draws every run), with refresh at random too,
+/* The HBM, L1 and L2 keys of the refresh and E23/E24 sessions (request
+ * cycles, tCCD_L, refresh, interleave, scatter, idle row closing, the
+ * replication mode) drawn at random inside their schema bounds (seeded:
+ * the same draws every run), with refresh at random too,
  * on a kernel of cached and .cg loads, stores and an address-less load
  * (served from its bytes: all-bank refresh books its windows on the bus)
  * from two CTAs: each
@@ -2903,7 +2905,7 @@ START_TEST(test_property_mem_keys)
         "end\nEXIT stall=5\nend\nendkernel\n";
     int ran = 0;
     for (int k = 0; k < 24; k++) {
-        char set[7][96];
+        char set[10][96];
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         snprintf(set[0], sizeof set[0], "memory.l1.request_cycles=%llu", (unsigned long long)(x >> 33) % 1001);
         x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -2919,12 +2921,18 @@ START_TEST(test_property_mem_keys)
                  1 + (unsigned long long)(x >> 33) % 10000000);
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         snprintf(set[6], sizeof set[6], "memory.hbm.refresh_group=%llu", 1 + (unsigned long long)(x >> 33) % 4096);
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        snprintf(set[7], sizeof set[7], "memory.l2.scatter_ppm=%llu", (unsigned long long)(x >> 33) % 1000001);
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        snprintf(set[8], sizeof set[8], "memory.hbm.row_idle_ps=%llu", (unsigned long long)(x >> 33) % 1000000001);
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        snprintf(set[9], sizeof set[9], "memory.l2.replicate=%llu", (unsigned long long)(x >> 33) % 6);
         cfg c;
         sk_error e = { 0 };
         tu_cfg(&c, TU_H200, NULL);
         ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
         int ok = 1;
-        for (int i = 0; i < 7 && ok; i++)
+        for (int i = 0; i < 10 && ok; i++)
             ok = cfg_set(&c, set[i], &e) == 0;
         if (ok)
             ok = cfg_validate(&c, &e) == 0;
@@ -2935,8 +2943,9 @@ START_TEST(test_property_mem_keys)
         tu_run run;
         tu_simulate_ok(&run, &c, text);
         const kernel_stats *ks = results_kernel(run.r, 0);
-        ck_assert_msg(ks->done_ps > 0 && ks->done_ps < (ps_t)1 << 60, "config %d (%s %s %s %s %s %s %s): done %lld", k,
-                      set[0], set[1], set[2], set[3], set[4], set[5], set[6], (long long)ks->done_ps);
+        ck_assert_msg(ks->done_ps > 0 && ks->done_ps < (ps_t)1 << 60,
+                      "config %d (%s %s %s %s %s %s %s %s %s %s): done %lld", k, set[0], set[1], set[2], set[3],
+                      set[4], set[5], set[6], set[7], set[8], set[9], (long long)ks->done_ps);
         ck_assert_uint_eq(results_nctas(run.r), 2);
         for (size_t i = 0; i < 2; i++)
             ck_assert_msg(results_cta(run.r, i)->cycles > 0, "config %d: CTA %zu has no cycles", k, i);
