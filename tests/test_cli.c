@@ -456,6 +456,20 @@ START_TEST(test_validate_e24)
     cli_free(&r);
     free(args);
     free(cmd);
+    /* a bandwidth row that does not parse (skipped in silence before) */
+    cmd = tu_strf("printf 'kernel,bytes_ws,passes,bytes_moved,time_ns_median,gbps\\ne24.add.12MB,12582912,one,37748736,12768,2956.5\\n'"
+                  " > %s/e24_bw.csv", d);
+    ck_assert_int_eq(system(cmd), 0);
+    args = tu_strf("validate -c " TU_H200 " -d %s/cap --only e24", tmpdir);
+    run_cli(args, &r);
+    ck_assert_int_ne(r.status, 0);
+    ck_assert_msg(strstr(r.err, "e24_bw.csv:2: 'e24.add.12MB,12582912,one,37748736,12768,2956.5': expected "
+                                "kernel,bytes_ws,passes,bytes_moved,time_ns_median,gbps with positive bytes, "
+                                "passes and GB/s"),
+                  "%s", r.err);
+    cli_free(&r);
+    free(args);
+    free(cmd);
     free(d);
 }
 END_TEST
