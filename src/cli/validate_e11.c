@@ -95,21 +95,33 @@ out:
     return rc;
 }
 
-/* Simulated kernel time (ns) of a stream (passes) or, add != 0, of c = a + b. */
+/* Simulated CUDA-event time (ns) of a stream (passes) or, add != 0, of
+ * c = a + b, run as cap_mem.cu runs it: an untimed launch of the same
+ * kernel first, then the timed one, launched once the first has completed
+ * (sync=host; the capture synchronises on an event after every launch).
+ * The timed launch meets the L2 the untimed one left: the add's dirty c
+ * lines and whatever of a, b and the stream's working set stayed
+ * resident (E24b: a launch right after the same one starts on the L2
+ * plateau at 48-52 MiB where one from a flushed L2 climbs to it). */
 int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e)
 {
-    kernel k;
-    int rc = add ? gen_add(&k, 1056, 256, bytes, e)
-                 : gen_stream_cache(&k, 1056, 256, bytes, passes, cg, e);
-    if (rc < 0)
-        return rc;
+    kernel k[2];
+    int rc = 0, made = 0;
+    memset(k, 0, sizeof k);
+    for (; made < 2 && rc == 0; made++) {
+        rc = add ? gen_add(&k[made], 1056, 256, bytes, e)
+                 : gen_stream_cache(&k[made], 1056, 256, bytes, passes, cg, e);
+        k[made].sync_host = made > 0;
+    }
     results *r = NULL;
-    rc = e11_simulate(c, &k, 1, &r, e);
-    kernel_free(&k);
+    if (rc == 0)
+        rc = e11_simulate(c, k, 2, &r, e);
+    for (int i = 0; i < made; i++)
+        kernel_free(&k[i]);
     if (rc < 0)
         return rc;
-    const kernel_stats *ks = results_kernel(r, 0);
-    *ns = (double)(ks->done_ps - ks->launch_ps) * 1e-3;   /* as the CUDA events measure it */
+    const kernel_stats *ks = results_nkernels(r) == 2 ? results_kernel(r, 1) : NULL;
+    *ns = ks ? (double)(ks->done_ps - ks->launch_ps) * 1e-3 : NAN;   /* as the CUDA events measure it */
     results_free(r);
     return 0;
 }
