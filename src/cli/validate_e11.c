@@ -95,6 +95,28 @@ out:
     return rc;
 }
 
+/* Simulated CUDA-event time (ns) of the last of the kernels k[0..n-1],
+ * each after the first launched once the one before completed (sync=host),
+ * as the captures synchronise on an event after every launch; rc is how
+ * making them went (< 0: *ns is not set).  Frees the kernels either way. */
+static int seq_last_ns(const cfg *c, kernel *k, int n, int rc, double *ns, sk_error *e)
+{
+    results *r = NULL;
+    for (int i = 1; i < n; i++)
+        k[i].sync_host = 1;
+    if (rc == 0)
+        rc = e11_simulate(c, k, n, &r, e);
+    for (int i = 0; i < n; i++)
+        kernel_free(&k[i]);
+    if (rc < 0)
+        return rc;
+    /* kernels complete in trace order here, each waiting for the last */
+    const kernel_stats *ks = results_nkernels(r) == (size_t)n ? results_kernel(r, (size_t)n - 1) : NULL;
+    *ns = ks ? (double)(ks->done_ps - ks->launch_ps) * 1e-3 : NAN;   /* as the CUDA events measure it */
+    results_free(r);
+    return 0;
+}
+
 /* Simulated CUDA-event time (ns) of a stream (passes) or, add != 0, of
  * c = a + b, run as cap_mem.cu runs it: an untimed launch of the same
  * kernel first, then the timed one, launched once the first has completed
@@ -108,22 +130,10 @@ int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, d
     kernel k[2];
     int rc = 0, made = 0;
     memset(k, 0, sizeof k);
-    for (; made < 2 && rc == 0; made++) {
+    for (; made < 2 && rc == 0; made++)
         rc = add ? gen_add(&k[made], 1056, 256, bytes, e)
                  : gen_stream_cache(&k[made], 1056, 256, bytes, passes, cg, e);
-        k[made].sync_host = made > 0;
-    }
-    results *r = NULL;
-    if (rc == 0)
-        rc = e11_simulate(c, k, 2, &r, e);
-    for (int i = 0; i < made; i++)
-        kernel_free(&k[i]);
-    if (rc < 0)
-        return rc;
-    const kernel_stats *ks = results_nkernels(r) == 2 ? results_kernel(r, 1) : NULL;
-    *ns = ks ? (double)(ks->done_ps - ks->launch_ps) * 1e-3 : NAN;   /* as the CUDA events measure it */
-    results_free(r);
-    return 0;
+    return seq_last_ns(c, k, made, rc, ns, e);
 }
 
 void e11_row(const char *what, double meas, double simv, const char *unit, int fitted, double tol,
@@ -313,22 +323,9 @@ static int rw_seq(const cfg *c, const rw_step *st, int n, double *ns, sk_error *
     memset(k, 0, sizeof k);
     if (n > 3)
         return sk_errorf(e, SK_EUSAGE, "validate: %d kernels in a row: expected at most 3", n);
-    for (; made < n && rc == 0; made++) {
+    for (; made < n && rc == 0; made++)
         rc = gen_rw(&k[made], st[made].ctas, st[made].block, st[made].bytes, st[made].mix, st[made].elem, e);
-        k[made].sync_host = made > 0;
-    }
-    results *r = NULL;
-    if (rc == 0)
-        rc = e11_simulate(c, k, n, &r, e);
-    for (int i = 0; i < made; i++)
-        kernel_free(&k[i]);
-    if (rc < 0)
-        return rc;
-    /* kernels complete in trace order here, each waiting for the last */
-    const kernel_stats *ks = results_nkernels(r) == (size_t)n ? results_kernel(r, (size_t)n - 1) : NULL;
-    *ns = ks ? (double)(ks->done_ps - ks->launch_ps) * 1e-3 : NAN;
-    results_free(r);
-    return 0;
+    return seq_last_ns(c, k, made, rc, ns, e);
 }
 
 
