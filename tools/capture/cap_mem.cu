@@ -24,9 +24,16 @@
 //          L2 and right after a launch of the same -> DIR/passes.csv
 //  perm    (E24c) the same at 48-56 MiB, 24 passes, also with the CTA pairs'
 //          page pairs permuted -> DIR/passes_perm.csv
+//  retain  (E25) what the L2 holds after E24's kernels, line by line: the
+//          add at 12-24 MiB per array and the .cg stream (8 passes a launch)
+//          at 48-64 MiB run twice from a flushed L2, then one thread on SM 0 times a single
+//          ld.global.cg of each of 1024 sampled lines an array (first from
+//          a flushed L2 twice, cold1 then cold2, and once more after another
+//          flush, cold3: the line's partition and the hit level; then
+//          `after`) -> DIR/retain.csv
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_mem cap_mem.cu
-// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm]
+// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain]
 #include "cap.h"
 
 // ---------------------------------------------------------------- chase
@@ -165,6 +172,31 @@ __global__ void hbm_kernel(const uint32_t *buf, uint32_t lines_log2, int k_per_s
         acc += timed_cg(buf + (size_t)line * 32, sh, c);
         out_cyc[blockIdx.x * k_per_sm + k] = c;
         out_line[blockIdx.x * k_per_sm + k] = line;
+    }
+    if (acc == 0x12345678u)
+        sink[0] = acc;
+}
+
+// ---------------------------------------------------------------- retain
+// E25: thread 0 of the CTA that finds itself on SM `target` (a grid of one
+// CTA per SM) times one ld.global.cg of each line base + offs[i], in that
+// order, into out[i].  The branch on o waits for the offset's own load
+// before the first clock read, so only the probed load is timed.
+__global__ void probe_kernel(const char *base, const uint64_t *offs, int n, int target, uint32_t *out,
+                             uint32_t *sink)
+{
+    extern __shared__ uint32_t dyn[];
+    volatile uint32_t *sh = dyn;
+    if (threadIdx.x != 0 || (int)smid() != target)
+        return;
+    uint32_t acc = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t o = offs[i];
+        if (o == ~0ull)
+            sink[2] = 1;
+        uint32_t c;
+        acc += timed_cg((const uint32_t *)(base + o), sh, c);
+        out[i] = c;
     }
     if (acc == 0x12345678u)
         sink[0] = acc;
@@ -414,6 +446,101 @@ int main(int argc, char **argv)
         CK(cudaFree(dout));
         CK(cudaFree(dperm));
         std::printf("passes done\n");
+    }
+
+    // `retain` (E25): for each of E24's kernels below, sample 1024 lines of
+    // each array (a seeded xorshift, distinct lines), interleave the arrays'
+    // samples in one seeded random order, and time a read of each from SM 0:
+    // cold1, cold2 right after a flush (the line's partition from the HBM
+    // level, and the hit level), cold3 after another flush (a refresh that
+    // held one cold read back rarely holds both: the partition is read
+    // from the lesser); then flush, run the kernel twice (E24 times
+    // launches after an untimed one) and read them again (after).  Each
+    // read brings its line in, 128 B a sample: at most 384 KB a kernel,
+    // under 1 % of the L2.
+    if (parts.find("retain") != std::string::npos) {
+        const int ctas = 1056, block = 256, per_array = 1024, target = 0;
+        const size_t nmax = 3 * per_array;
+        Rec *drec;
+        uint64_t *doffs;
+        uint32_t *dcyc;
+        CK(cudaMalloc(&drec, sizeof(Rec) * ctas));
+        CK(cudaMalloc(&doffs, 8 * nmax));
+        CK(cudaMalloc(&dcyc, 4 * nmax));
+        CK(cudaFuncSetAttribute(probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_1PER_SM));
+        FILE *f = cap_open(dir, "retain.csv", "kernel,mib,array,line,cold1,cold2,cold3,after");
+        struct Case {
+            const char *kind;
+            size_t mib;
+        };
+        const Case cases[] = {{"add", 12}, {"add", 16}, {"add", 20}, {"add", 24}, {"stream_cg", 48},
+                              {"stream_cg", 52}, {"stream_cg", 56}, {"stream_cg", 60}, {"stream_cg", 64}};
+        uint64_t x = 0x9E3779B97F4A7C15ull;   // fixed seed (xorshift64)
+        auto rnd = [&x]() {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            return x;
+        };
+        for (const Case &cs : cases) {
+            bool add = !std::strcmp(cs.kind, "add");
+            size_t bytes = cs.mib * MB, nlines = bytes / 128;
+            int narr = add ? 3 : 1;
+            // (array, line) samples, then their order
+            std::vector<std::pair<int, uint32_t>> smp;
+            for (int a = 0; a < narr; a++) {
+                std::vector<char> seen(nlines, 0);
+                for (int k = 0; k < per_array;) {
+                    uint32_t l = (uint32_t)(rnd() % nlines);
+                    if (seen[l])
+                        continue;
+                    seen[l] = 1;
+                    smp.push_back({a, l});
+                    k++;
+                }
+            }
+            for (size_t m = smp.size() - 1; m > 0; m--)
+                std::swap(smp[m], smp[rnd() % (m + 1)]);
+            std::vector<uint64_t> offs(smp.size());
+            for (size_t i = 0; i < smp.size(); i++)   // arrays a, b, c at buf, +1 GB, +2 GB, as `stream`
+                offs[i] = (uint64_t)smp[i].first * GB + (uint64_t)smp[i].second * 128;
+            int n = (int)smp.size();
+            CK(cudaMemcpy(doffs, offs.data(), 8ull * n, cudaMemcpyHostToDevice));
+            std::vector<uint32_t> c1(n), c2(n), c3(n), ca(n);
+            auto probe = [&](std::vector<uint32_t> &h) {
+                probe_kernel<<<nsm, 32, SMEM_1PER_SM>>>((const char *)buf, doffs, n, target, dcyc, usink);
+                CK(cudaGetLastError());
+                CK(cudaDeviceSynchronize());
+                CK(cudaMemcpy(h.data(), dcyc, 4ull * n, cudaMemcpyDeviceToHost));
+            };
+            auto kernel = [&]() {
+                if (add) {
+                    float *a = (float *)buf, *b = (float *)((char *)buf + GB), *c = (float *)((char *)buf + 2 * GB);
+                    add_kernel<<<ctas, block>>>(drec, a, b, c, bytes / 4);
+                } else {   // 8 passes a launch (E24's run 4 GiB: 64-85), so that the model's side is quick
+                    stream_kernel<true><<<ctas, block>>>(drec, (const float4 *)buf, bytes / 16, 8, fsink);
+                }
+                CK(cudaGetLastError());
+                CK(cudaDeviceSynchronize());
+            };
+            flush_l2(fb, fbytes, fsink);
+            probe(c1);
+            probe(c2);
+            flush_l2(fb, fbytes, fsink);
+            probe(c3);
+            flush_l2(fb, fbytes, fsink);
+            kernel();
+            kernel();
+            probe(ca);
+            for (int i = 0; i < n; i++)
+                std::fprintf(f, "%s,%zu,%c,%u,%u,%u,%u,%u\n", cs.kind, cs.mib, "abc"[smp[i].first], smp[i].second,
+                             c1[i], c2[i], c3[i], ca[i]);
+            std::fflush(f);
+            std::printf("retain %s %zu MiB done\n", cs.kind, cs.mib);
+            std::fflush(stdout);
+        }
+        std::fclose(f);
+        CK(cudaFree(drec));
+        CK(cudaFree(doffs));
+        CK(cudaFree(dcyc));
     }
 
     // `fine` (E24): the same stream and add at working sets around the L2's
