@@ -476,6 +476,82 @@ START_TEST(test_validate_e24)
 }
 END_TEST
 
+/* validate's E25 section on a synthetic retain.csv (tests/data/e25, made
+ * by make_retain.py; not a measurement) whose classes are known: near
+ * lines 60 % hits, far lines of a and b 30 % local, 40 % remote hits, of c
+ * 70 % remote, none local; a tenth of the near lines have one cold read
+ * held back into the far level, which the lesser of cold1 and cold3 must
+ * undo.  The model's side follows from its mechanisms: 3 x 12 MiB fit the
+ * L2 (near hits ~1), reads leave replicas in SM 0's half (a far local
+ * ~0.5), stores drop them (c far local 0).  Then bad captures: a line
+ * that does not parse, levels that do not separate, no data. */
+START_TEST(test_validate_e25)
+{
+    cli_result r;
+    run_cli("validate -c " TU_H200 " -d " TEST_DATA "/e25 --only e25", &r);
+    ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
+    static const struct { const char *row; double chip; } want[] = {
+        {"add 12 MiB a near hit", 0.6}, {"add 12 MiB a far hit", 0.7}, {"add 12 MiB a far local", 0.3},
+        {"add 12 MiB b near hit", 0.6}, {"add 12 MiB b far local", 0.3}, {"add 12 MiB c near hit", 0.6},
+        {"add 12 MiB c far hit", 0.7},  {"add 12 MiB c far local", 0.0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const char *p = strstr(r.out, want[i].row);
+        double chip = NAN, simv = NAN;
+        ck_assert_msg(p && sscanf(p + strlen(want[i].row), "%lf %lf", &chip, &simv) == 2, "%s missing:\n%s",
+                      want[i].row, r.out);
+        ck_assert_msg(fabs(chip - want[i].chip) < 1e-9, "%s: chip %.3f, expected %.3f", want[i].row, chip,
+                      want[i].chip);
+    }
+    double a_near = row_sim(r.out, "add 12 MiB a near hit", "predicted");
+    double a_local = row_sim(r.out, "add 12 MiB a far local", "predicted");
+    double c_local = row_sim(r.out, "add 12 MiB c far local", "predicted");
+    ck_assert_msg(a_near > 0.9 && a_local > 0.35 && a_local < 0.65 && c_local < 0.05,
+                  "model: a near %.3f, a far local %.3f, c far local %.3f", a_near, a_local, c_local);
+    ck_assert_msg(strstr(r.out, "PASS   add 12 MiB c far local") && strstr(r.out, "FAIL   add 12 MiB a near hit"),
+                  "verdicts:\n%s", r.out);
+    cli_free(&r);
+
+    static const struct { const char *csv, *err; } badcap[] = {
+        {"add,12,d,1,490,305,490,305", "retain.csv:2: 'add,12,d,1,490,305,490,305': expected kernel,mib,array,line,"
+                                       "cold1,cold2,cold3,after with kernel add (arrays a, b, c) or stream_cg (a), "
+                                       "mib 1..4096 and cycles 1..1000000"},
+        {"stream_cg,48,a,1,490,305,490,0", "retain.csv:2: 'stream_cg,48,a,1,490,305,490,0': expected"},
+        {"", "retain.csv: no data lines"},
+    };
+    char *d = tu_strf("%s/e25/capture", tmpdir);
+    char *args = tu_strf("validate -c " TU_H200 " -d %s/e25 --only e25", tmpdir);
+    for (size_t i = 0; i < sizeof badcap / sizeof badcap[0]; i++) {
+        char *cmd = tu_strf("mkdir -p %s && printf 'kernel,mib,array,line,cold1,cold2,cold3,after\n%s%s' > %s/retain.csv",
+                            d, badcap[i].csv, *badcap[i].csv ? "\\n" : "", d);
+        ck_assert_int_eq(system(cmd), 0);
+        run_cli(args, &r);
+        ck_assert_msg(r.status != 0 && strstr(r.err, badcap[i].err), "%s: status %d: %s", badcap[i].csv, r.status, r.err);
+        cli_free(&r);
+        free(cmd);
+    }
+    /* every line's second cold read as slow as its first: no hit level */
+    char *cmd = tu_strf("awk -F, 'NR > 1 { $6 = $5 } 1' OFS=, " TEST_DATA "/e25/capture/retain.csv > %s/retain.csv", d);
+    ck_assert_int_eq(system(cmd), 0);
+    run_cli(args, &r);
+    ck_assert_msg(r.status != 0 && strstr(r.err, "retain.csv: add 12 MiB: levels hit ") &&
+                      strstr(r.err, "expected each at least 40 above the one before"),
+                  "status %d: %s", r.status, r.err);
+    cli_free(&r);
+    free(cmd);
+    /* one partition only: nothing to tell near from far by */
+    cmd = tu_strf("awk -F, 'NR == 1 || $5 < 600 || NR %% 40 == 1' OFS=, " TEST_DATA "/e25/capture/retain.csv > %s/retain.csv", d);
+    ck_assert_int_eq(system(cmd), 0);
+    run_cli(args, &r);
+    ck_assert_msg(r.status != 0 && strstr(r.err, "far lines: expected at least 64 of each"), "status %d: %s",
+                  r.status, r.err);
+    cli_free(&r);
+    free(cmd);
+    free(args);
+    free(d);
+}
+END_TEST
+
 /* validate's E23 section on the committed capture: every layout's row,
  * and the model's extra over bcast within 10 cycles of the chip's where
  * the two E23 mechanisms carry it: c4 and c8 from HBM (memory.hbm.ccd_l_ps:
@@ -593,6 +669,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_validate_e22b);
     tcase_add_test(tc, test_validate_e23);
     tcase_add_test(tc, test_validate_e24);
+    tcase_add_test(tc, test_validate_e25);
     suite_add_tcase(s, tc);
     return s;
 }

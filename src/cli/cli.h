@@ -90,6 +90,12 @@ int validate_e20(const cfg *c, const char *dir, int *fails, sk_error *e);
 /* validate's E23 section (validate_e23.c): one warp load's cost by the
  * lines and pages its lanes spread over, against capture/warpload.csv.gz. */
 int validate_e23(const cfg *c, const char *dir, int *fails, sk_error *e);
+
+/* validate's E25 section (validate_e25.c): what the L2 holds after E24's
+ * kernels, line by line, against capture/retain.csv; and, before that
+ * capture exists, the model's side alone (nothing judged). */
+int validate_e25(const cfg *c, const char *dir, int *fails, sk_error *e);
+int validate_e25_model(const cfg *c, sk_error *e);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -508,8 +508,8 @@ static int parse_grids(const char *s, long *out, int max)
 
 /* The sections of the -d part, as --only names them.  e11 is E11's chases
  * and streams together with E18/E18b (validate_e11.c runs both). */
-static const char *const d_sections[] = { "e1", "e9", "e10", "e11", "e20", "e23", "e24", "silicon", "freq_aware" };
-#define D_SECTIONS_EXPECT "e1, e9, e10, e11 (E11 and E18), e20, e23, e24, silicon or freq_aware"
+static const char *const d_sections[] = { "e1", "e9", "e10", "e11", "e20", "e23", "e24", "e25", "silicon", "freq_aware" };
+#define D_SECTIONS_EXPECT "e1, e9, e10, e11 (E11 and E18), e20, e23, e24, e25, silicon or freq_aware"
 
 /* Whether NAME is in the comma-separated LIST (NULL: everything is). */
 static int listed(const char *list, const char *name)
@@ -672,6 +672,21 @@ e9:
     snprintf(path, sizeof path, "%s/capture/l2cap_hist.csv.gz", dir);
     if (nwant == 0 && listed(only, "e24") && access(path, R_OK) == 0 && validate_e24(&c, dir, &fails, &e) < 0)
         goto fail;
+    /* E25: judged once capture/retain.csv exists; until then --only e25
+     * prints the model's side (the prediction the capture will judge) */
+    snprintf(path, sizeof path, "%s/capture/retain.csv", dir);
+    if (nwant == 0 && listed(only, "e25")) {
+        if (access(path, R_OK) == 0) {
+            if (validate_e25(&c, dir, &fails, &e) < 0)
+                goto fail;
+        } else if (only) {
+            if (validate_e25_model(&c, &e) < 0)
+                goto fail;
+        } else {
+            printf("\nE25 not judged: %s absent (tools/capture/cap_mem DIR retain; --only e25 prints the model's "
+                   "side)\n", path);
+        }
+    }
     if (nwant == 0 && listed(only, "silicon") && check_silicon(&c, dir, &fails, &e) < 0)
         goto fail;
     if (nwant == 0 && listed(only, "freq_aware") && check_freq_aware(&c, &e) < 0)

@@ -1,0 +1,388 @@
+/* validate_e25.c -- what the L2 holds after E24's kernels, line by line
+ * (validation/h200 README "E25", tools/capture/cap_mem.cu `retain`).
+ *
+ * E24's stream and add rows judge bandwidth, which mixes how much of the
+ * working set a launch finds in the L2 with what each access costs.  E25
+ * asks the first question alone.  The chip: the add at 12-24 MiB per array
+ * and the .cg stream at 48-64 MiB (8 passes a launch, where E24's make
+ * 4 GiB) run twice from a flushed L2 (as E24 times a launch after an
+ * untimed one); then one thread on SM 0 times a
+ * single ld.global.cg of each of 1024 sampled lines an array.  Before
+ * that, the same lines were read from a flushed L2 twice (cold1, cold2)
+ * and once more after another flush (cold3), which gives each line's
+ * partition as SM 0 sees it and the latency levels to classify by:
+ *
+ *   miss level of a line   min(cold1, cold3): a refresh that held one cold
+ *                          read back rarely holds both
+ *   near / far             the two clusters of those (2-means): SM 0's own
+ *                          partition's HBM reads and the other's
+ *   L_hit                  median cold2 of the near lines (a local hit)
+ *   L_near, L_far          median miss level of each cluster
+ *   R = L_far - (L_near - L_hit)   a hit in the far partition: the far
+ *                          miss less the same HBM part (the paper's tiers,
+ *                          physics.md: 490 - 309 near, 655 - 466 far)
+ *
+ * A near line hit if `after` < (L_hit + L_near) / 2; a far line is a local
+ * hit (a replica in SM 0's partition) below (L_hit + R) / 2, a hit in the
+ * far partition below (R + L_far) / 2, else a miss.  A capture whose levels
+ * are not apart by 40 cycles, or with fewer than 64 lines of a class, is
+ * an error: its classes would mean nothing.
+ *
+ * The model: the same kernel twice (gen add or the .cg stream, the second
+ * launched once the first completed), then per array two one-thread
+ * probes on SM 0 (sms=l2:0), each 512 dependent ld.global.cg of random
+ * lines of the array's pages in one partition (part=0, part=1); the
+ * probes' L2 counters give the fractions: near l2_hits, far l2_replica_hits
+ * (local) and l2_hits (either).  Lines are drawn with replacement (~0.5 %
+ * repeats, each a hit); the chip's are distinct.  Every row predicted:
+ * nothing was fitted to E25.  Fractions are judged within 0.10 absolute
+ * (1024 lines give the chip's a standard error of ~0.02). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "skewsim/gen.h"
+#include "skewsim/memsys.h"
+#include "skewsim/run.h"
+
+#define E25_TOL 0.10
+#define E25_MAX_CASES 32
+#define E25_HOPS 512
+#define E25_MIN_GAP 40.0        /* cycles between levels */
+#define E25_MIN_LINES 64        /* lines of a class (near, far) a case */
+#define E25_MAX_CYC 1000000u
+
+enum { E25_NEAR_HIT, E25_FAR_HIT, E25_FAR_LOCAL, E25_NCLASS };
+static const char *const class_name[E25_NCLASS] = {"near hit", "far hit", "far local"};
+
+typedef struct e25_line {
+    int array;                  /* 0..2: a, b, c */
+    unsigned cold1, cold2, cold3, after;
+} e25_line;
+
+typedef struct e25_case {
+    int add;                    /* 1: add (arrays a, b, c), 0: stream_cg (a) */
+    long mib;
+    e25_line *l;
+    size_t n, cap;
+} e25_case;
+
+/* Fractions of a case: frac[array][class], NAN where an array has none. */
+typedef struct e25_frac {
+    double f[3][E25_NCLASS];
+} e25_frac;
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static unsigned miss_level(const e25_line *l)
+{
+    return l->cold1 < l->cold3 ? l->cold1 : l->cold3;
+}
+
+/* The chip's fractions of case cs from its lines (the file comment's
+ * rules); where names the capture for errors. */
+static int e25_classify(const e25_case *cs, const char *where, e25_frac *out, sk_error *e)
+{
+    size_t n = cs->n;
+    double *v = xmalloc((n ? n : 1) * sizeof *v);
+    /* 2-means on the miss levels, from the midpoint of the extremes */
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        lo = fmin(lo, miss_level(&cs->l[i]));
+        hi = fmax(hi, miss_level(&cs->l[i]));
+    }
+    double split = 0.5 * (lo + hi);
+    for (int it = 0; it < 50; it++) {
+        double s[2] = {0, 0}, k[2] = {0, 0};
+        for (size_t i = 0; i < n; i++) {
+            int far = miss_level(&cs->l[i]) >= split;
+            s[far] += miss_level(&cs->l[i]);
+            k[far]++;
+        }
+        if (k[0] == 0 || k[1] == 0)
+            break;
+        double next = 0.5 * (s[0] / k[0] + s[1] / k[1]);
+        if (next == split)
+            break;
+        split = next;
+    }
+    size_t nn = 0, nf = 0;
+    for (size_t i = 0; i < n; i++)
+        if (miss_level(&cs->l[i]) < split)
+            v[nn++] = miss_level(&cs->l[i]);
+    double l_near = nn ? median(v, nn) : NAN;
+    for (size_t i = 0; i < n; i++)
+        if (miss_level(&cs->l[i]) >= split)
+            v[nf++] = miss_level(&cs->l[i]);
+    double l_far = nf ? median(v, nf) : NAN;
+    size_t nh = 0;
+    for (size_t i = 0; i < n; i++)
+        if (miss_level(&cs->l[i]) < split)
+            v[nh++] = cs->l[i].cold2;
+    double l_hit = nh ? median(v, nh) : NAN;
+    free(v);
+    const char *kind = cs->add ? "add" : "stream_cg";
+    if (nn < E25_MIN_LINES || nf < E25_MIN_LINES)
+        return sk_errorf(e, SK_EIO, "%s: %s %ld MiB: %zu near and %zu far lines: expected at least %d of each",
+                         where, kind, cs->mib, nn, nf, E25_MIN_LINES);
+    if (!(l_far - l_near >= E25_MIN_GAP && l_near - l_hit >= E25_MIN_GAP))
+        return sk_errorf(e, SK_EIO,
+                         "%s: %s %ld MiB: levels hit %.0f, near miss %.0f, far miss %.0f cycles: expected each "
+                         "at least %.0f above the one before",
+                         where, kind, cs->mib, l_hit, l_near, l_far, E25_MIN_GAP);
+    double r = l_far - (l_near - l_hit);
+    double t_near = 0.5 * (l_hit + l_near), t_local = 0.5 * (l_hit + r), t_far = 0.5 * (r + l_far);
+    double cnt[3][E25_NCLASS], tot[3][2];
+    memset(cnt, 0, sizeof cnt);
+    memset(tot, 0, sizeof tot);
+    for (size_t i = 0; i < n; i++) {
+        const e25_line *l = &cs->l[i];
+        int far = miss_level(l) >= split;
+        tot[l->array][far]++;
+        if (!far) {
+            cnt[l->array][E25_NEAR_HIT] += l->after < t_near;
+        } else {
+            cnt[l->array][E25_FAR_HIT] += l->after < t_far;
+            cnt[l->array][E25_FAR_LOCAL] += l->after < t_local;
+        }
+    }
+    for (int a = 0; a < 3; a++) {
+        out->f[a][E25_NEAR_HIT] = tot[a][0] ? cnt[a][E25_NEAR_HIT] / tot[a][0] : NAN;
+        out->f[a][E25_FAR_HIT] = tot[a][1] ? cnt[a][E25_FAR_HIT] / tot[a][1] : NAN;
+        out->f[a][E25_FAR_LOCAL] = tot[a][1] ? cnt[a][E25_FAR_LOCAL] / tot[a][1] : NAN;
+    }
+    return 0;
+}
+
+/* The arrays k's address patterns read or write, by first use (gen add:
+ * a, b, c; the stream: its one array): patterns whose bases lie within a
+ * working set of each other are one array (a tail's block starts inside
+ * it), at the least of those bases.  The count, or -1 past max. */
+static int bases(const kernel *k, uint64_t *out, int max)
+{
+    int n = 0;
+    for (uint32_t p = 0; p < k->nprogs; p++)
+        for (uint32_t i = 0; i < k->progs[p].napats; i++) {
+            const mem_apat *ap = &k->progs[p].apats[i];
+            int j = 0;
+            while (j < n && !(ap->base < out[j] + ap->ws && out[j] < ap->base + ap->ws))
+                j++;
+            if (j == n) {
+                if (n == max)
+                    return -1;
+                out[n++] = ap->base;
+            } else if (ap->base < out[j]) {
+                out[j] = ap->base;
+            }
+        }
+    return n;
+}
+
+/* The model's fractions for a case (the file comment). */
+static int model_frac(const cfg *c, int add, long mib, e25_frac *out, sk_error *e)
+{
+    long long bytes = (long long)mib << 20;
+    const long passes = 8;   /* cap_mem.cu's stream here: 8 passes a launch */
+    int narr = add ? 3 : 1, nk = 2 + 2 * narr, made = 0, rc = 0;
+    kernel k[8];
+    memset(k, 0, sizeof k);
+    for (; made < 2 && rc == 0; made++)
+        rc = add ? gen_add(&k[made], 1056, 256, bytes, e) : gen_stream_cache(&k[made], 1056, 256, bytes, passes, 1, e);
+    uint64_t base[3];
+    if (rc == 0 && bases(&k[0], base, 3) != narr)
+        rc = sk_errorf(e, SK_EUSAGE, "validate: E25: the %s kernel's arrays: expected %d", add ? "add" : "stream",
+                       narr);
+    for (int a = 0; a < narr && rc == 0; a++)
+        for (int part = 0; part < 2 && rc == 0; part++, made++) {
+            kernel *p = &k[made];
+            if ((rc = gen_chase(p, 1 << 20, E25_HOPS, 1, 0, 1, e)) < 0)
+                break;
+            p->l2_part = 1;   /* sms=l2:0: SM 0 takes the one CTA */
+            for (uint32_t q = 0; q < p->nprogs; q++)
+                for (uint32_t i = 0; i < p->progs[q].napats; i++) {
+                    mem_apat *ap = &p->progs[q].apats[i];
+                    if (ap->kind != MEM_AP_CHASE)
+                        continue;
+                    /* random lines of the array's pages of one partition:
+                     * part= numbers the partition's pages from address 0,
+                     * so the array at B is its pages from B / 2 */
+                    ap->kind = MEM_AP_RANDOM;
+                    ap->base = base[a] / 2;
+                    ap->ws = (uint64_t)bytes / 2;
+                    ap->seed = 1 + (uint64_t)(2 * a + part);
+                    ap->part = (uint8_t)(1 + part);
+                }
+        }
+    results *r = NULL;
+    for (int i = 1; i < made; i++)
+        k[i].sync_host = 1;
+    if (rc == 0)
+        rc = e11_simulate(c, k, nk, &r, e);
+    for (int i = 0; i < made; i++)
+        kernel_free(&k[i]);
+    if (rc < 0)
+        return rc;
+    for (int a = 0; a < 3; a++)
+        for (int cl = 0; cl < E25_NCLASS; cl++)
+            out->f[a][cl] = NAN;
+    if (results_nkernels(r) != (size_t)nk) {
+        results_free(r);
+        return sk_errorf(e, SK_EUSAGE, "validate: E25: %zu kernels simulated: expected %d", results_nkernels(r), nk);
+    }
+    for (int a = 0; a < narr; a++) {
+        const kernel_stats *nr = results_kernel(r, (size_t)(2 + 2 * a)), *fr = results_kernel(r, (size_t)(3 + 2 * a));
+        double h = E25_HOPS;
+        out->f[a][E25_NEAR_HIT] = nr->has_mem ? (double)nr->mem.l2_hits / h : NAN;
+        out->f[a][E25_FAR_HIT] = fr->has_mem ? (double)fr->mem.l2_hits / h : NAN;
+        out->f[a][E25_FAR_LOCAL] = fr->has_mem ? (double)fr->mem.l2_replica_hits / h : NAN;
+    }
+    results_free(r);
+    return 0;
+}
+
+static void row(const char *what, double meas, double simv, int *fails)
+{
+    if (isnan(meas)) {
+        printf("%-6s %-34s %9s %9.3f frac  %8s  predicted\n", "model", what, "-", simv, "");
+        return;
+    }
+    double d = simv - meas;
+    int ok = fabs(d) <= E25_TOL;
+    printf("%-6s %-34s %9.3f %9.3f frac  %+8.3f  predicted\n", ok ? "PASS" : "FAIL", what, meas, simv, d);
+    if (!ok)
+        (*fails)++;
+}
+
+/* Print (and, with chip fractions, judge) one case's rows. */
+static int case_rows(const cfg *c, int add, long mib, const e25_frac *chip, int *fails, sk_error *e)
+{
+    e25_frac m;
+    int rc = model_frac(c, add, mib, &m, e);
+    if (rc < 0)
+        return rc;
+    for (int a = 0; a < (add ? 3 : 1); a++)
+        for (int cl = 0; cl < E25_NCLASS; cl++) {
+            char what[64];
+            snprintf(what, sizeof what, "%s %ld MiB %c %s", add ? "add" : "stream.cg", mib, "abc"[a], class_name[cl]);
+            row(what, chip ? chip->f[a][cl] : NAN, m.f[a][cl], fails);
+        }
+    return 0;
+}
+
+/* One data line of retain.csv into *l, *add and *mib; 0, or -1 when it
+ * does not parse. */
+static int parse_line(const char *s, int *add, long *mib, e25_line *l)
+{
+    char kind[16], arr;
+    long m;
+    unsigned long line, c1, c2, c3, af;
+    int used = 0;
+    if (sscanf(s, "%15[^,],%ld,%c,%lu,%lu,%lu,%lu,%lu%n", kind, &m, &arr, &line, &c1, &c2, &c3, &af, &used) != 8)
+        return -1;
+    if (s[used + strspn(s + used, " \t\r\n")] != '\0')
+        return -1;
+    int is_add = !strcmp(kind, "add");
+    if (!is_add && strcmp(kind, "stream_cg"))
+        return -1;
+    if (m < 1 || m > 4096 || arr < 'a' || arr > (is_add ? 'c' : 'a'))
+        return -1;
+    if (!c1 || !c2 || !c3 || !af || c1 > E25_MAX_CYC || c2 > E25_MAX_CYC || c3 > E25_MAX_CYC || af > E25_MAX_CYC)
+        return -1;
+    *add = is_add;
+    *mib = m;
+    *l = (e25_line){arr - 'a', (unsigned)c1, (unsigned)c2, (unsigned)c3, (unsigned)af};
+    return 0;
+}
+
+int validate_e25(const cfg *c0, const char *dir, int *fails, sk_error *e)
+{
+    cfg c = *c0;
+    if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
+        return e->code;
+    char path[4096], line[256];
+    snprintf(path, sizeof path, "%s/capture/retain.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open", path);
+    e25_case cs[E25_MAX_CASES];
+    int ncase = 0, rc = 0;
+    long lineno = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        lineno++;
+        if (lineno == 1 || line[strspn(line, " \t\r\n")] == '\0')
+            continue;
+        int add;
+        long mib;
+        e25_line l;
+        if (parse_line(line, &add, &mib, &l) < 0) {
+            line[strcspn(line, "\r\n")] = '\0';
+            rc = sk_errorf(e, SK_EIO,
+                           "%s:%ld: '%s': expected kernel,mib,array,line,cold1,cold2,cold3,after with kernel add "
+                           "(arrays a, b, c) or stream_cg (a), mib 1..4096 and cycles 1..%u",
+                           path, lineno, line, E25_MAX_CYC);
+            break;
+        }
+        int k = 0;
+        while (k < ncase && !(cs[k].add == add && cs[k].mib == mib))
+            k++;
+        if (k == ncase) {
+            if (ncase == E25_MAX_CASES) {
+                rc = sk_errorf(e, SK_EIO, "%s:%ld: more than %d (kernel, mib) cases", path, lineno, E25_MAX_CASES);
+                break;
+            }
+            cs[ncase++] = (e25_case){add, mib, NULL, 0, 0};
+        }
+        if (cs[k].n == cs[k].cap) {
+            cs[k].cap = cs[k].cap ? 2 * cs[k].cap : 1024;
+            cs[k].l = xrealloc(cs[k].l, cs[k].cap * sizeof *cs[k].l);
+        }
+        cs[k].l[cs[k].n++] = l;
+    }
+    fclose(f);
+    if (rc == 0 && ncase == 0)
+        rc = sk_errorf(e, SK_EIO, "%s: no data lines: expected kernel,mib,array,line,cold1,cold2,cold3,after",
+                       path);
+    e25_frac chip[E25_MAX_CASES];
+    for (int k = 0; k < ncase && rc == 0; k++)
+        rc = e25_classify(&cs[k], path, &chip[k], e);
+    if (rc == 0) {
+        printf("\nE25 what the L2 holds after the kernel ran twice: fraction of sampled lines SM 0 hits "
+               "(near: its partition's; far: the other's, local = a replica)\n");
+        for (int k = 0; k < ncase && rc == 0; k++)
+            rc = case_rows(&c, cs[k].add, cs[k].mib, &chip[k], fails, e);
+    }
+    for (int k = 0; k < ncase; k++)
+        free(cs[k].l);
+    return rc;
+}
+
+int validate_e25_model(const cfg *c0, sk_error *e)
+{
+    cfg c = *c0;
+    if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
+        return e->code;
+    /* cap_mem.cu's cases */
+    static const struct { int add; long mib; } cases[] = {{1, 12}, {1, 16}, {1, 20}, {1, 24}, {0, 48},
+                                                           {0, 52}, {0, 56}, {0, 60}, {0, 64}};
+    printf("\nE25 (no capture/retain.csv yet: the model's side only, nothing judged) what the L2 holds after "
+           "the kernel ran twice: fraction of sampled lines SM 0 hits\n");
+    int ign = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = case_rows(&c, cases[i].add, cases[i].mib, NULL, &ign, e);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
