@@ -477,76 +477,100 @@ START_TEST(test_validate_e24)
 END_TEST
 
 /* validate's E25 section on a synthetic retain.csv (tests/data/e25, made
- * by make_retain.py; not a measurement) whose classes are known: near
- * lines 60 % hits, far lines of a and b 30 % local, 40 % remote hits, of c
- * 70 % remote, none local; a tenth of the near lines have one cold read
- * held back into the far level, which the lesser of cold1 and cold3 must
- * undo.  The model's side follows from its mechanisms: 3 x 12 MiB fit the
- * L2 (near hits ~1), reads leave replicas in SM 0's half (a far local
- * ~0.5), stores drop them (c far local 0).  Then bad captures: a line
- * that does not parse, levels that do not separate, no data. */
+ * by make_retain.py; not a measurement) whose classes are known.  add 12
+ * MiB: near lines 60 % hits, far lines of a and b 30 % local, 40 % remote
+ * hits, of c 70 % remote and none local; a tenth of the near lines have one
+ * cold read held back into the far level, which the lesser of cold1 and
+ * cold3 must undo; one line of b (a near hit) sits at 5000 cycles cold,
+ * which the clusters must not follow (it counts as a far line: b 59/99,
+ * 71/101, 31/101).  stream_cg 48 MiB: 50 % near hits, 70 % far hits, 20 %
+ * local.  The levels line gives the derived far-hit level (652 - (487 -
+ * 305) = 470).  The model's side follows from its mechanisms: 3 x 12 MiB
+ * fit the L2 (near hits ~1), reads leave replicas in SM 0's half (far
+ * local ~0.5), stores drop them (c far local 0), and a 48 MiB stream
+ * keeps replicas but not all of its near lines.  Then bad captures, each
+ * with its message. */
 START_TEST(test_validate_e25)
 {
     cli_result r;
     run_cli("validate -c " TU_H200 " -d " TEST_DATA "/e25 --only e25", &r);
     ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
     static const struct { const char *row; double chip; } want[] = {
-        {"add 12 MiB a near hit", 0.6}, {"add 12 MiB a far hit", 0.7}, {"add 12 MiB a far local", 0.3},
-        {"add 12 MiB b near hit", 0.6}, {"add 12 MiB b far local", 0.3}, {"add 12 MiB c near hit", 0.6},
-        {"add 12 MiB c far hit", 0.7},  {"add 12 MiB c far local", 0.0},
+        {"add 12 MiB a near hit", 0.6},         {"add 12 MiB a far hit", 0.7},       {"add 12 MiB a far local", 0.3},
+        {"add 12 MiB b near hit", 59 / 99.0},   {"add 12 MiB b far hit", 71 / 101.0}, {"add 12 MiB b far local", 31 / 101.0},
+        {"add 12 MiB c near hit", 0.6},         {"add 12 MiB c far hit", 0.7},       {"add 12 MiB c far local", 0.0},
+        {"stream.cg 48 MiB a near hit", 0.5},   {"stream.cg 48 MiB a far hit", 0.7}, {"stream.cg 48 MiB a far local", 0.2},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const char *p = strstr(r.out, want[i].row);
         double chip = NAN, simv = NAN;
         ck_assert_msg(p && sscanf(p + strlen(want[i].row), "%lf %lf", &chip, &simv) == 2, "%s missing:\n%s",
                       want[i].row, r.out);
-        ck_assert_msg(fabs(chip - want[i].chip) < 1e-9, "%s: chip %.3f, expected %.3f", want[i].row, chip,
+        ck_assert_msg(fabs(chip - want[i].chip) < 0.0005, "%s: chip %.3f, expected %.3f", want[i].row, chip,
                       want[i].chip);
     }
+    ck_assert_msg(strstr(r.out, "levels add 12 MiB: levels (cycles) hit 305, near miss 487, far miss 652, far hit 470 (derived)"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "absent stream.cg 64 MiB: not in the capture"), "%s", r.out);
     double a_near = row_sim(r.out, "add 12 MiB a near hit", "predicted");
     double a_local = row_sim(r.out, "add 12 MiB a far local", "predicted");
     double c_local = row_sim(r.out, "add 12 MiB c far local", "predicted");
+    double s_near = row_sim(r.out, "stream.cg 48 MiB a near hit", "predicted");
+    double s_local = row_sim(r.out, "stream.cg 48 MiB a far local", "predicted");
     ck_assert_msg(a_near > 0.9 && a_local > 0.35 && a_local < 0.65 && c_local < 0.05,
                   "model: a near %.3f, a far local %.3f, c far local %.3f", a_near, a_local, c_local);
+    ck_assert_msg(s_near < 0.95 && s_local > 0.2 && s_local < 0.8, "model: stream near %.3f, far local %.3f", s_near,
+                  s_local);
     ck_assert_msg(strstr(r.out, "PASS   add 12 MiB c far local") && strstr(r.out, "FAIL   add 12 MiB a near hit"),
                   "verdicts:\n%s", r.out);
     cli_free(&r);
 
-    static const struct { const char *csv, *err; } badcap[] = {
+    static const struct { const char *lines, *err; } badcap[] = {
         {"add,12,d,1,490,305,490,305", "retain.csv:2: 'add,12,d,1,490,305,490,305': expected kernel,mib,array,line,"
                                        "cold1,cold2,cold3,after with kernel add (arrays a, b, c) or stream_cg (a), "
-                                       "mib 1..4096 and cycles 1..1000000"},
+                                       "mib 1..256, a line of the array and cycles 1..1000000"},
         {"stream_cg,48,a,1,490,305,490,0", "retain.csv:2: 'stream_cg,48,a,1,490,305,490,0': expected"},
+        {"add,1,a,8192,490,305,490,305", "retain.csv:2: 'add,1,a,8192,490,305,490,305': expected"},
+        {"add,512,a,1,490,305,490,305", "retain.csv:2: 'add,512,a,1,490,305,490,305': expected"},
         {"", "retain.csv: no data lines"},
     };
     char *d = tu_strf("%s/e25/capture", tmpdir);
     char *args = tu_strf("validate -c " TU_H200 " -d %s/e25 --only e25", tmpdir);
     for (size_t i = 0; i < sizeof badcap / sizeof badcap[0]; i++) {
-        char *cmd = tu_strf("mkdir -p %s && printf 'kernel,mib,array,line,cold1,cold2,cold3,after\n%s%s' > %s/retain.csv",
-                            d, badcap[i].csv, *badcap[i].csv ? "\\n" : "", d);
+        char *cmd = tu_strf("mkdir -p %s && printf 'kernel,mib,array,line,cold1,cold2,cold3,after\\n%s%s' > %s/retain.csv",
+                            d, badcap[i].lines, *badcap[i].lines ? "\\n" : "", d);
         ck_assert_int_eq(system(cmd), 0);
         run_cli(args, &r);
-        ck_assert_msg(r.status != 0 && strstr(r.err, badcap[i].err), "%s: status %d: %s", badcap[i].csv, r.status, r.err);
+        ck_assert_msg(r.status != 0 && strstr(r.err, badcap[i].err), "%s: status %d: %s", badcap[i].lines, r.status,
+                      r.err);
         cli_free(&r);
         free(cmd);
     }
-    /* every line's second cold read as slow as its first: no hit level */
-    char *cmd = tu_strf("awk -F, 'NR > 1 { $6 = $5 } 1' OFS=, " TEST_DATA "/e25/capture/retain.csv > %s/retain.csv", d);
-    ck_assert_int_eq(system(cmd), 0);
-    run_cli(args, &r);
-    ck_assert_msg(r.status != 0 && strstr(r.err, "retain.csv: add 12 MiB: levels hit ") &&
-                      strstr(r.err, "expected each at least 40 above the one before"),
-                  "status %d: %s", r.status, r.err);
-    cli_free(&r);
-    free(cmd);
-    /* one partition only: nothing to tell near from far by */
-    cmd = tu_strf("awk -F, 'NR == 1 || $5 < 600 || NR %% 40 == 1' OFS=, " TEST_DATA "/e25/capture/retain.csv > %s/retain.csv", d);
-    ck_assert_int_eq(system(cmd), 0);
-    run_cli(args, &r);
-    ck_assert_msg(r.status != 0 && strstr(r.err, "far lines: expected at least 64 of each"), "status %d: %s",
-                  r.status, r.err);
-    cli_free(&r);
-    free(cmd);
+    static const struct { const char *make, *err; } badfile[] = {
+        /* every line's second cold read as slow as its first: no hit level */
+        {"awk -F, 'NR > 1 { $6 = $5 } 1' OFS=,", "retain.csv: add 12 MiB: levels hit "},
+        /* near lines and a few far ones: too few to tell a level by */
+        {"awk -F, 'NR == 1 || $5 < 600 || NR % 20 == 1' OFS=,", "far lines: expected at least 64 of each"},
+        /* a partial run: array c missing */
+        {"awk -F, '$3 != \"c\"' OFS=,", "retain.csv: add 12 MiB: array c has 0 near and 0 far lines: expected at least 32 of each"},
+        /* a second run appended to the first */
+        {"awk 'FNR > 1 || NR == 1' " TEST_DATA "/e25/capture/retain.csv",
+         "retain.csv: add 12 MiB: array a line 1000 appears twice: expected each sampled line once"},
+        /* no header */
+        {"tail -n +2", "retain.csv:1: 'add,12,a,1000,"},
+        /* a line past the buffer */
+        {"awk '{ print } NR == 2 { printf \"%600s\\n\", \"x\" }'", "retain.csv:3: a line longer than 510 characters"},
+    };
+    for (size_t i = 0; i < sizeof badfile / sizeof badfile[0]; i++) {
+        char *cmd = tu_strf("%s " TEST_DATA "/e25/capture/retain.csv > %s/retain.csv", badfile[i].make, d);
+        ck_assert_int_eq(system(cmd), 0);
+        run_cli(args, &r);
+        ck_assert_msg(r.status != 0 && strstr(r.err, badfile[i].err), "%s: status %d: %s", badfile[i].make, r.status,
+                      r.err);
+        ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "not one line: %s", r.err);
+        cli_free(&r);
+        free(cmd);
+    }
     free(args);
     free(d);
 }

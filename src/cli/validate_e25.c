@@ -14,8 +14,9 @@
  *
  *   miss level of a line   min(cold1, cold3): a refresh that held one cold
  *                          read back rarely holds both
- *   near / far             the two clusters of those (2-means): SM 0's own
- *                          partition's HBM reads and the other's
+ *   near / far             the two clusters of those (k-medians from the
+ *                          widest gap within the 5th-95th percentiles):
+ *                          SM 0's own partition's HBM reads and the other's
  *   L_hit                  median cold2 of the near lines (a local hit)
  *   L_near, L_far          median miss level of each cluster
  *   R = L_far - (L_near - L_hit)   a hit in the far partition: the far
@@ -30,7 +31,8 @@
  *
  * The model: the same kernel twice (gen add or the .cg stream, the second
  * launched once the first completed), then per array two one-thread
- * probes on SM 0 (sms=l2:0), each 512 dependent ld.global.cg of random
+ * probes on an SM of SM 0's partition (sms=l2:0; replicas are per
+ * partition, so which one does not matter), each 512 dependent ld.global.cg of random
  * lines of the array's pages in one partition (part=0, part=1); the
  * probes' L2 counters give the fractions: near l2_hits, far l2_replica_hits
  * (local) and l2_hits (either).  Lines are drawn with replacement (~0.5 %
@@ -59,6 +61,7 @@ static const char *const class_name[E25_NCLASS] = {"near hit", "far hit", "far l
 
 typedef struct e25_line {
     int array;                  /* 0..2: a, b, c */
+    uint32_t line;              /* the line's index in its array */
     unsigned cold1, cold2, cold3, after;
 } e25_line;
 
@@ -91,47 +94,54 @@ static unsigned miss_level(const e25_line *l)
     return l->cold1 < l->cold3 ? l->cold1 : l->cold3;
 }
 
+/* The median of the lines' values got(l) over the lines of cs with
+ * from <= miss level < to; NAN when there is none.  v: scratch of cs->n. */
+static double median_of(const e25_case *cs, double *v, double from, double to, int cold2, size_t *count)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        double m = miss_level(&cs->l[i]);
+        if (m >= from && m < to)
+            v[k++] = cold2 ? cs->l[i].cold2 : m;
+    }
+    if (count)
+        *count = k;
+    return k ? median(v, k) : NAN;
+}
+
 /* The chip's fractions of case cs from its lines (the file comment's
- * rules); where names the capture for errors. */
-static int e25_classify(const e25_case *cs, const char *where, e25_frac *out, sk_error *e)
+ * rules), and its levels into lv (hit, near miss, far miss, far hit R);
+ * where names the capture for errors. */
+static int e25_classify(const e25_case *cs, const char *where, e25_frac *out, double lv[4], sk_error *e)
 {
     size_t n = cs->n;
     double *v = xmalloc((n ? n : 1) * sizeof *v);
-    /* 2-means on the miss levels, from the midpoint of the extremes */
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        lo = fmin(lo, miss_level(&cs->l[i]));
-        hi = fmax(hi, miss_level(&cs->l[i]));
-    }
-    double split = 0.5 * (lo + hi);
-    for (int it = 0; it < 50; it++) {
-        double s[2] = {0, 0}, k[2] = {0, 0};
-        for (size_t i = 0; i < n; i++) {
-            int far = miss_level(&cs->l[i]) >= split;
-            s[far] += miss_level(&cs->l[i]);
-            k[far]++;
+    /* two clusters of the miss levels by their medians (k-medians), from
+     * the widest gap between sorted levels within the 5th to 95th
+     * percentiles: a stray line far off either level moves neither, and
+     * a cluster of a twentieth of the lines is still found */
+    for (size_t i = 0; i < n; i++)
+        v[i] = miss_level(&cs->l[i]);
+    qsort(v, n, sizeof *v, cmp_d);
+    double split = n ? v[n / 2] : 0, gap = -1;
+    for (size_t i = n / 20; i + 1 < n - n / 20; i++)
+        if (v[i + 1] - v[i] > gap) {
+            gap = v[i + 1] - v[i];
+            split = 0.5 * (v[i] + v[i + 1]);
         }
-        if (k[0] == 0 || k[1] == 0)
+    for (int it = 0; it < 50 && n; it++) {
+        double a = median_of(cs, v, -INFINITY, split, 0, NULL), b = median_of(cs, v, split, INFINITY, 0, NULL);
+        if (isnan(a) || isnan(b))
             break;
-        double next = 0.5 * (s[0] / k[0] + s[1] / k[1]);
+        double next = 0.5 * (a + b);
         if (next == split)
             break;
         split = next;
     }
     size_t nn = 0, nf = 0;
-    for (size_t i = 0; i < n; i++)
-        if (miss_level(&cs->l[i]) < split)
-            v[nn++] = miss_level(&cs->l[i]);
-    double l_near = nn ? median(v, nn) : NAN;
-    for (size_t i = 0; i < n; i++)
-        if (miss_level(&cs->l[i]) >= split)
-            v[nf++] = miss_level(&cs->l[i]);
-    double l_far = nf ? median(v, nf) : NAN;
-    size_t nh = 0;
-    for (size_t i = 0; i < n; i++)
-        if (miss_level(&cs->l[i]) < split)
-            v[nh++] = cs->l[i].cold2;
-    double l_hit = nh ? median(v, nh) : NAN;
+    double l_near = median_of(cs, v, -INFINITY, split, 0, &nn);
+    double l_far = median_of(cs, v, split, INFINITY, 0, &nf);
+    double l_hit = median_of(cs, v, -INFINITY, split, 1, NULL);
     free(v);
     const char *kind = cs->add ? "add" : "stream_cg";
     if (nn < E25_MIN_LINES || nf < E25_MIN_LINES)
@@ -144,6 +154,7 @@ static int e25_classify(const e25_case *cs, const char *where, e25_frac *out, sk
                          where, kind, cs->mib, l_hit, l_near, l_far, E25_MIN_GAP);
     double r = l_far - (l_near - l_hit);
     double t_near = 0.5 * (l_hit + l_near), t_local = 0.5 * (l_hit + r), t_far = 0.5 * (r + l_far);
+    lv[0] = l_hit, lv[1] = l_near, lv[2] = l_far, lv[3] = r;
     double cnt[3][E25_NCLASS], tot[3][2];
     memset(cnt, 0, sizeof cnt);
     memset(tot, 0, sizeof tot);
@@ -158,6 +169,13 @@ static int e25_classify(const e25_case *cs, const char *where, e25_frac *out, sk
             cnt[l->array][E25_FAR_LOCAL] += l->after < t_local;
         }
     }
+    /* every array of the kernel, each with enough lines of both classes
+     * (a partial capture would leave rows unjudged) */
+    for (int a = 0; a < (cs->add ? 3 : 1); a++)
+        if (tot[a][0] < E25_MIN_LINES / 2 || tot[a][1] < E25_MIN_LINES / 2)
+            return sk_errorf(e, SK_EIO, "%s: %s %ld MiB: array %c has %.0f near and %.0f far lines: expected at "
+                             "least %d of each",
+                             where, kind, cs->mib, "abc"[a], tot[a][0], tot[a][1], E25_MIN_LINES / 2);
     for (int a = 0; a < 3; a++) {
         out->f[a][E25_NEAR_HIT] = tot[a][0] ? cnt[a][E25_NEAR_HIT] / tot[a][0] : NAN;
         out->f[a][E25_FAR_HIT] = tot[a][1] ? cnt[a][E25_FAR_HIT] / tot[a][1] : NAN;
@@ -209,7 +227,7 @@ static int model_frac(const cfg *c, int add, long mib, e25_frac *out, sk_error *
             kernel *p = &k[made];
             if ((rc = gen_chase(p, 1 << 20, E25_HOPS, 1, 0, 1, e)) < 0)
                 break;
-            p->l2_part = 1;   /* sms=l2:0: SM 0 takes the one CTA */
+            p->l2_part = 1;   /* sms=l2:0: an SM of SM 0's partition takes the one CTA */
             for (uint32_t q = 0; q < p->nprogs; q++)
                 for (uint32_t i = 0; i < p->progs[q].napats; i++) {
                     mem_apat *ap = &p->progs[q].apats[i];
@@ -237,9 +255,10 @@ static int model_frac(const cfg *c, int add, long mib, e25_frac *out, sk_error *
     for (int a = 0; a < 3; a++)
         for (int cl = 0; cl < E25_NCLASS; cl++)
             out->f[a][cl] = NAN;
-    if (results_nkernels(r) != (size_t)nk) {
+    size_t got = results_nkernels(r);
+    if (got != (size_t)nk) {
         results_free(r);
-        return sk_errorf(e, SK_EUSAGE, "validate: E25: %zu kernels simulated: expected %d", results_nkernels(r), nk);
+        return sk_errorf(e, SK_EUSAGE, "validate: E25: %zu kernels simulated: expected %d", got, nk);
     }
     for (int a = 0; a < narr; a++) {
         const kernel_stats *nr = results_kernel(r, (size_t)(2 + 2 * a)), *fr = results_kernel(r, (size_t)(3 + 2 * a));
@@ -281,6 +300,14 @@ static int case_rows(const cfg *c, int add, long mib, const e25_frac *chip, int 
     return 0;
 }
 
+#define E25_HEADER "kernel,mib,array,line,cold1,cold2,cold3,after"
+#define E25_MAX_MIB 256
+
+/* cap_mem.cu's cases, in its order: what validate_e25_model prints and
+ * what a capture is expected to hold */
+static const struct { int add; long mib; } e25_cases[] = {{1, 12}, {1, 16}, {1, 20}, {1, 24}, {0, 48},
+                                                         {0, 52}, {0, 56}, {0, 60}, {0, 64}};
+
 /* One data line of retain.csv into *l, *add and *mib; 0, or -1 when it
  * does not parse. */
 static int parse_line(const char *s, int *add, long *mib, e25_line *l)
@@ -296,53 +323,70 @@ static int parse_line(const char *s, int *add, long *mib, e25_line *l)
     int is_add = !strcmp(kind, "add");
     if (!is_add && strcmp(kind, "stream_cg"))
         return -1;
-    if (m < 1 || m > 4096 || arr < 'a' || arr > (is_add ? 'c' : 'a'))
+    if (m < 1 || m > E25_MAX_MIB || arr < 'a' || arr > (is_add ? 'c' : 'a'))
+        return -1;
+    if (line >= ((unsigned long)m << 20) / 128)
         return -1;
     if (!c1 || !c2 || !c3 || !af || c1 > E25_MAX_CYC || c2 > E25_MAX_CYC || c3 > E25_MAX_CYC || af > E25_MAX_CYC)
         return -1;
     *add = is_add;
     *mib = m;
-    *l = (e25_line){arr - 'a', (unsigned)c1, (unsigned)c2, (unsigned)c3, (unsigned)af};
+    *l = (e25_line){arr - 'a', (uint32_t)line, (unsigned)c1, (unsigned)c2, (unsigned)c3, (unsigned)af};
     return 0;
 }
 
-int validate_e25(const cfg *c0, const char *dir, int *fails, sk_error *e)
+static int cmp_line(const void *a, const void *b)
 {
-    cfg c = *c0;
-    if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
-        return e->code;
-    char path[4096], line[256];
-    snprintf(path, sizeof path, "%s/capture/retain.csv", dir);
+    const e25_line *x = a, *y = b;
+    if (x->array != y->array)
+        return x->array - y->array;
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+/* The capture's lines by case; 0 or a negative code. */
+static int read_capture(const char *path, e25_case *cs, int *ncase, sk_error *e)
+{
     FILE *f = fopen(path, "r");
     if (!f)
         return sk_errorf(e, SK_EIO, "%s: cannot open", path);
-    e25_case cs[E25_MAX_CASES];
-    int ncase = 0, rc = 0;
+    char line[512];
+    int rc = 0;
     long lineno = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
-        if (lineno == 1 || line[strspn(line, " \t\r\n")] == '\0')
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: a line longer than %zu characters: expected " E25_HEADER, path,
+                           lineno, sizeof line - 2);
+            break;
+        }
+        line[strcspn(line, "\r\n")] = '\0';
+        if (lineno == 1) {
+            if (strcmp(line, E25_HEADER))
+                rc = sk_errorf(e, SK_EIO, "%s:1: '%.60s': expected the header " E25_HEADER, path, line);
+            continue;
+        }
+        if (line[strspn(line, " \t")] == '\0')
             continue;
         int add;
         long mib;
         e25_line l;
         if (parse_line(line, &add, &mib, &l) < 0) {
-            line[strcspn(line, "\r\n")] = '\0';
             rc = sk_errorf(e, SK_EIO,
-                           "%s:%ld: '%s': expected kernel,mib,array,line,cold1,cold2,cold3,after with kernel add "
-                           "(arrays a, b, c) or stream_cg (a), mib 1..4096 and cycles 1..%u",
-                           path, lineno, line, E25_MAX_CYC);
+                           "%s:%ld: '%.80s': expected " E25_HEADER " with kernel add (arrays a, b, c) or "
+                           "stream_cg (a), mib 1..%d, a line of the array and cycles 1..%u",
+                           path, lineno, line, E25_MAX_MIB, E25_MAX_CYC);
             break;
         }
         int k = 0;
-        while (k < ncase && !(cs[k].add == add && cs[k].mib == mib))
+        while (k < *ncase && !(cs[k].add == add && cs[k].mib == mib))
             k++;
-        if (k == ncase) {
-            if (ncase == E25_MAX_CASES) {
+        if (k == *ncase) {
+            if (*ncase == E25_MAX_CASES) {
                 rc = sk_errorf(e, SK_EIO, "%s:%ld: more than %d (kernel, mib) cases", path, lineno, E25_MAX_CASES);
                 break;
             }
-            cs[ncase++] = (e25_case){add, mib, NULL, 0, 0};
+            cs[(*ncase)++] = (e25_case){add, mib, NULL, 0, 0};
         }
         if (cs[k].n == cs[k].cap) {
             cs[k].cap = cs[k].cap ? 2 * cs[k].cap : 1024;
@@ -351,17 +395,59 @@ int validate_e25(const cfg *c0, const char *dir, int *fails, sk_error *e)
         cs[k].l[cs[k].n++] = l;
     }
     fclose(f);
-    if (rc == 0 && ncase == 0)
-        rc = sk_errorf(e, SK_EIO, "%s: no data lines: expected kernel,mib,array,line,cold1,cold2,cold3,after",
-                       path);
+    if (rc == 0 && lineno == 0)
+        rc = sk_errorf(e, SK_EIO, "%s: empty: expected the header " E25_HEADER, path);
+    if (rc == 0 && *ncase == 0)
+        rc = sk_errorf(e, SK_EIO, "%s: no data lines: expected " E25_HEADER, path);
+    /* a line sampled twice: cap_mem appends, so a second run over an old
+     * capture repeats every line */
+    for (int k = 0; k < *ncase && rc == 0; k++) {
+        e25_line *v = xmalloc(cs[k].n * sizeof *v);
+        memcpy(v, cs[k].l, cs[k].n * sizeof *v);
+        qsort(v, cs[k].n, sizeof *v, cmp_line);
+        for (size_t i = 1; i < cs[k].n && rc == 0; i++)
+            if (!cmp_line(&v[i - 1], &v[i]))
+                rc = sk_errorf(e, SK_EIO,
+                               "%s: %s %ld MiB: array %c line %u appears twice: expected each sampled line once "
+                               "(a capture appended to an older one?)",
+                               path, cs[k].add ? "add" : "stream_cg", cs[k].mib, "abc"[v[i].array], v[i].line);
+        free(v);
+    }
+    return rc;
+}
+
+int validate_e25(const cfg *c0, const char *dir, int *fails, sk_error *e)
+{
+    cfg c = *c0;
+    if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
+        return e->code;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/capture/retain.csv", dir);
+    e25_case cs[E25_MAX_CASES];
+    int ncase = 0;
+    int rc = read_capture(path, cs, &ncase, e);
     e25_frac chip[E25_MAX_CASES];
+    double lv[E25_MAX_CASES][4];
     for (int k = 0; k < ncase && rc == 0; k++)
-        rc = e25_classify(&cs[k], path, &chip[k], e);
+        rc = e25_classify(&cs[k], path, &chip[k], lv[k], e);
     if (rc == 0) {
         printf("\nE25 what the L2 holds after the kernel ran twice: fraction of sampled lines SM 0 hits "
                "(near: its partition's; far: the other's, local = a replica)\n");
-        for (int k = 0; k < ncase && rc == 0; k++)
+        /* cap_mem's cases that the capture lacks: said, not judged */
+        for (size_t i = 0; i < sizeof e25_cases / sizeof e25_cases[0]; i++) {
+            int k = 0;
+            while (k < ncase && !(cs[k].add == e25_cases[i].add && cs[k].mib == e25_cases[i].mib))
+                k++;
+            if (k == ncase)
+                printf("%-6s %s %ld MiB: not in the capture\n", "absent", e25_cases[i].add ? "add" : "stream.cg",
+                       e25_cases[i].mib);
+        }
+        for (int k = 0; k < ncase && rc == 0; k++) {
+            printf("%-6s %s %ld MiB: levels (cycles) hit %.0f, near miss %.0f, far miss %.0f, far hit %.0f "
+                   "(derived)\n",
+                   "levels", cs[k].add ? "add" : "stream.cg", cs[k].mib, lv[k][0], lv[k][1], lv[k][2], lv[k][3]);
             rc = case_rows(&c, cs[k].add, cs[k].mib, &chip[k], fails, e);
+        }
     }
     for (int k = 0; k < ncase; k++)
         free(cs[k].l);
@@ -373,14 +459,11 @@ int validate_e25_model(const cfg *c0, sk_error *e)
     cfg c = *c0;
     if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
         return e->code;
-    /* cap_mem.cu's cases */
-    static const struct { int add; long mib; } cases[] = {{1, 12}, {1, 16}, {1, 20}, {1, 24}, {0, 48},
-                                                           {0, 52}, {0, 56}, {0, 60}, {0, 64}};
     printf("\nE25 (no capture/retain.csv yet: the model's side only, nothing judged) what the L2 holds after "
            "the kernel ran twice: fraction of sampled lines SM 0 hits\n");
     int ign = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int rc = case_rows(&c, cases[i].add, cases[i].mib, NULL, &ign, e);
+    for (size_t i = 0; i < sizeof e25_cases / sizeof e25_cases[0]; i++) {
+        int rc = case_rows(&c, e25_cases[i].add, e25_cases[i].mib, NULL, &ign, e);
         if (rc < 0)
             return rc;
     }

@@ -180,18 +180,26 @@ __global__ void hbm_kernel(const uint32_t *buf, uint32_t lines_log2, int k_per_s
 // ---------------------------------------------------------------- retain
 // E25: thread 0 of the CTA that finds itself on SM `target` (a grid of one
 // CTA per SM) times one ld.global.cg of each line base + offs[i], in that
-// order, into out[i].  The branch on o waits for the offset's own load
-// before the first clock read, so only the probed load is timed.
+// order, into out[i].  The offsets are first copied into shared memory, so
+// that, wherever ptxas puts the first clock read, the one load before it
+// is a shared one (not a global one that might miss), and the branch on o
+// waits for it before the clock is read.
 __global__ void probe_kernel(const char *base, const uint64_t *offs, int n, int target, uint32_t *out,
                              uint32_t *sink)
 {
     extern __shared__ uint32_t dyn[];
     volatile uint32_t *sh = dyn;
-    if (threadIdx.x != 0 || (int)smid() != target)
+    uint64_t *so = (uint64_t *)(dyn + 16);
+    if ((int)smid() != target)
+        return;
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        so[i] = offs[i];
+    __syncthreads();
+    if (threadIdx.x != 0)
         return;
     uint32_t acc = 0;
     for (int i = 0; i < n; i++) {
-        uint64_t o = offs[i];
+        uint64_t o = so[i];
         if (o == ~0ull)
             sink[2] = 1;
         uint32_t c;
@@ -211,7 +219,7 @@ static void flush_l2(const float4 *fb, size_t fbytes, float *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm]\n");
+        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm,retain]\n");
         return 2;
     }
     std::string dir = argv[1], parts = argc > 2 ? argv[2] : "chase,l2map,hbm,stream";
@@ -456,8 +464,8 @@ int main(int argc, char **argv)
     // held one cold read back rarely holds both: the partition is read
     // from the lesser); then flush, run the kernel twice (E24 times
     // launches after an untimed one) and read them again (after).  Each
-    // read brings its line in, 128 B a sample: at most 384 KB a kernel,
-    // under 1 % of the L2.
+    // read brings in one 32 B sector of its line (a far miss also its
+    // replica): under 200 KB a kernel, well under 1 % of the L2.
     if (parts.find("retain") != std::string::npos) {
         const int ctas = 1056, block = 256, per_array = 1024, target = 0;
         const size_t nmax = 3 * per_array;
@@ -506,10 +514,17 @@ int main(int argc, char **argv)
             CK(cudaMemcpy(doffs, offs.data(), 8ull * n, cudaMemcpyHostToDevice));
             std::vector<uint32_t> c1(n), c2(n), c3(n), ca(n);
             auto probe = [&](std::vector<uint32_t> &h) {
+                CK(cudaMemset(dcyc, 0xff, 4ull * n));   // a sentinel: SM 0 got no CTA if it stays
                 probe_kernel<<<nsm, 32, SMEM_1PER_SM>>>((const char *)buf, doffs, n, target, dcyc, usink);
                 CK(cudaGetLastError());
                 CK(cudaDeviceSynchronize());
                 CK(cudaMemcpy(h.data(), dcyc, 4ull * n, cudaMemcpyDeviceToHost));
+                for (int i = 0; i < n; i++)
+                    if (h[i] == 0xffffffffu) {
+                        std::fprintf(stderr, "cap_mem retain: read %d was not timed (no CTA on SM %d?)\n", i,
+                                     target);
+                        std::exit(1);
+                    }
             };
             auto kernel = [&]() {
                 if (add) {

@@ -5,7 +5,11 @@
 # far (miss ~655); after: near lines 60 % hits; far lines of a and b 30 %
 # local (a replica), 40 % remote hits, 30 % misses; far lines of c 70 %
 # remote hits, 30 % misses, none local.  Every 20th line's cold1 is held
-# back 300 cycles (a refresh): the lesser of cold1 and cold3 decides.
+# back 300 cycles (a refresh): the lesser of cold1 and cold3 decides.  One
+# near line's cold reads both sit at 5000 cycles (a stray line: the
+# clusters must not follow it).  Then the .cg stream at 48 MiB, 200 lines
+# of its one array: near 50 % hits, far 20 % local, 50 % remote, 30 %
+# misses.
 import random
 r = random.Random(7)
 out = ["kernel,mib,array,line,cold1,cold2,cold3,after"]
@@ -26,5 +30,17 @@ for arr in "abc":
             after = 310 + r.randint(-5, 5)
         else:
             after = 470 + r.randint(-6, 6) if k < 7 else 655 + r.randint(-6, 6)
+        if arr == "b" and i == 10:
+            c1 = c3 = 5000
         out.append("add,12,%s,%d,%d,%d,%d,%d" % (arr, 1000 + 37 * i, c1, c2, c3, after))
+for i in range(200):
+    far = i % 2
+    k = (i // 2) % 10
+    miss = 655 if far else 490
+    c1, c3, c2 = miss + r.randint(-6, 6), miss + r.randint(-6, 6), 305 + r.randint(-5, 5)
+    if not far:
+        after = 305 + r.randint(-5, 5) if k < 5 else 490 + r.randint(-6, 6)
+    else:
+        after = (310 + r.randint(-5, 5)) if k < 2 else (470 + r.randint(-6, 6)) if k < 7 else (655 + r.randint(-6, 6))
+    out.append("stream_cg,48,a,%d,%d,%d,%d,%d" % (2000 + 53 * i, c1, c2, c3, after))
 open("capture/retain.csv", "w").write("\n".join(out) + "\n")
