@@ -69,6 +69,10 @@ int e11_fabric_next(FILE *f, const char *path, long *lineno, e11_fabric_row *r, 
  * kernel time in ns, 1056 x 256 threads; E18's bandwidth of partition
  * p's SMs reading list rd[p] (GB/s, the chip's bytes); one judged row. */
 int e11_simulate(const cfg *c, const kernel *k, int n, results **out, sk_error *e);
+/* The same, each kernel after the first launched once the one before
+ * completed (sync=host); rc < 0 (making them failed) skips the run and
+ * is returned.  Frees the kernels either way. */
+int e11_simulate_seq(const cfg *c, kernel *k, int n, int rc, results **out, sk_error *e);
 int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e);
 int e11_fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t passes, int warm, int hbm,
                     double chip_bytes, double *gbps, sk_error *e);

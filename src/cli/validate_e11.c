@@ -64,6 +64,22 @@ int e11_simulate(const cfg *c, const kernel *k, int n, results **out, sk_error *
     return rc;
 }
 
+/* Kernels k[0..n-1] simulated one after another, each after the first
+ * launched once the one before completed (sync=host), as the captures
+ * synchronise on an event after every launch; rc is how making them went
+ * (< 0: nothing is simulated and rc is returned).  Frees the kernels
+ * either way; *out gets the results. */
+int e11_simulate_seq(const cfg *c, kernel *k, int n, int rc, results **out, sk_error *e)
+{
+    for (int i = 1; i < n; i++)
+        k[i].sync_host = 1;
+    if (rc == 0)
+        rc = e11_simulate(c, k, n, out, e);
+    for (int i = 0; i < n; i++)
+        kernel_free(&k[i]);
+    return rc;
+}
+
 /* Simulated cycles per hop of a chase, run as E11 ran it (tools/capture/
  * cap_mem.cu): the untimed walk of `warm` hops is a launch of its own and
  * the timed chase of `hops` a second launch, so the timed kernel meets a
@@ -102,13 +118,7 @@ out:
 static int seq_last_ns(const cfg *c, kernel *k, int n, int rc, double *ns, sk_error *e)
 {
     results *r = NULL;
-    for (int i = 1; i < n; i++)
-        k[i].sync_host = 1;
-    if (rc == 0)
-        rc = e11_simulate(c, k, n, &r, e);
-    for (int i = 0; i < n; i++)
-        kernel_free(&k[i]);
-    if (rc < 0)
+    if ((rc = e11_simulate_seq(c, k, n, rc, &r, e)) < 0)
         return rc;
     /* kernels complete in trace order here, each waiting for the last */
     const kernel_stats *ks = results_nkernels(r) == (size_t)n ? results_kernel(r, (size_t)n - 1) : NULL;

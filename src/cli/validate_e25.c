@@ -244,13 +244,7 @@ static int model_frac(const cfg *c, int add, long mib, e25_frac *out, sk_error *
                 }
         }
     results *r = NULL;
-    for (int i = 1; i < made; i++)
-        k[i].sync_host = 1;
-    if (rc == 0)
-        rc = e11_simulate(c, k, nk, &r, e);
-    for (int i = 0; i < made; i++)
-        kernel_free(&k[i]);
-    if (rc < 0)
+    if ((rc = e11_simulate_seq(c, k, made, rc, &r, e)) < 0)
         return rc;
     for (int a = 0; a < 3; a++)
         for (int cl = 0; cl < E25_NCLASS; cl++)
