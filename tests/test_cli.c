@@ -487,8 +487,10 @@ END_TEST
  * local.  The levels line gives the derived far-hit level (652 - (487 -
  * 305) = 470).  The model's side follows from its mechanisms: 3 x 12 MiB
  * fit the L2 (near hits ~1), reads leave replicas in SM 0's half (far
- * local ~0.5), stores drop them (c far local 0), and a 48 MiB stream
- * keeps replicas but not all of its near lines.  Then bad captures, each
+ * local ~0.5), so do stores (memory.l2.write_local: c far local ~0.5;
+ * checked again with it off, when only a replica already there keeps a
+ * store's data and c, never read, has none), and a 48 MiB stream keeps
+ * replicas but not all of its near lines.  Then bad captures, each
  * with its message. */
 START_TEST(test_validate_e25)
 {
@@ -517,12 +519,17 @@ START_TEST(test_validate_e25)
     double c_local = row_sim(r.out, "add 12 MiB c far local", "predicted");
     double s_near = row_sim(r.out, "stream.cg 48 MiB a near hit", "predicted");
     double s_local = row_sim(r.out, "stream.cg 48 MiB a far local", "predicted");
-    ck_assert_msg(a_near > 0.9 && a_local > 0.35 && a_local < 0.65 && c_local < 0.05,
+    ck_assert_msg(a_near > 0.9 && a_local > 0.35 && a_local < 0.65 && c_local > 0.35 && c_local < 0.65,
                   "model: a near %.3f, a far local %.3f, c far local %.3f", a_near, a_local, c_local);
     ck_assert_msg(s_near < 0.95 && s_local > 0.2 && s_local < 0.8, "model: stream near %.3f, far local %.3f", s_near,
                   s_local);
-    ck_assert_msg(strstr(r.out, "PASS   add 12 MiB c far local") && strstr(r.out, "FAIL   add 12 MiB a near hit"),
+    ck_assert_msg(strstr(r.out, "FAIL   add 12 MiB c far local") && strstr(r.out, "FAIL   add 12 MiB a near hit"),
                   "verdicts:\n%s", r.out);
+    cli_free(&r);
+    run_cli("validate -c " TU_H200 " -d " TEST_DATA "/e25 --only e25 --set memory.l2.write_local=0", &r);
+    c_local = row_sim(r.out, "add 12 MiB c far local", "predicted");
+    ck_assert_msg(c_local < 0.05 && strstr(r.out, "PASS   add 12 MiB c far local"), "write_local 0: c far local %.3f\n%s",
+                  c_local, r.out);
     cli_free(&r);
 
     static const struct { const char *lines, *err; } badcap[] = {

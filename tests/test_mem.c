@@ -712,6 +712,53 @@ START_TEST(test_l1_l2_port)
 }
 END_TEST
 
+/* memory.l2.write_local, on a 2-way, 1-set slice per partition (every load
+ * .cg).  SM a is homed in partition 0, SM b in 1; X lives in 1, Z1 and Z2
+ * in 0.
+ *   a: store X     dirty at home in 1; write_local 1: a clean copy in 0
+ *   a: load X      1: a replica hit in 0; 0: a hit at home, over the fabric
+ *   a: Z1, Z2      partition 0's two ways: the copy of X (if any) goes,
+ *                  written back nowhere (it is clean)
+ *   b: load X      a hit at home in 1 either way: the dirty data stayed
+ *   a: load X      1 and 0 alike now: the home copy, over the fabric */
+START_TEST(test_l2_write_local)
+{
+    for (int wl = 0; wl <= 1; wl++) {
+        cfg c;
+        topo t;
+        char r[64];
+        snprintf(r, sizeof r, "memory.l2.write_local=%d", wl);
+        cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.replicate=5", r, "memory.l2.slices_per_partition=1",
+                 "memory.l2.sets=1", "memory.l2.slice_bytes=256", NULL);
+        mem_hier *h = hier(&c, &t);
+        int a = first_sm_at_home(h, 0), b = first_sm_at_home(h, 1);
+        ck_assert(a >= 0 && b >= 0);
+        uint64_t x = addr_in(1 << 24, 1), z1 = addr_in(1 << 24, 0), z2 = addr_in(z1 + 4096, 0);
+        ps_t tt = 0, step = 10000000;   /* 10 us apart: nothing in flight */
+        const int f = MEM_F_BYPASS_L1;
+        warp_op(h, a, MEM_STORE, x, tt += step, 0);
+        uint64_t fab = mem_hier_stats(h, a)->fabric_sectors;
+        warp_op(h, a, MEM_LOAD, x, tt += step, f);
+        ck_assert_uint_eq(mem_hier_stats(h, a)->l2_replica_hits, wl ? 4 : 0);
+        ck_assert_uint_eq(mem_hier_stats(h, a)->l2_hits, 4);
+        ck_assert_uint_eq(mem_hier_stats(h, a)->dram_rd_bytes, 0);
+        ck_assert_uint_eq(mem_hier_stats(h, a)->fabric_sectors - fab, wl ? 0 : 4);
+        warp_op(h, a, MEM_LOAD, z1, tt += step, f);
+        warp_op(h, a, MEM_LOAD, z2, tt += step, f);
+        ck_assert_uint_eq(mem_hier_stats(h, a)->l2_writebacks, 0);
+        warp_op(h, b, MEM_LOAD, x, tt += step, f);
+        ck_assert_uint_eq(mem_hier_stats(h, b)->l2_hits, 4);
+        ck_assert_uint_eq(mem_hier_stats(h, b)->dram_rd_bytes, 0);
+        uint64_t rh = mem_hier_stats(h, a)->l2_replica_hits;   /* a snapshot: read it anew each time */
+        warp_op(h, a, MEM_LOAD, x, tt += step, f);
+        ck_assert_uint_eq(mem_hier_stats(h, a)->l2_replica_hits, rh);
+        ck_assert_uint_eq(mem_hier_stats(h, a)->l2_hits, 8);
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+}
+END_TEST
+
 /* memory.l2.replicate 3 against 1, on a 2-way, 1-set slice per partition
  * (hand-built stream, every load .cg so L1 keeps nothing).  SM a is homed
  * in partition 0, SM b in 1; X lives in 1 (remote to a), Y1 and Y2 in 1
@@ -3395,6 +3442,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l1_l2_port);
     tcase_add_test(tc, test_remote_latency);
     tcase_add_test(tc, test_l2_replica_home_lru);
+    tcase_add_test(tc, test_l2_write_local);
     tcase_add_test(tc, test_l2_replica_home_mid);
     tcase_add_test(tc, test_l2_replica_far_chase);
     tcase_add_test(tc, test_cache_mid_insertion);

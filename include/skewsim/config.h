@@ -182,6 +182,7 @@ typedef struct cfg {
     char l2_hash_bits[CFG_NAME_MAX];  /* memory.l2.hash_bits: "12,13,15,17,19" (cfg_bit_list) */
     int l2_frame_bit;                 /* memory.l2.frame_bit: first bit of the physical frame */
     int l2_replicate;                 /* memory.l2.replicate: keep remote lines in the home partition */
+    int l2_write_local;               /* memory.l2.write_local: a remote store leaves a copy at home */
     int l2_scatter_ppm;               /* memory.l2.scatter_ppm: chunks placed by a hash, per million */
     int l2_sector_pj;                 /* memory.l2.sector_pj: slice array, per sector */
     int l2_wire_fj_per_bit_mm;        /* memory.l2.wire_fj_per_bit_mm: on-die wires */

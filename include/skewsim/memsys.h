@@ -249,6 +249,13 @@ int mem_cache_invalidate(mem_cache *c, uint64_t addr);
  * here: its sectors smask become valid, nothing dirty, no LRU move (l2.c:
  * a store updates the writer's partition's replica).  1 if present. */
 int mem_cache_update(mem_cache *c, uint64_t addr, unsigned smask);
+/* Written data kept as a clean copy: addr's line, allocated at t if
+ * absent (its victim evicted as a read's would be, a dirty one written
+ * back through io; fill_flags as mem_cache_read's), gets the sectors
+ * smask valid, nothing dirty, and becomes most recent.  Nothing waits for
+ * it (l2.c: memory.l2.write_local's copy in the writer's partition). */
+void mem_cache_fill_clean(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t fill_flags,
+                          const mem_cache_io *io, mem_cache_res *res);
 /* Drop everything, dirty lines included (a carve-out change, a test). */
 void mem_cache_flush(mem_cache *c);
 

@@ -480,6 +480,17 @@ int mem_cache_update(mem_cache *c, uint64_t addr, unsigned smask)
     return 1;
 }
 
+void mem_cache_fill_clean(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t fill_flags,
+                          const mem_cache_io *io, mem_cache_res *res)
+{
+    uint64_t li = addr >> c->line_shift;
+    size_t w = find(c, li);
+    if (w == SIZE_MAX)
+        w = allocate(c, li, &t, fill_flags, io, res);
+    touch(c, w);
+    c->line[w].valid |= (uint8_t)(smask & ((1u << c->spl) - 1));
+}
+
 int mem_cache_invalidate(mem_cache *c, uint64_t addr)
 {
     size_t w = find(c, addr >> c->line_shift);

@@ -78,6 +78,7 @@ typedef struct l2_state {
     mem_bw fabric[2][2];          /* [from][to] */
     ps_t remote_ps;
     int replicate;
+    int write_local;              /* memory.l2.write_local */
     uint64_t hash_mask;
     int frame_bit;
     unsigned line_shift, sector_bytes;
@@ -275,16 +276,27 @@ static ps_t l2_store_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps
     /* replicas: the writer's partition's copy is updated with the data
      * (E21d: an array read right after a kernel wrote it reads as fast as
      * after a read, so the writers' halves still hold it), any other's is
-     * dropped */
+     * dropped.  memory.l2.write_local: the writer's partition keeps the
+     * data even where it had no copy, as a replica allocated now (the A100
+     * whitepaper: each L2 partition "caches data for memory accesses from
+     * SMs in the GPCs directly connected to the partition", every access,
+     * not only reads; E24's add, docs/memory.md).  The copy is clean (the
+     * line's own partition holds the dirty data) and the store does not
+     * wait for it; a dirty victim it evicts is written back as a read's
+     * would be.  Left out: the copy's slice port time and array energy. */
     if (s->replicate)
         for (int o = 0; o < s->nparts; o++) {
             mem_cache *copy = s->slice[slice_idx(s, o, line)];
             if (o == q)
                 continue;
-            if (o == p)
-                mem_cache_update(copy, line, smask);
-            else
+            if (o != p) {
                 mem_cache_invalidate(copy, line);
+            } else if (!mem_cache_update(copy, line, smask) && s->write_local) {
+                l2_ctx px = { s, sm, 0, 0, p };
+                mem_cache_io pio = { hbm_fetch, hbm_writeback, &px };
+                mem_cache_res pres = { 0 };
+                mem_cache_fill_clean(copy, line, smask, t + half, MEM_LINE_REPLICA, &pio, &pres);
+            }
         }
     l2_ctx hx = { s, sm, 0, 0, q };
     mem_cache_io io = { hbm_fetch, hbm_writeback, &hx };
@@ -396,6 +408,7 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
             mem_bw_init(&s->fabric[a][b], 1000000ull / (uint64_t)c->l2_fabric_gbps, 4000, 2048);
     s->remote_ps = c->l2_remote_ps;
     s->replicate = c->l2_replicate;
+    s->write_local = c->l2_write_local;
     s->sector_bytes = (unsigned)c->l2_sector_bytes;
     s->geo = *geo;
     memset(geo, 0, sizeof *geo);
