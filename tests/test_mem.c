@@ -759,6 +759,43 @@ START_TEST(test_l2_write_local)
 }
 END_TEST
 
+/* memory.l2.write_local's copy, in detail (same 2-way, 1-set slices):
+ *   a: Z1              partition 0 holds Z1
+ *   a: store X, lanes 0-7 only (sector 0): the copy in 0 holds sector 0
+ *                      alone, is counted a replica, and is most recent
+ *   a: Z2              the victim is Z1, the least recent, not the copy
+ *   a: load X (all four sectors): sector 0 a replica hit, the other three
+ *                      fetched over the fabric from X's home */
+START_TEST(test_l2_write_local_copy)
+{
+    cfg c;
+    topo t;
+    cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.replicate=5", "memory.l2.write_local=1",
+             "memory.l2.slices_per_partition=1", "memory.l2.sets=1", "memory.l2.slice_bytes=256", NULL);
+    mem_hier *h = hier(&c, &t);
+    int a = first_sm_at_home(h, 0);
+    ck_assert(a >= 0);
+    uint64_t x = addr_in(1 << 24, 1), z1 = addr_in(1 << 24, 0), z2 = addr_in(z1 + 4096, 0);
+    ps_t tt = 0, step = 10000000;
+    const int f = MEM_F_BYPASS_L1;
+    warp_op(h, a, MEM_LOAD, z1, tt += step, f);
+    uint64_t lanes8[32];
+    lanes(lanes8, x, 4);
+    mem_req st = { a, MEM_STORE, 0, 4, 0xffu, lanes8, 32, tt += step, 0, 0, 0 };
+    mem_access(mem_hier_l1(h, a), &st);
+    uint64_t lines, reps;
+    mem_hier_l2_occupancy(h, &lines, &reps);
+    ck_assert_uint_eq(reps, 1);   /* the copy is a replica (the home line of X is not) */
+    warp_op(h, a, MEM_LOAD, z2, tt += step, f);
+    uint64_t fab = mem_hier_stats(h, a)->fabric_sectors;
+    warp_op(h, a, MEM_LOAD, x, tt += step, f);
+    ck_assert_uint_eq(mem_hier_stats(h, a)->l2_replica_hits, 1);
+    ck_assert_uint_eq(mem_hier_stats(h, a)->fabric_sectors - fab, 3);
+    mem_hier_destroy(h);
+    topo_free(&t);
+}
+END_TEST
+
 /* memory.l2.replicate 3 against 1, on a 2-way, 1-set slice per partition
  * (hand-built stream, every load .cg so L1 keeps nothing).  SM a is homed
  * in partition 0, SM b in 1; X lives in 1 (remote to a), Y1 and Y2 in 1
@@ -3443,6 +3480,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_remote_latency);
     tcase_add_test(tc, test_l2_replica_home_lru);
     tcase_add_test(tc, test_l2_write_local);
+    tcase_add_test(tc, test_l2_write_local_copy);
     tcase_add_test(tc, test_l2_replica_home_mid);
     tcase_add_test(tc, test_l2_replica_far_chase);
     tcase_add_test(tc, test_cache_mid_insertion);

@@ -349,8 +349,9 @@ static const cfg_key cfg_schema[] = {
             "own reads used (most recent when there are none)"),
     ROW_INT("memory.l2.write_local", l2_write_local, 0, 0, 1, "",
             "with memory.l2.replicate > 0: 1, a store to the other partition's line also keeps its "
-            "sectors as a clean replica in the writer's home partition, allocated there when absent; "
-            "0: only a replica already there takes them"),
+            "sectors as a clean replica in the writer's home partition, allocated there when absent "
+            "and made most recent (whatever the replicate mode); 0: only a replica already there "
+            "takes them"),
     ROW_INT("memory.l2.scatter_ppm", l2_scatter_ppm, 0, 0, 1000000, "ppm",
             "of the groups of four lines (those whose addresses differ only in bits 7 and 9) of a "
             "partition, how many in a million go to a (slice, set) chosen by a hash instead of the "
