@@ -94,8 +94,10 @@ static unsigned miss_level(const e25_line *l)
     return l->cold1 < l->cold3 ? l->cold1 : l->cold3;
 }
 
-/* The median of the lines' values got(l) over the lines of cs with
- * from <= miss level < to; NAN when there is none.  v: scratch of cs->n. */
+/* The median over the lines of cs whose miss level lies in [from, to) of
+ * that miss level, or of their cold2 when cold2 is set; NAN when there is
+ * none, and their count into *count when count is not NULL.  v: scratch
+ * of cs->n. */
 static double median_of(const e25_case *cs, double *v, double from, double to, int cold2, size_t *count)
 {
     size_t k = 0;
