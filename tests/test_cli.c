@@ -472,6 +472,24 @@ START_TEST(test_validate_e24)
     cli_free(&r);
     free(args);
     free(cmd);
+    /* a directory with E24's bandwidths alone (validation/h100): the
+     * others said, not judged; and configs/h100.yaml's L2 (50 MB against
+     * 60) holds less of the add's 3 x 12 MiB and their copies than the
+     * H200's does (the chip: 2616 GB/s against 2957) */
+    cmd = tu_strf("rm -rf %s/cap && mkdir -p %s && cp " TEST_DATA "/e24/capture/e24_bw.csv %s/", tmpdir, d, d);
+    ck_assert_int_eq(system(cmd), 0);
+    args = tu_strf("validate -c configs/h100.yaml -d %s/cap --only e24", tmpdir);
+    run_cli(args, &r);
+    ck_assert_msg(r.status == 0 || r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
+    ck_assert_msg(strstr(r.out, "E24 chase rows not judged: ") && strstr(r.out, "l2cap_hist.csv.gz absent") &&
+                      strstr(r.out, "E24 E18b's lists in finer steps not judged: ") && !strstr(r.out, "chase near"),
+                  "%s", r.out);
+    double add_h100 = row_sim(r.out, "add.12MB", "predicted");
+    ck_assert_msg(isfinite(add_h100) && add_h100 < add - 200, "h100 add 3 x 12 MiB %.1f GB/s, h200 %.1f", add_h100,
+                  add);
+    cli_free(&r);
+    free(args);
+    free(cmd);
     free(d);
 }
 END_TEST
@@ -578,6 +596,41 @@ START_TEST(test_validate_e25)
         cli_free(&r);
         free(cmd);
     }
+    /* a further run beside retain.csv (retain_TAG.csv: another chip, or
+     * the same again), here the .cg stream's lines alone: its rows are
+     * judged against the same model and marked [TAG], and the case it
+     * lacks is said.  Its `after` is every line's cold2 (all hit; the far
+     * ones locally: 1.0 where retain.csv's far local is 0.2) */
+    char *cmd = tu_strf("cp " TEST_DATA "/e25/capture/retain.csv %s/retain.csv && "
+                        "awk -F, 'NR == 1 { print; next } /^stream_cg/ { $8 = $6; print }' OFS=, "
+                        TEST_DATA "/e25/capture/retain.csv > %s/retain_x2.csv",
+                        d, d);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    run_cli(args, &r);
+    ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
+    double x2 = NAN, x2sim = NAN, one = NAN, onesim = NAN;
+    const char *p = strstr(r.out, "stream.cg 48 MiB a far local [x2]");
+    ck_assert_msg(p && sscanf(p + strlen("stream.cg 48 MiB a far local [x2]"), "%lf %lf", &x2, &x2sim) == 2,
+                  "tagged row missing:\n%s", r.out);
+    p = strstr(r.out, "stream.cg 48 MiB a far local ");
+    ck_assert_msg(p && sscanf(p + strlen("stream.cg 48 MiB a far local "), "%lf %lf", &one, &onesim) == 2, "%s", r.out);
+    ck_assert_msg(fabs(x2 - 1.0) < 0.0005 && fabs(one - 0.2) < 0.0005 && x2sim == onesim,
+                  "[x2] chip %.3f model %.3f, untagged chip %.3f model %.3f", x2, x2sim, one, onesim);
+    ck_assert_msg(strstr(r.out, "absent add 12 MiB [x2]: not in the capture") &&
+                      strstr(r.out, "levels stream.cg 48 MiB [x2]: levels (cycles)") &&
+                      !strstr(r.out, "add 12 MiB a near hit [x2]") && strstr(r.out, "2 runs"),
+                  "%s", r.out);
+    cli_free(&r);
+    /* a file the glob finds that names no run */
+    cmd = tu_strf("cp %s/retain_x2.csv %s/retain_x.y.csv", d, d);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    run_cli(args, &r);
+    ck_assert_msg(r.status != 0 && strstr(r.err, "retain_x.y.csv: not a capture name: expected retain.csv or "
+                                                 "retain_TAG.csv (TAG 1-16 letters, digits or '-')"),
+                  "status %d: %s", r.status, r.err);
+    cli_free(&r);
     free(args);
     free(d);
 }

@@ -669,7 +669,10 @@ e9:
     snprintf(path, sizeof path, "%s/capture/warpload.csv.gz", dir);
     if (nwant == 0 && listed(only, "e23") && access(path, R_OK) == 0 && validate_e23(&c, dir, &fails, &e) < 0)
         goto fail;
+    /* E24: the chases (l2cap_hist) or the bandwidths alone (a second chip) */
     snprintf(path, sizeof path, "%s/capture/l2cap_hist.csv.gz", dir);
+    if (nwant == 0 && listed(only, "e24") && access(path, R_OK) != 0)
+        snprintf(path, sizeof path, "%s/capture/e24_bw.csv", dir);
     if (nwant == 0 && listed(only, "e24") && access(path, R_OK) == 0 && validate_e24(&c, dir, &fails, &e) < 0)
         goto fail;
     /* E25: judged once capture/retain.csv exists; until then --only e25

@@ -38,7 +38,13 @@
  * (local) and l2_hits (either).  Lines are drawn with replacement (~0.5 %
  * repeats, each a hit); the chip's are distinct.  Every row predicted:
  * nothing was fitted to E25.  Fractions are judged within 0.10 absolute
- * (1024 lines give the chip's a standard error of ~0.02). */
+ * (1024 lines give the chip's a standard error of ~0.02).
+ *
+ * A capture directory may hold further runs beside retain.csv, another
+ * chip or the same one again, as retain_TAG.csv: each is classified by
+ * its own levels and judged against the same model, its rows marked
+ * [TAG] (validation/h100: two H100s, two runs each). */
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +61,8 @@
 #define E25_MIN_GAP 40.0        /* cycles between levels */
 #define E25_MIN_LINES 64        /* lines of a class (near, far) a case */
 #define E25_MAX_CYC 1000000u
+#define E25_MAX_RUNS 16         /* retain.csv and retain_TAG.csv files */
+#define E25_MAX_TAG 16
 
 enum { E25_NEAR_HIT, E25_FAR_HIT, E25_FAR_LOCAL, E25_NCLASS };
 static const char *const class_name[E25_NCLASS] = {"near hit", "far hit", "far local"};
@@ -412,41 +420,152 @@ static int read_capture(const char *path, e25_case *cs, int *ncase, sk_error *e)
     return rc;
 }
 
+/* One capture file: retain.csv (tag "") or retain_TAG.csv, a further run
+ * (another chip, or the same one again) judged against the same model. */
+typedef struct e25_run {
+    char path[4096];
+    char tag[E25_MAX_TAG + 1];
+    e25_case cs[E25_MAX_CASES];
+    int ncase;
+    e25_frac chip[E25_MAX_CASES];
+    double lv[E25_MAX_CASES][4];
+} e25_run;
+
+/* The tag of a capture file's name into tag: "" for retain.csv, TAG for
+ * retain_TAG.csv; -1 for any other name. */
+static int run_tag(const char *path, char *tag)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (!strcmp(b, "retain.csv")) {
+        tag[0] = '\0';
+        return 0;
+    }
+    if (strncmp(b, "retain_", 7) || n < 12 || strcmp(b + n - 4, ".csv"))
+        return -1;
+    size_t t = n - 11;
+    if (t > E25_MAX_TAG)
+        return -1;
+    for (size_t i = 0; i < t; i++) {
+        char ch = b[7 + i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-'))
+            return -1;
+    }
+    memcpy(tag, b + 7, t);
+    tag[t] = '\0';
+    return 0;
+}
+
+static int cmp_run(const void *a, const void *b)
+{
+    return strcmp(((const e25_run *)a)->tag, ((const e25_run *)b)->tag);
+}
+
+static int find_case(const e25_run *r, int add, long mib)
+{
+    for (int k = 0; k < r->ncase; k++)
+        if (r->cs[k].add == add && r->cs[k].mib == mib)
+            return k;
+    return -1;
+}
+
 int validate_e25(const cfg *c0, const char *dir, int *fails, sk_error *e)
 {
     cfg c = *c0;
     if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
         return e->code;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/capture/retain.csv", dir);
-    e25_case cs[E25_MAX_CASES];
-    int ncase = 0;
-    int rc = read_capture(path, cs, &ncase, e);
-    e25_frac chip[E25_MAX_CASES];
-    double lv[E25_MAX_CASES][4];
-    for (int k = 0; k < ncase && rc == 0; k++)
-        rc = e25_classify(&cs[k], path, &chip[k], lv[k], e);
+    char pat[4096];
+    snprintf(pat, sizeof pat, "%s/capture/retain*.csv", dir);
+    glob_t g;
+    int grc = glob(pat, 0, NULL, &g);
+    if (grc == GLOB_NOMATCH || (grc == 0 && g.gl_pathc == 0)) {
+        globfree(&g);
+        return sk_errorf(e, SK_EIO, "%s/capture/retain.csv: cannot open", dir);
+    }
+    if (grc != 0) {
+        globfree(&g);
+        return sk_errorf(e, SK_EIO, "%s: cannot list", pat);
+    }
+    int rc = 0, nrun = 0;
+    e25_run *run = xcalloc(E25_MAX_RUNS, sizeof *run);
+    for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
+        if (nrun == E25_MAX_RUNS) {
+            rc = sk_errorf(e, SK_EIO, "%s: more than %d files: expected at most %d runs", pat, E25_MAX_RUNS,
+                           E25_MAX_RUNS);
+            break;
+        }
+        e25_run *r = &run[nrun];
+        if (strlen(g.gl_pathv[i]) >= sizeof r->path || run_tag(g.gl_pathv[i], r->tag) < 0) {
+            rc = sk_errorf(e, SK_EIO, "%s: not a capture name: expected retain.csv or retain_TAG.csv (TAG 1-%d "
+                           "letters, digits or '-')", g.gl_pathv[i], E25_MAX_TAG);
+            break;
+        }
+        snprintf(r->path, sizeof r->path, "%s", g.gl_pathv[i]);
+        nrun++;
+        rc = read_capture(r->path, r->cs, &r->ncase, e);
+        for (int k = 0; k < r->ncase && rc == 0; k++)
+            rc = e25_classify(&r->cs[k], r->path, &r->chip[k], r->lv[k], e);
+    }
+    globfree(&g);
+    /* retain.csv first, the further runs by tag */
+    qsort(run, (size_t)nrun, sizeof *run, cmp_run);
+    if (rc == 0 && (nrun == 0 || run[0].tag[0]))
+        rc = sk_errorf(e, SK_EIO, "%s/capture/retain.csv: cannot open (a retain_TAG.csv needs it beside it)", dir);
     if (rc == 0) {
         printf("\nE25 what the L2 holds after the kernel ran twice: fraction of sampled lines SM 0 hits "
-               "(near: its partition's; far: the other's, local = a replica)\n");
-        /* cap_mem's cases that the capture lacks: said, not judged */
-        for (size_t i = 0; i < sizeof e25_cases / sizeof e25_cases[0]; i++) {
-            int k = 0;
-            while (k < ncase && !(cs[k].add == e25_cases[i].add && cs[k].mib == e25_cases[i].mib))
-                k++;
-            if (k == ncase)
-                printf("%-6s %s %ld MiB: not in the capture\n", "absent", e25_cases[i].add ? "add" : "stream.cg",
-                       e25_cases[i].mib);
-        }
-        for (int k = 0; k < ncase && rc == 0; k++) {
-            printf("%-6s %s %ld MiB: levels (cycles) hit %.0f, near miss %.0f, far miss %.0f, far hit %.0f "
-                   "(derived)\n",
-                   "levels", cs[k].add ? "add" : "stream.cg", cs[k].mib, lv[k][0], lv[k][1], lv[k][2], lv[k][3]);
-            rc = case_rows(&c, cs[k].add, cs[k].mib, &chip[k], fails, e);
-        }
+               "(near: its partition's; far: the other's, local = a replica)");
+        if (nrun > 1)
+            printf("; %d runs, rows of retain_TAG.csv marked [TAG]", nrun);
+        printf("\n");
+        /* cap_mem's cases that a run lacks: said, not judged */
+        for (int j = 0; j < nrun; j++)
+            for (size_t i = 0; i < sizeof e25_cases / sizeof e25_cases[0]; i++)
+                if (find_case(&run[j], e25_cases[i].add, e25_cases[i].mib) < 0)
+                    printf("%-6s %s %ld MiB%s%s%s: not in the capture\n", "absent",
+                           e25_cases[i].add ? "add" : "stream.cg", e25_cases[i].mib, run[j].tag[0] ? " [" : "",
+                           run[j].tag, run[j].tag[0] ? "]" : "");
+        /* every case of any run, in the order the runs give them; the
+         * model's side once a case */
+        for (int j = 0; j < nrun && rc == 0; j++)
+            for (int k = 0; k < run[j].ncase && rc == 0; k++) {
+                const e25_case *cs = &run[j].cs[k];
+                int seen = 0;
+                for (int jj = 0; jj < j && !seen; jj++)
+                    seen = find_case(&run[jj], cs->add, cs->mib) >= 0;
+                if (seen)
+                    continue;
+                e25_frac m;
+                if ((rc = model_frac(&c, cs->add, cs->mib, &m, e)) < 0)
+                    break;
+                for (int jj = j; jj < nrun; jj++) {
+                    int kk = find_case(&run[jj], cs->add, cs->mib);
+                    if (kk < 0)
+                        continue;
+                    const double *lv = run[jj].lv[kk];
+                    printf("%-6s %s %ld MiB%s%s%s: levels (cycles) hit %.0f, near miss %.0f, far miss %.0f, far hit "
+                           "%.0f (derived)\n",
+                           "levels", cs->add ? "add" : "stream.cg", cs->mib, run[jj].tag[0] ? " [" : "", run[jj].tag,
+                           run[jj].tag[0] ? "]" : "", lv[0], lv[1], lv[2], lv[3]);
+                }
+                for (int a = 0; a < (cs->add ? 3 : 1); a++)
+                    for (int cl = 0; cl < E25_NCLASS; cl++)
+                        for (int jj = j; jj < nrun; jj++) {
+                            int kk = find_case(&run[jj], cs->add, cs->mib);
+                            if (kk < 0)
+                                continue;
+                            char what[64];
+                            snprintf(what, sizeof what, "%s %ld MiB %c %s%s%s%s", cs->add ? "add" : "stream.cg",
+                                     cs->mib, "abc"[a], class_name[cl], run[jj].tag[0] ? " [" : "", run[jj].tag,
+                                     run[jj].tag[0] ? "]" : "");
+                            row(what, run[jj].chip[kk].f[a][cl], m.f[a][cl], fails);
+                        }
+            }
     }
-    for (int k = 0; k < ncase; k++)
-        free(cs[k].l);
+    for (int j = 0; j < nrun; j++)
+        for (int k = 0; k < run[j].ncase; k++)
+            free(run[j].cs[k].l);
+    free(run);
     return rc;
 }
 
