@@ -1,11 +1,14 @@
 #!/bin/sh
 # scripts/validate.sh -- `make validate`: the shipped config against the H200
-# measurements, in two parts that always both run:
+# measurements, in parts that always all run (two in -q, three in full):
 #
 #   -d          validation/h200: E1 and E9 (FMA wave quantisation), E10
 #               (latencies), E11/E18 (memory), the silicon model, E4
 #   --measured  validation/h200/capture: every captured family that
 #               src/cli/validate_measured.c simulates, judged at --max-mape
+#   h100        validation/h100 against configs/h100.yaml (full runs only):
+#               E24's bandwidths and E25 on two H100s, a chip the shipped
+#               parameters were never fitted to
 #
 #   sh scripts/validate.sh BIN                 both parts, in full
 #   sh scripts/validate.sh -q BIN              the quick subset .ci/run runs:
@@ -16,17 +19,19 @@
 # Each part's output goes to the terminal and to $(dirname BIN)/validate/
 # PART.txt.  At the end one line per part says how many criteria (the
 # PASS/FAIL lines; info lines are not judged) failed of how many, its exit
-# status and its wall time, and the script exits 1 if either part did not
+# status and its wall time, and the script exits 1 if any part did not
 # exit 0.  A criterion count that disagrees with the part's own count of
 # failures is reported as a mismatch (and fails), so the summary cannot
 # silently drift from what validate judged.
 #
-# VALIDATE_CONFIG (default configs/h200.yaml), VALIDATE_MAX_MAPE (25).
+# VALIDATE_CONFIG (default configs/h200.yaml), VALIDATE_H100_CONFIG (default
+# configs/h100.yaml), VALIDATE_MAX_MAPE (25).
 set -u
 QUICK=0
 if [ "${1:-}" = -q ]; then QUICK=1; shift; fi
 BIN=${1:?usage: validate.sh [-q] BIN}
 CFG=${VALIDATE_CONFIG:-configs/h200.yaml}
+H100_CFG=${VALIDATE_H100_CONFIG:-configs/h100.yaml}
 MAPE=${VALIDATE_MAX_MAPE:-25}
 # The quick measured families: launch pipelining, grid barriers, first
 # launches, concurrent streams (a few seconds together on this machine).
@@ -34,32 +39,38 @@ QUICK_ONLY=${QUICK_ONLY:-e12_launch,e13_coop,e13_first,e14_twostream,e15_hetero}
 OUT=$(dirname "$BIN")/validate
 mkdir -p "$OUT"
 
-# part NAME ARGS...: run one part, keep its output, its status and its time.
+# part NAME CONFIG ARGS...: run one part, keep its output, its status and
+# its time.
 part() {
     name=$1
-    shift
+    cfg=$2
+    shift 2
     start=$(date +%s)
-    { "$BIN" validate -c "$CFG" "$@"; echo $? > "$OUT/$name.rc"; } | tee "$OUT/$name.txt"
+    { "$BIN" validate -c "$cfg" "$@"; echo $? > "$OUT/$name.rc"; } | tee "$OUT/$name.txt"
     echo $(( $(date +%s) - start )) > "$OUT/$name.s"
 }
 
 if [ $QUICK = 1 ]; then
-    part d -d validation/h200 --grids 132,264,1056
-    part measured --measured validation/h200/capture --only "$QUICK_ONLY" --max-mape "$MAPE"
+    PARTS="d measured"
+    part d "$CFG" -d validation/h200 --grids 132,264,1056
+    part measured "$CFG" --measured validation/h200/capture --only "$QUICK_ONLY" --max-mape "$MAPE"
 else
-    part d -d validation/h200
-    part measured --measured validation/h200/capture --max-mape "$MAPE"
+    PARTS="d measured h100"
+    part d "$CFG" -d validation/h200
+    part measured "$CFG" --measured validation/h200/capture --max-mape "$MAPE"
+    part h100 "$H100_CFG" -d validation/h100 --only e24,e25
 fi
 
 bad=0
 echo
-for name in d measured; do
+for name in $PARTS; do
     rc=$(cat "$OUT/$name.rc" 2>/dev/null || echo '?')
     total=$(grep -Ec '^(PASS|FAIL) ' "$OUT/$name.txt")
     failed=$(grep -c '^FAIL ' "$OUT/$name.txt")
     own=$(sed -n 's/^\(FAILED\|ok\): \([0-9]*\) criterion(s) failed$/\2/p' "$OUT/$name.txt" | tail -n 1)
     case $name in
         d) what="validate -d validation/h200" ;;
+        h100) what="validate -c $H100_CFG -d validation/h100" ;;
         *) what="validate --measured validation/h200/capture" ;;
     esac
     note=
