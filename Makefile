@@ -3,7 +3,7 @@
 #   make            build only; stops with a message if a library is missing
 #   make demo       install missing packages (as root), build, run the default study
 #   make check      install missing packages (as root), build, run all tests
-#   make validate   simulated against the measured H200 (validation/h200), both parts
+#   make validate   simulated against the measured H200 (validation/h200) and H100s (validation/h100)
 #   make validate-quick  the subset of it that CI runs (.ci/run)
 #   make SANITIZE=address,undefined check
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS (60) each
@@ -146,9 +146,10 @@ studies: $(BIN) $(STUDY)
 check-slurm: deps $(BIN)
 	sh tests/slurm/check-slurm.sh $(BIN)
 
-# make validate: both parts (-d validation/h200, --measured .../capture)
+# make validate: its three parts (-d validation/h200, --measured
+# .../capture, the H100s: -d validation/h100 against configs/h100.yaml)
 # always run; one summary line each (criteria failed / total, exit, time),
-# and it fails at the end if either failed.  validate-quick: the subset
+# and it fails at the end if any failed.  validate-quick: the subset
 # .ci/run runs (scripts/validate.sh says which).
 validate: deps $(BIN)
 	@sh scripts/validate.sh $(BIN)

@@ -10,7 +10,7 @@
 #               E24's bandwidths and E25 on two H100s, a chip the shipped
 #               parameters were never fitted to
 #
-#   sh scripts/validate.sh BIN                 both parts, in full
+#   sh scripts/validate.sh BIN                 the three parts, in full
 #   sh scripts/validate.sh -q BIN              the quick subset .ci/run runs:
 #                                              E1 at the grids whose placement
 #                                              and staggering are checked, and
@@ -22,7 +22,8 @@
 # status and its wall time, and the script exits 1 if any part did not
 # exit 0.  A criterion count that disagrees with the part's own count of
 # failures is reported as a mismatch (and fails), so the summary cannot
-# silently drift from what validate judged.
+# silently drift from what validate judged; so does a part that judged no
+# criterion at all (its captures gone, say).
 #
 # VALIDATE_CONFIG (default configs/h200.yaml), VALIDATE_H100_CONFIG (default
 # configs/h100.yaml), VALIDATE_MAX_MAPE (25).
@@ -76,6 +77,9 @@ for name in $PARTS; do
     note=
     if [ -z "$own" ]; then
         note="; no result line: validate stopped with an error (exit $rc)"
+    elif [ "$total" = 0 ]; then
+        note="; no criterion judged"
+        bad=1
     elif [ "$own" != "$failed" ]; then
         note="; mismatch: validate counted $own failed"
         bad=1

@@ -356,6 +356,28 @@ START_TEST(test_validate_e18b_queue)
     ck_assert_int_eq(sscanf(row, "all_far_l2_24MiB %lf %lf", &meas, &simv), 2);
     ck_assert_msg(simv < 1.15 * meas, "all_far_l2_24MiB: %.1f GB/s against the chip's %.1f", simv, meas);
     cli_free(&r);
+    /* without fabric.csv: an error naming it, or, where capture/PARTIAL
+     * says the directory lacks captures by design, a line saying E18 was
+     * not judged, and E18b's row still judged */
+    char *cmd = tu_strf("rm -rf %s/e18p && mkdir -p %s/e18p && cp -r " TEST_DATA "/e18b/capture %s/e18p/ && "
+                        "rm %s/e18p/capture/fabric.csv", tmpdir, tmpdir, tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    char *args = tu_strf("validate -c " TU_H200 " -d %s/e18p --only e11", tmpdir);
+    run_cli(args, &r);
+    ck_assert_msg(r.status != 0 && strstr(r.err, "e18p/capture/fabric.csv: cannot open (a directory that lacks it by "
+                                                 "design says so in "),
+                  "status %d: %s", r.status, r.err);
+    cli_free(&r);
+    cmd = tu_strf("touch %s/e18p/capture/PARTIAL", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    run_cli(args, &r);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "E18 not judged: ") && strstr(r.out, "e18p/capture/fabric.csv absent") &&
+                      strstr(r.out, "all_far_l2_24MiB"),
+                  "status %d: %s%s", r.status, r.out, r.err);
+    cli_free(&r);
+    free(args);
 }
 END_TEST
 
@@ -479,6 +501,13 @@ START_TEST(test_validate_e24)
     cmd = tu_strf("rm -rf %s/cap && mkdir -p %s && cp " TEST_DATA "/e24/capture/e24_bw.csv %s/", tmpdir, d, d);
     ck_assert_int_eq(system(cmd), 0);
     args = tu_strf("validate -c configs/h100.yaml -d %s/cap --only e24", tmpdir);
+    run_cli(args, &r);   /* no capture/PARTIAL: the absent chases are an error */
+    ck_assert_msg(r.status != 0 && strstr(r.err, "l2cap_hist.csv.gz: cannot open (a directory that lacks it by design"),
+                  "status %d: %s", r.status, r.err);
+    cli_free(&r);
+    free(cmd);
+    cmd = tu_strf("touch %s/PARTIAL", d);
+    ck_assert_int_eq(system(cmd), 0);
     run_cli(args, &r);
     ck_assert_msg(r.status == 0 || r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
     ck_assert_msg(strstr(r.out, "E24 chase rows not judged: ") && strstr(r.out, "l2cap_hist.csv.gz absent") &&
@@ -621,7 +650,30 @@ START_TEST(test_validate_e25)
                       strstr(r.out, "levels stream.cg 48 MiB [x2]: levels (cycles)") &&
                       !strstr(r.out, "add 12 MiB a near hit [x2]") && strstr(r.out, "2 runs"),
                   "%s", r.out);
+    /* each tagged row once (the model's side is not printed again a run),
+     * and its verdicts counted with the others' */
+    p = strstr(r.out, "stream.cg 48 MiB a far local [x2]");
+    ck_assert_msg(!strstr(p + 1, "stream.cg 48 MiB a far local [x2]"), "a row twice:\n%s", r.out);
+    ck_assert_msg(strstr(r.out, "FAIL   stream.cg 48 MiB a far local [x2]"), "%s", r.out);
+    int nfail = 0, counted = -1;
+    for (const char *q = r.out; (q = strstr(q, "\nFAIL ")); q++)
+        nfail++;
+    p = strstr(r.out, "FAILED: ");
+    ck_assert_msg(p && sscanf(p, "FAILED: %d", &counted) == 1 && counted == nfail, "%d FAIL lines, counted %d", nfail,
+                  counted);
     cli_free(&r);
+    /* a further run with no retain.csv beside it */
+    cmd = tu_strf("rm %s/retain.csv", d);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    run_cli(args, &r);
+    ck_assert_msg(r.status != 0 && strstr(r.err, "e25/capture/retain.csv: cannot open: expected it beside ") &&
+                      strstr(r.err, "retain_x2.csv (the first run)"),
+                  "status %d: %s", r.status, r.err);
+    cli_free(&r);
+    cmd = tu_strf("cp " TEST_DATA "/e25/capture/retain.csv %s/retain.csv", d);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
     /* a file the glob finds that names no run */
     cmd = tu_strf("cp %s/retain_x2.csv %s/retain_x.y.csv", d, d);
     ck_assert_int_eq(system(cmd), 0);

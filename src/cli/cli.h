@@ -72,6 +72,12 @@ int e11_simulate(const cfg *c, const kernel *k, int n, results **out, sk_error *
 /* The same, each kernel after the first launched once the one before
  * completed (sync=host); rc < 0 (making them failed) skips the run and
  * is returned.  Frees the kernels either way. */
+/* A capture directory that lacks some captures by design (a second chip)
+ * says which in capture/PARTIAL; there an absent capture is said, not
+ * judged, and elsewhere it is an error.  e11_absent: 0 when path can be
+ * read; 1, having printed "TITLE not judged: PATH absent (HOW)", when it
+ * cannot and DIR is partial; else the error's negative code. */
+int e11_absent(const char *dir, const char *path, const char *title, const char *how, sk_error *e);
 int e11_simulate_seq(const cfg *c, kernel *k, int n, int rc, results **out, sk_error *e);
 int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e);
 int e11_fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t passes, int warm, int hbm,
@@ -96,8 +102,10 @@ int validate_e20(const cfg *c, const char *dir, int *fails, sk_error *e);
 int validate_e23(const cfg *c, const char *dir, int *fails, sk_error *e);
 
 /* validate's E25 section (validate_e25.c): what the L2 holds after E24's
- * kernels, line by line, against capture/retain.csv; and, before that
- * capture exists, the model's side alone (nothing judged). */
+ * kernels, line by line, against capture/retain.csv and the further runs
+ * beside it (retain_TAG.csv); before a capture exists, the model's side
+ * alone (nothing judged).  has_capture: 1 when DIR/capture holds a run. */
+int validate_e25_has_capture(const char *dir);
 int validate_e25(const cfg *c, const char *dir, int *fails, sk_error *e);
 int validate_e25_model(const cfg *c, sk_error *e);
 int cmd_import(int argc, char **argv);

@@ -669,17 +669,19 @@ e9:
     snprintf(path, sizeof path, "%s/capture/warpload.csv.gz", dir);
     if (nwant == 0 && listed(only, "e23") && access(path, R_OK) == 0 && validate_e23(&c, dir, &fails, &e) < 0)
         goto fail;
-    /* E24: the chases (l2cap_hist) or the bandwidths alone (a second chip) */
+    /* E24: where the directory has the chases or the bandwidths, and
+     * always when --only names it (validate_e24 says what is absent) */
     snprintf(path, sizeof path, "%s/capture/l2cap_hist.csv.gz", dir);
-    if (nwant == 0 && listed(only, "e24") && access(path, R_OK) != 0)
-        snprintf(path, sizeof path, "%s/capture/e24_bw.csv", dir);
-    if (nwant == 0 && listed(only, "e24") && access(path, R_OK) == 0 && validate_e24(&c, dir, &fails, &e) < 0)
+    char bwpath[4096];
+    snprintf(bwpath, sizeof bwpath, "%s/capture/e24_bw.csv", dir);
+    if (nwant == 0 && listed(only, "e24") && (only || access(path, R_OK) == 0 || access(bwpath, R_OK) == 0) &&
+        validate_e24(&c, dir, &fails, &e) < 0)
         goto fail;
-    /* E25: judged once capture/retain.csv exists; until then --only e25
-     * prints the model's side (the prediction the capture will judge) */
+    /* E25: judged once a capture/retain*.csv exists; until then --only
+     * e25 prints the model's side (the prediction the capture will judge) */
     snprintf(path, sizeof path, "%s/capture/retain.csv", dir);
     if (nwant == 0 && listed(only, "e25")) {
-        if (access(path, R_OK) == 0) {
+        if (validate_e25_has_capture(dir)) {
             if (validate_e25(&c, dir, &fails, &e) < 0)
                 goto fail;
         } else if (only) {

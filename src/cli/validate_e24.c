@@ -120,15 +120,27 @@ int validate_e24(const cfg *c0, const char *dir, int *fails, sk_error *e)
     cfg c = *c0;
     if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
         return e->code;
-    /* each of E24's three captures is judged where the directory has it,
-     * and said where not (validation/h100 has the bandwidths alone) */
+    /* each of E24's three captures is judged where the directory has it;
+     * a partial directory (capture/PARTIAL: validation/h100 has the
+     * bandwidths alone) says which it lacks, and elsewhere that is an
+     * error */
     char hist[4096], bw[4096], fine[4096];
     snprintf(hist, sizeof hist, "%s/capture/l2cap_hist.csv.gz", dir);
     snprintf(bw, sizeof bw, "%s/capture/e24_bw.csv", dir);
     snprintf(fine, sizeof fine, "%s/capture/fabric_fine.csv", dir);
-    int rc = 0;
-    if (access(hist, R_OK) != 0) {
-        printf("\nE24 chase rows not judged: %s absent (tools/capture/cap_fabric DIR chase)\n", hist);
+    /* in a full directory, a missing file before the chases take their
+     * minute */
+    const char *const need[] = {hist, bw, fine};
+    char mark[4096];
+    snprintf(mark, sizeof mark, "%s/capture/PARTIAL", dir);
+    for (int i = 0; i < 3 && access(mark, R_OK) != 0; i++)
+        if (access(need[i], R_OK) != 0)
+            return e11_absent(dir, need[i], "", "", e);
+    int rc = e11_absent(dir, hist, "E24 chase rows", "tools/capture/cap_fabric DIR chase", e);
+    if (rc < 0)
+        return rc;
+    if (rc) {
+        rc = 0;
     } else {
         double cyc[NCASE][MAX_MIB + 1];
         if ((rc = read_hist(dir, cyc, e)) < 0)
@@ -153,16 +165,13 @@ int validate_e24(const cfg *c0, const char *dir, int *fails, sk_error *e)
     }
 
     static const int cg_mib[] = {52, 56, 60, 0}, add_mib[] = {12, 16, 20, 0}, ca_mib[] = {0};
-    if (access(bw, R_OK) != 0)
-        printf("\nE24 bandwidth rows not judged: %s absent (tools/capture/cap_mem DIR fine)\n", bw);
-    else if ((rc = e11_bw_rows(&c, dir, "e24_bw.csv", "E24 read bandwidth around the L2's capacity", cg_mib,
-                               add_mib, ca_mib, fails, e)) < 0)
+    if ((rc = e11_absent(dir, bw, "E24 bandwidth rows", "tools/capture/cap_mem DIR fine", e)) < 0)
         return rc;
-    if (access(fine, R_OK) != 0) {
-        printf("\nE24 E18b's lists in finer steps not judged: %s absent (tools/capture/cap_fabric DIR fine)\n",
-               fine);
-        return 0;
-    }
+    if (!rc && (rc = e11_bw_rows(&c, dir, "e24_bw.csv", "E24 read bandwidth around the L2's capacity", cg_mib,
+                                 add_mib, ca_mib, fails, e)) < 0)
+        return rc;
+    if ((rc = e11_absent(dir, fine, "E24 E18b's lists in finer steps", "tools/capture/cap_fabric DIR fine", e)))
+        return rc < 0 ? rc : 0;
 
     /* E18b's lists in finer steps: the near lists' edge and the all-far
      * collapse (validate_e11.c's E18b rows: 4 passes after a warm one) */

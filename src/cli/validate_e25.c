@@ -44,7 +44,8 @@
  * chip or the same one again, as retain_TAG.csv: each is classified by
  * its own levels and judged against the same model, its rows marked
  * [TAG] (validation/h100: two H100s, two runs each). */
-#include <glob.h>
+#include <dirent.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -470,48 +471,93 @@ static int find_case(const e25_run *r, int add, long mib)
     return -1;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in DIR/capture that match retain*.csv, sorted by bytes, into
+ * *names (each and the array the caller's to free); their count, or -1
+ * where the folder cannot be read.  readdir, not glob: a directory name
+ * holding [, * or ? must not be read as a pattern. */
+static int list_runs(const char *dir, char ***names)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/capture", dir);
+    *names = NULL;
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    int n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (fnmatch("retain*.csv", de->d_name, 0) != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 8;
+            *names = xrealloc(*names, (size_t)cap * sizeof **names);
+        }
+        (*names)[n++] = xstrdup(de->d_name);
+    }
+    closedir(d);
+    if (n)
+        qsort(*names, (size_t)n, sizeof **names, cmp_str);
+    return n;
+}
+
+static void free_names(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int validate_e25_has_capture(const char *dir)
+{
+    char **names;
+    int n = list_runs(dir, &names);
+    free_names(names, n > 0 ? n : 0);
+    return n > 0;
+}
+
 int validate_e25(const cfg *c0, const char *dir, int *fails, sk_error *e)
 {
     cfg c = *c0;
     if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
         return e->code;
-    char pat[4096];
-    snprintf(pat, sizeof pat, "%s/capture/retain*.csv", dir);
-    glob_t g;
-    int grc = glob(pat, 0, NULL, &g);
-    if (grc == GLOB_NOMATCH || (grc == 0 && g.gl_pathc == 0)) {
-        globfree(&g);
+    char **names;
+    int nname = list_runs(dir, &names);
+    if (nname <= 0) {
+        free_names(names, nname > 0 ? nname : 0);
         return sk_errorf(e, SK_EIO, "%s/capture/retain.csv: cannot open", dir);
-    }
-    if (grc != 0) {
-        globfree(&g);
-        return sk_errorf(e, SK_EIO, "%s: cannot list", pat);
     }
     int rc = 0, nrun = 0;
     e25_run *run = xcalloc(E25_MAX_RUNS, sizeof *run);
-    for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
+    for (int i = 0; i < nname && rc == 0; i++) {
         if (nrun == E25_MAX_RUNS) {
-            rc = sk_errorf(e, SK_EIO, "%s: more than %d files: expected at most %d runs", pat, E25_MAX_RUNS,
+            rc = sk_errorf(e, SK_EIO, "%s/capture: %d files retain*.csv: expected at most %d runs", dir, nname,
                            E25_MAX_RUNS);
             break;
         }
         e25_run *r = &run[nrun];
-        if (strlen(g.gl_pathv[i]) >= sizeof r->path || run_tag(g.gl_pathv[i], r->tag) < 0) {
+        snprintf(r->path, sizeof r->path, "%s/capture/%s", dir, names[i]);
+        if (strlen(dir) + strlen(names[i]) + 10 >= sizeof r->path || run_tag(names[i], r->tag) < 0) {
             rc = sk_errorf(e, SK_EIO, "%s: not a capture name: expected retain.csv or retain_TAG.csv (TAG 1-%d "
-                           "letters, digits or '-')", g.gl_pathv[i], E25_MAX_TAG);
+                           "letters, digits or '-')", r->path, E25_MAX_TAG);
             break;
         }
-        snprintf(r->path, sizeof r->path, "%s", g.gl_pathv[i]);
         nrun++;
         rc = read_capture(r->path, r->cs, &r->ncase, e);
         for (int k = 0; k < r->ncase && rc == 0; k++)
             rc = e25_classify(&r->cs[k], r->path, &r->chip[k], r->lv[k], e);
     }
-    globfree(&g);
-    /* retain.csv first, the further runs by tag */
+    free_names(names, nname);
+    /* retain.csv first, the further runs by tag (byte order: x10 before
+     * x2) */
     qsort(run, (size_t)nrun, sizeof *run, cmp_run);
     if (rc == 0 && (nrun == 0 || run[0].tag[0]))
-        rc = sk_errorf(e, SK_EIO, "%s/capture/retain.csv: cannot open (a retain_TAG.csv needs it beside it)", dir);
+        rc = sk_errorf(e, SK_EIO, "%s/capture/retain.csv: cannot open: expected it beside %s (the first run)", dir,
+                       run[0].path);
     if (rc == 0) {
         printf("\nE25 what the L2 holds after the kernel ran twice: fraction of sampled lines SM 0 hits "
                "(near: its partition's; far: the other's, local = a replica)");
