@@ -78,6 +78,8 @@ int e11_simulate(const cfg *c, const kernel *k, int n, results **out, sk_error *
  * read; 1, having printed "TITLE not judged: PATH absent (HOW)", when it
  * cannot and DIR is partial; else the error's negative code. */
 int e11_absent(const char *dir, const char *path, const char *title, const char *how, sk_error *e);
+/* 1 when DIR is such a partial directory; its marker's path into mark. */
+int e11_partial(const char *dir, char *mark, size_t n);
 int e11_simulate_seq(const cfg *c, kernel *k, int n, int rc, results **out, sk_error *e);
 int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e);
 int e11_fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t passes, int warm, int hbm,

@@ -677,13 +677,18 @@ int e11_bw_rows(const cfg *c, const char *dir, const char *name, const char *tit
     return rc < 0 ? rc : 0;
 }
 
+int e11_partial(const char *dir, char *mark, size_t n)
+{
+    snprintf(mark, n, "%s/capture/PARTIAL", dir);
+    return access(mark, R_OK) == 0;
+}
+
 int e11_absent(const char *dir, const char *path, const char *title, const char *how, sk_error *e)
 {
     if (access(path, R_OK) == 0)
         return 0;
     char mark[4096];
-    snprintf(mark, sizeof mark, "%s/capture/PARTIAL", dir);
-    if (access(mark, R_OK) != 0)
+    if (!e11_partial(dir, mark, sizeof mark))
         return sk_errorf(e, SK_EIO, "%s: cannot open (a directory that lacks it by design says so in %s)", path,
                          mark);
     printf("\n%s not judged: %s absent (%s; %s)\n", title, path, how, mark);

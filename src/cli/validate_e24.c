@@ -132,8 +132,7 @@ int validate_e24(const cfg *c0, const char *dir, int *fails, sk_error *e)
      * minute */
     const char *const need[] = {hist, bw, fine};
     char mark[4096];
-    snprintf(mark, sizeof mark, "%s/capture/PARTIAL", dir);
-    for (int i = 0; i < 3 && access(mark, R_OK) != 0; i++)
+    for (int i = 0; i < 3 && !e11_partial(dir, mark, sizeof mark); i++)
         if (access(need[i], R_OK) != 0)
             return e11_absent(dir, need[i], "", "", e);
     int rc = e11_absent(dir, hist, "E24 chase rows", "tools/capture/cap_fabric DIR chase", e);

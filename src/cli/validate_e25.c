@@ -289,19 +289,33 @@ static void row(const char *what, double meas, double simv, int *fails)
         (*fails)++;
 }
 
-/* Print (and, with chip fractions, judge) one case's rows. */
-static int case_rows(const cfg *c, int add, long mib, const e25_frac *chip, int *fails, sk_error *e)
+/* " [TAG]" into buf for a further run's tag, "" for retain.csv's. */
+static const char *tag_mark(char *buf, size_t n, const char *tag)
+{
+    if (!tag || !tag[0])
+        return "";
+    snprintf(buf, n, " [%s]", tag);
+    return buf;
+}
+
+/* Print one case's rows, the model's side computed once: for each array
+ * and class a row per chip run (chip[j], tag[j]: judged, marked [TAG]
+ * for a further run), or, with no run (n 0), the model's side alone. */
+static int case_rows(const cfg *c, int add, long mib, const e25_frac *const *chip, const char *const *tag, int n,
+                     int *fails, sk_error *e)
 {
     e25_frac m;
     int rc = model_frac(c, add, mib, &m, e);
     if (rc < 0)
         return rc;
     for (int a = 0; a < (add ? 3 : 1); a++)
-        for (int cl = 0; cl < E25_NCLASS; cl++) {
-            char what[64];
-            snprintf(what, sizeof what, "%s %ld MiB %c %s", add ? "add" : "stream.cg", mib, "abc"[a], class_name[cl]);
-            row(what, chip ? chip->f[a][cl] : NAN, m.f[a][cl], fails);
-        }
+        for (int cl = 0; cl < E25_NCLASS; cl++)
+            for (int j = 0; j < (n ? n : 1); j++) {
+                char what[64], mark[32];
+                snprintf(what, sizeof what, "%s %ld MiB %c %s%s", add ? "add" : "stream.cg", mib, "abc"[a],
+                         class_name[cl], tag_mark(mark, sizeof mark, n ? tag[j] : NULL));
+                row(what, n ? chip[j]->f[a][cl] : NAN, m.f[a][cl], fails);
+            }
     return 0;
 }
 
@@ -565,14 +579,14 @@ int validate_e25(const cfg *c0, const char *dir, int *fails, sk_error *e)
             printf("; %d runs, rows of retain_TAG.csv marked [TAG]", nrun);
         printf("\n");
         /* cap_mem's cases that a run lacks: said, not judged */
+        char mark[32];
         for (int j = 0; j < nrun; j++)
             for (size_t i = 0; i < sizeof e25_cases / sizeof e25_cases[0]; i++)
                 if (find_case(&run[j], e25_cases[i].add, e25_cases[i].mib) < 0)
-                    printf("%-6s %s %ld MiB%s%s%s: not in the capture\n", "absent",
-                           e25_cases[i].add ? "add" : "stream.cg", e25_cases[i].mib, run[j].tag[0] ? " [" : "",
-                           run[j].tag, run[j].tag[0] ? "]" : "");
-        /* every case of any run, in the order the runs give them; the
-         * model's side once a case */
+                    printf("%-6s %s %ld MiB%s: not in the capture\n", "absent", e25_cases[i].add ? "add" : "stream.cg",
+                           e25_cases[i].mib, tag_mark(mark, sizeof mark, run[j].tag));
+        /* every case of any run, in the order the runs give them, with
+         * the runs that hold it (none before run j does) */
         for (int j = 0; j < nrun && rc == 0; j++)
             for (int k = 0; k < run[j].ncase && rc == 0; k++) {
                 const e25_case *cs = &run[j].cs[k];
@@ -581,31 +595,22 @@ int validate_e25(const cfg *c0, const char *dir, int *fails, sk_error *e)
                     seen = find_case(&run[jj], cs->add, cs->mib) >= 0;
                 if (seen)
                     continue;
-                e25_frac m;
-                if ((rc = model_frac(&c, cs->add, cs->mib, &m, e)) < 0)
-                    break;
+                const e25_frac *chip[E25_MAX_RUNS];
+                const char *tag[E25_MAX_RUNS];
+                int n = 0;
                 for (int jj = j; jj < nrun; jj++) {
                     int kk = find_case(&run[jj], cs->add, cs->mib);
                     if (kk < 0)
                         continue;
                     const double *lv = run[jj].lv[kk];
-                    printf("%-6s %s %ld MiB%s%s%s: levels (cycles) hit %.0f, near miss %.0f, far miss %.0f, far hit "
+                    printf("%-6s %s %ld MiB%s: levels (cycles) hit %.0f, near miss %.0f, far miss %.0f, far hit "
                            "%.0f (derived)\n",
-                           "levels", cs->add ? "add" : "stream.cg", cs->mib, run[jj].tag[0] ? " [" : "", run[jj].tag,
-                           run[jj].tag[0] ? "]" : "", lv[0], lv[1], lv[2], lv[3]);
+                           "levels", cs->add ? "add" : "stream.cg", cs->mib, tag_mark(mark, sizeof mark, run[jj].tag),
+                           lv[0], lv[1], lv[2], lv[3]);
+                    chip[n] = &run[jj].chip[kk];
+                    tag[n++] = run[jj].tag;
                 }
-                for (int a = 0; a < (cs->add ? 3 : 1); a++)
-                    for (int cl = 0; cl < E25_NCLASS; cl++)
-                        for (int jj = j; jj < nrun; jj++) {
-                            int kk = find_case(&run[jj], cs->add, cs->mib);
-                            if (kk < 0)
-                                continue;
-                            char what[64];
-                            snprintf(what, sizeof what, "%s %ld MiB %c %s%s%s%s", cs->add ? "add" : "stream.cg",
-                                     cs->mib, "abc"[a], class_name[cl], run[jj].tag[0] ? " [" : "", run[jj].tag,
-                                     run[jj].tag[0] ? "]" : "");
-                            row(what, run[jj].chip[kk].f[a][cl], m.f[a][cl], fails);
-                        }
+                rc = case_rows(&c, cs->add, cs->mib, chip, tag, n, fails, e);
             }
     }
     for (int j = 0; j < nrun; j++)
@@ -624,7 +629,7 @@ int validate_e25_model(const cfg *c0, sk_error *e)
            "the kernel ran twice: fraction of sampled lines SM 0 hits\n");
     int ign = 0;
     for (size_t i = 0; i < sizeof e25_cases / sizeof e25_cases[0]; i++) {
-        int rc = case_rows(&c, e25_cases[i].add, e25_cases[i].mib, NULL, &ign, e);
+        int rc = case_rows(&c, e25_cases[i].add, e25_cases[i].mib, NULL, NULL, 0, &ign, e);
         if (rc < 0)
             return rc;
     }

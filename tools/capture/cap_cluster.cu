@@ -15,20 +15,28 @@
 // Usage: cap_cluster DIR
 #include "cap.h"
 
-static cudaError_t launch(int grid, int block, int c, Rec *rec, int iters, float *sink)
+// The launch configuration of a 1-D grid in clusters of c CTAs; at (one
+// attribute) must outlive it.
+static cudaLaunchConfig_t cluster_cfg(int grid, int block, int c, cudaLaunchAttribute *at)
 {
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(grid, 1, 1);
     cfg.blockDim = dim3(block, 1, 1);
     cfg.dynamicSmemBytes = 0;
     cfg.stream = 0;
-    cudaLaunchAttribute at[1];
     at[0].id = cudaLaunchAttributeClusterDimension;
     at[0].val.clusterDim.x = c;
     at[0].val.clusterDim.y = 1;
     at[0].val.clusterDim.z = 1;
     cfg.attrs = at;
     cfg.numAttrs = 1;
+    return cfg;
+}
+
+static cudaError_t launch(int grid, int block, int c, Rec *rec, int iters, float *sink)
+{
+    cudaLaunchAttribute at[1];
+    cudaLaunchConfig_t cfg = cluster_cfg(grid, block, c, at);
     return cudaLaunchKernelEx(&cfg, fma_kernel, rec, iters, sink);
 }
 
@@ -52,16 +60,8 @@ int main(int argc, char **argv)
     const int iters = 4096;
     for (int block : {256, 1024})
         for (int c : {1, 2, 4, 8, 16}) {
-            cudaLaunchConfig_t q = {};
-            q.gridDim = dim3(c * 64, 1, 1);
-            q.blockDim = dim3(block, 1, 1);
             cudaLaunchAttribute at[1];
-            at[0].id = cudaLaunchAttributeClusterDimension;
-            at[0].val.clusterDim.x = c;
-            at[0].val.clusterDim.y = 1;
-            at[0].val.clusterDim.z = 1;
-            q.attrs = at;
-            q.numAttrs = 1;
+            cudaLaunchConfig_t q = cluster_cfg(c * 64, block, c, at);
             int nclus = -1;
             cudaError_t oe = cudaOccupancyMaxActiveClusters(&nclus, fma_kernel, &q);
             if (oe != cudaSuccess) {
