@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/validate.sh -- `make validate`: the shipped config against the H200
-# measurements, in parts that always all run (two in -q, three in full):
+# measurements, in parts that always all run (two in -q, four in full):
 #
 #   -d          validation/h200: E1 and E9 (FMA wave quantisation), E10
 #               (latencies), E11/E18 (memory), the silicon model, E4
@@ -9,8 +9,11 @@
 #   h100        validation/h100 against configs/h100.yaml (full runs only):
 #               E24's bandwidths and E25 on two H100s, a chip the shipped
 #               parameters were never fitted to
+#   h100_cluster  validation/h100/cluster against configs/h100.yaml (full
+#               runs only): E26, thread block cluster launches on an H100,
+#               judged at --max-mape
 #
-#   sh scripts/validate.sh BIN                 the three parts, in full
+#   sh scripts/validate.sh BIN                 the four parts, in full
 #   sh scripts/validate.sh -q BIN              the quick subset .ci/run runs:
 #                                              E1 at the grids whose placement
 #                                              and staggering are checked, and
@@ -56,10 +59,11 @@ if [ $QUICK = 1 ]; then
     part d "$CFG" -d validation/h200 --grids 132,264,1056
     part measured "$CFG" --measured validation/h200/capture --only "$QUICK_ONLY" --max-mape "$MAPE"
 else
-    PARTS="d measured h100"
+    PARTS="d measured h100 h100_cluster"
     part d "$CFG" -d validation/h200
     part measured "$CFG" --measured validation/h200/capture --max-mape "$MAPE"
     part h100 "$H100_CFG" -d validation/h100 --only e24,e25
+    part h100_cluster "$H100_CFG" --measured validation/h100/cluster --max-mape "$MAPE"
 fi
 
 bad=0
@@ -72,6 +76,7 @@ for name in $PARTS; do
     case $name in
         d) what="validate -d validation/h200" ;;
         h100) what="validate -c $H100_CFG -d validation/h100" ;;
+        h100_cluster) what="validate -c $H100_CFG --measured validation/h100/cluster" ;;
         *) what="validate --measured validation/h200/capture" ;;
     esac
     note=

@@ -50,21 +50,6 @@ static ps_t mock_wb(void *ud, uint64_t line, unsigned smask, ps_t t)
     return t + m->wb_lat;
 }
 
-/* A generated kernel as trace text (freed by the caller); frees k. */
-static char *kernel_text(kernel *k)
-{
-    sk_error e = {0, ""};
-    char path[] = "/tmp/test-mem-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    ck_assert_msg(gen_write(path, k, 1, &e) == 0, "%s", e.msg);
-    kernel_free(k);
-    char *text = tu_slurp(path, NULL);
-    unlink(path);
-    return text;
-}
-
 /* line index li of a 128 B-line cache */
 #define L(li) ((uint64_t)(li) * 128)
 
@@ -2535,7 +2520,7 @@ END_TEST
 static mem_stats run_gen(kernel *k)
 {
     sk_error e = { 0 };
-    char *text = kernel_text(k);
+    char *text = tu_kernel_text(k);
     cfg c;
     cfg_defaults(&c);
     ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
@@ -2689,7 +2674,7 @@ START_TEST(test_mem_stall_cycles)
      * a kernel whose warps also wait on ALUs and barriers */
     ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
     ck_assert_msg(gen_add(&k, 264, 256, 1 << 20, &e) == 0, "%s", e.msg);
-    char *text = kernel_text(&k);
+    char *text = tu_kernel_text(&k);
     tu_run run;
     tu_simulate_ok(&run, &c, text);
     free(text);
@@ -2718,7 +2703,7 @@ START_TEST(test_store_backpressure)
     sk_error e = {0, ""};
     const long long bytes = 128ll << 20;
     ck_assert_msg(gen_rw(&k, 1056, 256, bytes, 1, 16, &e) == 0, "%s", e.msg);
-    char *text = kernel_text(&k);
+    char *text = tu_kernel_text(&k);
     tu_run run;
     tu_simulate_ok(&run, &c, text);
     free(text);
@@ -2757,7 +2742,7 @@ static double one_sm_write_gbps(const char *set, long threads)
     sk_error e = {0, ""};
     const long long bytes = 32ll << 20;
     ck_assert_msg(gen_rw(&k, 1, threads, bytes, 1, 16, &e) == 0, "%s", e.msg);
-    char *text = kernel_text(&k);
+    char *text = tu_kernel_text(&k);
     tu_run run;
     tu_simulate_ok(&run, &c, text);
     free(text);

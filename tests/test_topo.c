@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
+#include "skewsim/gen.h"
 #include "skewsim/topo.h"
 #include "skewsim/trace.h"
 #include "skewsim/memsys.h"
@@ -110,8 +112,8 @@ START_TEST(test_cluster_fit_error)
     tu_run run;
     char *tr = one_per_sm(16, 16);
     ck_assert_int_eq(tu_simulate(&run, &c, tr), SK_EFIT);
-    ck_assert_str_eq(run.e.msg, "kernel k: cluster=16: expected at most 8 CTAs per cluster (the largest "
-                                "GPC holds 8 CTAs of it at 1 per SM), as cudaLaunchKernelEx requires");
+    ck_assert_str_eq(run.e.msg, "kernel k: cluster=16: expected at most 8 CTAs per cluster (one per SM, "
+                                "and the largest GPC it may use has 8 SMs), as cudaLaunchKernelEx requires");
     tu_run_free(&run);
     free(tr);
     /* 8 fits there. */
@@ -120,6 +122,146 @@ START_TEST(test_cluster_fit_error)
     ck_assert_uint_eq(results_kernel(run.r, 0)->max_active_clusters, 8);
     tu_run_free(&run);
     free(tr);
+}
+END_TEST
+
+/* ---- E26: cluster launches measured on an H100 ------------------------
+ *
+ * validation/h100/cluster: fma_kernel (`gen fma`) launched in clusters of
+ * 1-16 CTAs on an H100 whose GPCs are the H200's (8, 16 x 5, 18, 18 and the
+ * four tail TPCs; validation/h100/README.md, "E26"), every CTA's SM
+ * recorded.  The tests read the capture; nothing measured is typed here. */
+#define E26_DIR "validation/h100/cluster"
+#define E26_H100 "configs/h100.yaml"
+
+/* The model's cudaOccupancyMaxActiveClusters against the driver's, for
+ * every block size and cluster size in meta.csv: the 8-SM GPC takes no
+ * cluster of 16 and a tail TPC none of 4, because a cluster puts one CTA
+ * on each of C SMs. */
+START_TEST(test_cluster_max_active_e26)
+{
+    char *meta = tu_slurp(E26_DIR "/meta.csv", NULL);
+    cfg c;
+    tu_cfg(&c, E26_H100, NULL);
+    int n = 0;
+    for (char *line = strstr(meta, "cluster.max_active."); line; line = strstr(line + 1, "cluster.max_active.")) {
+        int block, csize, want;
+        ck_assert_int_eq(sscanf(line, "cluster.max_active.b%d.c%d,%d", &block, &csize, &want), 3);
+        sk_error e = {0};
+        kernel k;
+        ck_assert_msg(gen_fma(&k, 1, block, csize, &e) == 0, "%s", e.msg);
+        k.cluster = (uint32_t)csize;
+        char *tr = tu_kernel_text(&k);
+        tu_run run;
+        tu_simulate_ok(&run, &c, tr);
+        ck_assert_msg(results_kernel(run.r, 0)->max_active_clusters == (uint64_t)want,
+                      "block %d cluster %d: model %llu, driver %d", block, csize,
+                      (unsigned long long)results_kernel(run.r, 0)->max_active_clusters, want);
+        tu_run_free(&run);
+        free(tr);
+        n++;
+    }
+    ck_assert_int_eq(n, 10);
+    free(meta);
+}
+END_TEST
+
+/* How many SMs ran m CTAs of kernel `id` in run `rep` of the capture,
+ * for m = 0..63 (hist[m]). */
+static void e26_hist(const char *id, int rep, int *hist)
+{
+    gzFile f = gzopen(E26_DIR "/ctas.csv.gz", "rb");
+    ck_assert_ptr_nonnull(f);
+    int per[132] = {0}, rows = 0;
+    char line[256];
+    size_t idl = strlen(id);
+    while (gzgets(f, line, sizeof line)) {
+        int r, cta, smid;
+        if (strncmp(line, id, idl) || line[idl] != ',' || sscanf(line + idl + 1, "%d,%d,%d", &r, &cta, &smid) != 3)
+            continue;
+        ck_assert(smid >= 0 && smid < 132);
+        if (r == rep)
+            per[smid]++, rows++;
+    }
+    gzclose(f);
+    ck_assert_msg(rows > 0, "%s rep %d: not in the capture", id, rep);
+    memset(hist, 0, 64 * sizeof *hist);
+    for (int i = 0; i < 132; i++)
+        hist[SK_MIN(per[i], 63)]++;
+}
+
+/* The cluster launches whose per-SM CTA counts the three timed runs agree
+ * on, all but clusters of 16 at 528 CTAs (docs/topology.md): how many SMs
+ * ran how many CTAs, which the model must reproduce exactly (clusters
+ * spread over the GPCs by room per SM, one CTA of a cluster per SM). */
+static const struct { int csize, block, grid; } e26_balanced[] = {
+    {2, 256, 528}, {2, 256, 1056}, {2, 256, 2112}, {4, 256, 528}, {4, 256, 1056}, {8, 256, 528},
+    {8, 256, 1056}, {16, 256, 1056}, {2, 1024, 528}, {4, 1024, 528},
+};
+
+START_TEST(test_cluster_balance_e26)
+{
+    int C = e26_balanced[_i].csize, B = e26_balanced[_i].block, G = e26_balanced[_i].grid;
+    char id[128];
+    snprintf(id, sizeof id, "e26.cluster.c%d.b%d.g%d.i4096", C, B, G);
+    int want[64], again[64];
+    e26_hist(id, 0, want);
+    for (int rep = 1; rep < 3; rep++) {
+        e26_hist(id, rep, again);
+        ck_assert_msg(!memcmp(want, again, sizeof want), "%s: runs 0 and %d differ", id, rep);
+    }
+    sk_error e = {0};
+    kernel k;
+    ck_assert_msg(gen_fma(&k, 1024, B, G, &e) == 0, "%s", e.msg);
+    k.cluster = (uint32_t)C;
+    char *tr = tu_kernel_text(&k);
+    cfg c;
+    tu_cfg(&c, E26_H100, NULL);
+    tu_run run;
+    tu_simulate_ok(&run, &c, tr);
+    int per[132] = {0}, got[64] = {0};
+    for (int i = 0; i < G; i++)
+        per[tu_cta(&run, 0, (uint64_t)i)->sm]++;
+    for (int i = 0; i < 132; i++)
+        got[SK_MIN(per[i], 63)]++;
+    for (int m = 0; m < 64; m++)
+        ck_assert_msg(got[m] == want[m], "%s: %d SMs ran %d CTAs in the model, %d on the chip", id, got[m], m,
+                      want[m]);
+    /* one CTA of a cluster per SM */
+    for (int cl = 0; cl < G / C; cl++)
+        for (int a = 0; a < C; a++)
+            for (int b = a + 1; b < C; b++)
+                ck_assert_int_ne(tu_cta(&run, 0, (uint64_t)(cl * C + a))->sm, tu_cta(&run, 0, (uint64_t)(cl * C + b))->sm);
+    tu_run_free(&run);
+    free(tr);
+}
+END_TEST
+
+/* A cluster never doubles up on an SM, even where one SM of the group is
+ * emptier than the rest.  One group of three SMs holding two CTAs of 1024
+ * threads each, clusters of 2: clusters 0-2 fill it (SM 0 takes CTAs 0 and
+ * 3, SM 1 CTAs 1 and 4, SM 2 CTAs 2 and 5).  CTAs 0 and 3 end within a few
+ * cycles, CTAs 1 and 2 at 3.2 us, so cluster 3 finds SM 0 empty and SMs 1
+ * and 2 with one CTA each: its first CTA goes to SM 0, and its second,
+ * where SM 0 and SM 1 are tied at one CTA and the lower id would win, to
+ * SM 1. */
+START_TEST(test_cluster_distinct_sms)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML, "topology: {tpcs_per_gpc: 3}\n", NULL);
+    tu_run run;
+    tu_simulate_ok(&run, &c,
+                   "skewsim-trace 1\n"
+                   "kernel k grid=10 block=1024 regs=16 cluster=2\n"
+                   "program main\n  loop 100 work\n    FFMA R1 <- R2 R3 R1\n  end\n  EXIT\nend\n"
+                   "ctas\n  cta 0 work=0.01\n  range 1 2 work=1\n  cta 3 work=0.01\n  range 4 9 work=20\nend\n"
+                   "endkernel\n");
+    ck_assert_int_eq(tu_cta(&run, 0, 3)->sm, 0);
+    ck_assert_int_eq(tu_cta(&run, 0, 6)->sm, 0);
+    ck_assert_int_eq(tu_cta(&run, 0, 7)->sm, 1);
+    for (uint64_t cl = 0; cl < 5; cl++)
+        ck_assert_int_ne(tu_cta(&run, 0, 2 * cl)->sm, tu_cta(&run, 0, 2 * cl + 1)->sm);
+    tu_run_free(&run);
 }
 END_TEST
 
@@ -878,6 +1020,9 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_cluster_waits_for_room);
     tcase_add_test(tc, test_cluster_fit_error);
     tcase_add_test(tc, test_cluster_key_round_trip);
+    tcase_add_test(tc, test_cluster_max_active_e26);
+    tcase_add_test(tc, test_cluster_distinct_sms);
+    tcase_add_loop_test(tc, test_cluster_balance_e26, 0, (int)SK_ARRAY_LEN(e26_balanced));
     suite_add_tcase(s, tc);
 
     tc = tcase_create("floorsweep");

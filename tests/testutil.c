@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "skewsim/gen.h"
 #include "tests.h"
 #include "testutil.h"
 
@@ -102,6 +103,20 @@ char *tu_slurp(const char *path, size_t *len)
     if (len)
         *len = n;
     return s;
+}
+
+char *tu_kernel_text(kernel *k)
+{
+    sk_error e = {0, ""};
+    char path[] = "/tmp/test-gen-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_msg(gen_write(path, k, 1, &e) == 0, "%s", e.msg);
+    kernel_free(k);
+    char *text = tu_slurp(path, NULL);
+    unlink(path);
+    return text;
 }
 
 int tu_exists(const char *path)

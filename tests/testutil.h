@@ -54,6 +54,10 @@ void tu_run_free(tu_run *run);
 /* CTA `cta` of kernel `k`; fails the test when there is no such record. */
 const cta_record *tu_cta(const tu_run *run, uint64_t k, uint64_t cta);
 
+/* A generated kernel (gen.h) as trace text, written as `skewsim gen`
+ * writes it; frees k.  Caller frees. */
+char *tu_kernel_text(kernel *k);
+
 /* A one-kernel trace "kernel k grid=G block=B" with one program `main`
  * whose body is `body` (instructions, one per line, ending with EXIT).
  * Caller frees. */

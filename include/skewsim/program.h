@@ -119,6 +119,11 @@ typedef struct cta_desc {
     double work;                  /* IF_WORK_SCALED loop counts are round(count * work) */
 } cta_desc;
 
+/* CTAs per thread block cluster: 8 portable, 16 with
+ * cudaFuncAttributeNonPortableClusterSizeAllowed (CUDA programming guide,
+ * cc 9.0). */
+#define KERNEL_CLUSTER_MAX 16
+
 typedef struct kernel {
     char *name;                   /* owned */
     uint64_t grid;                /* CTAs (x*y*z) */

@@ -78,6 +78,7 @@ typedef struct sim_kernel {
     /* the engine's cluster placement of this kernel (dispatch.c) */
     int cl_group;
     uint32_t cl_left;
+    int cl_sms[KERNEL_CLUSTER_MAX];  /* the SMs of the cluster being placed */
     /* per SM: its CTAs of this kernel resident, since when, the time with at
      * least one resident, when the last retired (PS_MAX: none yet) */
     int *sm_ctas;

@@ -420,7 +420,8 @@ uint64_t topo_max_active_clusters_in(const topo *t, const unsigned char *allowed
         uint64_t sms = 0;   /* a cluster stays inside the SMs of its group the kernel may use */
         for (int j = t->cg_first[g]; j < t->cg_first[g + 1]; j++)
             sms += !allowed || allowed[t->cg_sms[j]];
-        n += sms * (uint64_t)SK_MAX(per_sm, 0) / (uint64_t)csize;
+        if (sms >= (uint64_t)csize)   /* one CTA of a cluster per SM (dispatch.c, E26) */
+            n += sms * (uint64_t)SK_MAX(per_sm, 0) / (uint64_t)csize;
     }
     return n;
 }

@@ -9,11 +9,14 @@
  * A kernel with thread block clusters (kernel.cluster = C > 1) is placed by
  * the engine itself, not by the policy: cudaLaunchKernelEx guarantees that
  * a cluster's C CTAs are co-resident on one GPC, so the engine waits until
- * one cluster group (topo.h) has room for all C, taking the groups in
- * turn, and then hands the C CTAs to that group's SMs, each to the SM with
- * the fewest CTAs.  Groups of the tail GPCs (the "random" SMs) take only
- * clusters of up to topology.tail_max_cluster CTAs.  The hardware's own
- * order of GPCs for clusters is not measured; the turn is our assumption.
+ * C SMs of one cluster group (topo.h) have room, takes the group with the
+ * most free CTA slots per SM (ties in turn), and hands the C CTAs to C
+ * distinct SMs of it, each to the SM with the fewest CTAs.  Groups of the tail
+ * GPCs (the "random" SMs) take only clusters of up to
+ * topology.tail_max_cluster CTAs.  The balance is measured (E26 on an H100,
+ * validation/h100/cluster: clusters of 2 leave every SM with the same
+ * count, as one-CTA clusters do, and larger ones spread evenly over the
+ * GPCs that take them); the order among equal groups is not.
  */
 #include <stdlib.h>
 #include "skewsim/sim.h"
@@ -39,23 +42,33 @@ static int room(const sim *s, const sm *m, int per_sm)
     return sm_fits(s, m, &s->need) ? SK_MAX(per_sm - m->used_ctas, 1) : 0;
 }
 
-/* The SM for the next CTA of cluster kernel kr (bound), or -1 to wait. */
+/* The SM for the next CTA of cluster kernel kr (bound), or -1 to wait.  A
+ * cluster's CTAs go to distinct SMs (E26: every one of about 14,000
+ * clusters of 2-16 CTAs on an H100), so a group takes a cluster when C of
+ * its SMs have room. */
 static int cluster_pick(sim *s, dispatcher *d, sim_kernel *kr)
 {
     const topo *t = &s->topo;
     int per_sm = sm_ctas_per_sm(&s->c, &s->need);
     int csize = (int)kr->k.cluster;
     if (kr->cl_left == 0) {
-        int found = -1;
-        for (int k = 0; k < t->ncgroups && found < 0; k++) {
+        /* the group with the most room per SM, the turn breaking ties */
+        int found = -1, found_free = 0, found_n = 1;
+        for (int k = 0; k < t->ncgroups; k++) {
             int g = (d->cl_ptr + k) % t->ncgroups;
             if (csize > t->cg_max[g])
                 continue;
-            int free_slots = 0;
-            for (int j = t->cg_first[g]; j < t->cg_first[g + 1]; j++)
-                free_slots += room(s, &s->sms[t->cg_sms[j]], per_sm);
-            if (free_slots >= csize)
+            int free_slots = 0, open = 0, n = t->cg_first[g + 1] - t->cg_first[g];
+            for (int j = t->cg_first[g]; j < t->cg_first[g + 1]; j++) {
+                int r = room(s, &s->sms[t->cg_sms[j]], per_sm);
+                free_slots += r;
+                open += r > 0;
+            }
+            if (open >= csize && (found < 0 || (int64_t)free_slots * found_n > (int64_t)found_free * n)) {
                 found = g;
+                found_free = free_slots;
+                found_n = n;
+            }
         }
         if (found < 0)
             return -1;
@@ -63,14 +76,17 @@ static int cluster_pick(sim *s, dispatcher *d, sim_kernel *kr)
         d->cl_ptr = (found + 1) % t->ncgroups;
         kr->cl_left = (uint32_t)csize;
     }
-    int best = -1;
+    int best = -1, placed = csize - (int)kr->cl_left;
     for (int j = t->cg_first[kr->cl_group]; j < t->cg_first[kr->cl_group + 1]; j++) {
         const sm *m = &s->sms[t->cg_sms[j]];
-        if (sm_fits(s, m, &s->need) && (best < 0 || m->used_ctas < s->sms[best].used_ctas))
-            best = t->cg_sms[j];
+        int taken = 0;
+        for (int i = 0; i < placed && !taken; i++)
+            taken = kr->cl_sms[i] == m->id;
+        if (!taken && sm_fits(s, m, &s->need) && (best < 0 || m->used_ctas < s->sms[best].used_ctas))
+            best = m->id;
     }
     if (best >= 0)
-        kr->cl_left--;
+        kr->cl_sms[placed] = best, kr->cl_left--;
     return best;
 }
 

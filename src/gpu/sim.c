@@ -263,21 +263,21 @@ static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
                          k->name, k->block_threads, k->regs_per_thread, k->smem_bytes, kr->need.warps,
                          kr->need.regs, kr->need.smem, s->c.max_threads, s->c.max_warps, s->c.registers,
                          s->c.smem_bytes);
-    /* cudaLaunchKernelEx refuses a cluster that no GPC can hold at this
-     * occupancy (cudaErrorClusterOutOfResources). */
-    int most = 0;            /* CTAs of the kernel the roomiest usable cluster group holds */
+    /* cudaLaunchKernelEx refuses a cluster that no GPC can hold
+     * (cudaErrorClusterOutOfResources): its CTAs take one SM each (E26). */
+    int most = 0;            /* SMs of the largest cluster group the kernel may use */
     for (int g = 0; k->cluster > 1 && g < s->topo.ncgroups; g++) {
         int n = 0;
         for (int j = s->topo.cg_first[g]; j < s->topo.cg_first[g + 1]; j++)
             n += !kr->allowed || kr->allowed[s->topo.cg_sms[j]];
         if ((int)k->cluster <= s->topo.cg_max[g])
-            most = SK_MAX(most, n * per_sm);
+            most = SK_MAX(most, n);
     }
     if (k->cluster > 1 && most < (int)k->cluster) {
         return sk_errorf(e, SK_EFIT,
-                         "kernel %s: cluster=%u: expected at most %d CTAs per cluster (the largest GPC "
-                         "holds %d CTAs of it at %d per SM), as cudaLaunchKernelEx requires",
-                         k->name, k->cluster, SK_MIN(most, 16), most, per_sm);
+                         "kernel %s: cluster=%u: expected at most %d CTAs per cluster (one per SM, and the "
+                         "largest GPC it may use has %d SMs), as cudaLaunchKernelEx requires",
+                         k->name, k->cluster, SK_MIN(most, KERNEL_CLUSTER_MAX), most);
     }
     return 0;
 }

@@ -75,8 +75,8 @@ static int build_coop(kernel *k, const long *v, sk_error *e)
     return rc ? rc : set_cluster(k, "coop", "--ctas", v[4], e);
 }
 
-/* CUDA's cluster limit: 8 portable, 16 non-portable (programming guide, cc 9.0). */
-#define CLUSTER_OPT {"--cluster", "C", 0, 0, 16, 0, " CTAs", NULL, \
+/* CUDA's cluster limit (program.h) */
+#define CLUSTER_OPT {"--cluster", "C", 0, 0, KERNEL_CLUSTER_MAX, 0, " CTAs", NULL, \
                      "CTAs per thread block cluster, %R; 0: no cluster launch (default %D)"}
 
 /* The defaults are the experiments as captured (validation/h200/info.txt,

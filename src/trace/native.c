@@ -31,9 +31,6 @@
 #define MAX_BLOCKS 32                 /* open loop/ifwarp blocks in a program */
 #define GAP_MAX_NS UINT64_C(1000000000000) /* idle before a launch: 1000 s */
 #define WORK_MAX 1e6                  /* CTA work factor */
-#define CLUSTER_MAX 16                /* CTAs per cluster: 8 portable, 16 with
-                                         cudaFuncAttributeNonPortableClusterSizeAllowed
-                                         (CUDA programming guide, cc 9.0) */
 
 #define HEADER_MAGIC "skewsim-trace"
 #define HEADER_VERSION "1"
@@ -759,9 +756,9 @@ static int parse_kernel_line(native *t, kernel *k)
                 return fail_at(t, col, "kernel: %s: expected 0..16777216 bytes of shared memory", s);
             break;
         case 5:
-            if (parse_dims(v, CLUSTER_MAX, &cluster) < 0)
+            if (parse_dims(v, KERNEL_CLUSTER_MAX, &cluster) < 0)
                 return fail_at(t, col, "kernel: %s: expected 1..%d CTAs per cluster (cluster=C or "
-                               "cluster=X,Y,Z)", s, CLUSTER_MAX);
+                               "cluster=X,Y,Z)", s, KERNEL_CLUSTER_MAX);
             cluster_col = col;
             break;
         case 6: {
