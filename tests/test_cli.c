@@ -337,6 +337,48 @@ START_TEST(test_validate_measured)
 }
 END_TEST
 
+/* gen_added.csv gives a kernel captured without a generator one (E15's
+ * case): the kernel is then simulated and judged, not skipped; a row for a
+ * kernel the capture lacks, or for one that has a generator already, is a
+ * file:line error. */
+START_TEST(test_validate_gen_added)
+{
+    char *cmd = tu_strf("mkdir -p '%s/out' && cp " TEST_DATA "/capture/kernels.csv " TEST_DATA "/capture/reps.csv "
+                        TEST_DATA "/capture/ctas.csv '%s/out/'", tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    static const struct { const char *rows, *err; } cases[] = {
+        {"t.nogen,skewsim gen fma --iters 16 --block 32 --grid 1 --work-mul 1 --work-mod 2\n", NULL},
+        {"t.nogen,skewsim gen fma --iters 16 --block 32 --grid 1\nt.none,skewsim gen fma\n",
+         "skewsim: @/out/gen_added.csv:3: kernel t.none: not in kernels.csv\n"},
+        {"t.single,skewsim gen fma\n",
+         "skewsim: @/out/gen_added.csv:2: kernel t.single: expected an empty gen in kernels.csv, "
+         "which has 'skewsim gen fma --iters 64 --block 256 --grid 132'\n"},
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        char *path = tu_strf("%s/out/gen_added.csv", tmpdir);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fprintf(f, "kernel,gen\n%s", cases[i].rows);
+        ck_assert_int_eq(fclose(f), 0);
+        free(path);
+        cli_result r;
+        run_cli("validate -c " TU_H200 " --measured @/out --only e_test", &r);
+        if (!cases[i].err) {
+            ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+            ck_assert_ptr_null(strstr(r.out, "no generator"));
+            ck_assert_ptr_nonnull(strstr(r.out, "  e_test        t.nogen "));
+        } else {
+            char *want = subst(cases[i].err);
+            ck_assert_int_eq(r.status, 3);
+            ck_assert_str_eq(r.err, want);
+            free(want);
+        }
+        cli_free(&r);
+    }
+}
+END_TEST
+
 /* validate's E18b rows (validate_e11.c) on a capture directory holding
  * only the all-far 24 MiB case (tests/data/e18b): every SM reads the other
  * half's 24 MiB list, 10 passes, and the chip reads it fabric-bound at
@@ -794,6 +836,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_run_output_dir);
     tcase_add_test(tc, test_run_deterministic);
     tcase_add_test(tc, test_validate_measured);
+    tcase_add_test(tc, test_validate_gen_added);
     tcase_add_test(tc, test_validate_concurrent);
     suite_add_tcase(s, tc);
 

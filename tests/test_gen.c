@@ -105,6 +105,37 @@ START_TEST(test_fma_4096)
 }
 END_TEST
 
+/* gen fma --work-mul M --work-mod D (E15's fma_hetero_kernel): read back
+ * as `skewsim gen` writes it, CTA i runs work factor 1 + (i x M) mod D, so
+ * its main loop runs --iters / 8 x that many times; M 0 is uniform work. */
+START_TEST(test_fma_work_mix)
+{
+    static const long muls[] = {7, 1, 0};
+    for (size_t m = 0; m < SK_ARRAY_LEN(muls); m++) {
+        kernel k;
+        sk_error e = {0};
+        ck_assert_msg(gen_fma_mix(&k, 64, 32, 20, muls[m], 8, &e) == 0, "%s", e.msg);
+        char *text = tu_kernel_text(&k);
+        trace *t = trace_open_string("mix.trace", text, &e);
+        ck_assert_ptr_nonnull(t);
+        ck_assert_int_eq(trace_next_kernel(t, &k, &e), 1);
+        uint64_t base = prog_dynamic_count(&k.progs[0], 1.0), n = 0;
+        cta_desc d;
+        while (trace_next_cta(t, &d, &e) == 1) {
+            double w = 1 + (double)((d.id * (uint64_t)muls[m]) % 8);
+            ck_assert_msg(d.work == w, "mul %ld CTA %llu: work %g, expected %g", muls[m],
+                          (unsigned long long)d.id, d.work, w);
+            ck_assert_uint_eq(prog_dynamic_count(&k.progs[0], d.work), base + (uint64_t)(w - 1) * 8 * 36);
+            n++;
+        }
+        ck_assert_uint_eq(n, 20);
+        kernel_free(&k);
+        trace_close(t);
+        free(text);
+    }
+}
+END_TEST
+
 /* The SASS control codes, instruction by instruction, for the main loop. */
 START_TEST(test_fma_stalls)
 {
@@ -414,6 +445,7 @@ Suite *gen_suite(void)
     TCase *tc = tcase_create("fma");
     tcase_add_test(tc, test_fma_4096);
     tcase_add_test(tc, test_fma_stalls);
+    tcase_add_test(tc, test_fma_work_mix);
     tcase_add_loop_test(tc, test_fma_shapes, 0, (int)SK_ARRAY_LEN(shapes));
     tcase_add_test(tc, test_fma_args);
     tcase_add_test(tc, test_gen_rw);

@@ -80,6 +80,11 @@ void gen_help_workloads(FILE *f);
  * EXIT).  Fills *k (caller frees with kernel_free()).  Returns 0 or
  * SK_EUSAGE for out-of-range arguments. */
 int gen_fma(kernel *k, long iters, long block, long grid, sk_error *e);
+/* The same with heterogeneous per-CTA work, tools/capture/cap_hetero.cu's
+ * fma_hetero_kernel (E15): with mod > 0 CTA i runs iters x (1 + (i x mul)
+ * mod `mod`) iterations (its work factor, in a ctas section); mod 0 is
+ * gen_fma.  Returns 0 or SK_EUSAGE. */
+int gen_fma_mix(kernel *k, long iters, long block, long grid, long mul, long mod, sk_error *e);
 
 /* capture.cu's mem_kernel (experiment E6): each thread streams its share of
  * bytes_per_cta (a multiple of 16) with coalesced 16-byte loads (LDG.E.128,

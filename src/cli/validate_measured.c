@@ -484,6 +484,15 @@ typedef struct cap {
     int c_id, c_rep, c_cta, c_sm, c_t1;
 } cap;
 
+static void cap_free(cap *d)
+{
+    table_free(&d->kern);
+    table_free(&d->reps);
+    table_free(&d->ctas);
+    table_free(&d->pmix);
+    table_free(&d->smi);
+}
+
 /* Median over the reps of pair (a, b) of b's last CTA end less a's first
  * CTA start (ns): within a rep the two kernels' reps.csv times share one
  * origin.  NAN when no rep recorded both.  With a == b, each rep's own
@@ -1271,6 +1280,42 @@ static int green_rows(vctx *v, const char *dir, const topo *tp, sk_error *e)
     return 0;
 }
 
+/* gen_added.csv (kernel,gen): generators for kernels captured before
+ * their generator existed (E15's fma_hetero_kernel), filled into the empty
+ * gen cells of kernels.csv so that the capture itself stays as its program
+ * wrote it.  0 (also without the file) or SK_EIO. */
+static int gen_added(cap *d, const char *dir, sk_error *e)
+{
+    table g;
+    int rc = table_load(&g, dir, "gen_added", e);
+    if (rc <= 0)
+        return rc;
+    static const char *const gc[] = { "kernel", "gen", NULL };
+    if ((rc = need_cols(&g, "gen_added.csv", gc, e)) != 0) {
+        table_free(&g);
+        return rc;
+    }
+    int gk = col(&g, "kernel"), gg = col(&g, "gen");
+    for (size_t r = 0; r < g.n && rc == 0; r++) {
+        const char *id = cell(&g, r, gk);
+        size_t k = 0;
+        while (k < d->kern.n && strcmp(cell(&d->kern, k, d->k_id), id))
+            k++;
+        if (k == d->kern.n)
+            rc = sk_errorf(e, SK_EIO, "%s/gen_added.csv:%zu: kernel %s: not in kernels.csv", dir, r + 2, id);
+        else if (cell(&d->kern, k, d->k_gen)[0])
+            rc = sk_errorf(e, SK_EIO, "%s/gen_added.csv:%zu: kernel %s: expected an empty gen in kernels.csv, "
+                           "which has '%s'", dir, r + 2, id, cell(&d->kern, k, d->k_gen));
+        else {
+            char **c = &d->kern.cells[k * (size_t)d->kern.ncol + (size_t)d->k_gen];
+            free(*c);
+            *c = xstrdup(cell(&g, r, gg));
+        }
+    }
+    table_free(&g);
+    return rc;
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 /* `only`: a comma-separated list of families (NULL: all). */
@@ -1328,11 +1373,7 @@ int validate_measured(const cfg *c, const char *dir, const char *fitted, const c
     if (rc >= 0)
         rc = topo_build(&tp, c, e);
     if (rc < 0) {
-        table_free(&d.kern);
-        table_free(&d.reps);
-        table_free(&d.ctas);
-        table_free(&d.pmix);
-        table_free(&d.smi);
+        cap_free(&d);
         table_free(&fit);
         return rc;
     }
@@ -1354,6 +1395,12 @@ int validate_measured(const cfg *c, const char *dir, const char *fitted, const c
     d.c_sm = col(&d.ctas, "sm");
     d.c_t1 = col(&d.ctas, "t1_ns");
 
+    if ((rc = gen_added(&d, dir, e)) < 0) {
+        cap_free(&d);
+        table_free(&fit);
+        topo_free(&tp);
+        return rc;
+    }
     static vctx v;   /* not on the stack: its skip groups are ~20 KB */
     memset(&v, 0, sizeof v);
     v.c = c;
@@ -1425,11 +1472,7 @@ int validate_measured(const cfg *c, const char *dir, const char *fitted, const c
     }
     free(v.rows);
     topo_free(&tp);
-    table_free(&d.kern);
-    table_free(&d.reps);
-    table_free(&d.ctas);
-    table_free(&d.pmix);
-    table_free(&d.smi);
+    cap_free(&d);
     table_free(&fit);
     return rc < 0 ? rc : 0;
 }

@@ -185,17 +185,52 @@ int gen_parse(kernel *k, const char *what, const char *text, sk_error *e)
 
 int gen_fma(kernel *k, long iters, long block, long grid, sk_error *e)
 {
+    return gen_fma_mix(k, iters, block, grid, 0, 0, e);
+}
+
+int gen_fma_mix(kernel *k, long iters, long block, long grid, long mul, long mod, sk_error *e)
+{
     memset(k, 0, sizeof *k);
-    const long v[] = {iters, block, grid};
-    if (gen_check(&gen_workloads[GEN_FMA], v, 0, 3, e) < 0)
+    const long v[] = {iters, block, grid, 0, mul, mod};
+    if (gen_check(&gen_workloads[GEN_FMA], v, 0, 6, e) < 0)
         return e->code;
+    if (mul > 0 && mod == 0)
+        return sk_errorf(e, SK_EUSAGE, "gen fma: --work-mul %ld: expected --work-mod D with it (the period "
+                         "of the CTAs' work)", mul);
+    /* the largest work factor a CTA gets is mod (at most grid CTAs) */
+    long most = mod > grid ? grid : mod;
+    if (mod > 0 && (long long)iters * most > INT32_MAX)
+        return sk_errorf(e, SK_EUSAGE, "gen fma: --iters %ld x --work-mod %ld: expected at most %d "
+                         "iterations for a CTA", iters, mod, INT32_MAX);
+    if (mod > 0 && grid > GEN_FMA_MIX_MAX_CTAS)
+        return sk_errorf(e, SK_EUSAGE, "gen fma: --grid %ld with --work-mod: expected at most %ld CTAs "
+                         "(one ctas record per change of work)", grid, (long)GEN_FMA_MIX_MAX_CTAS);
 
     strbuf b = {NULL, 0, 0};
     sb_printf(&b, "skewsim-trace 1\nkernel fma_kernel grid=%ld block=%ld regs=16 smem=16\n"
               "program main\n%s", grid, block, fma_prologue);
     gen_fma_work(&b, iters);
-    sb_printf(&b, "%s%s%send\nendkernel\n", fma_epilogue, gen_record_store, fma_exit);
+    sb_printf(&b, "%s%s%send\n", fma_epilogue, gen_record_store, fma_exit);
+    /* CTA i's work factor, one record per run of equal factors */
+    strbuf m = {NULL, 0, 0};
+    for (long i = 0; mod > 0 && i < grid;) {
+        long w = 1 + (long)(((unsigned long long)i * (unsigned long long)mul) % (unsigned long long)mod), j = i + 1;
+        while (j < grid && 1 + (long)(((unsigned long long)j * (unsigned long long)mul) % (unsigned long long)mod) == w)
+            j++;
+        if (j == i + 1)
+            sb_printf(&m, "cta %ld work=%ld\n", i, w);
+        else
+            sb_printf(&m, "range %ld %ld work=%ld\n", i, j - 1, w);
+        i = j;
+    }
+    if (m.s)
+        sb_printf(&b, "ctas\n%send\n", m.s);
+    sb_printf(&b, "endkernel\n");
     int r = gen_parse(k, "gen fma", b.s, e);
     free(b.s);
+    if (r == 0)
+        k->ctas_text = m.s;
+    else
+        free(m.s);
     return r;
 }

@@ -18,6 +18,7 @@ enum { GEN_FMA, GEN_STREAM, GEN_GEMM, GEN_COOP, GEN_CHASE, GEN_ADD, GEN_UNIT, GE
 #define GEMM_TILE_N 256
 #define GEMM_TILE_K 64
 #define STREAM_MAX_BYTES (1L << 40)   /* bytes per CTA: a bound, not a measurement */
+#define GEN_FMA_MIX_MAX_CTAS (1L << 20) /* CTAs of gen fma --work-mod: its ctas section stays under ~20 MB */
 
 /* A growing string; free(b.s) when done. */
 typedef struct strbuf {

@@ -6,8 +6,10 @@
 // mul 1 (a saw-tooth); 256 threads; 1056, 1584, 2112 and 4224 CTAs; one
 // untimed launch then 3 timed reps, every CTA recorded, so the refill of an
 // SM after each CTA ends is visible (t0 of the CTA that takes its slot).
-// No skewsim generator exists for it yet: kernels.csv gen is empty and
-// params names base, mul and mod.
+// `skewsim gen fma --iters BASE --grid G --work-mul MUL --work-mod MOD`
+// stands for it (kernels.csv gen; the captures made before that generator
+// existed carry it in gen_added.csv instead), and params names base, mul
+// and mod.
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_hetero cap_hetero.cu
 // Usage: cap_hetero DIR
@@ -75,7 +77,7 @@ int main(int argc, char **argv)
             k.kernel = fmt("e15.hetero.m%d.g%d", mul, grid);
             k.exp = "e15_hetero";
             k.name = "fma_hetero_kernel";
-            k.gen = "";
+            k.gen = fmt("skewsim gen fma --iters %d --block 256 --grid %d --work-mul %d --work-mod %d", base, grid, mul, mod);
             k.grid = grid;
             k.block = 256;
             k.params = fmt("iters=base*(1+(cta*mul)%%mod);base=%d;mul=%d;mod=%d", base, mul, mod);
