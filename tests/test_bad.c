@@ -50,7 +50,7 @@
 #define FUZZ_DIR "tests/fuzz"
 #define MIXED TEST_DATA "/run/mixed.trace"   /* small, and touches every part of the model */
 #define CASE_LIMIT_S 30          /* a case still running after this is killed: a hang */
-#define MAX_CASES 256
+#define MAX_CASES 512
 #define MAX_ARGS 32
 
 /* ------------------------------------------------------ the CASES table */

@@ -136,6 +136,23 @@ START_TEST(test_fma_work_mix)
 }
 END_TEST
 
+/* gen empty: cap_launch.cu's empty_kernel, the SASS's LDC and EXIT. */
+START_TEST(test_gen_empty)
+{
+    kernel k;
+    sk_error e = {0};
+    ck_assert_msg(gen_empty(&k, 64, 3, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(k.grid, 3);
+    ck_assert_uint_eq(k.block_threads, 64);
+    ck_assert_uint_eq(k.progs[0].n, 2);
+    ck_assert_str_eq(op(&k.progs[0], 0), "LDC");
+    ck_assert_str_eq(op(&k.progs[0], 1), "EXIT");
+    kernel_free(&k);
+    ck_assert_int_eq(gen_empty(&k, 0, 1, &e), SK_EUSAGE);
+    ck_assert_str_eq(e.msg, "gen empty: block 0: expected 1..1024 threads");
+}
+END_TEST
+
 /* The SASS control codes, instruction by instruction, for the main loop. */
 START_TEST(test_fma_stalls)
 {
@@ -366,9 +383,9 @@ END_TEST
 
 START_TEST(test_gen_table)
 {
-    ck_assert_uint_eq(gen_nworkloads, 8);
+    ck_assert_uint_eq(gen_nworkloads, 9);
     char list[128];
-    ck_assert_str_eq(gen_workload_list(list, sizeof list), "fma, stream, gemm, coop, chase, add, unit or rw");
+    ck_assert_str_eq(gen_workload_list(list, sizeof list), "fma, stream, gemm, coop, chase, add, unit, rw or empty");
     for (size_t i = 0; i < gen_nworkloads; i++) {
         const gen_workload *w = &gen_workloads[i];
         ck_assert_ptr_eq(gen_find(w->name), w);
@@ -446,6 +463,7 @@ Suite *gen_suite(void)
     tcase_add_test(tc, test_fma_4096);
     tcase_add_test(tc, test_fma_stalls);
     tcase_add_test(tc, test_fma_work_mix);
+    tcase_add_test(tc, test_gen_empty);
     tcase_add_loop_test(tc, test_fma_shapes, 0, (int)SK_ARRAY_LEN(shapes));
     tcase_add_test(tc, test_fma_args);
     tcase_add_test(tc, test_gen_rw);

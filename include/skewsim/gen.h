@@ -86,6 +86,10 @@ int gen_fma(kernel *k, long iters, long block, long grid, sk_error *e);
  * gen_fma.  Returns 0 or SK_EUSAGE. */
 int gen_fma_mix(kernel *k, long iters, long block, long grid, long mul, long mod, sk_error *e);
 
+/* cap_launch.cu's empty_kernel (E12): a constant load and EXIT per warp.
+ * Returns 0 or SK_EUSAGE. */
+int gen_empty(kernel *k, long block, long grid, sk_error *e);
+
 /* capture.cu's mem_kernel (experiment E6): each thread streams its share of
  * bytes_per_cta (a multiple of 16) with coalesced 16-byte loads (LDG.E.128,
  * loop unrolled 4 times), sums them with FADD, then BAR.SYNC, warp 0's

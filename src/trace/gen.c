@@ -61,6 +61,10 @@ static int build_rw(kernel *k, const long *v, sk_error *e)
         return e->code;
     return gen_rw(k, v[3], v[4], v[1], (int)v[0], v[2], e);
 }
+static int build_empty(kernel *k, const long *v, sk_error *e)
+{
+    return gen_empty(k, v[0], v[1], e);
+}
 static int build_gemm(kernel *k, const long *v, sk_error *e)
 {
     return gen_gemm_dtype(k, v[0], v[1], v[2], (int)v[4], e);
@@ -167,6 +171,10 @@ const gen_workload gen_workloads[] = {
                  {"--ctas", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"},
                  {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"}},
                 -1, build_rw},
+    [GEN_EMPTY] = {"empty", "a kernel that does nothing, cap_launch.cu's empty_kernel (E12's launch chains)", 12, 2,
+                   {{"--block", "B", 32, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
+                    {"--grid", "G", 1, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"}},
+                   -1, build_empty},
 };
 const size_t gen_nworkloads = SK_ARRAY_LEN(gen_workloads);
 
