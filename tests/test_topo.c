@@ -134,6 +134,21 @@ END_TEST
 #define E26_DIR "validation/h100/cluster"
 #define E26_H100 "configs/h100.yaml"
 
+/* E26's launch, `gen fma --iters I --block B --grid G --cluster C`,
+ * simulated on configs/h100.yaml into *run. */
+static void e26_simulate(tu_run *run, long iters, long block, long grid, int csize)
+{
+    sk_error e = {0};
+    kernel k;
+    ck_assert_msg(gen_fma(&k, iters, block, grid, &e) == 0, "%s", e.msg);
+    k.cluster = (uint32_t)csize;
+    char *tr = tu_kernel_text(&k);
+    cfg c;
+    tu_cfg(&c, E26_H100, NULL);
+    tu_simulate_ok(run, &c, tr);
+    free(tr);
+}
+
 /* The model's cudaOccupancyMaxActiveClusters against the driver's, for
  * every block size and cluster size in meta.csv: the 8-SM GPC takes no
  * cluster of 16 and a tail TPC none of 4, because a cluster puts one CTA
@@ -141,24 +156,16 @@ END_TEST
 START_TEST(test_cluster_max_active_e26)
 {
     char *meta = tu_slurp(E26_DIR "/meta.csv", NULL);
-    cfg c;
-    tu_cfg(&c, E26_H100, NULL);
     int n = 0;
     for (char *line = strstr(meta, "cluster.max_active."); line; line = strstr(line + 1, "cluster.max_active.")) {
         int block, csize, want;
         ck_assert_int_eq(sscanf(line, "cluster.max_active.b%d.c%d,%d", &block, &csize, &want), 3);
-        sk_error e = {0};
-        kernel k;
-        ck_assert_msg(gen_fma(&k, 1, block, csize, &e) == 0, "%s", e.msg);
-        k.cluster = (uint32_t)csize;
-        char *tr = tu_kernel_text(&k);
         tu_run run;
-        tu_simulate_ok(&run, &c, tr);
+        e26_simulate(&run, 1, block, csize, csize);
         ck_assert_msg(results_kernel(run.r, 0)->max_active_clusters == (uint64_t)want,
                       "block %d cluster %d: model %llu, driver %d", block, csize,
                       (unsigned long long)results_kernel(run.r, 0)->max_active_clusters, want);
         tu_run_free(&run);
-        free(tr);
         n++;
     }
     ck_assert_int_eq(n, 10);
@@ -210,15 +217,8 @@ START_TEST(test_cluster_balance_e26)
         e26_hist(id, rep, again);
         ck_assert_msg(!memcmp(want, again, sizeof want), "%s: runs 0 and %d differ", id, rep);
     }
-    sk_error e = {0};
-    kernel k;
-    ck_assert_msg(gen_fma(&k, 1024, B, G, &e) == 0, "%s", e.msg);
-    k.cluster = (uint32_t)C;
-    char *tr = tu_kernel_text(&k);
-    cfg c;
-    tu_cfg(&c, E26_H100, NULL);
     tu_run run;
-    tu_simulate_ok(&run, &c, tr);
+    e26_simulate(&run, 1024, B, G, C);
     int per[132] = {0}, got[64] = {0};
     for (int i = 0; i < G; i++)
         per[tu_cta(&run, 0, (uint64_t)i)->sm]++;
@@ -233,7 +233,6 @@ START_TEST(test_cluster_balance_e26)
             for (int b = a + 1; b < C; b++)
                 ck_assert_int_ne(tu_cta(&run, 0, (uint64_t)(cl * C + a))->sm, tu_cta(&run, 0, (uint64_t)(cl * C + b))->sm);
     tu_run_free(&run);
-    free(tr);
 }
 END_TEST
 

@@ -240,6 +240,53 @@ static inline float ev_ms(cudaEvent_t a, cudaEvent_t b)
     return ms;
 }
 
+// A gate (E12, E27): a one-thread kernel that holds a stream until the
+// host opens it, so that the launches queued behind it run without waiting
+// for the host.  gate_close() queues it closed; the host enqueues its
+// chain, then gate_open(); after the stream is synchronised gate_outcome()
+// says "opened", or "timeout" where the gate gave up (a queue too full for
+// the host to reach gate_open in time).
+__global__ void gate_kernel(volatile int *flag, int *outcome, uint64_t timeout_ns)
+{
+    uint64_t t0 = gtimer();
+    while (*flag == 0) {
+        if (gtimer() - t0 > timeout_ns) {
+            *outcome = 2;
+            return;
+        }
+    }
+    *outcome = 1;
+}
+
+struct Gate {
+    int *hflag, *dflag, *doutcome;
+};
+
+static inline Gate gate_make()
+{
+    Gate g;
+    CK(cudaHostAlloc(&g.hflag, 4, cudaHostAllocMapped));
+    CK(cudaHostGetDevicePointer(&g.dflag, g.hflag, 0));
+    CK(cudaMalloc(&g.doutcome, 4));
+    return g;
+}
+
+static inline void gate_close(Gate &g, cudaStream_t st, uint64_t timeout_ns)
+{
+    *(volatile int *)g.hflag = 0;
+    CK(cudaMemset(g.doutcome, 0, 4));
+    gate_kernel<<<1, 1, 0, st>>>(g.dflag, g.doutcome, timeout_ns);
+}
+
+static inline void gate_open(Gate &g) { *(volatile int *)g.hflag = 1; }
+
+static inline const char *gate_outcome(const Gate &g)
+{
+    int o = 0;
+    CK(cudaMemcpy(&o, g.doutcome, 4, cudaMemcpyDeviceToHost));
+    return o == 1 ? "opened" : o == 2 ? "timeout" : "unknown";
+}
+
 // The median time (us, CUDA events) of `reps` launches after `skip` untimed
 // ones; before each, before() runs (a warm-up or a flush, untimed) and the
 // device is synchronised, so each launch is timed alone.

@@ -66,18 +66,6 @@ __global__ void ld4st4_kernel(const int *in, int *out)
         out[0] = in[0] + 1;
 }
 
-__global__ void gate_kernel(volatile int *flag, int *outcome, uint64_t timeout_ns)
-{
-    uint64_t t0 = gtimer();
-    while (*flag == 0) {
-        if (gtimer() - t0 > timeout_ns) {
-            *outcome = 2;
-            return;
-        }
-    }
-    *outcome = 1;
-}
-
 enum { EMPTY, ST4, ST128, ST16K, ST256K, LD4, LD4ST4, ST4F, NKINDS };
 static const char *const names[NKINDS] = {"empty", "st4", "st128", "st16k", "st256k", "ld4", "ld4st4", "st4f"};
 static const int blocks[NKINDS] = {32, 32, 32, 1024, 1024, 32, 32, 32};
@@ -119,10 +107,7 @@ int main(int argc, char **argv)
     cudaEvent_t ea, eb;
     CK(cudaEventCreate(&ea));
     CK(cudaEventCreate(&eb));
-    int *hflag, *dflag, *doutcome;
-    CK(cudaHostAlloc(&hflag, 4, cudaHostAllocMapped));
-    CK(cudaHostGetDevicePointer(&dflag, hflag, 0));
-    CK(cudaMalloc(&doutcome, 4));
+    Gate gate = gate_make();
     for (int k = 0; k < NKINDS; k++)
         launch(k, st, buf, 0, in);       // warm every kernel once
     CK(cudaStreamSynchronize(st));
@@ -130,21 +115,17 @@ int main(int argc, char **argv)
     for (int rep = 0; rep < nreps; rep++)
         for (int k0 = 0; k0 < NKINDS; k0++) {
             int k = (k0 + rep) % NKINDS;     // rotate the order between reps
-            *(volatile int *)hflag = 0;
-            CK(cudaMemset(doutcome, 0, 4));
-            gate_kernel<<<1, 1, 0, st>>>(dflag, doutcome, 300000000ull);
+            gate_close(gate, st, 300000000ull);
             CK(cudaEventRecord(ea, st));
             for (int i = 0; i < n; i++)
                 launch(k, st, buf, (size_t)i * stride, in);
             CK(cudaEventRecord(eb, st));
-            *(volatile int *)hflag = 1;
+            gate_open(gate);
             CK(cudaStreamSynchronize(st));
             CK(cudaGetLastError());
-            int outcome = 0;
-            CK(cudaMemcpy(&outcome, doutcome, 4, cudaMemcpyDeviceToHost));
             double total = ev_ms(ea, eb) * 1e6;
             std::fprintf(out, "%s,%d,%d,%d,%.0f,%.1f,%s\n", names[k], blocks[k], n, rep, total, total / n,
-                         outcome == 1 ? "opened" : outcome == 2 ? "timeout" : "unknown");
+                         gate_outcome(gate));
             std::printf("%-7s rep %d: %.1f ns a launch\n", names[k], rep, total / n);
         }
     std::fclose(out);

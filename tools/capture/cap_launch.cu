@@ -28,18 +28,6 @@
 
 __global__ void empty_kernel() {}
 
-__global__ void gate_kernel(volatile int *flag, int *outcome, uint64_t timeout_ns)
-{
-    uint64_t t0 = gtimer();
-    while (*flag == 0) {
-        if (gtimer() - t0 > timeout_ns) {
-            *outcome = 2;
-            return;
-        }
-    }
-    *outcome = 1;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -59,15 +47,12 @@ int main(int argc, char **argv)
     cudaEvent_t ea, eb;
     CK(cudaEventCreate(&ea));
     CK(cudaEventCreate(&eb));
-    int *hflag, *dflag, *doutcome;
-    CK(cudaHostAlloc(&hflag, 4, cudaHostAllocMapped));
-    CK(cudaHostGetDevicePointer(&dflag, hflag, 0));
-    CK(cudaMalloc(&doutcome, 4));
+    Gate gate = gate_make();
     // warm every kernel once
     empty_kernel<<<1, 32, 0, st>>>();
     fma_kernel<<<132, 256, 0, st>>>(drec, 64, sink);
-    *hflag = 1;
-    gate_kernel<<<1, 1, 0, st>>>(dflag, doutcome, 1000000);
+    gate_open(gate);
+    gate_kernel<<<1, 1, 0, st>>>(gate.dflag, gate.doutcome, 1000000);
     CK(cudaStreamSynchronize(st));
     CK(cudaGetLastError());
 
@@ -82,12 +67,8 @@ int main(int argc, char **argv)
                 for (int n : counts)
                     for (int rep = 0; rep < 3; rep++) {
                         std::vector<KRep> reps(n);
-                        int outcome = 0;
-                        if (gated) {
-                            *(volatile int *)hflag = 0;
-                            CK(cudaMemset(doutcome, 0, 4));
-                            gate_kernel<<<1, 1, 0, st>>>(dflag, doutcome, 300000000ull);
-                        }
+                        if (gated)
+                            gate_close(gate, st, 300000000ull);
                         CK(cudaEventRecord(ea, st));
                         for (int i = 0; i < n; i++) {
                             reps[i].host = host_ns();
@@ -99,11 +80,10 @@ int main(int argc, char **argv)
                         CK(cudaEventRecord(eb, st));
                         uint64_t enq_done = host_ns();
                         if (gated)
-                            *(volatile int *)hflag = 1;
+                            gate_open(gate);
                         CK(cudaStreamSynchronize(st));
                         CK(cudaGetLastError());
-                        if (gated)
-                            CK(cudaMemcpy(&outcome, doutcome, 4, cudaMemcpyDeviceToHost));
+                        const char *outcome = gated ? gate_outcome(gate) : "none";
                         if (kd.iters >= 0) {
                             std::vector<Rec> all = fetch_recs(drec, (size_t)n * kd.grid);
                             for (int i = 0; i < n; i++)
@@ -121,7 +101,7 @@ int main(int argc, char **argv)
                         k.total_ns = ev_ms(ea, eb) * 1e6;
                         k.params = fmt("count=%d;chain_rep=%d;enqueue_ns=%llu;gate=%s", n, rep,
                                        (unsigned long long)(enq_done - reps[0].host),
-                                       !gated ? "none" : outcome == 1 ? "opened" : outcome == 2 ? "timeout" : "unknown");
+                                       outcome);
                         k.cta0_only = n > 50;
                         cap_kernel(cap, k, reps);
                     }
