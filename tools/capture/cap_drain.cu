@@ -26,6 +26,7 @@
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_drain cap_drain.cu
 // Usage: cap_drain DIR
+// Run on an H100 in session 14 (validation/h100/drain, README "E27").
 #include "cap.h"
 
 __global__ void empty_kernel() {}
