@@ -339,8 +339,8 @@ END_TEST
 
 /* gen_added.csv gives a kernel captured without a generator one (E15's
  * case): the kernel is then simulated and judged, not skipped; a row for a
- * kernel the capture lacks, or for one that has a generator already, is a
- * file:line error. */
+ * kernel the capture lacks, for one that has a generator already or was
+ * named before, an empty or unusable generator, is a file:line error. */
 START_TEST(test_validate_gen_added)
 {
     char *cmd = tu_strf("mkdir -p '%s/out' && cp " TEST_DATA "/capture/kernels.csv " TEST_DATA "/capture/reps.csv "
@@ -354,6 +354,13 @@ START_TEST(test_validate_gen_added)
         {"t.single,skewsim gen fma\n",
          "skewsim: @/out/gen_added.csv:2: kernel t.single: expected an empty gen in kernels.csv, "
          "which has 'skewsim gen fma --iters 64 --block 256 --grid 132'\n"},
+        {"t.nogen,skewsim gen empty\nt.nogen,skewsim gen empty\n",
+         "skewsim: @/out/gen_added.csv:3: kernel t.nogen: named twice: expected one row per kernel\n"},
+        {"t.nogen,\n", "skewsim: @/out/gen_added.csv:2: kernel t.nogen: empty gen: expected 'skewsim gen NAME ...'\n"},
+        {"t.nogen,skewsim gen bogus\n",
+         "skewsim: @/out/gen_added.csv:2: kernel t.nogen: 'skewsim gen bogus': no generator 'bogus'\n"},
+        {"t.nogen,skewsim gen fma --work-mod 99999999\n",
+         "skewsim: @/out/gen_added.csv:2: kernel t.nogen: gen fma: work-mod 99999999: expected 0..65536\n"},
     };
     for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
         char *path = tu_strf("%s/out/gen_added.csv", tmpdir);

@@ -106,15 +106,21 @@ START_TEST(test_fma_4096)
 END_TEST
 
 /* gen fma --work-mul M --work-mod D (E15's fma_hetero_kernel): read back
- * as `skewsim gen` writes it, CTA i runs work factor 1 + (i x M) mod D, so
- * its main loop runs --iters / 8 x that many times; M 0 is uniform work. */
+ * as `skewsim gen` writes it, CTA i runs work factor 1 + (i x M) mod D,
+ * the product in 32-bit unsigned arithmetic as the kernel's blockIdx.x x
+ * mul is (the last case wraps), so its main loop runs --iters / 8 x that
+ * many times; M 0 is uniform work.  20000 CTAs make a ctas section longer
+ * than gzprintf's buffer, which wrote nothing. */
 START_TEST(test_fma_work_mix)
 {
-    static const long muls[] = {7, 1, 0};
-    for (size_t m = 0; m < SK_ARRAY_LEN(muls); m++) {
+    static const struct { long mul, mod, grid; } cases[] = {
+        {7, 8, 20}, {1, 8, 20}, {0, 8, 20}, {3, 7, 20000}, {65535, 7, 65600},
+    };
+    for (size_t m = 0; m < SK_ARRAY_LEN(cases); m++) {
         kernel k;
         sk_error e = {0};
-        ck_assert_msg(gen_fma_mix(&k, 64, 32, 20, muls[m], 8, &e) == 0, "%s", e.msg);
+        long mul = cases[m].mul, mod = cases[m].mod;
+        ck_assert_msg(gen_fma_mix(&k, 64, 32, cases[m].grid, mul, mod, &e) == 0, "%s", e.msg);
         char *text = tu_kernel_text(&k);
         trace *t = trace_open_string("mix.trace", text, &e);
         ck_assert_ptr_nonnull(t);
@@ -122,13 +128,13 @@ START_TEST(test_fma_work_mix)
         uint64_t base = prog_dynamic_count(&k.progs[0], 1.0), n = 0;
         cta_desc d;
         while (trace_next_cta(t, &d, &e) == 1) {
-            double w = 1 + (double)((d.id * (uint64_t)muls[m]) % 8);
-            ck_assert_msg(d.work == w, "mul %ld CTA %llu: work %g, expected %g", muls[m],
-                          (unsigned long long)d.id, d.work, w);
+            double w = 1 + (double)(((uint32_t)d.id * (uint32_t)mul) % (uint32_t)mod);
+            ck_assert_msg(d.work == w, "mul %ld CTA %llu: work %g, expected %g", mul, (unsigned long long)d.id,
+                          d.work, w);
             ck_assert_uint_eq(prog_dynamic_count(&k.progs[0], d.work), base + (uint64_t)(w - 1) * 8 * 36);
             n++;
         }
-        ck_assert_uint_eq(n, 20);
+        ck_assert_uint_eq(n, (uint64_t)cases[m].grid);
         kernel_free(&k);
         trace_close(t);
         free(text);

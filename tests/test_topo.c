@@ -112,8 +112,9 @@ START_TEST(test_cluster_fit_error)
     tu_run run;
     char *tr = one_per_sm(16, 16);
     ck_assert_int_eq(tu_simulate(&run, &c, tr), SK_EFIT);
-    ck_assert_str_eq(run.e.msg, "kernel k: cluster=16: expected at most 8 CTAs per cluster (one per SM, "
-                                "and the largest GPC it may use has 8 SMs), as cudaLaunchKernelEx requires");
+    ck_assert_str_eq(run.e.msg, "kernel k: cluster=16: expected at most 8 CTAs per cluster (a cluster's CTAs "
+                                "take one SM each, inside one GPC of the kernel's SMs), as cudaLaunchKernelEx "
+                                "requires");
     tu_run_free(&run);
     free(tr);
     /* 8 fits there. */
@@ -260,6 +261,71 @@ START_TEST(test_cluster_distinct_sms)
     ck_assert_int_eq(tu_cta(&run, 0, 7)->sm, 1);
     for (uint64_t cl = 0; cl < 5; cl++)
         ck_assert_int_ne(tu_cta(&run, 0, 2 * cl)->sm, tu_cta(&run, 0, 2 * cl + 1)->sm);
+    tu_run_free(&run);
+}
+END_TEST
+
+/* The kernel's own SMs bound its clusters: what a green context's rest
+ * of 124 SMs leaves is SMs 128-131, two tail TPCs, which take clusters of
+ * 2 and no more; and a cooperative grid in clusters must fit at once,
+ * cluster by cluster (the 8-SM GPC takes no cluster of 16: 58 of them
+ * hold 928 of 1056 CTAs). */
+START_TEST(test_cluster_fit_subset_and_coop)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    tu_run run;
+    const char *tr = "skewsim-trace 1\nkernel k grid=8 block=1024 regs=64 cluster=4 sms=rest:124\n"
+                     "program main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n";
+    ck_assert_int_eq(tu_simulate(&run, &c, tr), SK_EFIT);
+    ck_assert_str_eq(run.e.msg, "kernel k: cluster=4: expected at most 2 CTAs per cluster (a cluster's CTAs take "
+                                "one SM each, inside one GPC of the kernel's SMs), as cudaLaunchKernelEx requires");
+    tu_run_free(&run);
+    sk_error e = {0};
+    kernel k;
+    for (int grid = 928; grid <= 1056; grid += 128) {
+        ck_assert_msg(gen_coop(&k, grid, 256, 1, 8, &e) == 0, "%s", e.msg);
+        k.cluster = 16;
+        char *text = tu_kernel_text(&k);
+        if (grid == 928) {
+            tu_simulate_ok(&run, &c, text);
+        } else {
+            ck_assert_int_eq(tu_simulate(&run, &c, text), SK_EFIT);
+            ck_assert_str_eq(run.e.msg, "kernel coop_kernel: cooperative (GRID.SYNC) grid of 1056 CTAs in clusters "
+                                        "of 16: expected at most 928 (the clusters that fit at once), as "
+                                        "cudaLaunchKernelEx requires");
+        }
+        tu_run_free(&run);
+        free(text);
+    }
+}
+END_TEST
+
+/* Clusters balance over the SMs a kernel may use: in a green context of
+ * 100 SMs (104 after rounding to its units) 112 CTAs of 1024 threads in
+ * clusters of 8 run on every usable SM, and only the 8 left over double
+ * up; counting a group's unusable SMs as room put 24 on SMs that already
+ * held one while 16 usable SMs stayed empty. */
+START_TEST(test_cluster_balance_green)
+{
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    topo t;
+    sk_error e = {0};
+    ck_assert_int_eq(topo_build(&t, &c, &e), 0);
+    int grp[132], rest[132], ng = 0, nr = 0;
+    ck_assert_int_eq(topo_green_split(&t, 100, c.green_unit_sms, 0, grp, &ng, rest, &nr, &e), 0);
+    topo_free(&t);
+    tu_run run;
+    tu_simulate_ok(&run, &c, "skewsim-trace 1\nkernel k grid=112 block=1024 regs=32 cluster=8 sms=green:100\n"
+                             "program main\n  loop 2000\n    FFMA R1 <- R2 R3 R1\n  end\n  EXIT\nend\nendkernel\n");
+    int per[132] = {0}, used = 0, twice = 0;
+    for (uint64_t i = 0; i < 112; i++)
+        per[tu_cta(&run, 0, i)->sm]++;
+    for (int i = 0; i < 132; i++)
+        used += per[i] > 0, twice += per[i] > 1;
+    ck_assert_int_eq(used, ng);
+    ck_assert_int_eq(twice, 112 - ng);
     tu_run_free(&run);
 }
 END_TEST
@@ -1021,6 +1087,8 @@ Suite *topo_suite(void)
     tcase_add_test(tc, test_cluster_key_round_trip);
     tcase_add_test(tc, test_cluster_max_active_e26);
     tcase_add_test(tc, test_cluster_distinct_sms);
+    tcase_add_test(tc, test_cluster_fit_subset_and_coop);
+    tcase_add_test(tc, test_cluster_balance_green);
     tcase_add_loop_test(tc, test_cluster_balance_e26, 0, (int)SK_ARRAY_LEN(e26_balanced));
     suite_add_tcase(s, tc);
 

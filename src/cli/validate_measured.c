@@ -1290,28 +1290,44 @@ static int gen_added(cap *d, const char *dir, sk_error *e)
     int rc = table_load(&g, dir, "gen_added", e);
     if (rc <= 0)
         return rc;
+    char file[4096];
+    snprintf(file, sizeof file, "%s/gen_added.csv", dir);
     static const char *const gc[] = { "kernel", "gen", NULL };
-    if ((rc = need_cols(&g, "gen_added.csv", gc, e)) != 0) {
+    if ((rc = need_cols(&g, file, gc, e)) != 0) {
         table_free(&g);
         return rc;
     }
     int gk = col(&g, "kernel"), gg = col(&g, "gen");
+    unsigned char *filled = xcalloc(d->kern.n + 1, 1);
     for (size_t r = 0; r < g.n && rc == 0; r++) {
-        const char *id = cell(&g, r, gk);
+        const char *id = cell(&g, r, gk), *cmd = cell(&g, r, gg);
         size_t k = 0;
         while (k < d->kern.n && strcmp(cell(&d->kern, k, d->k_id), id))
             k++;
+        kernel kk;
+        long repeat = 1;
+        sk_error ge = { 0 };
         if (k == d->kern.n)
-            rc = sk_errorf(e, SK_EIO, "%s/gen_added.csv:%zu: kernel %s: not in kernels.csv", dir, r + 2, id);
+            rc = sk_errorf(e, SK_EIO, "%s:%zu: kernel %s: not in kernels.csv", file, r + 2, id);
+        else if (filled[k])
+            rc = sk_errorf(e, SK_EIO, "%s:%zu: kernel %s: named twice: expected one row per kernel", file, r + 2, id);
         else if (cell(&d->kern, k, d->k_gen)[0])
-            rc = sk_errorf(e, SK_EIO, "%s/gen_added.csv:%zu: kernel %s: expected an empty gen in kernels.csv, "
-                           "which has '%s'", dir, r + 2, id, cell(&d->kern, k, d->k_gen));
+            rc = sk_errorf(e, SK_EIO, "%s:%zu: kernel %s: expected an empty gen in kernels.csv, "
+                           "which has '%s'", file, r + 2, id, cell(&d->kern, k, d->k_gen));
+        else if (!cmd[0])
+            rc = sk_errorf(e, SK_EIO, "%s:%zu: kernel %s: empty gen: expected 'skewsim gen NAME ...'", file,
+                           r + 2, id);
+        else if (gen_kernel(cmd, &kk, &repeat, &ge) < 0)
+            rc = sk_errorf(e, SK_EIO, "%s:%zu: kernel %s: %s", file, r + 2, id, ge.msg);
         else {
+            kernel_free(&kk);
             char **c = &d->kern.cells[k * (size_t)d->kern.ncol + (size_t)d->k_gen];
             free(*c);
-            *c = xstrdup(cell(&g, r, gg));
+            *c = xstrdup(cmd);
+            filled[k] = 1;
         }
     }
+    free(filled);
     table_free(&g);
     return rc;
 }

@@ -264,20 +264,29 @@ static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
                          kr->need.regs, kr->need.smem, s->c.max_threads, s->c.max_warps, s->c.registers,
                          s->c.smem_bytes);
     /* cudaLaunchKernelEx refuses a cluster that no GPC can hold
-     * (cudaErrorClusterOutOfResources): its CTAs take one SM each (E26). */
-    int most = 0;            /* SMs of the largest cluster group the kernel may use */
+     * (cudaErrorClusterOutOfResources): its CTAs take one SM each (E26),
+     * so a group takes clusters of up to its usable SMs, and up to its
+     * cg_max. */
+    int most = 0;            /* the largest cluster some group of the kernel's SMs takes */
     for (int g = 0; k->cluster > 1 && g < s->topo.ncgroups; g++) {
         int n = 0;
         for (int j = s->topo.cg_first[g]; j < s->topo.cg_first[g + 1]; j++)
             n += !kr->allowed || kr->allowed[s->topo.cg_sms[j]];
-        if ((int)k->cluster <= s->topo.cg_max[g])
-            most = SK_MAX(most, n);
+        most = SK_MAX(most, SK_MIN(n, s->topo.cg_max[g]));
     }
-    if (k->cluster > 1 && most < (int)k->cluster) {
+    if (k->cluster > 1 && most < (int)k->cluster)
         return sk_errorf(e, SK_EFIT,
-                         "kernel %s: cluster=%u: expected at most %d CTAs per cluster (one per SM, and the "
-                         "largest GPC it may use has %d SMs), as cudaLaunchKernelEx requires",
-                         k->name, k->cluster, SK_MIN(most, KERNEL_CLUSTER_MAX), most);
+                         "kernel %s: cluster=%u: expected at most %d CTAs per cluster (a cluster's CTAs take "
+                         "one SM each, inside one GPC of the kernel's SMs), as cudaLaunchKernelEx requires",
+                         k->name, k->cluster, SK_MIN(most, KERNEL_CLUSTER_MAX));
+    /* a cooperative grid in clusters must be co-resident cluster by cluster */
+    if (kr->cooperative && k->cluster > 1) {
+        uint64_t fit = topo_max_active_clusters_in(&s->topo, kr->allowed, per_sm, (int)k->cluster) * k->cluster;
+        if (fit < k->grid)
+            return sk_errorf(e, SK_EFIT,
+                             "kernel %s: cooperative (GRID.SYNC) grid of %llu CTAs in clusters of %u: expected at "
+                             "most %llu (the clusters that fit at once), as cudaLaunchKernelEx requires",
+                             k->name, (unsigned long long)k->grid, k->cluster, (unsigned long long)fit);
     }
     return 0;
 }

@@ -188,6 +188,13 @@ int gen_fma(kernel *k, long iters, long block, long grid, sk_error *e)
     return gen_fma_mix(k, iters, block, grid, 0, 0, e);
 }
 
+/* fma_hetero_kernel's factor for CTA i: 1 + (i x mul) % mod, the product
+ * in 32-bit unsigned arithmetic as the kernel computes it. */
+static long work_factor(long i, long mul, long mod)
+{
+    return 1 + (long)(((uint32_t)i * (uint32_t)mul) % (uint32_t)mod);
+}
+
 int gen_fma_mix(kernel *k, long iters, long block, long grid, long mul, long mod, sk_error *e)
 {
     memset(k, 0, sizeof *k);
@@ -197,25 +204,27 @@ int gen_fma_mix(kernel *k, long iters, long block, long grid, long mul, long mod
     if (mul > 0 && mod == 0)
         return sk_errorf(e, SK_EUSAGE, "gen fma: --work-mul %ld: expected --work-mod D with it (the period "
                          "of the CTAs' work)", mul);
-    /* the largest work factor a CTA gets is mod (at most grid CTAs) */
-    long most = mod > grid ? grid : mod;
-    if (mod > 0 && (long long)iters * most > INT32_MAX)
-        return sk_errorf(e, SK_EUSAGE, "gen fma: --iters %ld x --work-mod %ld: expected at most %d "
-                         "iterations for a CTA", iters, mod, INT32_MAX);
+    /* fma_work(iters x factor) splits its count into iters x factor / 8
+     * unrolled trips and a remainder; one program scaled by the factor
+     * runs (iters / 8) x factor and (iters % 8) x factor, the same only
+     * when 8 divides iters */
+    if (mod > 0 && iters % 8 != 0)
+        return sk_errorf(e, SK_EUSAGE, "gen fma: --iters %ld with --work-mod: expected a multiple of 8 (the "
+                         "kernel's unrolled loop; other counts would run its remainder loop too often)", iters);
     if (mod > 0 && grid > GEN_FMA_MIX_MAX_CTAS)
         return sk_errorf(e, SK_EUSAGE, "gen fma: --grid %ld with --work-mod: expected at most %ld CTAs "
                          "(one ctas record per change of work)", grid, (long)GEN_FMA_MIX_MAX_CTAS);
-
-    strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel fma_kernel grid=%ld block=%ld regs=16 smem=16\n"
-              "program main\n%s", grid, block, fma_prologue);
-    gen_fma_work(&b, iters);
-    sb_printf(&b, "%s%s%send\n", fma_epilogue, gen_record_store, fma_exit);
-    /* CTA i's work factor, one record per run of equal factors */
+    /* CTA i's work factor, in fma_hetero_kernel's 32-bit unsigned
+     * arithmetic, one record per run of equal factors */
     strbuf m = {NULL, 0, 0};
     for (long i = 0; mod > 0 && i < grid;) {
-        long w = 1 + (long)(((unsigned long long)i * (unsigned long long)mul) % (unsigned long long)mod), j = i + 1;
-        while (j < grid && 1 + (long)(((unsigned long long)j * (unsigned long long)mul) % (unsigned long long)mod) == w)
+        long w = work_factor(i, mul, mod), j = i + 1;
+        if ((long long)iters * w > INT32_MAX) {
+            free(m.s);
+            return sk_errorf(e, SK_EUSAGE, "gen fma: --iters %ld x work factor %ld (CTA %ld): expected at most %d "
+                             "iterations for a CTA", iters, w, i, INT32_MAX);
+        }
+        while (j < grid && work_factor(j, mul, mod) == w)
             j++;
         if (j == i + 1)
             sb_printf(&m, "cta %ld work=%ld\n", i, w);
@@ -223,6 +232,12 @@ int gen_fma_mix(kernel *k, long iters, long block, long grid, long mul, long mod
             sb_printf(&m, "range %ld %ld work=%ld\n", i, j - 1, w);
         i = j;
     }
+
+    strbuf b = {NULL, 0, 0};
+    sb_printf(&b, "skewsim-trace 1\nkernel fma_kernel grid=%ld block=%ld regs=16 smem=16\n"
+              "program main\n%s", grid, block, fma_prologue);
+    gen_fma_work(&b, iters);
+    sb_printf(&b, "%s%s%send\n", fma_epilogue, gen_record_store, fma_exit);
     if (m.s)
         sb_printf(&b, "ctas\n%send\n", m.s);
     sb_printf(&b, "endkernel\n");

@@ -268,8 +268,11 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
             write_ctas(f, k, first, want - 1, &run);
         gzputs(f, "end\n");
     }
-    if (k->ctas_text)
-        gzprintf(f, "ctas\n%send\n", k->ctas_text);
+    if (k->ctas_text) {   /* gzputs: the section may pass gzprintf's buffer (WRITE_BUFFER) */
+        gzputs(f, "ctas\n");
+        gzputs(f, k->ctas_text);
+        gzputs(f, "end\n");
+    }
     gzputs(f, "endkernel\n");
     return 0;
 }
