@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "tests.h"
 #include "testutil.h"
 #include "skewsim/explain.h"
@@ -101,6 +102,21 @@ START_TEST(test_window_and_what)
     HAS(out, "dispatch: kernel 0 CTA 3 -> SM 1 (GPC 0, 1000 MHz), by gigathread: the GigaThread model: GPC bursts "
              "in TPC order; SM 1 held 1 of 4 CTAs, 256 of 512 threads; full: SM 0 (threads)\n");
     free(out);
+    /* A cluster kernel's CTAs are placed by the engine's cluster rule, not
+     * the dispatch policy, and the line says so. */
+    char path[] = "/tmp/test-explain-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("skewsim-trace 1\nkernel k grid=2 block=32 regs=16 cluster=2\nprogram main\n"
+          "  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n", f);
+    fclose(f);
+    out = explain_run(path, EXPLAIN_DISPATCH, 0, PS_MAX, NULL);
+    HAS(out, "dispatch: kernel 0 CTA 1 -> SM 1 (GPC 0, 1000 MHz), by the cluster rule: its cluster of 2 CTAs goes "
+             "to the cluster group with the most room per SM, one CTA to each of 2 SMs; SM 1 held 0 of 4 CTAs");
+    ck_assert_ptr_null(strstr(out, "by gigathread"));
+    free(out);
+    unlink(path);
 }
 END_TEST
 
