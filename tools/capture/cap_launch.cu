@@ -93,7 +93,8 @@ int main(int argc, char **argv)
                         k.kernel = fmt("e12.%s.%s.n%d.r%d", gated ? "gated" : "host", kd.name, n, rep);
                         k.exp = "e12_launch";
                         k.name = kd.iters < 0 ? "empty_kernel" : "fma_kernel";
-                        k.gen = kd.iters < 0 ? "" : fmt("skewsim gen fma --iters %d --block %d --grid %d", kd.iters, kd.block, kd.grid);
+                        k.gen = kd.iters < 0 ? fmt("skewsim gen empty --block %d --grid %d", kd.block, kd.grid)
+                                             : fmt("skewsim gen fma --iters %d --block %d --grid %d", kd.iters, kd.block, kd.grid);
                         k.grid = kd.grid;
                         k.block = kd.block;
                         k.stream = 1;
