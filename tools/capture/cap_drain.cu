@@ -21,7 +21,10 @@
 //   st4f     st4 followed by __threadfence() (the store acknowledged
 //            inside the kernel)
 // Each store kernel writes launch i's data to its own place in a 64 MiB
-// buffer (i x stride), so no two launches write the same lines.
+// buffer (i x stride), so no two launches write the same lines.  ld4 and
+// ld4st4 read the same 200 lines of a second buffer, and in the rotating
+// order ld4st4 always follows ld4, so it finds them in the L2 while ld4,
+// after st256k's 50 MB, reads them from HBM (validation/h100 "E27").
 // -> DIR/drain.csv: kernel,block,n,rep,total_ns,per_launch_ns,gate
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_drain cap_drain.cu
