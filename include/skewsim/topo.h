@@ -52,6 +52,9 @@ int topo_resolve(cfg *c, sk_error *e);
 int topo_build(topo *t, const cfg *c, sk_error *e);
 void topo_free(topo *t);
 
+/* The SMs of cluster group g a kernel may use (allowed[sm] != 0; NULL: all). */
+int topo_cgroup_usable(const topo *t, int g, const unsigned char *allowed);
+
 /* cudaOccupancyMaxActiveClusters by mechanism: how many clusters of
  * `csize` CTAs are resident at once when every SM holds `per_sm` CTAs of
  * the kernel, each cluster inside one cluster group.  csize 0 counts as 1. */

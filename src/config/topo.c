@@ -405,6 +405,14 @@ int topo_green_split(const topo *t, int n, int unit_sms, int nocosched, int *gro
     return 0;
 }
 
+int topo_cgroup_usable(const topo *t, int g, const unsigned char *allowed)
+{
+    int n = 0;
+    for (int j = t->cg_first[g]; j < t->cg_first[g + 1]; j++)
+        n += !allowed || allowed[t->cg_sms[j]];
+    return n;
+}
+
 uint64_t topo_max_active_clusters(const topo *t, int per_sm, int csize)
 {
     return topo_max_active_clusters_in(t, NULL, per_sm, csize);
@@ -417,9 +425,8 @@ uint64_t topo_max_active_clusters_in(const topo *t, const unsigned char *allowed
     for (int g = 0; g < t->ncgroups; g++) {
         if (csize > t->cg_max[g])
             continue;
-        uint64_t sms = 0;   /* a cluster stays inside the SMs of its group the kernel may use */
-        for (int j = t->cg_first[g]; j < t->cg_first[g + 1]; j++)
-            sms += !allowed || allowed[t->cg_sms[j]];
+        /* a cluster stays inside the SMs of its group the kernel may use */
+        uint64_t sms = (uint64_t)topo_cgroup_usable(t, g, allowed);
         if (sms >= (uint64_t)csize)   /* one CTA of a cluster per SM (dispatch.c, E26) */
             n += sms * (uint64_t)SK_MAX(per_sm, 0) / (uint64_t)csize;
     }

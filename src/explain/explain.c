@@ -279,18 +279,14 @@ static int on_dispatch(void *ud, const sim *s, const sink_cta *e)
     int pol = c->dispatch_policy;
     char tb[32];
     ns(tb, sizeof tb, e->t);
-    uint32_t csize = 0;        /* a cluster kernel's CTAs are placed by the engine, not the policy */
-    for (int li = 0; li < s->nlive; li++)
-        if (s->live[li]->ks.index == e->kernel)
-            csize = s->live[li]->k.cluster;
+    fprintf(x->out, "%12s ns  dispatch: kernel %" PRIu64 " CTA %" PRIu64 " -> SM %d (GPC %d, %d MHz), by ", tb,
+            e->kernel, e->cta, e->sm, s->topo.sm[e->sm].gpc, m->mhz);
+    uint32_t csize = s->k.cluster;   /* the dispatched kernel is bound; its clusters are the engine's, not the policy's */
     if (csize > 1)
-        fprintf(x->out, "%12s ns  dispatch: kernel %" PRIu64 " CTA %" PRIu64 " -> SM %d (GPC %d, %d MHz), by the "
-                "cluster rule: its cluster of %u CTAs goes to the cluster group with the most room per SM, one "
-                "CTA to each of %u SMs;", tb, e->kernel, e->cta, e->sm, s->topo.sm[e->sm].gpc, m->mhz, csize, csize);
+        fprintf(x->out, "the cluster rule: its cluster of %u CTAs goes to the cluster group with the most room per "
+                "SM, one CTA to each of %u SMs;", csize, csize);
     else
-        fprintf(x->out, "%12s ns  dispatch: kernel %" PRIu64 " CTA %" PRIu64 " -> SM %d (GPC %d, %d MHz), by %s: %s;",
-                tb, e->kernel, e->cta, e->sm, s->topo.sm[e->sm].gpc, m->mhz,
-                pol >= 0 && pol < (int)SK_ARRAY_LEN(DISPATCH_NAME) ? DISPATCH_NAME[pol] : "?",
+        fprintf(x->out, "%s: %s;", pol >= 0 && pol < (int)SK_ARRAY_LEN(DISPATCH_NAME) ? DISPATCH_NAME[pol] : "?",
                 pol >= 0 && pol < (int)SK_ARRAY_LEN(DISPATCH_HELP) ? DISPATCH_HELP[pol] : "?");
     /* The chosen SM already holds the new CTA: say what it had before. */
     fprintf(x->out, " SM %d held %d of %d CTAs, %d of %d threads", e->sm, m->used_ctas - 1, c->max_ctas,

@@ -58,12 +58,11 @@ static int cluster_pick(sim *s, dispatcher *d, sim_kernel *kr)
             int g = (d->cl_ptr + k) % t->ncgroups;
             if (csize > t->cg_max[g])
                 continue;
-            int free_slots = 0, open = 0, n = 0;   /* n: the group's SMs the kernel may use */
+            int free_slots = 0, open = 0, n = topo_cgroup_usable(t, g, s->allowed);
             for (int j = t->cg_first[g]; j < t->cg_first[g + 1]; j++) {
                 int r = room(s, &s->sms[t->cg_sms[j]], per_sm);
                 free_slots += r;
                 open += r > 0;
-                n += !s->allowed || s->allowed[t->cg_sms[j]];
             }
             if (open >= csize && (found < 0 || (int64_t)free_slots * found_n > (int64_t)found_free * n)) {
                 found = g;

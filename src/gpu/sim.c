@@ -268,12 +268,8 @@ static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
      * so a group takes clusters of up to its usable SMs, and up to its
      * cg_max. */
     int most = 0;            /* the largest cluster some group of the kernel's SMs takes */
-    for (int g = 0; k->cluster > 1 && g < s->topo.ncgroups; g++) {
-        int n = 0;
-        for (int j = s->topo.cg_first[g]; j < s->topo.cg_first[g + 1]; j++)
-            n += !kr->allowed || kr->allowed[s->topo.cg_sms[j]];
-        most = SK_MAX(most, SK_MIN(n, s->topo.cg_max[g]));
-    }
+    for (int g = 0; k->cluster > 1 && g < s->topo.ncgroups; g++)
+        most = SK_MAX(most, SK_MIN(topo_cgroup_usable(&s->topo, g, kr->allowed), s->topo.cg_max[g]));
     if (k->cluster > 1 && most < (int)k->cluster)
         return sk_errorf(e, SK_EFIT,
                          "kernel %s: cluster=%u: expected at most %d CTAs per cluster (a cluster's CTAs take "
