@@ -12,6 +12,20 @@
 //   fp64       DFMA chains, 1056 x 256
 //   l2_stream  stream_kernel<cg> over 24 MB (L2-resident), 1056 x 256
 //   hbm_add    add_kernel, c = a + b over 3 x 1 GB           gen add
+// and, asked for by name only (E28, the FFMA's data: the same SASS, the
+// multiplier's operand changed; fma_data_kernel, 1056 x 256):
+//   fp32_sparse   b = 1.0000001f (fma_kernel's: significand 1.000...01)
+//   fp32_ones     b = 0.99999994f (significand all ones: 24 bits set, but
+//                 a radix-4 Booth recoding of it has one non-zero digit)
+//   fp32_dense    b alternating 1.4142135f and 0.70710677f (sqrt 2 and its
+//                 reciprocal: a dense, random-looking significand; the
+//                 product of the two is 1 to an ulp, so x stays in range)
+//   reg_sparse    fma_reg_kernel: b and c in registers (as an SGEMM's
+//                 operands are), fma_kernel's values in every thread
+//   reg_rand_b    the same SASS, b = r, 1/r with r in [1, 2) hashed from
+//                 the thread's global index (every lane a different b)
+//   reg_rand_bc   and c = q, -q/r with q in [1, 2) hashed likewise: the
+//                 adder aligns operands of like size (an SGEMM's sums)
 // -> DIR/power_mix.csv (one row per mix: host start/end, launches, work,
 //    rate, in-kernel MHz), kernels.csv/reps.csv rows (mode sustained),
 //    ctas.csv for the first launch of each mix.
@@ -87,6 +101,70 @@ __global__ void smem_kernel(Rec *rec, int iters, float *sink)
     RECORD_CTA();
 }
 
+// fma_work's four chains with the multiplier and addend as parameters (so
+// that only the data differs between the E28 mixes): x = x b1 + c, then
+// x = x b2 + c; iters even.
+__global__ void fma_data_kernel(Rec *rec, int iters, float b1, float b2, float c, float *sink)
+{
+    uint64_t t0 = gtimer(), c0 = clock64();
+    float seed = threadIdx.x * 1e-3f;
+    float x0 = seed, x1 = seed + 1, x2 = seed + 2, x3 = seed + 3;
+#pragma unroll 4
+    for (int i = 0; i < iters; i += 2) {
+        x0 = fmaf(x0, b1, c);
+        x1 = fmaf(x1, b1, c);
+        x2 = fmaf(x2, b1, c);
+        x3 = fmaf(x3, b1, c);
+        x0 = fmaf(x0, b2, c);
+        x1 = fmaf(x1, b2, c);
+        x2 = fmaf(x2, b2, c);
+        x3 = fmaf(x3, b2, c);
+    }
+    float v = x0 + x1 + x2 + x3;
+    if (v == 1234.5f)
+        sink[0] = v;
+    RECORD_CTA();
+}
+
+// The chains with b and c per thread in registers (forced by an empty asm:
+// the compiler cannot fold them into immediates or constant-bank operands).
+// rnd 0: b = b1, c = c1 everywhere; 1: b alternates r and 1/r; 2: and c
+// alternates q and -q/r, so that two steps take x to x (1 +- ulp).
+__global__ void fma_reg_kernel(Rec *rec, int iters, int rnd, float *sink)
+{
+    uint64_t t0 = gtimer(), c0 = clock64();
+    uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t h1 = g * 2654435761u ^ 0x9e3779b9u, h2 = (g + 0x5bd1e995u) * 2246822519u;
+    h1 ^= h1 >> 15, h2 ^= h2 >> 13;
+    float r = 1.0f + (h1 >> 8) * (1.0f / 16777216.0f), q = 1.0f + (h2 >> 8) * (1.0f / 16777216.0f);
+    float b1 = 1.0000001f, b2 = 1.0000001f, c1 = 1e-7f, c2 = 1e-7f;
+    if (rnd >= 1)
+        b1 = r, b2 = 1.0f / r;
+    if (rnd >= 2)
+        c1 = q, c2 = -q / r;
+    asm volatile("mov.b32 %0, %0;" : "+f"(b1));
+    asm volatile("mov.b32 %0, %0;" : "+f"(b2));
+    asm volatile("mov.b32 %0, %0;" : "+f"(c1));
+    asm volatile("mov.b32 %0, %0;" : "+f"(c2));
+    float seed = threadIdx.x * 1e-3f;
+    float x0 = seed, x1 = seed + 1, x2 = seed + 2, x3 = seed + 3;
+#pragma unroll 4
+    for (int i = 0; i < iters; i += 2) {
+        x0 = fmaf(x0, b1, c1);
+        x1 = fmaf(x1, b1, c1);
+        x2 = fmaf(x2, b1, c1);
+        x3 = fmaf(x3, b1, c1);
+        x0 = fmaf(x0, b2, c2);
+        x1 = fmaf(x1, b2, c2);
+        x2 = fmaf(x2, b2, c2);
+        x3 = fmaf(x3, b2, c2);
+    }
+    float v = x0 + x1 + x2 + x3;
+    if (v == 1234.5f)
+        sink[0] = v;
+    RECORD_CTA();
+}
+
 struct Mix {
     const char *name;
     int grid, block;
@@ -128,18 +206,32 @@ int main(int argc, char **argv)
     Mix mixes[] = {{"fp32_1cta", 132, 256, "flop"},  {"int32", 1056, 256, "int_op"},
                    {"smem", 1056, 256, "smem_byte"}, {"fp32_8cta", 1056, 256, "flop"},
                    {"fp64", 1056, 256, "flop"},      {"l2_stream", 1056, 256, "byte"},
-                   {"hbm_add", 1056, 256, "byte"}};
+                   {"hbm_add", 1056, 256, "byte"},   {"fp32_sparse", 1056, 256, "flop"},
+                   {"fp32_ones", 1056, 256, "flop"}, {"fp32_dense", 1056, 256, "flop"},
+                   {"reg_sparse", 1056, 256, "flop"}, {"reg_rand_b", 1056, 256, "flop"},
+                   {"reg_rand_bc", 1056, 256, "flop"}};
     const uint32_t kk = (uint32_t)std::strtoul("2654435769", nullptr, 10) ^ (uint32_t)argc;
     for (const Mix &m : mixes) {
-        if (!only.empty() && only.find(m.name) == std::string::npos)
-            continue;
         std::string nm = m.name;
+        bool reg = nm.compare(0, 4, "reg_") == 0;
+        bool e28 = nm == "fp32_sparse" || nm == "fp32_ones" || nm == "fp32_dense" || reg;
+        if (only.empty() ? e28 : only.find(m.name) == std::string::npos)
+            continue;
         // launch(p): one launch with size parameter p; returns work done
         auto launch = [&](long long p) -> double {
             double thr = (double)m.grid * m.block;
             if (nm == "fp32_1cta" || nm == "fp32_8cta") {
                 fma_kernel<<<m.grid, m.block>>>(drec, (int)p, fsink);
                 return 8.0 * p * thr;
+            } else if (reg) {
+                fma_reg_kernel<<<m.grid, m.block>>>(drec, (int)(p & ~1LL), nm == "reg_sparse" ? 0 : nm == "reg_rand_b" ? 1 : 2,
+                                                    fsink);
+                return 8.0 * (p & ~1LL) * thr;
+            } else if (e28) {
+                float b1 = nm == "fp32_sparse" ? 1.0000001f : nm == "fp32_ones" ? 0.99999994f : 1.4142135f;
+                float b2 = nm == "fp32_dense" ? 0.70710677f : b1;
+                fma_data_kernel<<<m.grid, m.block>>>(drec, (int)(p & ~1LL), b1, b2, 1e-7f, fsink);
+                return 8.0 * (p & ~1LL) * thr;
             } else if (nm == "int32") {
                 int_kernel<<<m.grid, m.block>>>(drec, (int)p, kk, (uint32_t *)fsink);
                 return 6.0 * p * thr;   // PTX integer ops (SASS: see cap_power.sass)
@@ -170,7 +262,7 @@ int main(int argc, char **argv)
             if (t == 1)
                 p = std::max(1LL, (long long)(p * 40.0 / ms));
         }
-        p = std::min(p, 2000000000LL);
+        p = std::min(p, 2000000000LL) & ~1LL;
         std::vector<KRep> reps;
         std::vector<double> mhz;
         double work = 0;
@@ -198,13 +290,15 @@ int main(int argc, char **argv)
             t.push_back(r.time_ns);
         double med = median_d(t);
         KInfo k;
-        k.kernel = fmt("e16.power.%s", m.name);
-        k.exp = "e16_power";
+        k.kernel = fmt(e28 ? "e28.power.%s" : "e16.power.%s", m.name);
+        k.exp = e28 ? "e28_power" : "e16_power";
         k.name = nm == "fp32_1cta" || nm == "fp32_8cta" ? "fma_kernel"
                  : nm == "int32"                        ? "int_kernel"
                  : nm == "smem"                         ? "smem_kernel"
                  : nm == "fp64"                         ? "dfma_kernel"
                  : nm == "l2_stream"                    ? "stream_kernel<cg>"
+                 : reg                                  ? "fma_reg_kernel"
+                 : e28                                  ? "fma_data_kernel"
                                                         : "add_kernel";
         k.gen = k.name == "fma_kernel" ? fmt("skewsim gen fma --iters %lld --block %d --grid %d", p, m.block, m.grid)
                 : nm == "hbm_add"      ? fmt("skewsim gen add --bytes %zu --ctas %d --block %d", GB, m.grid, m.block)

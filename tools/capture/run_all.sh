@@ -5,6 +5,8 @@
 #   main   E11 memory, E12 launch, E17 idle gaps, E13 cooperative, E14 green
 #          contexts and two streams, E15 heterogeneous CTAs
 #   power  E16 power mixes (cap_power, then power_gemm.py)
+#   data   E28 the FFMA's data: fma_data_kernel with three multipliers, twice,
+#          between E16's FP32 and INT32 mixes and its SGEMM (board offsets)
 set -u
 OUT=$1; BATCH=${2:-main}
 cd "$(dirname "$0")"
@@ -12,11 +14,12 @@ D=$OUT/cap; mkdir -p "$D"
 T0=$(date +%s)
 log() { echo "[$(( $(date +%s) - T0 ))s] $*"; }
 
-ok=1
-for p in cap_mem cap_launch cap_coop cap_green cap_hetero cap_power; do
+ok=1; NEED="cap_mem cap_launch cap_coop cap_green cap_hetero cap_power"; MK=
+case $BATCH in data*) NEED=cap_power MK=cap_power;; esac
+for p in $NEED; do
   [ -x $p ] || { ok=0; break; }; ./$p >/dev/null 2>&1; [ $? -eq 2 ] || { ok=0; break; }
 done
-if [ $ok = 0 ]; then log "building"; make -B -j16 >"$D/build.log" 2>&1 || { cat "$D/build.log"; exit 1; }; fi
+if [ $ok = 0 ]; then log "building"; make -B -j16 $MK >"$D/build.log" 2>&1 || { cat "$D/build.log"; exit 1; }; fi
 log "built"
 
 { echo "key,value"; echo "date_utc,$(date -u +%FT%T)"; echo "tz,$(date +%Z)"; echo "uname,$(uname -r)";
@@ -51,11 +54,22 @@ elif [ "$BATCH" = power ]; then
   step 120 ./cap_power "$D" 7
   step 80 python3 power_gemm.py "$D" 7
   sleep 2
+elif [ "$BATCH" = data ]; then
+  sleep 2
+  step 120 ./cap_power "$D" 5 fp32_8cta,fp32_1cta,int32,fp32_sparse,fp32_ones,fp32_dense
+  step 60 ./cap_power "$D" 5 fp32_sparse,fp32_dense,fp32_ones
+  step 40 python3 power_gemm.py "$D" 5 sgemm_fp32
+  sleep 2
+elif [ "$BATCH" = data2 ]; then
+  sleep 2
+  step 120 ./cap_power "$D" 5 fp32_8cta,fp32_sparse,reg_sparse,reg_rand_bc,reg_rand_b
+  step 120 ./cap_power "$D" 5 fp32_sparse,reg_sparse,reg_rand_bc,reg_rand_b
+  sleep 2
 else
   step 200 "${@:2}"
 fi
 kill $SMI; wait $SMI 2>/dev/null
-make sass >/dev/null 2>&1 && mkdir -p "$D/sass" && for f in sass/*.sass; do gzip -c "$f" > "$D/sass/$(basename $f).gz"; done
+make sass ${MK:+PROGS=$MK} >/dev/null 2>&1 && mkdir -p "$D/sass" && for f in sass/*.sass; do gzip -c "$f" > "$D/sass/$(basename $f).gz"; done
 nvidia-smi -q -d CLOCK,PERFORMANCE,POWER,TEMPERATURE > "$D/smi_after_$BATCH.txt" 2>&1
 python3 smi2csv.py "$D/smi_raw_$BATCH.csv" "$D/smi_$BATCH.csv" || log "smi2csv failed"
 log "packing"
