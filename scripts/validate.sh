@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/validate.sh -- `make validate`: the shipped config against the H200
-# measurements, in parts that always all run (two in -q, four in full):
+# measurements, in parts that always all run (two in -q, five in full):
 #
 #   -d          validation/h200: E1 and E9 (FMA wave quantisation), E10
 #               (latencies), E11/E18 (memory), the silicon model, E4
@@ -12,8 +12,11 @@
 #   h100_cluster  validation/h100/cluster against configs/h100.yaml (full
 #               runs only): E26, thread block cluster launches on an H100,
 #               judged at --max-mape
+#   h100_power  validation/h100/power against configs/h100.yaml (full runs
+#               only): E28, the FFMA's data and power on two H100s, where
+#               power.fp32_random_fj is fitted, judged at --max-mape
 #
-#   sh scripts/validate.sh BIN                 the four parts, in full
+#   sh scripts/validate.sh BIN                 the five parts, in full
 #   sh scripts/validate.sh -q BIN              the quick subset .ci/run runs:
 #                                              E1 at the grids whose placement
 #                                              and staggering are checked, and
@@ -59,11 +62,12 @@ if [ $QUICK = 1 ]; then
     part d "$CFG" -d validation/h200 --grids 132,264,1056
     part measured "$CFG" --measured validation/h200/capture --only "$QUICK_ONLY" --max-mape "$MAPE"
 else
-    PARTS="d measured h100 h100_cluster"
+    PARTS="d measured h100 h100_cluster h100_power"
     part d "$CFG" -d validation/h200
     part measured "$CFG" --measured validation/h200/capture --max-mape "$MAPE"
     part h100 "$H100_CFG" -d validation/h100 --only e24,e25
     part h100_cluster "$H100_CFG" --measured validation/h100/cluster --max-mape "$MAPE"
+    part h100_power "$H100_CFG" --measured validation/h100/power --max-mape "$MAPE"
 fi
 
 bad=0
@@ -77,6 +81,7 @@ for name in $PARTS; do
         d) what="validate -d validation/h200" ;;
         h100) what="validate -c $H100_CFG -d validation/h100" ;;
         h100_cluster) what="validate -c $H100_CFG --measured validation/h100/cluster" ;;
+        h100_power) what="validate -c $H100_CFG --measured validation/h100/power" ;;
         *) what="validate --measured validation/h200/capture" ;;
     esac
     note=

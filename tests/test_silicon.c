@@ -662,6 +662,81 @@ START_TEST(test_power_operands)
 }
 END_TEST
 
+/* Random data (trace key data=, the default) against quiet: the FP32 rows'
+ * twins cost power.fp32_random_fj more per FFMA lane, FADD and FMUL by
+ * their datapath, no other row has a twin; through the SM, the same kernel
+ * takes the same time either way and draws more on random data, by an
+ * amount linear in the constant and nothing when it is 0. */
+static double run_power_set(const char *text, const char *set, tu_run *run)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "dvfs.policy=fixed", set, NULL);
+    topo_free(&t);
+    tu_simulate_ok(run, &c, text);
+    return silicon_chip(run->s->si)->energy_j;
+}
+
+START_TEST(test_power_data)
+{
+    cfg c;
+    topo t;
+    h200_cfg(&c, &t, "power.fp32_random_fj=3000", NULL);
+    si_power p;
+    si_power_init(&p, &c);
+    ck_assert_double_eq_tol(p.op_j[SI_OP_FP32_RND] - p.op_j[FU_FP32], 32 * 3000e-15, 1e-24);
+    ck_assert_double_eq_tol(p.op_j[SI_OP_FADD_RND] - p.op_j[SI_OP_FADD], 32 * 3000e-15 * 0.9 / 4.6, 1e-24);
+    ck_assert_double_eq_tol(p.op_j[SI_OP_FMUL_RND] - p.op_j[SI_OP_FMUL], 32 * 3000e-15 * 3.7 / 4.6, 1e-24);
+    ck_assert_double_eq_tol(p.word_j[SI_OP_FP32_RND], p.word_j[FU_FP32], 1e-30);
+    ck_assert_int_eq(si_op_row_random(FU_FP32), SI_OP_FP32_RND);
+    ck_assert_int_eq(si_op_row_random(SI_OP_FADD), SI_OP_FADD_RND);
+    ck_assert_int_eq(si_op_row_random(SI_OP_FMUL), SI_OP_FMUL_RND);
+    static const int same[] = { FU_FP64, FU_FP16, FU_INT, SI_OP_IMAD, FU_TENSOR, FU_LDST, SI_OP_FP32_RND };
+    for (size_t i = 0; i < SK_ARRAY_LEN(same); i++)
+        ck_assert_int_eq(si_op_row_random(same[i]), same[i]);
+    topo_free(&t);
+
+    static const char *const body = "program main\nloop 512\nFFMA R1 <- R1 R2 stall=1\nFADD R3 <- R3 stall=1\n"
+                                    "DFMA R4 <- R4 R5 stall=1\nend\nEXIT\nend\nendkernel\n";
+    char *quiet = tu_strf("skewsim-trace 1\nkernel q grid=132 block=256 data=quiet\n%s", body);
+    char *rnd = tu_strf("skewsim-trace 1\nkernel r grid=132 block=256\n%s", body);
+    double e[3][2];
+    uint64_t end[3][2];
+    static const char *const fj[] = { "power.fp32_random_fj=0", "power.fp32_random_fj=2000",
+                                      "power.fp32_random_fj=4000" };
+    for (int f = 0; f < 3; f++)
+        for (int d = 0; d < 2; d++) {
+            tu_run run;
+            e[f][d] = run_power_set(d ? rnd : quiet, fj[f], &run);
+            end[f][d] = run.s->end_ps;
+            uint64_t fp32 = 0, fp32r = 0, fadd = 0, faddr = 0, fp64 = 0;
+            for (int i = 0; i < run.s->nsms; i++) {
+                fp32 += run.s->sms[i].op_issued[FU_FP32];
+                fp32r += run.s->sms[i].op_issued[SI_OP_FP32_RND];
+                fadd += run.s->sms[i].op_issued[SI_OP_FADD];
+                faddr += run.s->sms[i].op_issued[SI_OP_FADD_RND];
+                fp64 += run.s->sms[i].op_issued[FU_FP64];
+            }
+            uint64_t n = (uint64_t)132 * 8 * 512;
+            ck_assert_uint_eq(d ? fp32r : fp32, n);
+            ck_assert_uint_eq(d ? fp32 : fp32r, 0);
+            ck_assert_uint_eq(d ? faddr : fadd, n);
+            ck_assert_uint_eq(fp64, n);
+            tu_run_free(&run);
+        }
+    for (int f = 0; f < 3; f++) {
+        ck_assert_uint_eq(end[f][0], end[f][1]);
+        ck_assert_uint_eq(end[f][0], end[0][0]);
+    }
+    ck_assert_double_eq_tol(e[0][1], e[0][0], 1e-12 * e[0][0]);
+    ck_assert_double_gt(e[1][1], e[1][0] * 1.01);
+    ck_assert_double_eq_tol(e[1][0], e[0][0], 1e-12 * e[0][0]);
+    ck_assert_double_eq_tol(e[2][1] - e[2][0], 2 * (e[1][1] - e[1][0]), 1e-6 * (e[2][1] - e[2][0]));
+    free(quiet);
+    free(rnd);
+}
+END_TEST
+
 /* Tensor energy by type, from the datapath at the config's datapath share:
  * per pipe cycle fp8 (twice the FMAs) > fp16 > bf16 > tf32 (half), and per
  * FMA fp8 < bf16 < fp16 < tf32 (tf32 moves operands twice as wide per
@@ -762,7 +837,7 @@ START_TEST(test_sm_counts_for_power)
         free(text);
         uint64_t ffma = 0, tensor = 0;
         for (int i = 0; i < run.s->nsms; i++) {
-            ffma += run.s->sms[i].op_issued[FU_FP32];
+            ffma += run.s->sms[i].op_issued[SI_OP_FP32_RND];   /* random data: torch.randn */
             tensor += run.s->sms[i].tensor_cycles;
         }
         ck_assert_uint_eq(ffma, (uint64_t)2 * 8 * 8 * 8 * 128);   /* CTAs x warps x k-steps x k x FFMA */
@@ -1672,6 +1747,7 @@ Suite *silicon_suite(void)
     tcase_add_test(tc, test_power_levels);
     tcase_add_test(tc, test_tensor_dtypes);
     tcase_add_test(tc, test_power_operands);
+    tcase_add_test(tc, test_power_data);
     tcase_add_test(tc, test_tensor_energy_order);
     tcase_add_test(tc, test_thermal_rc);
     tcase_add_test(tc, test_thermal_network);

@@ -235,6 +235,7 @@ typedef struct cfg {
     int pdn_pkg_uohm;                 /* pdn.pkg_uohm: regulator to bumps, loop */
     int op_scale_ppm;                 /* power.op_scale_ppm: 45 nm datapath/RF energies to this chip */
     int sched_pj;                     /* power.sched_pj: per scheduler-cycle with a resident warp */
+    int fp32_random_fj;               /* power.fp32_random_fj: per FFMA lane on random data */
     int tensor_pj;                    /* power.tensor_pj: per bf16 tensor-pipe cycle */
     int tensor_datapath_pct;          /* power.tensor_datapath_pct: multiply-add share of tensor_pj */
     int clk_pj;                       /* power.clk_pj: clock tree and idle logic per SM cycle */

@@ -147,6 +147,10 @@ typedef struct kernel {
                                      of different streams concurrently (0: the default stream) */
     int sync_host;                /* trace key sync=host: the host waits for every kernel launched
                                      before to complete, then launches this one (no pre-queueing) */
+    uint8_t data_quiet;           /* trace key data=quiet: its FP32 operands toggle few bits from
+                                     one instruction to the next (fma_kernel's chains by ~1.0);
+                                     0 (data=random, the default): they switch as random data do
+                                     (the power model's power.fp32_random_fj, docs/silicon.md) */
     program *progs;               /* owned array of nprogs */
     uint32_t nprogs;
     char *ctas_text;              /* owned, or NULL: the body of a ctas section the writer

@@ -45,10 +45,16 @@ typedef struct silicon silicon;
  * them, for mnemonics whose datapath differs from their class's default:
  * X(id, name, datapath energy per lane at 45 nm and 0.9 V in pJ, 32-bit
  * register words per operand).  Sources in power.c. */
-#define SI_OP_EXTRA_MAP(X)           \
-    X(FADD, "fadd", 0.9, 1)          \
-    X(FMUL, "fmul", 3.7, 1)          \
-    X(IMAD, "imad", 3.2, 1)
+#define SI_OP_EXTRA_MAP(X)                 \
+    X(FADD, "fadd", 0.9, 1)                \
+    X(FMUL, "fmul", 3.7, 1)                \
+    X(IMAD, "imad", 3.2, 1)                \
+    X(FP32_RND, "fp32_random", 3.7 + 0.9, 1) \
+    X(FADD_RND, "fadd_random", 0.9, 1)     \
+    X(FMUL_RND, "fmul_random", 3.7, 1)
+/* The last three are the FP32 rows of a kernel whose data are random (trace
+ * key data=, the default): the same datapath plus power.fp32_random_fj per
+ * lane in proportion to it (si_op_row_random). */
 
 enum si_op_row {
     SI_OP_CLASS_LAST_ = FU_NCLASS - 1,
@@ -359,6 +365,10 @@ const char *si_op_row_name(int row);
  * 0 when it is the class's own row (so that 0 in a trace's instructions
  * means "by class"), else one of SI_OP_EXTRA_MAP's. */
 int si_op_row_of(const char *mnemonic, int cls);
+/* The row an instruction of row `row` takes in a kernel whose operands are
+ * random data (trace key data=random): the FP32 rows' *_RND twins, any
+ * other row itself. */
+int si_op_row_random(int row);
 
 /* ---- tensor data types (tensor.c) -------------------------------------- */
 

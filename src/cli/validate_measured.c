@@ -965,6 +965,8 @@ static int one_kernel(vctx *v, const cap *d, size_t row, int nsms, coop_time *ct
 
 typedef struct pmix {
     char name[32];
+    char board[16];             /* power_mix.csv's board column ("" when none) */
+    int run;                    /* this is the run-th window of `name` on `board` (0, 1, ...) */
     si_rate *rate;              /* per SM, from a short simulation */
     double meas_w, meas_mhz, secs;
 } pmix;
@@ -1048,12 +1050,63 @@ static void stale(const char *key, int fit, int have)
                "calibration.md, \"Power\")\n", key, have, 100.0 * (have - fit) / (fit ? fit : 1), fit);
 }
 
+/* E28: power.fp32_random_fj so that the model's step from reg_sparse to
+ * reg_rand_bc (the same FFMA loop on quiet and on random operands: gen fma
+ * --data) is the measured one, averaged over the pairs measured in one
+ * program run on one board (each pair shares its board's offset and its
+ * temperature drift: docs/silicon.md, "Power").  The step is affine in the
+ * constant: fit_one's two secant steps on reg_rand_bc, whose target is the
+ * model's reg_sparse plus the measured step. */
+static int fit_random(const vctx *v, cfg *c, const topo *tp, const pmix *mx, size_t n, sk_error *e)
+{
+    double step = 0, quiet_w = 0;
+    int pairs = 0;
+    const pmix *rnd = NULL, *q = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(mx[i].name, "reg_sparse"))
+            continue;
+        for (size_t j = 0; j < n; j++)
+            if (!strcmp(mx[j].name, "reg_rand_bc") && !strcmp(mx[j].board, mx[i].board) && mx[j].run == mx[i].run) {
+                step += mx[j].meas_w - mx[i].meas_w;
+                pairs++;
+                rnd = rnd ? rnd : &mx[j];
+                q = q ? q : &mx[i];
+            }
+    }
+    if (!pairs || !is_fitted(v, "reg_rand_bc", "reg_rand_bc"))
+        return 0;
+    step /= pairs;
+    int rc = mix_power(c, tp, q, 1, &quiet_w, NULL, e);
+    if (rc < 0)
+        return rc;
+    pmix target = *rnd;
+    target.meas_w = quiet_w + step;
+    if ((rc = fit_one(c, &c->fp32_random_fj, tp, &target, e)) < 0)
+        return rc;
+    printf("  power fit     power.fp32_random_fj %d (config %d): reg_rand_bc %.1f W over reg_sparse at %.0f MHz, "
+           "%d pair(s)\n", c->fp32_random_fj, v->c->fp32_random_fj, step, rnd->meas_mhz, pairs);
+    stale("power.fp32_random_fj", c->fp32_random_fj, v->c->fp32_random_fj);
+    return 0;
+}
+
+/* Each fit runs where its mixes are tagged fitted (the capture the config
+ * was fitted on: configs/h200.fitted.csv for E16, configs/h100.fitted.csv
+ * for E28); elsewhere the same mixes are predictions and a fit from them
+ * would describe another board. */
 static int fit_power(const vctx *v, const topo *tp, const pmix *mx, size_t n, sk_error *e)
 {
     const pmix *f32 = find_mix(mx, n, "fp32_1cta"), *i32 = find_mix(mx, n, "int32"),
                *bf = find_mix(mx, n, "bf16"), *f16 = find_mix(mx, n, "fp16");
+    if (f32 && !is_fitted(v, "fp32_1cta", "fp32_1cta"))
+        f32 = NULL;
+    if (i32 && !is_fitted(v, "int32", "int32"))
+        i32 = NULL;
+    if (bf && !is_fitted(v, "bf16", "bf16"))
+        bf = NULL;
+    if (f16 && !is_fitted(v, "fp16", "fp16"))
+        f16 = NULL;
     cfg c = *v->c;
-    int rc = 0;
+    int rc = fit_random(v, &c, tp, mx, n, e);
     if (f32 && i32) {
         /* Newton on (op_scale_ppm, sched_pj), Jacobian by differences */
         for (int it = 0; it < 2 && rc == 0; it++) {
@@ -1113,10 +1166,25 @@ static int fit_power(const vctx *v, const topo *tp, const pmix *mx, size_t n, sk
  * CTAs (m 1536 x n 2816, as before) leaves out: at 1500 MHz and 128-cycle
  * MMAs, 99 % of pipe cycles did arithmetic there against 94 % over the
  * grid.  The SIMT SGEMM keeps its one wave over a shorter k. */
+/* E28's mixes (cap_power.cu, asked for by name) */
+static int e28_mix(const char *mix)
+{
+    return !strncmp(mix, "reg_", 4) || !strcmp(mix, "fp32_sparse") || !strcmp(mix, "fp32_ones")
+        || !strcmp(mix, "fp32_dense");
+}
+
 static const struct {
     const char *mix, *gen;
 } mix_gens[] = {
     { "int32", "skewsim gen unit --op int32 --iters 2048 --block 256 --grid 1056" },
+    /* E28 (validation/h100/power): fma_reg_kernel and fma_data_kernel are
+     * fma_kernel's loop with b and c as registers or uniform operands;
+     * gen fma's SASS stands for them (one register operand more or less a
+     * FFMA), with their data */
+    { "reg_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056" },
+    { "reg_rand_bc", "skewsim gen fma --iters 2048 --block 256 --grid 1056 --data random" },
+    { "fp32_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056" },
+    { "fp32_ones", "skewsim gen fma --iters 2048 --block 256 --grid 1056" },
     { "fp64", "skewsim gen unit --op fp64 --iters 2048 --block 256 --grid 1056" },
     { "smem", "skewsim gen unit --op smem --iters 2048 --block 256 --grid 1056" },
     { "sgemm_fp32", "skewsim gen gemm --dtype fp32 --m 1536 --n 2816 --k 256" },
@@ -1126,12 +1194,14 @@ static const struct {
     { "fp8", "skewsim gen gemm --dtype fp8 --m 8192 --n 8192 --k 8192" },
 };
 
-static int power_rows(vctx *v, const cap *d, const topo *tp, sk_error *e)
+static int family_on(const char *only, const char *fam);
+
+static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, sk_error *e)
 {
     if (d->pmix.n == 0 || d->smi.n == 0)
         return 0;
     int pm = col(&d->pmix, "mix"), pg = col(&d->pmix, "gen"), pa = col(&d->pmix, "start_host_ns"),
-        pb = col(&d->pmix, "end_host_ns");
+        pb = col(&d->pmix, "end_host_ns"), pbd = col(&d->pmix, "board");
     int sm_t = col(&d->smi, "unix_ms"), sm_c = col(&d->smi, "clocks_sm"), sm_p = col(&d->smi, "power_draw");
     if (pm < 0 || pa < 0 || pb < 0 || sm_t < 0 || sm_c < 0 || sm_p < 0)
         return 0;
@@ -1145,8 +1215,12 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, sk_error *e)
         for (size_t g = 0; !gen[0] && g < SK_ARRAY_LEN(mix_gens); g++)
             if (!strcmp(mix, mix_gens[g].mix))
                 snprintf(gen, sizeof gen, "%s", mix_gens[g].gen);
+        const char *fam = e28_mix(mix) ? "e28_power" : "e16_power";
+        if (!family_on(only, fam))
+            continue;
         if (!gen[0]) {
-            skip(v, "e16_power", mix, "no generator");
+            skip(v, fam, mix, !strcmp(mix, "fp32_dense") || !strcmp(mix, "reg_rand_b")
+                                  ? "no generator: data between quiet and random (data=)" : "no generator");
             continue;
         }
         /* a long kernel's activity per cycle is its steady state: cut the
@@ -1161,7 +1235,7 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, sk_error *e)
         long repeat;
         sk_error ge = { 0 };
         if (gen_kernel(gen, &k, &repeat, &ge) < 0) {
-            skip(v, "e16_power", mix, ge.msg);
+            skip(v, fam, mix, ge.msg);
             continue;
         }
         double t0 = num(&d->pmix, r, pa) / 1e6 + 1500, t1 = num(&d->pmix, r, pb) / 1e6;
@@ -1191,6 +1265,9 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, sk_error *e)
         if (n > 0) {
             pmix *m = &mx[nmx++];
             snprintf(m->name, sizeof m->name, "%s", mix);
+            snprintf(m->board, sizeof m->board, "%s", pbd >= 0 ? cell(&d->pmix, r, pbd) : "");
+            for (size_t i = 0; i + 1 < nmx; i++)
+                m->run += !strcmp(mx[i].name, m->name) && !strcmp(mx[i].board, m->board);
             m->rate = o.rate;
             o.rate = NULL;
             m->meas_mhz = median_of(cl, n);
@@ -1207,8 +1284,14 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, sk_error *e)
         double w, mhz;
         rc = mix_power(v->c, tp, &mx[i], 0, &w, &mhz, e);
         if (rc == 0) {
-            add_row(v, "e16_power", mx[i].name, mx[i].name, M_CLOCK, mx[i].meas_mhz, mhz);
-            add_row(v, "e16_power", mx[i].name, mx[i].name, M_POWER, mx[i].meas_w, w);
+            const char *fam = e28_mix(mx[i].name) ? "e28_power" : "e16_power";
+            char shown[64];
+            if (mx[i].board[0])
+                snprintf(shown, sizeof shown, "%s [%s%d]", mx[i].name, mx[i].board, mx[i].run + 1);
+            else
+                snprintf(shown, sizeof shown, "%s", mx[i].name);
+            add_row_as(v, fam, mx[i].name, mx[i].name, shown, M_CLOCK, mx[i].meas_mhz, mhz);
+            add_row_as(v, fam, mx[i].name, mx[i].name, shown, M_POWER, mx[i].meas_w, w);
         }
     }
     for (size_t i = 0; i < nmx; i++)
@@ -1439,8 +1522,8 @@ int validate_measured(const cfg *c, const char *dir, const char *fitted, const c
             if (v.n > before)
                 v.rows[v.n - 1].fitted = f;
         }
-    if (rc >= 0 && family_on(only, "e16_power"))
-        rc = power_rows(&v, &d, &tp, e);
+    if (rc >= 0 && (family_on(only, "e16_power") || family_on(only, "e28_power")))
+        rc = power_rows(&v, &d, &tp, only, e);
     if (rc >= 0 && family_on(only, "e14_green"))
         rc = green_rows(&v, dir, &tp, e);
 

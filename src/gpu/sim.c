@@ -211,6 +211,8 @@ static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
             in->busy = in->ii ? in->ii : (uint32_t)s->c.units[in->cls].ii_cycles;
             in->lat = (uint32_t)s->c.units[in->cls].lat_cycles;
             in->row = in->erow ? in->erow : in->cls;
+            if (!k->data_quiet)
+                in->row = (uint8_t)si_op_row_random(in->row);
             in->nops = (uint8_t)(in->nsrc + in->ndst);
             in->gap = (uint8_t)(in->stall + (in->stall == 0));
         }

@@ -35,6 +35,19 @@
  *          memory's, L2's and DRAM's)                         0.1
  *   branch a compare                                          0.1
  *   misc   MOV, S2R, CS2R, NOP: nothing but operands           0
+ *
+ * Data.  The scale s is fitted on fma_kernel, whose FFMA chains multiply by
+ * 1.0000001 and add 1e-7: from one instruction to the next few bits of
+ * their operands change.  On random operands the same instruction draws
+ * more: E28 (validation/h100/power, two H100 boards, the GH100 SM of the
+ * H200) ran one FFMA loop, SASS for SASS, with the multiplier and addend
+ * as fma_kernel's in every thread and as random values per thread; the
+ * random loop drew 87-93 W more at the same 3.05e13 lane FFMAs a second.
+ * A kernel whose data are random (trace key data=, the default; generators
+ * of the quiet capture kernels write data=quiet) takes the *_RND rows:
+ * power.fp32_random_fj more per FFMA lane, FADD and FMUL in proportion to
+ * their datapath (an assumption: only FFMA was measured).  No other class
+ * has the term: FP64, FP16 and integer data were not measured this way.
  * Register file: 2 pJ per access at 28 nm (Dally's figures, as shared
  * physics.md tabulates them), taken to 45 nm as C V^2 with C growing with
  * the feature size: 2 x 45 / 28 = 3.2 pJ per 32-bit word.  Gebhart et al.
@@ -129,6 +142,12 @@ static int base_is(const char *op, const char *base)
     return strncmp(op, base, n) == 0 && (op[n] == '\0' || op[n] == '.');
 }
 
+int si_op_row_random(int row)
+{
+    return row == FU_FP32 ? SI_OP_FP32_RND : row == SI_OP_FADD ? SI_OP_FADD_RND
+         : row == SI_OP_FMUL ? SI_OP_FMUL_RND : row;
+}
+
 int si_op_row_of(const char *op, int cls)
 {
     if (cls == FU_FP32) {
@@ -154,6 +173,10 @@ void si_power_init(si_power *p, const cfg *c)
     for (int r = 0; r < SI_OP_N; r++) {
         p->op_j[r] = s * 32 * rows[r].lane_pj * 1e-12;
         p->word_j[r] = s * 32 * rows[r].words * RF_WORD_PJ45 * 1e-12;
+        /* random data: what an FFMA lane draws over the quiet chains the
+         * scale was fitted on, the other FP32 rows by their datapath */
+        if (r >= SI_OP_FP32_RND && r <= SI_OP_FMUL_RND)
+            p->op_j[r] += 32 * c->fp32_random_fj * 1e-15 * rows[r].lane_pj / rows[SI_OP_FP32_RND].lane_pj;
     }
     for (int t = 0; t < SI_DT_N; t++)
         p->tensor_j[t] = c->tensor_pj * 1e-12 * si_tensor_scale(c->tensor_datapath_pct / 100.0, t);

@@ -29,9 +29,15 @@ static int set_cluster(kernel *k, const char *w, const char *gridflag, long c, s
     return 0;
 }
 
+/* --data: fma_kernel's chains by 1.0000001 are quiet (data=quiet); random
+ * stands for the same loop on random operands (E28's reg_rand_bc). */
+static const char *const fma_data[] = { "quiet", "random", NULL };
+
 static int build_fma(kernel *k, const long *v, sk_error *e)
 {
     int rc = gen_fma_mix(k, v[0], v[1], v[2], v[4], v[5], e);
+    if (rc == 0)
+        k->data_quiet = v[6] == 0;
     return rc ? rc : set_cluster(k, "fma", "--grid", v[3], e);
 }
 static int build_stream(kernel *k, const long *v, sk_error *e)
@@ -86,7 +92,7 @@ static int build_coop(kernel *k, const long *v, sk_error *e)
 /* The defaults are the experiments as captured (validation/h200/info.txt,
  * docs/trace-format.md "Generators"). */
 const gen_workload gen_workloads[] = {
-    [GEN_FMA] = {"fma", "the H200 calibration kernel fma_kernel (validation/h200, capture.cu)", 14, 6,
+    [GEN_FMA] = {"fma", "the H200 calibration kernel fma_kernel (validation/h200, capture.cu)", 14, 7,
                  {{"--iters", "N", 4096, 0, INT32_MAX, 0, "", NULL, "FMA iterations per thread, %R (default %D)"},
                   {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
                   {"--grid", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL,
@@ -96,7 +102,10 @@ const gen_workload gen_workloads[] = {
                    "with --work-mod D: CTA i runs --iters x (1 + (i x M) mod D)\n"
                    "                iterations (cap_hetero.cu's fma_hetero_kernel, E15), %R (default %D)"},
                   {"--work-mod", "D", 0, 0, 65536, 0, "", NULL,
-                   "the period of that work, %R; 0: every CTA runs --iters (default %D)"}},
+                   "the period of that work, %R; 0: every CTA runs --iters (default %D)"},
+                  {"--data", "D", 0, 0, 1, 0, "", NULL,
+                   "quiet (default: the chains multiply by 1.0000001, few operand bits\n"
+                   "                toggle) or random (the same loop on random operands: more power)", fma_data}},
                  -1, build_fma},
     [GEN_STREAM] = {"stream", "memory-bound streaming read, capture.cu's mem_kernel", 20, 5,
                     {{"--ctas", "G", 4224, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"},

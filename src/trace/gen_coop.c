@@ -88,7 +88,7 @@ int gen_coop(kernel *k, long ctas, long block, long rounds, long iters, sk_error
         return e->code;
 
     strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel coop_kernel grid=%ld block=%ld regs=24 smem=0\n"
+    sb_printf(&b, "skewsim-trace 1\nkernel coop_kernel grid=%ld block=%ld regs=24 smem=0 data=quiet\n"
               "program main\n%s", ctas, block, coop_prologue);
     if (rounds > 0) {
         sb_printf(&b, "loop %ld\n%s", rounds, coop_round_head);

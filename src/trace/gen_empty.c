@@ -17,7 +17,7 @@ int gen_empty(kernel *k, long block, long grid, sk_error *e)
     if (gen_check(&gen_workloads[GEN_EMPTY], v, 0, 2, e) < 0)
         return e->code;
     strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel empty_kernel grid=%ld block=%ld regs=16\nprogram main\n"
+    sb_printf(&b, "skewsim-trace 1\nkernel empty_kernel grid=%ld block=%ld regs=16 data=quiet\nprogram main\n"
               "LDC R1 bytes=4 pattern=uniform stall=1\nEXIT stall=5\nend\nendkernel\n", grid, block);
     int rc = gen_parse(k, "gen empty", b.s, e);
     free(b.s);

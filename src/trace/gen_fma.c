@@ -234,7 +234,7 @@ int gen_fma_mix(kernel *k, long iters, long block, long grid, long mul, long mod
     }
 
     strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel fma_kernel grid=%ld block=%ld regs=16 smem=16\n"
+    sb_printf(&b, "skewsim-trace 1\nkernel fma_kernel grid=%ld block=%ld regs=16 smem=16 data=quiet\n"
               "program main\n%s", grid, block, fma_prologue);
     gen_fma_work(&b, iters);
     sb_printf(&b, "%s%s%send\n", fma_epilogue, gen_record_store, fma_exit);

@@ -277,7 +277,7 @@ static int grid_stride(kernel *k, const char *what, const char *kname, long ctas
     uint64_t edge_threads = r % (uint64_t)block;    /* CTA `full` has this many that do */
 
     strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel %s grid=%ld block=%ld regs=32 smem=0\n", kname, ctas,
+    sb_printf(&b, "skewsim-trace 1\nkernel %s grid=%ld block=%ld regs=32 smem=0 data=quiet\n", kname, ctas,
               block);
     for (int prog = 0; prog < 3; prog++) {
         static const char *const names[] = {"main", "more", "edge"};
@@ -415,7 +415,7 @@ int gen_chase_stride(kernel *k, long long bytes, long hops, long ctas, long warm
     }
     const char *op = cg ? "LDG.E.STRONG.GPU" : "LDG.E";
     strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel chase_kernel grid=%ld block=1 regs=16 smem=0\n"
+    sb_printf(&b, "skewsim-trace 1\nkernel chase_kernel grid=%ld block=1 regs=16 smem=0 data=quiet\n"
                   "program main\n"
                   "LDC.64 R4 bytes=8 pattern=uniform stall=1\n"   /* a */
                   "MOV R2 stall=1\n", ctas);                       /* j = 0 */

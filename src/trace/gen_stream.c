@@ -127,7 +127,7 @@ int gen_stream(kernel *k, long ctas, long block, long long bytes_per_cta, sk_err
                          (unsigned long long)(UINT64_C(64) * UINT32_MAX * (uint64_t)block), block);
 
     strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel mem_kernel grid=%ld block=%ld regs=32 smem=16\n"
+    sb_printf(&b, "skewsim-trace 1\nkernel mem_kernel grid=%ld block=%ld regs=32 smem=16 data=quiet\n"
               "program main\n%s", ctas, block, mem_prologue);
     if (q >= 1) {
         sb_printf(&b, "%s", mem_setup);

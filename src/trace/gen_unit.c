@@ -65,7 +65,7 @@ int gen_unit(kernel *k, int op, long iters, long block, long grid, sk_error *e)
     void (*body)(strbuf *, int) = op == 0 ? int32_body : op == 1 ? fp64_body : smem_body;
     int u = unroll[op];
     strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel %s grid=%ld block=%ld regs=%d smem=%d\nprogram main\n"
+    sb_printf(&b, "skewsim-trace 1\nkernel %s grid=%ld block=%ld regs=%d smem=%d data=quiet\nprogram main\n"
               "LDC R1 bytes=4 pattern=uniform stall=1\nS2R R0 stall=2\n"
               "LDC R7 bytes=4 pattern=uniform stall=1\nISETP.GE.AND P0 <- R7 stall=2\n",
               names[op], grid, block, op == 2 ? 18 : 24, op == 2 ? 16384 : 0);

@@ -696,8 +696,8 @@ static int parse_kernel_line(native *t, kernel *k)
     uint32_t cluster_col = 0;
     int64_t green = 0;
     uint64_t stream = 0;
-    int sync_host = 0;
-    int seen[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    int sync_host = 0, quiet = 0;
+    int seen[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
     if (t->ntok < 2)
         return fail_at(t, t->eol_col, "kernel: end of line: expected a kernel name");
@@ -731,9 +731,11 @@ static int parse_kernel_line(native *t, kernel *k)
             which = 7;
         else if (key_is(s, klen, "sync"))
             which = 8;
+        else if (key_is(s, klen, "data"))
+            which = 9;
         else
             return fail_at(t, col, "kernel: %s: expected grid=, block=, regs=, smem=, gap_ns=, cluster=, "
-                           "sms=, stream= or sync=", s);
+                           "sms=, stream=, sync= or data=", s);
         if (seen[which]++)
             return fail_at(t, col, "kernel: %s: expected each key once", s);
         switch (which) {
@@ -804,6 +806,12 @@ static int parse_kernel_line(native *t, kernel *k)
                                "before it)", s);
             sync_host = 1;
             break;
+        case 9:
+            if (strcmp(v, "random") != 0 && strcmp(v, "quiet") != 0)
+                return fail_at(t, col, "kernel: %s: expected data=random or data=quiet (how much its "
+                               "FP32 operands toggle)", s);
+            quiet = v[0] == 'q';
+            break;
         default:
             if (trace_parse_dec(v, GAP_MAX_NS, &gap) < 0)
                 return fail_at(t, col, "kernel: %s: expected an idle gap of 0..%llu ns before the launch", s,
@@ -829,6 +837,7 @@ static int parse_kernel_line(native *t, kernel *k)
     k->gap_ns = gap;
     k->stream = (uint32_t)stream;
     k->sync_host = sync_host;
+    k->data_quiet = (uint8_t)quiet;
     return 0;
 }
 

@@ -230,6 +230,8 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
         gzprintf(f, " stream=%u", k->stream);
     if (k->sync_host)
         gzprintf(f, " sync=host");
+    if (k->data_quiet)
+        gzputs(f, " data=quiet");
     gzputs(f, "\n");
     for (uint32_t i = 0; i < k->nprogs; i++) {
         const program *p = &k->progs[i];
