@@ -286,6 +286,56 @@ def power():
               f"{reasons:>20s}  {float(m['rate_per_s']):.4g} {m['work_unit']}/s")
 
 
+def sass_loops(path):
+    """Per function of a cuobjdump -sass listing: its loop body's opcodes (base
+    mnemonic -> count), the body being the span of its last backward BRA."""
+    import re
+    text = (gzip.open if path.endswith(".gz") else open)(path, "rt").read()
+    out = {}
+    for f in re.split(r"\n\s*Function : ", text)[1:]:
+        name, ins = f.split("\n")[0].strip(), []
+        for ln in f.split("\n"):
+            m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(@!?P\d\s+)?([A-Z0-9_.]+)(.*?);", ln)
+            if m:
+                ins.append((int(m.group(1), 16), m.group(3), m.group(4)))
+        body = None
+        for a, op, rest in ins:
+            t = re.search(r"0x([0-9a-f]+)", rest) if op.startswith("BRA") else None
+            if t and int(t.group(1), 16) < a:
+                body = (int(t.group(1), 16), a)
+        out[name] = collections.Counter(op.split(".")[0] for a, op, _ in ins if body and body[0] <= a <= body[1])
+    return out
+
+
+def pipes():
+    """E29 (cap_pipes): each kernel's SASS instructions per SM cycle, by
+    opcode, from its loop body in the listing beside pipes*.csv (one body
+    per 16 of the CHAIN/16 = 128 trips, 32 warps a CTA, one CTA an SM)."""
+    import glob
+    ops = ["none", "ffma", "fadd", "imad", "iadd", "iaddi", "lop3", "shf", "addi_lop3", "addr_lop3", "addi_ffma",
+           "addi_imad"]
+    for path in sorted(glob.glob(os.path.join(D, "pipes*.csv*"))):
+        tag = os.path.basename(path).split(".")[0][len("pipes"):]
+        cands = [os.path.join(D, "cap_pipes%s.sass.gz" % tag), os.path.join(D, "cap_pipes%s.sass.gz" % tag[:2]),
+                 os.path.join(D, "sass", "cap_pipes.sass.gz")]
+        sp = next((c for c in cands if os.path.exists(c)), None)
+        if not sp:
+            continue
+        loops = sass_loops(sp)
+        with (gzip.open if path.endswith(".gz") else open)(path, "rt", newline="") as f:
+            rows = list(csv.DictReader(f))
+        cyc = collections.defaultdict(list)
+        for r in rows:
+            cyc[(r["a"], r["b"])].append(int(r["cycles"]))
+        print(f"## E29 pipes ({os.path.basename(path)}, {os.path.basename(sp)}): warp instructions per SM cycle")
+        for (a, b), v in cyc.items():
+            body = loops.get("_Z4pairILi%dELi%dEEvPmPjS1_j" % (ops.index(a), ops.index(b)), collections.Counter())
+            med = st.median(v)
+            rate = {k: 32 * 128 * n / med for k, n in body.items() if k not in ("BRA", "ISETP")}
+            shown = " ".join(f"{k} {x:.2f}" for k, x in sorted(rate.items(), key=lambda kv: -kv[1]) if x >= 0.1)
+            print(f"  {a:>9s} + {b:<5s} {med:8.0f} cycles  {shown}  all {32 * 128 * sum(body.values()) / med:.2f}")
+
+
 def main():
     K = rd("kernels") or []
     R = collections.defaultdict(list)
@@ -295,7 +345,7 @@ def main():
     for r in rd("ctas") or []:
         if r["kernel"].startswith(("e14", "e17")):
             C[r["kernel"]].append(r)
-    chase(); l2map(); hbm(); bw(); launch(K, R); coop(); green(); twostream(K, R, C); hetero(K, R); idle(K, R, C); power()
+    chase(); l2map(); hbm(); bw(); launch(K, R); coop(); green(); twostream(K, R, C); hetero(K, R); idle(K, R, C); power(); pipes()
 
 
 main()
