@@ -51,6 +51,42 @@ static void run_tiny(tu_run *run, const char *yaml, const char *body, unsigned g
     ck_assert_uint_eq(results_nctas(run->r), grid);
 }
 
+/* VIADD issues to the FP32 pipe's 16-lane half (E29, program.c): beside
+ * LOP3 (the int unit) it overlaps, as IADD3 beside LOP3 does not; beside
+ * FFMA it does not, holding the FP32 pipe two cycles to FFMA's one.  One
+ * warp, four independent registers per op, 64 iterations. */
+static long pair_cycles(const char *a, const char *b)
+{
+    char body[1024] = "loop 64\n";
+    for (int r = 0; r < 4; r++)
+        snprintf(body + strlen(body), sizeof body - strlen(body), "%s R%d <- R%d stall=1\n%s R%d <- R%d stall=1\n",
+                 a, r + 1, r + 1, b, r + 5, r + 5);
+    strncat(body, "end\nEXIT\n", sizeof body - strlen(body) - 1);
+    tu_run run;
+    run_tiny(&run, "units: {int: {count: 1, lat_cycles: 4, ii_cycles: 2}}", body, 1, 32);
+    long c = end_cycle(&run, 0) - start_cycle(&run, 0);
+    tu_run_free(&run);
+    return c;
+}
+
+START_TEST(test_viadd_pipe)
+{
+    ck_assert_int_eq(prog_op_half("VIADD"), 1);
+    ck_assert_int_eq(prog_op_half("VIADD.X"), 1);
+    ck_assert_int_eq(prog_op_half("IADD3"), 0);
+    ck_assert_int_eq(prog_op_half("FFMA"), 0);
+    long viadd_lop3 = pair_cycles("VIADD", "LOP3.LUT"), iadd3_lop3 = pair_cycles("IADD3", "LOP3.LUT");
+    long viadd_ffma = pair_cycles("VIADD", "FFMA"), ffma_lop3 = pair_cycles("FFMA", "LOP3.LUT");
+    /* 8 instructions an iteration: 8 cycles when two pipes of 2-cycle ops
+     * share them, 16 on one; VIADD + FFMA: 4 x 2 + 4 x 1 = 12 on the FP32
+     * pipe against FFMA + LOP3's 8 on the int unit */
+    ck_assert_msg(viadd_lop3 < 64 * 9 && iadd3_lop3 >= 64 * 16, "VIADD+LOP3 %ld, IADD3+LOP3 %ld cycles", viadd_lop3,
+                  iadd3_lop3);
+    ck_assert_msg(viadd_ffma >= 64 * 12 && ffma_lop3 < 64 * 9, "VIADD+FFMA %ld, FFMA+LOP3 %ld cycles", viadd_ffma,
+                  ffma_lop3);
+}
+END_TEST
+
 /* ------------------------------------------------------------ policies */
 
 /* Three one-warp CTAs A, B, C (ages 0, 1, 2), each running
@@ -784,6 +820,7 @@ Suite *sm_suite(void)
     tcase_add_loop_test(tc, test_dependency, 0, (int)SK_ARRAY_LEN(deps));
     tcase_add_loop_test(tc, test_store_read_barrier, 0, (int)SK_ARRAY_LEN(store_reads));
     tcase_add_test(tc, test_store_read_barrier_slots);
+    tcase_add_test(tc, test_viadd_pipe);
     tcase_add_test(tc, test_property_store_read);
     tcase_add_loop_test(tc, test_stall_count, 0, (int)SK_ARRAY_LEN(stalls));
     tcase_add_test(tc, test_stall_holds_one_warp);

@@ -162,6 +162,9 @@ typedef struct kernel {
  * "FFMA", "IADD3", "LDG.E.128", "HFMA2.MMA") to its kind and unit class.
  * Returns 0, or SK_ETRACE when the opcode is unknown (message in *e names it). */
 int prog_classify(const char *opcode, uint8_t *kind, uint8_t *cls, sk_error *e);
+/* 1 when the opcode's table row issues to half of its class's lanes, so
+ * that it holds its pipe twice the unit's ii_cycles (VIADD: E29), else 0. */
+int prog_op_half(const char *opcode);
 
 /* Program building (used by the trace reader and by tests). */
 void prog_init(program *p, const char *name);

@@ -150,6 +150,8 @@ int si_op_row_random(int row)
 
 int si_op_row_of(const char *op, int cls)
 {
+    if (base_is(op, "VIADD"))
+        return FU_INT;                  /* an integer add that issues to the FP32 pipe */
     if (cls == FU_FP32) {
         if (base_is(op, "FADD") || base_is(op, "FSETP") || base_is(op, "FMNMX"))
             return SI_OP_FADD;

@@ -5,9 +5,17 @@
  * exit) and a functional-unit class.  Both come from the mnemonic's base, the
  * text before the first '.', so "LDG.E.128" and "LDG.E.64.CONSTANT" are one
  * row.  Modifiers that move an op to another pipe (HFMA2.MMA runs on the
- * tensor pipe on Ampere+, IMAD on the FP32 "fmaheavy" pipe on Volta+) are
- * deliberately ignored: one row per base keeps the table auditable, and the
- * unit latencies in the chip config are calibrated against the same mapping.
+ * tensor pipe on Ampere+) are deliberately ignored: one row per base keeps
+ * the table auditable, and the unit latencies in the chip config are
+ * calibrated against the same mapping.  A base in half_rate[] issues to half
+ * of its class's lanes and holds the pipe twice the unit's ii_cycles.
+ * VIADD is such a row of the FP32 pipe: E29 (validation/h100/pipes, an
+ * H100's GH100 SM) ran it at 2 a cycle per SM beside LOP3's 2, so not on
+ * the ALU, and beside IMAD the two shared 2 a cycle.  IMAD shares that pipe
+ * too (beside FFMA the two ran one after the other) but stays in INT here:
+ * E16's INT32 mix runs at the ALU-and-IMAD-in-one-pipe rate only because
+ * its register operands conflict in the register banks, which the model
+ * does not have (validation/h100/README.md, "E29").
  * docs/trace-format.md reproduces the table.
  */
 #include <assert.h>
@@ -30,6 +38,7 @@ static const struct op_row {
     {"FCHK", IK_ALU, FU_FP32}, {"FSET", IK_ALU, FU_FP32}, {"I2FP", IK_ALU, FU_FP32},
     {"F2FP", IK_ALU, FU_FP32}, {"FSWZADD", IK_ALU, FU_FP32}, {"FFMA32I", IK_ALU, FU_FP32},
     {"FADD32I", IK_ALU, FU_FP32}, {"FMUL32I", IK_ALU, FU_FP32},
+    {"VIADD", IK_ALU, FU_FP32},   /* an integer add, on the FP32 pipe's 16-lane half (E29) */
     /* FP16 */
     {"HFMA2", IK_ALU, FU_FP16}, {"HADD2", IK_ALU, FU_FP16}, {"HMUL2", IK_ALU, FU_FP16},
     {"HSETP2", IK_ALU, FU_FP16}, {"HMNMX2", IK_ALU, FU_FP16}, {"HSET2", IK_ALU, FU_FP16},
@@ -40,7 +49,7 @@ static const struct op_row {
     {"SHR", IK_ALU, FU_INT}, {"LEA", IK_ALU, FU_INT}, {"IABS", IK_ALU, FU_INT},
     {"IMNMX", IK_ALU, FU_INT}, {"SEL", IK_ALU, FU_INT}, {"PRMT", IK_ALU, FU_INT},
     {"POPC", IK_ALU, FU_INT}, {"FLO", IK_ALU, FU_INT}, {"BREV", IK_ALU, FU_INT},
-    {"IADD", IK_ALU, FU_INT}, {"ISCADD", IK_ALU, FU_INT}, {"VIADD", IK_ALU, FU_INT},
+    {"IADD", IK_ALU, FU_INT}, {"ISCADD", IK_ALU, FU_INT},
     {"VIMNMX", IK_ALU, FU_INT}, {"IDP", IK_ALU, FU_INT}, {"BMSK", IK_ALU, FU_INT},
     {"SGXT", IK_ALU, FU_INT}, {"IADD32I", IK_ALU, FU_INT}, {"IMAD32I", IK_ALU, FU_INT},
     {"LOP32I", IK_ALU, FU_INT},
@@ -162,6 +171,18 @@ int prog_classify(const char *opcode, uint8_t *kind, uint8_t *cls, sk_error *e)
         }
     }
     return sk_errorf(e, SK_ETRACE, "%s: unknown opcode", opcode);
+}
+
+/* Bases of op_table that issue to half of their class's lanes (above). */
+static const char *const half_rate[] = { "VIADD" };
+
+int prog_op_half(const char *opcode)
+{
+    size_t len = opcode ? strcspn(opcode, ".") : 0;
+    for (size_t i = 0; i < SK_ARRAY_LEN(half_rate); i++)
+        if (strlen(half_rate[i]) == len && memcmp(half_rate[i], opcode, len) == 0)
+            return 1;
+    return 0;
 }
 
 void prog_init(program *p, const char *name)

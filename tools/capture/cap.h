@@ -343,6 +343,19 @@ static inline FILE *open_table(const char *dir, const char *name, const char *he
     return f;
 }
 
+// One step of cap_power's int_kernel (E16's INT32 mix; cap_pipes runs the
+// same loop, E29): four coupled chains, 2 IMAD and 2 IADD3 in SASS (ptxas
+// merges each pair of adds).
+static __device__ __forceinline__ void int_step(uint32_t &a0, uint32_t &a1, uint32_t &a2, uint32_t &a3, uint32_t k)
+{
+        asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(a0) : "r"(k), "r"(a3));
+        asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(a1) : "r"(k), "r"(a2));
+        asm volatile("add.u32 %0, %0, %1;" : "+r"(a2) : "r"(a0));
+        asm volatile("add.u32 %0, %0, %1;" : "+r"(a2) : "r"(k));
+        asm volatile("add.u32 %0, %0, %1;" : "+r"(a3) : "r"(a1));
+        asm volatile("add.u32 %0, %0, %1;" : "+r"(a3) : "r"(k));
+}
+
 // capture.cu's FMA work and kernel, instruction for instruction (so that
 // `skewsim gen fma` reproduces it): four independent FFMA chains per thread.
 static __device__ __forceinline__ float fma_work(int iters, float seed)

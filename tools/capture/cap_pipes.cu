@@ -22,9 +22,9 @@
 
 #define CHAIN 2048
 
-enum Op { NONE, FFMA, FADD, IMAD, IADD, IADDI, LOP3, SHF, AI_LOP3, AR_LOP3, AI_FFMA, AI_IMAD, NOPS };
+enum Op { NONE, FFMA, FADD, IMAD, IADD, IADDI, LOP3, SHF, AI_LOP3, AR_LOP3, AI_FFMA, AI_IMAD, IMAD3, NOPS };
 static const char *op_name[NOPS] = {"none", "ffma", "fadd", "imad", "iadd", "iaddi", "lop3", "shf",
-                                    "addi_lop3", "addr_lop3", "addi_ffma", "addi_imad"};
+                                    "addi_lop3", "addr_lop3", "addi_ffma", "addi_imad", "imad3"};
 
 // One step of a chain on a 32-bit word; the float ops move through a float
 // register (the bits are the chain).
@@ -102,6 +102,42 @@ template <> struct Step<AI_IMAD> {
     }
 };
 
+// IMAD reading three registers (E16's int_kernel's IMADs do; `imad` reads
+// two, its multiplier and addend being one register).
+template <> struct Step<IMAD3> {
+    static __device__ __forceinline__ void f(uint32_t &v, uint32_t k, uint32_t j)
+    {
+        asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(v) : "r"(k), "r"(j));
+    }
+};
+
+// E16's int_kernel loop (cap_power.cu) in this harness: its four coupled
+// chains, 6 PTX ops a step (2 IMAD + 2 IADD3 in SASS).
+// The trip count comes from magic's top bit so ptxas cannot count it (as
+// cap_power's runtime `iters`): CHAIN * 2 either way.
+__global__ void intk(uint64_t *cycles, uint32_t *sms, uint32_t *sink, uint32_t magic)
+{
+    uint32_t k = magic;
+    uint32_t a0 = threadIdx.x, a1 = threadIdx.x ^ k, a2 = threadIdx.x * 3u, a3 = threadIdx.x * 5u;
+    int iters = CHAIN * 2 + (int)(magic >> 31) * 0;   // as run for pipes_k2 (pipes_k1: the loop bound
+    if (magic == 12345u)                               // was the constant CHAIN * 2 alone)
+        iters = (int)magic;
+    __syncthreads();
+    uint64_t c0 = clock64();
+#pragma unroll 8
+    for (int i = 0; i < iters; i++) {
+        int_step(a0, a1, a2, a3, k);
+    }
+    __syncthreads();
+    uint64_t c1 = clock64();
+    if ((a0 ^ a1 ^ a2 ^ a3) == k)
+        sink[threadIdx.x] = a0;
+    if (threadIdx.x == 0) {
+        cycles[blockIdx.x] = c1 - c0;
+        sms[blockIdx.x] = smid();
+    }
+}
+
 template <int A, int B>
 __global__ void pair(uint64_t *cycles, uint32_t *sms, uint32_t *sink, uint32_t magic)
 {
@@ -146,6 +182,7 @@ typedef void (*kfn)(uint64_t *, uint32_t *, uint32_t *, uint32_t);
 struct K {
     int a, b;
     kfn f;
+    int grid = 132, block = 1024;   // one CTA of 32 warps an SM, or E16's 1056 x 256
 };
 
 int main(int argc, char **argv)
@@ -170,37 +207,43 @@ int main(int argc, char **argv)
         {AI_LOP3, NONE, pair<AI_LOP3, NONE>}, {AR_LOP3, NONE, pair<AR_LOP3, NONE>},
         {AI_FFMA, NONE, pair<AI_FFMA, NONE>}, {AI_IMAD, NONE, pair<AI_IMAD, NONE>},
         {AI_LOP3, FFMA, pair<AI_LOP3, FFMA>}, {AI_LOP3, IMAD, pair<AI_LOP3, IMAD>},
+        {IMAD3, NONE, pair<IMAD3, NONE>},    {IMAD3, LOP3, pair<IMAD3, LOP3>},
+        {IMAD3, IADD, pair<IMAD3, IADD>},    {NOPS, NONE, intk},
+        {NOPS, FFMA, intk, 1056, 256},
     };
     const char *only = argc > 3 ? argv[3] : NULL;
     uint64_t *dc;
     uint32_t *ds, *dsink;
-    CK(cudaMalloc(&dc, 8 * 132));
-    CK(cudaMalloc(&ds, 4 * 132));
+    CK(cudaMalloc(&dc, 8 * 1056));
+    CK(cudaMalloc(&ds, 4 * 1056));
     CK(cudaMalloc(&dsink, 4 * 1024));
     uint32_t magic = 0x9e3779b9u ^ (uint32_t)argc;
     for (const K &k : ks) {
-        if (only && !strstr(only, op_name[k.a]))
+        // {NOPS, FFMA}: int_kernel at E16's 1056 x 256 (b names nothing here)
+        const char *an = k.a != NOPS ? op_name[k.a] : k.b == FFMA ? "int_kernel_1056x256" : "int_kernel";
+        const char *bn = k.a != NOPS ? op_name[k.b] : "none";
+        if (only && !strstr(only, an))
             continue;
         std::vector<double> med;
         for (int r = 0; r <= reps; r++) {   // rep 0: warm-up, not written
-            k.f<<<132, 1024>>>(dc, ds, dsink, magic);
+            k.f<<<k.grid, k.block>>>(dc, ds, dsink, magic);
             CK(cudaDeviceSynchronize());
             CK(cudaGetLastError());
-            std::vector<uint64_t> c(132);
-            std::vector<uint32_t> s(132);
-            CK(cudaMemcpy(c.data(), dc, 8 * 132, cudaMemcpyDeviceToHost));
-            CK(cudaMemcpy(s.data(), ds, 4 * 132, cudaMemcpyDeviceToHost));
+            std::vector<uint64_t> c(k.grid);
+            std::vector<uint32_t> s(k.grid);
+            CK(cudaMemcpy(c.data(), dc, 8 * k.grid, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(s.data(), ds, 4 * k.grid, cudaMemcpyDeviceToHost));
             if (r == 0)
                 continue;
             std::vector<double> v;
-            for (int i = 0; i < 132; i++) {
-                std::fprintf(f, "pair<%s;%s>,%s,%s,%d,%d,%u,%llu\n", op_name[k.a], op_name[k.b], op_name[k.a],
-                             op_name[k.b], r, i, s[i], (unsigned long long)c[i]);
+            for (int i = 0; i < k.grid; i++) {
+                std::fprintf(f, "pair<%s;%s>,%s,%s,%d,%d,%u,%llu\n", an, bn, an, bn, r, i, s[i],
+                             (unsigned long long)c[i]);
                 v.push_back((double)c[i]);
             }
             med.push_back(median_d(v));
         }
-        std::printf("%-6s + %-6s  median cycles %.0f (reps %d)\n", op_name[k.a], op_name[k.b], median_d(med), reps);
+        std::printf("%-6s + %-6s  median cycles %.0f (reps %d)\n", an, bn, median_d(med), reps);
         std::fflush(stdout);
     }
     std::fclose(f);

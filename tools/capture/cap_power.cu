@@ -48,12 +48,7 @@ __global__ void int_kernel(Rec *rec, int iters, uint32_t k, uint32_t *sink)
     uint32_t a0 = threadIdx.x, a1 = threadIdx.x ^ k, a2 = threadIdx.x * 3u, a3 = threadIdx.x * 5u;
 #pragma unroll 8
     for (int i = 0; i < iters; i++) {
-        asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(a0) : "r"(k), "r"(a3));
-        asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(a1) : "r"(k), "r"(a2));
-        asm volatile("add.u32 %0, %0, %1;" : "+r"(a2) : "r"(a0));
-        asm volatile("add.u32 %0, %0, %1;" : "+r"(a2) : "r"(k));
-        asm volatile("add.u32 %0, %0, %1;" : "+r"(a3) : "r"(a1));
-        asm volatile("add.u32 %0, %0, %1;" : "+r"(a3) : "r"(k));
+        int_step(a0, a1, a2, a3, k);
     }
     if ((a0 ^ a1 ^ a2 ^ a3) == k)
         sink[0] = a0;

@@ -287,33 +287,51 @@ def power():
 
 
 def sass_loops(path):
-    """Per function of a cuobjdump -sass listing: its loop body's opcodes (base
-    mnemonic -> count), the body being the span of its last backward BRA."""
+    """Per function of a cuobjdump -sass listing: its main loop's
+    instructions, the longest span closed by a backward BRA, as (mnemonic,
+    operands) pairs."""
     import re
     text = (gzip.open if path.endswith(".gz") else open)(path, "rt").read()
     out = {}
     for f in re.split(r"\n\s*Function : ", text)[1:]:
         name, ins = f.split("\n")[0].strip(), []
         for ln in f.split("\n"):
-            m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(@!?P\d\s+)?([A-Z0-9_.]+)(.*?);", ln)
+            m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(@!?P\d\s+)?([A-Z0-9_.]+)\s*(.*?);", ln)
             if m:
                 ins.append((int(m.group(1), 16), m.group(3), m.group(4)))
         body = None
         for a, op, rest in ins:
             t = re.search(r"0x([0-9a-f]+)", rest) if op.startswith("BRA") else None
-            if t and int(t.group(1), 16) < a:
+            if t and int(t.group(1), 16) < a and (body is None or a - int(t.group(1), 16) > body[1] - body[0]):
                 body = (int(t.group(1), 16), a)
-        out[name] = collections.Counter(op.split(".")[0] for a, op, _ in ins if body and body[0] <= a <= body[1])
+        out[name] = [(op, rest) for a, op, rest in ins if body and body[0] <= a <= body[1]]
     return out
+
+
+def bank_conflict(op, operands):
+    """1 when two of the instruction's register sources not read from the
+    operand reuse cache (.reuse) have the same parity: the register-bank
+    conflict E29 found (validation/h100/README.md)."""
+    import re
+    srcs = [o.strip() for o in operands.split(",")][1:]
+    regs = []
+    for o in srcs:
+        m = re.match(r"-?\|?R(\d+)(\.reuse)?", o)
+        if m and not m.group(2):
+            regs.append(int(m.group(1)))
+    regs = list(dict.fromkeys(regs))
+    return int(any(sum(1 for r in regs if r % 2 == b) > 1 for b in (0, 1)))
 
 
 def pipes():
     """E29 (cap_pipes): each kernel's SASS instructions per SM cycle, by
-    opcode, from its loop body in the listing beside pipes*.csv (one body
-    per 16 of the CHAIN/16 = 128 trips, 32 warps a CTA, one CTA an SM)."""
+    opcode, from its main loop in the listing beside pipes*.csv (pair
+    kernels: 128 trips, 32 warps an SM; int_kernel: 512 trips, one CTA of
+    32 warps an SM), and how many of the loop's instructions have a
+    register-bank conflict."""
     import glob
     ops = ["none", "ffma", "fadd", "imad", "iadd", "iaddi", "lop3", "shf", "addi_lop3", "addr_lop3", "addi_ffma",
-           "addi_imad"]
+           "addi_imad", "imad3"]
     for path in sorted(glob.glob(os.path.join(D, "pipes*.csv*"))):
         tag = os.path.basename(path).split(".")[0][len("pipes"):]
         cands = [os.path.join(D, "cap_pipes%s.sass.gz" % tag), os.path.join(D, "cap_pipes%s.sass.gz" % tag[:2]),
@@ -329,11 +347,24 @@ def pipes():
             cyc[(r["a"], r["b"])].append(int(r["cycles"]))
         print(f"## E29 pipes ({os.path.basename(path)}, {os.path.basename(sp)}): warp instructions per SM cycle")
         for (a, b), v in cyc.items():
-            body = loops.get("_Z4pairILi%dELi%dEEvPmPjS1_j" % (ops.index(a), ops.index(b)), collections.Counter())
+            if a.startswith("int_kernel"):
+                fn, work = "_Z4intkPmPjS0_j", 32 * 512
+            else:
+                fn, work = "_Z4pairILi%dELi%dEEvPmPjS1_j" % (ops.index(a), ops.index(b)), 32 * 128
+            body = loops.get(fn, [])
+            count = collections.Counter(op.split(".")[0] for op, _ in body)
+            conf = sum(bank_conflict(op, rest) for op, rest in body)
             med = st.median(v)
-            rate = {k: 32 * 128 * n / med for k, n in body.items() if k not in ("BRA", "ISETP")}
+            if a == "int_kernel_1056x256":
+                # eight CTAs an SM, timed each on its own: their spans overlap
+                # in part, so a CTA's span is no SM rate
+                print(f"  {a:>19s} + {b:<5s} {med:8.0f} cycles a CTA (8 an SM, overlapping: no rate)"
+                      f"  (bank conflicts {conf} of {len(body)})")
+                continue
+            rate = {k: work * n / med for k, n in count.items() if k not in ("BRA", "ISETP")}
             shown = " ".join(f"{k} {x:.2f}" for k, x in sorted(rate.items(), key=lambda kv: -kv[1]) if x >= 0.1)
-            print(f"  {a:>9s} + {b:<5s} {med:8.0f} cycles  {shown}  all {32 * 128 * sum(body.values()) / med:.2f}")
+            print(f"  {a:>19s} + {b:<5s} {med:8.0f} cycles  {shown}  all {work * len(body) / med:.2f}"
+                  f"  (bank conflicts {conf} of {len(body)})")
 
 
 def main():
