@@ -842,6 +842,12 @@ START_TEST(test_sm_counts_for_power)
         }
         ck_assert_uint_eq(ffma, (uint64_t)2 * 8 * 8 * 8 * 128);   /* CTAs x warps x k-steps x k x FFMA */
         ck_assert_uint_eq(tensor, 0);
+        /* the fragments are loaded a k ahead (two register sets) and no
+         * warp waits on a tile's loads: a CTA's SM issues > 3.3 FFMA a
+         * cycle (2.7 when each k's LDS fed the very next FFMAs) */
+        const cta_record *cr = tu_cta(&run, 0, 0);
+        double cyc = (double)cr->cycles, per_sm = (double)ffma / 2;
+        ck_assert_msg(per_sm / cyc > 3.3, "SGEMM: %.2f FFMA a cycle per SM", per_sm / cyc);
         ck_assert_int_eq(gen_gemm_ii(GEN_GEMM_FP32), 0);
         tu_run_free(&run);
     }

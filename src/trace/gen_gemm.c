@@ -262,7 +262,7 @@ static int gemm_tensor(kernel *k, long m, long n, long kk, const mma_type *t, sk
 /* The SIMT SGEMM (fp32, no TF32): see the header.  Accumulators R0-R7
  * stand for the 128 (an FFMA's dependency is on its own accumulator, 8
  * instructions back, beyond the FFMA latency either way); fragments
- * R100-R103 (A) and R104-R105 (B). */
+ * R100-R103 (A) and R104-R105 (B), and R110-R115 for the next k. */
 #define SGEMM_TILE_M 256
 #define SGEMM_TILE_N 128
 #define SGEMM_TILE_K 8
@@ -291,22 +291,32 @@ static int gemm_sgemm(kernel *k, long m, long n, long kk, sk_error *e)
     for (long i = 0; i < nld; i++)
         sb_printf(&b, "LDG.E.128 R%ld <- R6 bytes=16 pattern=coalesced stall=1\n", GEMM_LD_REG0 + i);
     sb_printf(&b, "end\nloop %ld\n", ksteps);
-    /* the k-step's tile arrived: into shared memory, then one barrier */
-    sb_printf(&b, "ifwarp 0\nMOV R9 <- R%ld stall=1\nIADD3 R6 <- R6 stall=2\n", GEMM_LD_REG0 + nld - 1);
+    /* the tile loaded a k-step ago into shared memory, the next one's
+     * loads, then one barrier (cuBLAS's kernel copies with LDGSTS, three
+     * stages deep: no warp waits on a load's registers there either) */
+    sb_printf(&b, "STS.128 <- R6 R40 bytes=16 stall=1\nSTS.128 <- R6 R41 bytes=16 stall=1\n"
+              "STS.128 <- R6 R42 bytes=16 stall=1\nifwarp 0\nIADD3 R6 <- R6 stall=2\n");
     for (long i = 0; i < nld; i++)
         sb_printf(&b, "LDG.E.128 R%ld <- R6 bytes=16 pattern=coalesced stall=1\n", GEMM_LD_REG0 + i);
-    sb_printf(&b, "end\n"
-              "STS.128 <- R6 R40 bytes=16 stall=1\nSTS.128 <- R6 R41 bytes=16 stall=1\n"
-              "STS.128 <- R6 R42 bytes=16 stall=1\nBAR.SYNC.DEFER_BLOCKING stall=1\n");
-    /* per k: 128 FFMA on the fragments loaded one k ahead, then the next k's */
+    sb_printf(&b, "end\nBAR.SYNC.DEFER_BLOCKING stall=1\n");
+    /* per k: 128 FFMA on this k's fragments with the next k's six LDS.128
+     * among them (one after every 21 FFMA) into the other register set
+     * (R100-R105, R110-R115 in turn), so a fragment is read a k after its
+     * load, as cuBLAS's loop does (its sm_90 SASS, validation/h100/README.md
+     * "SGEMM": 48 LDS.128 among 1024 FFMA a k-tile, two register sets, one
+     * barrier a k-tile) */
     sb_printf(&b, "LDS.128 R100 <- R6 bytes=16 stall=1\nLDS.128 R104 <- R6 bytes=16 stall=1\n"
-              "loop %d\nloop 16\n", SGEMM_TILE_K);
-    for (int a = 0; a < 8; a++)
-        sb_printf(&b, "FFMA R%d <- R10%d R10%d R%d stall=1\n", a, a % 4, 4 + a % 2, a);
-    sb_printf(&b, "end\n");
-    for (int l = 0; l < 6; l++)
-        sb_printf(&b, "LDS.128 R10%d <- R6 bytes=16 stall=1\n", l);
-    sb_printf(&b, "end\nBAR.SYNC.DEFER_BLOCKING stall=1\n"
+              "loop %d\n", SGEMM_TILE_K / 2);
+    for (int h = 0; h < 2; h++) {
+        int cur = h ? 110 : 100, nxt = h ? 100 : 110, l = 0;
+        for (int f = 0; f < 128; f++) {
+            int a = f % 8;
+            sb_printf(&b, "FFMA R%d <- R%d R%d R%d stall=1\n", a, cur + a % 4, cur + 4 + a % 2, a);
+            if (f % 21 == 20 && l < 6)
+                sb_printf(&b, "LDS.128 R%d <- R6 bytes=16 stall=1\n", nxt + l++);
+        }
+    }
+    sb_printf(&b, "end\n"
               "IADD3 R20 <- R20 stall=4\nISETP.NE.AND P1 <- R20 stall=5\n@P1 BRA stall=6\nend\n");
     /* epilogue: 128 fp32 accumulators per thread, 512 B per STG.E.128 warp-wide */
     sb_printf(&b, "IMAD.WIDE.U32 R6 <- R3 R4 stall=4\n"

@@ -367,6 +367,23 @@ def pipes():
                   f"  (bank conflicts {conf} of {len(body)})")
 
 
+def sgemm():
+    """sgemm_sm90.sass.gz (validation/h100/sgemm): E16's SIMT SGEMM kernel's
+    main loop, its bank conflicts (bank_conflict) and the FFMA rate per SM
+    cycle they allow: 4 x FFMAs / (instructions + conflicts), one issue a
+    cycle per sub-partition and a cycle more per conflict."""
+    p = os.path.join(D, "sgemm_sm90.sass.gz")
+    if not os.path.exists(p):
+        return
+    for name, body in sass_loops(p).items():
+        n = len(body)
+        ffma = sum(1 for op, _ in body if op.startswith("FFMA"))
+        conf = sum(bank_conflict(op, rest) for op, rest in body)
+        print(f"## SGEMM main loop ({name[:40]}...): {n} instructions, {ffma} FFMA, "
+              f"{sum(1 for op, _ in body if op.startswith('LDS'))} LDS, {conf} bank conflicts: "
+              f"{4.0 * ffma / (n + conf):.2f} FFMA a cycle per SM ({4.0 * ffma / n:.2f} without the conflicts)")
+
+
 def main():
     K = rd("kernels") or []
     R = collections.defaultdict(list)
@@ -376,7 +393,7 @@ def main():
     for r in rd("ctas") or []:
         if r["kernel"].startswith(("e14", "e17")):
             C[r["kernel"]].append(r)
-    chase(); l2map(); hbm(); bw(); launch(K, R); coop(); green(); twostream(K, R, C); hetero(K, R); idle(K, R, C); power(); pipes()
+    chase(); l2map(); hbm(); bw(); launch(K, R); coop(); green(); twostream(K, R, C); hetero(K, R); idle(K, R, C); power(); pipes(); sgemm()
 
 
 main()
