@@ -337,6 +337,30 @@ START_TEST(test_validate_measured)
 }
 END_TEST
 
+/* E28's fit: reg_sparse and reg_rand_bc are paired by board and run (the
+ * made-up capture has two pairs, 90 W apart each, and an unpaired second
+ * run on board b), the step is the tagged row, the mixes' own rows are
+ * predictions shown with their board and run. */
+START_TEST(test_validate_e28)
+{
+    cli_result r;
+    run_cli("validate -c configs/h100.yaml --measured " TEST_DATA "/capture_e28 --fitted " TEST_DATA
+            "/capture_e28/fitted.csv", &r);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "reg_rand_bc 90.0 W over reg_sparse at 1980 MHz, 2 pair(s)"), "%s", r.out);
+    const char *step = strstr(r.out, "reg_rand_bc - reg_sparse (held)");
+    ck_assert_ptr_nonnull(step);
+    ck_assert_ptr_nonnull(strstr(step, "90.00"));
+    ck_assert_int_eq(strncmp(strchr(step, '\n') - 6, "fitted", 6), 0);
+    const char *b2 = strstr(r.out, "reg_rand_bc [b2]");
+    ck_assert_ptr_nonnull(b2);
+    ck_assert_int_eq(strncmp(strchr(b2, '\n') - 9, "predicted", 9), 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "reg_sparse [a1]"));
+    ck_assert_ptr_null(strstr(r.out, "reg_sparse [b2]"));
+    cli_free(&r);
+}
+END_TEST
+
 /* gen_added.csv gives a kernel captured without a generator one (E15's
  * case): the kernel is then simulated and judged, not skipped; a row for a
  * kernel the capture lacks, for one that has a generator already or was
@@ -844,6 +868,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_run_deterministic);
     tcase_add_test(tc, test_validate_measured);
     tcase_add_test(tc, test_validate_gen_added);
+    tcase_add_test(tc, test_validate_e28);
     tcase_add_test(tc, test_validate_concurrent);
     suite_add_tcase(s, tc);
 

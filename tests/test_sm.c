@@ -71,6 +71,10 @@ static long pair_cycles(const char *a, const char *b)
 
 START_TEST(test_viadd_pipe)
 {
+    uint8_t kind, cls;
+    sk_error e = { 0 };
+    ck_assert_int_eq(prog_classify("VIADD", &kind, &cls, &e), 0);
+    ck_assert_int_eq(cls, FU_FP32);
     ck_assert_int_eq(prog_op_half("VIADD"), 1);
     ck_assert_int_eq(prog_op_half("VIADD.X"), 1);
     ck_assert_int_eq(prog_op_half("IADD3"), 0);

@@ -57,6 +57,10 @@ enum mem_pattern {  /* how the 32 threads of a warp address memory */
  * .CG, .STRONG.GPU, .STRONG.SYS or .VOLATILE: docs/trace-format.md,
  * "Addresses"). */
 #define IF_BYPASS_L1   0x20
+/* An opcode that issues to half of its unit's lanes (prog_op_half: VIADD),
+ * set by the readers from the mnemonic: its pipe is busy twice the unit's
+ * ii_cycles. */
+#define IF_HALF        0x40
 
 typedef struct instr {
     uint8_t kind;                 /* enum instr_kind */

@@ -49,12 +49,16 @@ typedef struct silicon silicon;
     X(FADD, "fadd", 0.9, 1)                \
     X(FMUL, "fmul", 3.7, 1)                \
     X(IMAD, "imad", 3.2, 1)                \
+    X(FP32_OTHER, "fp32_other", 3.7 + 0.9, 1) \
     X(FP32_RND, "fp32_random", 3.7 + 0.9, 1) \
     X(FADD_RND, "fadd_random", 0.9, 1)     \
     X(FMUL_RND, "fmul_random", 3.7, 1)
-/* The last three are the FP32 rows of a kernel whose data are random (trace
- * key data=, the default): the same datapath plus power.fp32_random_fj per
- * lane in proportion to it (si_op_row_random). */
+/* FP32_OTHER: the FP32 unit's selects, conversions and packs (FSEL, I2FP,
+ * F2FP, FCHK, FSET, FSWZADD), charged an FFMA's datapath as before they had
+ * a row (not examined) but with no random-data twin.  The last three are
+ * the FP32 rows of a kernel whose data are random (trace key data=, the
+ * default): the same datapath plus power.fp32_random_fj per lane in
+ * proportion to it (si_op_row_random). */
 
 enum si_op_row {
     SI_OP_CLASS_LAST_ = FU_NCLASS - 1,
@@ -363,11 +367,13 @@ int si_op_words(int row);
 const char *si_op_row_name(int row);
 /* The energy row of an instruction of unit class cls from its mnemonic:
  * 0 when it is the class's own row (so that 0 in a trace's instructions
- * means "by class"), else one of SI_OP_EXTRA_MAP's. */
+ * means "by class"), else one of SI_OP_EXTRA_MAP's, or FU_INT for VIADD (an
+ * integer add that issues to the FP32 unit).  A class row other than
+ * FU_INT cannot be returned for another class: FU_FP32 is 0. */
 int si_op_row_of(const char *mnemonic, int cls);
 /* The row an instruction of row `row` takes in a kernel whose operands are
- * random data (trace key data=random): the FP32 rows' *_RND twins, any
- * other row itself. */
+ * random data (trace key data=random): FFMA's, FADD's and FMUL's *_RND
+ * twins, any other row itself. */
 int si_op_row_random(int row);
 
 /* ---- tensor data types (tensor.c) -------------------------------------- */

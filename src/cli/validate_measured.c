@@ -766,12 +766,12 @@ static int one_kernel(vctx *v, const cap *d, size_t row, int nsms, coop_time *ct
 {
     const char *id = cell(&d->kern, row, d->k_id), *fam = cell(&d->kern, row, d->k_exp);
     const char *gen = cell(&d->kern, row, d->k_gen), *mode = cell(&d->kern, row, d->k_mode);
+    if (!strcmp(mode, "sustained"))
+        return 0;   /* E16, E28: power_rows(), from power_mix.csv (it says which it skips) */
     if (!gen[0]) {
         skip(v, fam, id, "no generator (kernels.csv gen is empty)");
         return 0;
     }
-    if (!strcmp(mode, "sustained"))
-        return 0;   /* E16: power_rows() */
     /* E11's chases and streams are judged by `validate -d`'s e11 section
      * (validate_e11.c), which simulates each as the capture ran it: the
      * warm-up launch before a timed chase, and the measured bytes of a
@@ -1056,10 +1056,13 @@ static void stale(const char *key, int fit, int have)
  * program run on one board (each pair shares its board's offset and its
  * temperature drift: docs/silicon.md, "Power").  The step is affine in the
  * constant: fit_one's two secant steps on reg_rand_bc, whose target is the
- * model's reg_sparse plus the measured step. */
-static int fit_random(const vctx *v, cfg *c, const topo *tp, const pmix *mx, size_t n, sk_error *e)
+ * model's reg_sparse plus the measured step.  What is fitted is the step,
+ * so that is the row tagged (kernel reg_rand_bc_step in FILE), printed
+ * whether or not the fit runs; the two mixes' own rows, which carry the
+ * board's offset, are predictions. */
+static int fit_random(vctx *v, cfg *c, const topo *tp, const pmix *mx, size_t n, sk_error *e)
 {
-    double step = 0, quiet_w = 0;
+    double step = 0, quiet_w = 0, rnd_w = 0;
     int pairs = 0;
     const pmix *rnd = NULL, *q = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -1073,12 +1076,18 @@ static int fit_random(const vctx *v, cfg *c, const topo *tp, const pmix *mx, siz
                 q = q ? q : &mx[i];
             }
     }
-    if (!pairs || !is_fitted(v, "reg_rand_bc", "reg_rand_bc"))
+    if (!pairs)
         return 0;
     step /= pairs;
-    int rc = mix_power(c, tp, q, 1, &quiet_w, NULL, e);
+    int rc = mix_power(v->c, tp, q, 1, &quiet_w, NULL, e);
+    if (rc == 0)
+        rc = mix_power(v->c, tp, rnd, 1, &rnd_w, NULL, e);
     if (rc < 0)
         return rc;
+    add_row_as(v, "e28_power", "reg_rand_bc_step", "reg_rand_bc_step", "reg_rand_bc - reg_sparse (held)", M_POWER,
+               step, rnd_w - quiet_w);
+    if (!is_fitted(v, "reg_rand_bc_step", "reg_rand_bc_step"))
+        return 0;
     pmix target = *rnd;
     target.meas_w = quiet_w + step;
     if ((rc = fit_one(c, &c->fp32_random_fj, tp, &target, e)) < 0)
@@ -1093,10 +1102,14 @@ static int fit_random(const vctx *v, cfg *c, const topo *tp, const pmix *mx, siz
  * was fitted on: configs/h200.fitted.csv for E16, configs/h100.fitted.csv
  * for E28); elsewhere the same mixes are predictions and a fit from them
  * would describe another board. */
-static int fit_power(const vctx *v, const topo *tp, const pmix *mx, size_t n, sk_error *e)
+static int fit_power(vctx *v, const topo *tp, const pmix *mx, size_t n, sk_error *e)
 {
     const pmix *f32 = find_mix(mx, n, "fp32_1cta"), *i32 = find_mix(mx, n, "int32"),
                *bf = find_mix(mx, n, "bf16"), *f16 = find_mix(mx, n, "fp16");
+    if ((f32 || i32 || bf || f16) && !is_fitted(v, "fp32_1cta", "fp32_1cta") && !is_fitted(v, "int32", "int32")
+        && !is_fitted(v, "bf16", "bf16") && !is_fitted(v, "fp16", "fp16"))
+        printf("  power fit     E16's fits not run: no mix of this capture is tagged fitted (--fitted FILE): "
+               "its rows are predictions\n");
     if (f32 && !is_fitted(v, "fp32_1cta", "fp32_1cta"))
         f32 = NULL;
     if (i32 && !is_fitted(v, "int32", "int32"))

@@ -208,8 +208,7 @@ static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
             kr->marks |= in->flags & (IF_TIMER_START | IF_TIMER_END | IF_CLOCK_START | IF_CLOCK_END);
             kr->cooperative |= in->kind == IK_GRIDBAR;
             /* what sm.c's issue path reads (program.h) */
-            in->busy = in->ii ? in->ii
-                              : (uint32_t)s->c.units[in->cls].ii_cycles * (prog_op_half(pr->opnames[in->opcode]) ? 2u : 1u);
+            in->busy = in->ii ? in->ii : (uint32_t)s->c.units[in->cls].ii_cycles * (in->flags & IF_HALF ? 2u : 1u);
             in->lat = (uint32_t)s->c.units[in->cls].lat_cycles;
             in->row = in->erow ? in->erow : in->cls;
             if (!k->data_quiet)

@@ -153,10 +153,13 @@ int si_op_row_of(const char *op, int cls)
     if (base_is(op, "VIADD"))
         return FU_INT;                  /* an integer add that issues to the FP32 pipe */
     if (cls == FU_FP32) {
-        if (base_is(op, "FADD") || base_is(op, "FSETP") || base_is(op, "FMNMX"))
+        if (base_is(op, "FADD") || base_is(op, "FADD32I") || base_is(op, "FSETP") || base_is(op, "FMNMX"))
             return SI_OP_FADD;
-        if (base_is(op, "FMUL"))
+        if (base_is(op, "FMUL") || base_is(op, "FMUL32I"))
             return SI_OP_FMUL;
+        if (base_is(op, "FSEL") || base_is(op, "I2FP") || base_is(op, "F2FP") || base_is(op, "FCHK")
+            || base_is(op, "FSET") || base_is(op, "FSWZADD"))
+            return SI_OP_FP32_OTHER;
     } else if (cls == FU_INT && (base_is(op, "IMAD") || base_is(op, "IMUL"))) {
         /* IMAD.MOV.U32 and IMAD.SHL.U32 are a move and a shift (ptxas uses
          * the IMAD pipe for them): the class's add */

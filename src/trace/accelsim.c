@@ -1021,6 +1021,8 @@ static void build_program(as_reader *r, program *p, const as_seq *l, uint32_t in
         /* the silicon model's energy row and tensor input type, from the
          * SASS mnemonic (HGMMA.64x256x16.F32.BF16), as in native.c */
         in->erow = (uint8_t)si_op_row_of(r->ops.opnames[a->op], a->cls);
+        if (prog_op_half(r->ops.opnames[a->op]))
+            in->flags |= IF_HALF;
         if (a->cls == FU_TENSOR)
             in->dtype = (uint8_t)si_tensor_dtype_of(r->ops.opnames[a->op]);
         char buf[8];

@@ -103,7 +103,7 @@ const gen_workload gen_workloads[] = {
                    "                iterations (cap_hetero.cu's fma_hetero_kernel, E15), %R (default %D)"},
                   {"--work-mod", "D", 0, 0, 65536, 0, "", NULL,
                    "the period of that work, %R; 0: every CTA runs --iters (default %D)"},
-                  {"--data", "D", 0, 0, 1, 0, "", NULL,
+                  {"--data", "KIND", 0, 0, 1, 0, "", NULL,
                    "quiet (default: the chains multiply by 1.0000001, few operand bits\n"
                    "                toggle) or random (the same loop on random operands: more power)", fma_data}},
                  -1, build_fma},

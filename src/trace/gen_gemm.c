@@ -263,6 +263,19 @@ static int gemm_tensor(kernel *k, long m, long n, long kk, const mma_type *t, sk
  * stand for the 128 (an FFMA's dependency is on its own accumulator, 8
  * instructions back, beyond the FFMA latency either way); fragments
  * R100-R103 (A) and R104-R105 (B), and R110-R115 for the next k. */
+/* One k of the SGEMM: 128 FFMA on the fragments in registers cur..cur+5,
+ * and, unless nxt < 0, the next k's six LDS.128 into nxt..nxt+5 among
+ * them, one after every 21 FFMA. */
+static void sgemm_k(strbuf *b, int cur, int nxt)
+{
+    for (int f = 0, l = 0; f < 128; f++) {
+        int a = f % 8;
+        sb_printf(b, "FFMA R%d <- R%d R%d R%d stall=1\n", a, cur + a % 4, cur + 4 + a % 2, a);
+        if (nxt >= 0 && f % 21 == 20 && l < 6)
+            sb_printf(b, "LDS.128 R%d <- R6 bytes=16 stall=1\n", nxt + l++);
+    }
+}
+
 #define SGEMM_TILE_M 256
 #define SGEMM_TILE_N 128
 #define SGEMM_TILE_K 8
@@ -302,22 +315,18 @@ static int gemm_sgemm(kernel *k, long m, long n, long kk, sk_error *e)
     /* per k: 128 FFMA on this k's fragments with the next k's six LDS.128
      * among them (one after every 21 FFMA) into the other register set
      * (R100-R105, R110-R115 in turn), so a fragment is read a k after its
-     * load, as cuBLAS's loop does (its sm_90 SASS, validation/h100/README.md
-     * "SGEMM": 48 LDS.128 among 1024 FFMA a k-tile, two register sets, one
-     * barrier a k-tile) */
-    sb_printf(&b, "LDS.128 R100 <- R6 bytes=16 stall=1\nLDS.128 R104 <- R6 bytes=16 stall=1\n"
-              "loop %d\n", SGEMM_TILE_K / 2);
-    for (int h = 0; h < 2; h++) {
-        int cur = h ? 110 : 100, nxt = h ? 100 : 110, l = 0;
-        for (int f = 0; f < 128; f++) {
-            int a = f % 8;
-            sb_printf(&b, "FFMA R%d <- R%d R%d R%d stall=1\n", a, cur + a % 4, cur + 4 + a % 2, a);
-            if (f % 21 == 20 && l < 6)
-                sb_printf(&b, "LDS.128 R%d <- R6 bytes=16 stall=1\n", nxt + l++);
-        }
-    }
-    sb_printf(&b, "end\n"
-              "IADD3 R20 <- R20 stall=4\nISETP.NE.AND P1 <- R20 stall=5\n@P1 BRA stall=6\nend\n");
+     * load, as cuBLAS's loop does (its sm_90 SASS, validation/h100/sgemm:
+     * 48 LDS.128 among 1024 FFMA a k-step, six of them right after the
+     * barrier for its first k, two register sets, one barrier a k-step) */
+    for (int l = 0; l < 6; l++)
+        sb_printf(&b, "LDS.128 R%d <- R6 bytes=16 stall=1\n", 100 + l);
+    sb_printf(&b, "loop %d\n", SGEMM_TILE_K / 2 - 1);
+    sgemm_k(&b, 100, 110);
+    sgemm_k(&b, 110, 100);
+    sb_printf(&b, "end\n");
+    sgemm_k(&b, 100, 110);
+    sgemm_k(&b, 110, -1);     /* the k-step's last k: the next fragments come after the barrier */
+    sb_printf(&b, "IADD3 R20 <- R20 stall=4\nISETP.NE.AND P1 <- R20 stall=5\n@P1 BRA stall=6\nend\n");
     /* epilogue: 128 fp32 accumulators per thread, 512 B per STG.E.128 warp-wide */
     sb_printf(&b, "IMAD.WIDE.U32 R6 <- R3 R4 stall=4\n"
               "loop 32\nSTG.E.128 <- R6 R0 bytes=16 pattern=coalesced stall=1\nend\n"

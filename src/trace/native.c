@@ -538,6 +538,8 @@ static int parse_instr(native *t, program *p)
     /* the silicon model's energy row and, for tensor ops, the input type:
      * from the mnemonic's modifiers (HGMMA.64x256x16.F32.BF16, IMAD.WIDE) */
     in->erow = (uint8_t)si_op_row_of(op, cls);
+    if (prog_op_half(op))
+        in->flags |= IF_HALF;
     if (cls == FU_TENSOR)
         in->dtype = (uint8_t)si_tensor_dtype_of(op);
     if (is_memory(kind)) {

@@ -73,6 +73,16 @@ static inline double median_d(std::vector<double> v)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// Whether name is one of the comma-separated names of list.
+static inline bool listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
 // Opens DIR/name for appending; writes `header` if the file is empty.
 static inline FILE *cap_open(const std::string &dir, const char *name, const char *header)
 {

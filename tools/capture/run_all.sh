@@ -5,6 +5,7 @@
 #   main   E11 memory, E12 launch, E17 idle gaps, E13 cooperative, E14 green
 #          contexts and two streams, E15 heterogeneous CTAs
 #   power  E16 power mixes (cap_power, then power_gemm.py)
+#   intk   E16's mixes with int_kernel's constant even, then int32 odd (E28)
 #   data   E28 the FFMA's data: fma_data_kernel with three multipliers, twice,
 #          between E16's FP32 and INT32 mixes and its SGEMM (board offsets)
 set -u
@@ -59,6 +60,13 @@ elif [ "$BATCH" = data ]; then
   step 120 ./cap_power "$D" 5 fp32_8cta,fp32_1cta,int32,fp32_sparse,fp32_ones,fp32_dense
   step 60 ./cap_power "$D" 5 fp32_sparse,fp32_dense,fp32_ones
   step 40 python3 power_gemm.py "$D" 5 sgemm_fp32
+  sleep 2
+elif [ "$BATCH" = intk ]; then
+  # int_kernel's constant is 2654435769 ^ argc: even with two arguments
+  # (as E16 ran it on the H200), odd with three
+  sleep 2
+  step 120 ./cap_power "$D" 5
+  step 60 ./cap_power "$D" 5 int32,fp32_8cta
   sleep 2
 elif [ "$BATCH" = data2 ]; then
   sleep 2
