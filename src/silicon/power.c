@@ -181,7 +181,7 @@ void si_power_init(si_power *p, const cfg *c)
         /* random data: what an FFMA lane draws over the quiet chains the
          * scale was fitted on, the other FP32 rows by their datapath */
         if (r >= SI_OP_FP32_RND && r <= SI_OP_FMUL_RND)
-            p->op_j[r] += 32 * c->fp32_random_fj * 1e-15 * rows[r].lane_pj / rows[SI_OP_FP32_RND].lane_pj;
+            p->op_j[r] += 32.0 * c->fp32_random_fj * 1e-15 * rows[r].lane_pj / rows[SI_OP_FP32_RND].lane_pj;
     }
     for (int t = 0; t < SI_DT_N; t++)
         p->tensor_j[t] = c->tensor_pj * 1e-12 * si_tensor_scale(c->tensor_datapath_pct / 100.0, t);
