@@ -1,5 +1,5 @@
 #!/bin/bash
-# run_all.sh OUT [main|power|PARTS...]: build the capture programs (if the
+# run_all.sh OUT [main|power|intk|data|data2|PARTS...]: build the capture programs (if the
 # carried binaries do not run) and capture into OUT/cap, with nvidia-smi
 # sampled every 20 ms in the background; packs OUT/cap_BATCH.tar.gz.
 #   main   E11 memory, E12 launch, E17 idle gaps, E13 cooperative, E14 green
@@ -8,6 +8,8 @@
 #   intk   E16's mixes with int_kernel's constant even, then int32 odd (E28)
 #   data   E28 the FFMA's data: fma_data_kernel with three multipliers, twice,
 #          between E16's FP32 and INT32 mixes and its SGEMM (board offsets)
+#   data2  E28 fma_reg_kernel's quiet and random operands (reg_sparse,
+#          reg_rand_b, reg_rand_bc), twice, after fp32_8cta and fp32_sparse
 set -u
 OUT=$1; BATCH=${2:-main}
 cd "$(dirname "$0")"
