@@ -1172,40 +1172,53 @@ static int fit_power(vctx *v, const topo *tp, const pmix *mx, size_t n, sk_error
     return rc;
 }
 
-/* The generator of each E16 mix that power_mix.csv gives none for.  The
- * tensor GEMMs are E16's own 8192^3: their activity per cycle is the whole
- * grid's, the partial last wave (2048 tiles on 132 SMs: 15.5 waves) and
- * each CTA's pipeline fill and epilogue included, which one wave of 132
- * CTAs (m 1536 x n 2816, as before) leaves out: at 1500 MHz and 128-cycle
- * MMAs, 99 % of pipe cycles did arithmetic there against 94 % over the
- * grid.  The SIMT SGEMM keeps its one wave over a shorter k. */
-/* E28's mixes (cap_power.cu, asked for by name) */
-static int e28_mix(const char *mix)
+/* Per power mix: its family, and the generator that power_mix.csv gives
+ * none for or, when NULL, why it has none (a mix without a row here is
+ * E16's, with no generator either).  The tensor GEMMs are E16's own
+ * 8192^3: their activity per cycle is the whole grid's, the partial last
+ * wave (2048 tiles on 132 SMs: 15.5 waves) and each CTA's pipeline fill and
+ * epilogue included, which one wave of 132 CTAs (m 1536 x n 2816, as
+ * before) leaves out: at 1500 MHz and 128-cycle MMAs, 99 % of pipe cycles
+ * did arithmetic there against 94 % over the grid.  The SIMT SGEMM keeps
+ * its one wave over a shorter k. */
+static const struct {
+    const char *mix, *gen, *fam, *why;
+} mix_gens[] = {
+    { "int32", "skewsim gen unit --op int32 --iters 2048 --block 256 --grid 1056", "e16_power", NULL },
+    { "fp64", "skewsim gen unit --op fp64 --iters 2048 --block 256 --grid 1056", "e16_power", NULL },
+    { "smem", "skewsim gen unit --op smem --iters 2048 --block 256 --grid 1056", "e16_power", NULL },
+    { "sgemm_fp32", "skewsim gen gemm --dtype fp32 --m 1536 --n 2816 --k 256", "e16_power", NULL },
+    { "tf32", "skewsim gen gemm --dtype tf32 --m 8192 --n 8192 --k 8192", "e16_power", NULL },
+    { "fp16", "skewsim gen gemm --dtype fp16 --m 8192 --n 8192 --k 8192", "e16_power", NULL },
+    { "bf16", "skewsim gen gemm --dtype bf16 --m 8192 --n 8192 --k 8192", "e16_power", NULL },
+    { "fp8", "skewsim gen gemm --dtype fp8 --m 8192 --n 8192 --k 8192", "e16_power", NULL },
+    /* E28 (validation/h100/power; cap_power.cu, asked for by name):
+     * fma_reg_kernel and fma_data_kernel are fma_kernel's loop with b and c
+     * as registers or uniform operands; gen fma's SASS stands for them (one
+     * register operand more or less a FFMA), with their data */
+    { "reg_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL },
+    { "reg_rand_bc", "skewsim gen fma --iters 2048 --block 256 --grid 1056 --data random", "e28_power", NULL },
+    { "fp32_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL },
+    { "fp32_ones", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL },
+    { "reg_rand_b", NULL, "e28_power", "no generator: data between quiet and random (data=)" },
+    { "fp32_dense", NULL, "e28_power", "no generator: data between quiet and random (data=)" },
+};
+
+/* mix's row of mix_gens, or -1 */
+static int mix_row(const char *mix)
 {
-    return !strncmp(mix, "reg_", 4) || !strcmp(mix, "fp32_sparse") || !strcmp(mix, "fp32_ones")
-        || !strcmp(mix, "fp32_dense");
+    for (size_t g = 0; g < SK_ARRAY_LEN(mix_gens); g++)
+        if (!strcmp(mix, mix_gens[g].mix))
+            return (int)g;
+    return -1;
 }
 
-static const struct {
-    const char *mix, *gen;
-} mix_gens[] = {
-    { "int32", "skewsim gen unit --op int32 --iters 2048 --block 256 --grid 1056" },
-    /* E28 (validation/h100/power): fma_reg_kernel and fma_data_kernel are
-     * fma_kernel's loop with b and c as registers or uniform operands;
-     * gen fma's SASS stands for them (one register operand more or less a
-     * FFMA), with their data */
-    { "reg_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056" },
-    { "reg_rand_bc", "skewsim gen fma --iters 2048 --block 256 --grid 1056 --data random" },
-    { "fp32_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056" },
-    { "fp32_ones", "skewsim gen fma --iters 2048 --block 256 --grid 1056" },
-    { "fp64", "skewsim gen unit --op fp64 --iters 2048 --block 256 --grid 1056" },
-    { "smem", "skewsim gen unit --op smem --iters 2048 --block 256 --grid 1056" },
-    { "sgemm_fp32", "skewsim gen gemm --dtype fp32 --m 1536 --n 2816 --k 256" },
-    { "tf32", "skewsim gen gemm --dtype tf32 --m 8192 --n 8192 --k 8192" },
-    { "fp16", "skewsim gen gemm --dtype fp16 --m 8192 --n 8192 --k 8192" },
-    { "bf16", "skewsim gen gemm --dtype bf16 --m 8192 --n 8192 --k 8192" },
-    { "fp8", "skewsim gen gemm --dtype fp8 --m 8192 --n 8192 --k 8192" },
-};
+/* mix's family: e28_power for E28's mixes, else e16_power */
+static const char *mix_family(const char *mix)
+{
+    int g = mix_row(mix);
+    return g >= 0 ? mix_gens[g].fam : "e16_power";
+}
 
 static int family_on(const char *only, const char *fam);
 
@@ -1225,15 +1238,14 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
         const char *mix = cell(&d->pmix, r, pm);
         char gen[256];
         snprintf(gen, sizeof gen, "%s", pg >= 0 ? cell(&d->pmix, r, pg) : "");
-        for (size_t g = 0; !gen[0] && g < SK_ARRAY_LEN(mix_gens); g++)
-            if (!strcmp(mix, mix_gens[g].mix))
-                snprintf(gen, sizeof gen, "%s", mix_gens[g].gen);
-        const char *fam = e28_mix(mix) ? "e28_power" : "e16_power";
+        int g = mix_row(mix);
+        if (!gen[0] && g >= 0 && mix_gens[g].gen)
+            snprintf(gen, sizeof gen, "%s", mix_gens[g].gen);
+        const char *fam = mix_family(mix);
         if (!family_on(only, fam))
             continue;
         if (!gen[0]) {
-            skip(v, fam, mix, !strcmp(mix, "fp32_dense") || !strcmp(mix, "reg_rand_b")
-                                  ? "no generator: data between quiet and random (data=)" : "no generator");
+            skip(v, fam, mix, g >= 0 && mix_gens[g].why ? mix_gens[g].why : "no generator");
             continue;
         }
         /* a long kernel's activity per cycle is its steady state: cut the
@@ -1297,7 +1309,7 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
         double w, mhz;
         rc = mix_power(v->c, tp, &mx[i], 0, &w, &mhz, e);
         if (rc == 0) {
-            const char *fam = e28_mix(mx[i].name) ? "e28_power" : "e16_power";
+            const char *fam = mix_family(mx[i].name);
             char shown[64];
             if (mx[i].board[0])
                 snprintf(shown, sizeof shown, "%s [%s%d]", mx[i].name, mx[i].board, mx[i].run + 1);

@@ -178,10 +178,16 @@ void si_power_init(si_power *p, const cfg *c)
     for (int r = 0; r < SI_OP_N; r++) {
         p->op_j[r] = s * 32 * rows[r].lane_pj * 1e-12;
         p->word_j[r] = s * 32 * rows[r].words * RF_WORD_PJ45 * 1e-12;
-        /* random data: what an FFMA lane draws over the quiet chains the
-         * scale was fitted on, the other FP32 rows by their datapath */
-        if (r >= SI_OP_FP32_RND && r <= SI_OP_FMUL_RND)
-            p->op_j[r] += 32.0 * c->fp32_random_fj * 1e-15 * rows[r].lane_pj / rows[SI_OP_FP32_RND].lane_pj;
+    }
+    /* random data: each twin (si_op_row_random) is its quiet row plus what
+     * an FFMA lane draws over the quiet chains the scale was fitted on, the
+     * other FP32 rows by their datapath */
+    for (int r = 0; r < SI_OP_N; r++) {
+        int t = si_op_row_random(r);
+        if (t == r)
+            continue;
+        p->op_j[t] = p->op_j[r] + 32.0 * c->fp32_random_fj * 1e-15 * rows[r].lane_pj / rows[FU_FP32].lane_pj;
+        p->word_j[t] = p->word_j[r];
     }
     for (int t = 0; t < SI_DT_N; t++)
         p->tensor_j[t] = c->tensor_pj * 1e-12 * si_tensor_scale(c->tensor_datapath_pct / 100.0, t);
