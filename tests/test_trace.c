@@ -634,6 +634,46 @@ START_TEST(test_writer_roundtrip)
 }
 END_TEST
 
+/* .reuse on a source register: read back into instr.reuse, written back,
+ * and the generators that carry their listings' flags round-trip too. */
+START_TEST(test_reuse_flags)
+{
+    static const char text[] = "skewsim-trace 1\nkernel k grid=1 block=32 regs=32\nprogram main\n"
+                               "@P0 FFMA R1 <- R2.reuse R4 R6.reuse stall=1\nEXIT\nend\nendkernel\n";
+    sk_error e = {0};
+    trace *t = trace_open_string("reuse", text, &e);
+    ck_assert_msg(t != NULL, "%s", e.msg);
+    kernel k;
+    ck_assert_int_eq(trace_next_kernel(t, &k, &e), 1);
+    const instr *in = &k.progs[0].code[0];
+    ck_assert_uint_eq(in->nsrc, 4);               /* the guard P0 first */
+    ck_assert_uint_eq(in->reuse, 0x2 | 0x8);
+    ck_assert_str_eq(k.progs[0].regnames[in->src[1]], "R2");
+    roundtrip(&k, 0);
+    /* a bit the reader would not take back */
+    char path[64];
+    tmp_path(path, sizeof path);
+    k.progs[0].code[0].reuse = 0x1;               /* on the guard */
+    ck_assert_int_eq(trace_write_kernel(path, &k, 0, &e), SK_ETRACE);
+    ck_assert_str_eq(e.msg, "program 'main': entry 0: reuse bit 0 on a register that is not R0-R254: "
+                            "expected it only on a vector register source");
+    k.progs[0].code[0].reuse = 0x10;
+    e.code = 0;
+    ck_assert_int_eq(trace_write_kernel(path, &k, 0, &e), SK_ETRACE);
+    ck_assert_str_eq(e.msg, "program 'main': entry 0: reuse bit 4 on no source: expected it only on a "
+                            "vector register source");
+    unlink(path);
+    kernel_free(&k);
+    trace_close(t);
+    ck_assert_int_eq(gen_unit(&k, 0, 21, 256, 1056, &e), 0);
+    roundtrip(&k, 1);
+    kernel_free(&k);
+    ck_assert_int_eq(gen_gemm_dtype(&k, 256, 256, 64, GEN_GEMM_FP32, &e), 0);
+    roundtrip(&k, 0);
+    kernel_free(&k);
+}
+END_TEST
+
 /* A program built by hand has no register names: the writer invents them. */
 START_TEST(test_writer_synth_names)
 {
@@ -1070,6 +1110,7 @@ Suite *trace_suite(void)
     tc = tcase_create("write");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_writer_roundtrip);
+    tcase_add_test(tc, test_reuse_flags);
     tcase_add_test(tc, test_writer_synth_names);
     suite_add_tcase(s, tc);
 

@@ -75,6 +75,8 @@ typedef struct instr {
                                      from the mnemonic); 0: its class's own */
     uint8_t dtype;                /* tensor ops: input type (silicon.h si_tensor_dtype, from
                                      the mnemonic's type token); 0: bf16 */
+    uint8_t reuse;                /* bit j: src[j] is read from the operand reuse cache (the
+                                     trace's R7.reuse; SASS's .reuse), not from its bank */
     uint16_t ii;                  /* cycles the pipeline is busy (trace key ii=); 0: the unit's
                                      ii_cycles.  For shape-dependent ops such as HGMMA.64x256x16 */
     uint16_t apat;                /* memory ops: 1 + index into program.apats of its address
@@ -170,6 +172,14 @@ int prog_classify(const char *opcode, uint8_t *kind, uint8_t *cls, sk_error *e);
  * that it holds its pipe twice the unit's ii_cycles (VIADD: E29), else 0. */
 int prog_op_half(const char *opcode);
 
+/* The vector register number (0-254) of dense register id of p, or -1 when
+ * it is not a vector register (P, UR, UP).  Programs read from a trace
+ * keep their names (regnames); one built by hand has none, and its ids
+ * are the names the writer gives them (prog_synth_regname). */
+int prog_vreg(const program *p, uint16_t id);
+/* The writer's name of dense register id of a program without regnames:
+ * R0-R254, then UR0-UR62, P0-P6, UP0-UP6.  -1 past them. */
+int prog_synth_regname(uint32_t id, char *buf, size_t n);
 /* Program building (used by the trace reader and by tests). */
 void prog_init(program *p, const char *name);
 void prog_free(program *p);

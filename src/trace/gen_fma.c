@@ -80,15 +80,15 @@ static const char fma_prologue[] =
     "I2FP.F32.U32 R0 <- R2 stall=3\n"                   /* 0090 */
     "@!P0 STS.128 <- R3 R4 bytes=16 pattern=uniform stall=2\n" /* 00a0 */
     "FMUL R9 <- R0 stall=4\n"                           /* 00b0 */
-    "FADD R8 <- R9 stall=1\n"                           /* 00c0 */
-    "FADD R11 <- R9 stall=1\n"                          /* 00d0 */
+    "FADD R8 <- R9.reuse stall=1\n"                     /* 00c0 */
+    "FADD R11 <- R9.reuse stall=1\n"                    /* 00d0 */
     "FADD R13 <- R9 stall=1\n"                          /* 00e0 */
     "BAR.SYNC.DEFER_BLOCKING stall=1\n"                 /* 00f0 */
     "ISETP.GE.AND P1 <- R10 stall=13\n"                 /* 0100 */
     "@!P1 BRA stall=5\n";                               /* 0110 -> 0450 */
 
 static const char fma_setup[] =
-    "IADD3 R0 <- R10 stall=2\n"                         /* 0120 */
+    "IADD3 R0 <- R10.reuse stall=2\n"                   /* 0120 */
     "LOP3.LUT R3 <- R10 stall=2\n"                      /* 0130 */
     "ISETP.GE.U32.AND P2 <- R0 stall=2\n"               /* 0140 */
     "ISETP.NE.AND P1 <- R3 stall=11\n"                  /* 0150 */
@@ -100,29 +100,29 @@ static const char fma_main_body[] =
     "HFMA2.MMA R0 stall=1\n"                            /* 0180 b = 1.0000001f */
     "IADD3 R2 <- R2 stall=4\n"                          /* 0190 */
     "ISETP.NE.AND P2 <- R2 stall=5\n"                   /* 01a0 */
-    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R8 R0 stall=1\n"
-    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 01b0 */
-    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
-    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 01f0 */
-    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
-    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 0230 */
-    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
-    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 0270 */
-    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
-    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 02b0 */
-    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
-    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 02f0 */
-    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R5 <- R5 R0 stall=1\n"
-    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 0330 */
-    "FFMA R9 <- R9 R0 stall=1\n"  "FFMA R8 <- R5 R0 stall=1\n"
-    "FFMA R11 <- R11 R0 stall=1\n" "FFMA R13 <- R13 R0 stall=1\n"   /* 0370 */
+    "FFMA R9 <- R9 R0.reuse stall=1\n"  "FFMA R5 <- R8 R0.reuse stall=1\n"
+    "FFMA R11 <- R11 R0.reuse stall=1\n" "FFMA R13 <- R13 R0.reuse stall=1\n" /* 01b0 */
+    "FFMA R9 <- R9 R0.reuse stall=1\n"  "FFMA R5 <- R5 R0.reuse stall=1\n"
+    "FFMA R11 <- R11 R0.reuse stall=1\n" "FFMA R13 <- R13 R0.reuse stall=1\n" /* 01f0 */
+    "FFMA R9 <- R9 R0.reuse stall=1\n"  "FFMA R5 <- R5 R0.reuse stall=1\n"
+    "FFMA R11 <- R11 R0.reuse stall=1\n" "FFMA R13 <- R13 R0.reuse stall=1\n" /* 0230 */
+    "FFMA R9 <- R9 R0.reuse stall=1\n"  "FFMA R5 <- R5 R0.reuse stall=1\n"
+    "FFMA R11 <- R11 R0.reuse stall=1\n" "FFMA R13 <- R13 R0.reuse stall=1\n" /* 0270 */
+    "FFMA R9 <- R9 R0.reuse stall=1\n"  "FFMA R5 <- R5 R0.reuse stall=1\n"
+    "FFMA R11 <- R11 R0.reuse stall=1\n" "FFMA R13 <- R13 R0.reuse stall=1\n" /* 02b0 */
+    "FFMA R9 <- R9 R0.reuse stall=1\n"  "FFMA R5 <- R5 R0.reuse stall=1\n"
+    "FFMA R11 <- R11 R0.reuse stall=1\n" "FFMA R13 <- R13 R0.reuse stall=1\n" /* 02f0 */
+    "FFMA R9 <- R9 R0.reuse stall=1\n"  "FFMA R5 <- R5 R0.reuse stall=1\n"
+    "FFMA R11 <- R11 R0.reuse stall=1\n" "FFMA R13 <- R13 R0.reuse stall=1\n" /* 0330 */
+    "FFMA R9 <- R9 R0.reuse stall=1\n"  "FFMA R8 <- R5 R0.reuse stall=1\n"
+    "FFMA R11 <- R11 R0.reuse stall=1\n" "FFMA R13 <- R13 R0 stall=1\n" /* 0370 */
     "@P2 BRA stall=6\n";                                /* 03b0 -> 0180 */
 
 static const char fma_rem_body[] =
     "IADD3 R3 <- R3 stall=1\n"                          /* 03e0 */
-    "FFMA R9 <- R9 R0 stall=1\n"                        /* 03f0 */
-    "FFMA R8 <- R8 R0 stall=1\n"                        /* 0400 */
-    "FFMA R11 <- R11 R0 stall=1\n"                      /* 0410 */
+    "FFMA R9 <- R9 R0.reuse stall=1\n"                  /* 03f0 */
+    "FFMA R8 <- R8 R0.reuse stall=1\n"                  /* 0400 */
+    "FFMA R11 <- R11 R0.reuse stall=1\n"                /* 0410 */
     "ISETP.NE.AND P1 <- R3 stall=1\n"                   /* 0420 */
     "FFMA R13 <- R13 R0 stall=12\n"                     /* 0430 */
     "@P1 BRA stall=5\n";                                /* 0440 -> 03e0 */

@@ -103,7 +103,11 @@
  *         and B (8 x 128) tiles, 12 KiB, land in shared memory (3
  *         STS.128 per warp: the kernel's cp.async copies), one barrier, then
  *         per k each thread reads its 16 + 8 fragment values (6 LDS.128,
- *         double-buffered: loaded one k ahead) and issues 128 FFMA.  DRAM
+ *         double-buffered: loaded one k ahead) and issues 128 FFMA.  The
+ *         k-step's loop is the kernel's own, instruction for instruction
+ *         (its sm_90 listing, validation/h100/sgemm, through
+ *         tools/gen/sgemm_loop.py into gen_sgemm_loop.h: registers, .reuse
+ *         flags, stall counts), but for its asynchronous copies.  DRAM
  *         traffic is the compulsory (m + n) x 8 x 4 bytes per k-step over
  *         the grid, as above, by warp 0.  230 registers: one CTA per SM.
  */
@@ -259,22 +263,8 @@ static int gemm_tensor(kernel *k, long m, long n, long kk, const mma_type *t, sk
     return rc;
 }
 
-/* The SIMT SGEMM (fp32, no TF32): see the header.  Accumulators R0-R7
- * stand for the 128 (an FFMA's dependency is on its own accumulator, 8
- * instructions back, beyond the FFMA latency either way); fragments
- * R100-R103 (A) and R104-R105 (B), and R110-R115 for the next k. */
-/* One k of the SGEMM: 128 FFMA on the fragments in registers cur..cur+5,
- * and, unless nxt < 0, the next k's six LDS.128 into nxt..nxt+5 among
- * them, one after every 21 FFMA. */
-static void sgemm_k(strbuf *b, int cur, int nxt)
-{
-    for (int f = 0, l = 0; f < 128; f++) {
-        int a = f % 8;
-        sb_printf(b, "FFMA R%d <- R%d R%d R%d stall=1\n", a, cur + a % 4, cur + 4 + a % 2, a);
-        if (nxt >= 0 && f % 21 == 20 && l < 6)
-            sb_printf(b, "LDS.128 R%d <- R6 bytes=16 stall=1\n", nxt + l++);
-    }
-}
+/* The SIMT SGEMM's main loop, from its listing (tools/gen/sgemm_loop.py). */
+#include "gen_sgemm_loop.h"
 
 #define SGEMM_TILE_M 256
 #define SGEMM_TILE_N 128
@@ -294,43 +284,45 @@ static int gemm_sgemm(kernel *k, long m, long n, long kk, sk_error *e)
     uint64_t bytes = ((uint64_t)(m + n) * SGEMM_TILE_K * 4 + grid - 1) / grid;
     long nld = (long)((bytes + 511) / 512);
 
+    /* The generator's own registers (the tile address, the warp's loads of
+     * the next tiles) are ones the loop does not use: A = R1, loads into
+     * the rest in turn. */
+    const int ra = sgemm_free_regs[0], nfree = (int)SK_ARRAY_LEN(sgemm_free_regs) - 1;
+    const unsigned char *ld = sgemm_free_regs + 1;
     strbuf b = {NULL, 0, 0};
     sb_printf(&b, "skewsim-trace 1\nkernel sm80_sgemm_ffma_256x128x8 grid=%llu block=256 "
               "regs=230 smem=36864\nprogram main\n"
-              "S2R R0 stall=2\nS2R R3 stall=1\nLDC.64 R4 bytes=8 pattern=uniform stall=1\n"
-              "IMAD.WIDE.U32 R6 <- R3 R4 stall=4\nMOV R20 stall=1\n",
-              (unsigned long long)grid);
+              "S2R R%d stall=2\nLDC.64 R%d bytes=8 pattern=uniform stall=1\n"
+              "IMAD.WIDE.U32 R%d <- R%d R%d stall=4\n",
+              (unsigned long long)grid, ld[0], ld[1], ra, ld[0], ld[1]);
     sb_printf(&b, "ifwarp 0\n");
     for (long i = 0; i < nld; i++)
-        sb_printf(&b, "LDG.E.128 R%ld <- R6 bytes=16 pattern=coalesced stall=1\n", GEMM_LD_REG0 + i);
+        sb_printf(&b, "LDG.E.128 R%d <- R%d bytes=16 pattern=coalesced stall=1\n", ld[i % nfree], ra);
+    /* Each k-step: cuBLAS's loop (its sm_90 SASS, validation/h100/sgemm:
+     * 1024 FFMA on the fragments of the two register sets, 48 LDS.128 of
+     * the next k's fragments among them, the barrier, the loop's own
+     * counters), with its asynchronous copies replaced at their place by
+     * the tile loaded a k-step ago stored to shared memory (three STS.128 a
+     * warp) and warp 0's loads of the next one (no warp waits on those
+     * loads' registers, as none does on cuBLAS's LDGSTS, three stages deep). */
     sb_printf(&b, "end\nloop %ld\n", ksteps);
-    /* the tile loaded a k-step ago into shared memory, the next one's
-     * loads, then one barrier (cuBLAS's kernel copies with LDGSTS, three
-     * stages deep: no warp waits on a load's registers there either) */
-    sb_printf(&b, "STS.128 <- R6 R40 bytes=16 stall=1\nSTS.128 <- R6 R41 bytes=16 stall=1\n"
-              "STS.128 <- R6 R42 bytes=16 stall=1\nifwarp 0\nIADD3 R6 <- R6 stall=2\n");
-    for (long i = 0; i < nld; i++)
-        sb_printf(&b, "LDG.E.128 R%ld <- R6 bytes=16 pattern=coalesced stall=1\n", GEMM_LD_REG0 + i);
-    sb_printf(&b, "end\nBAR.SYNC.DEFER_BLOCKING stall=1\n");
-    /* per k: 128 FFMA on this k's fragments with the next k's six LDS.128
-     * among them (one after every 21 FFMA) into the other register set
-     * (R100-R105, R110-R115 in turn), so a fragment is read a k after its
-     * load, as cuBLAS's loop does (its sm_90 SASS, validation/h100/sgemm:
-     * 48 LDS.128 among 1024 FFMA a k-step, six of them right after the
-     * barrier for its first k, two register sets, one barrier a k-step) */
-    for (int l = 0; l < 6; l++)
-        sb_printf(&b, "LDS.128 R%d <- R6 bytes=16 stall=1\n", 100 + l);
-    sb_printf(&b, "loop %d\n", SGEMM_TILE_K / 2 - 1);
-    sgemm_k(&b, 100, 110);
-    sgemm_k(&b, 110, 100);
+    for (size_t i = 0; i < SK_ARRAY_LEN(sgemm_loop); i++) {
+        if (strcmp(sgemm_loop[i], "@COPY") != 0) {
+            sb_printf(&b, "%s\n", sgemm_loop[i]);
+            continue;
+        }
+        for (int j = 0; j < 3; j++)
+            sb_printf(&b, "STS.128 <- R%d R%d bytes=16 stall=1\n", ra, ld[j]);
+        sb_printf(&b, "ifwarp 0\nIADD3 R%d <- R%d stall=2\n", ra, ra);
+        for (long j = 0; j < nld; j++)
+            sb_printf(&b, "LDG.E.128 R%d <- R%d bytes=16 pattern=coalesced stall=1\n", ld[j % nfree], ra);
+        sb_printf(&b, "end\n");
+    }
     sb_printf(&b, "end\n");
-    sgemm_k(&b, 100, 110);
-    sgemm_k(&b, 110, -1);     /* the k-step's last k: the next fragments come after the barrier */
-    sb_printf(&b, "IADD3 R20 <- R20 stall=4\nISETP.NE.AND P1 <- R20 stall=5\n@P1 BRA stall=6\nend\n");
     /* epilogue: 128 fp32 accumulators per thread, 512 B per STG.E.128 warp-wide */
-    sb_printf(&b, "IMAD.WIDE.U32 R6 <- R3 R4 stall=4\n"
-              "loop 32\nSTG.E.128 <- R6 R0 bytes=16 pattern=coalesced stall=1\nend\n"
-              "EXIT stall=5\nend\nendkernel\n");
+    sb_printf(&b, "IMAD.WIDE.U32 R%d <- R%d R%d stall=4\n"
+              "loop 32\nSTG.E.128 <- R%d R0 bytes=16 pattern=coalesced stall=1\nend\n"
+              "EXIT stall=5\nend\nendkernel\n", ra, ld[0], ld[1], ra);
     int rc = gen_parse(k, "gen gemm", b.s, e);
     free(b.s);
     return rc;

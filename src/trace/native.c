@@ -396,6 +396,8 @@ static int parse_instr(native *t, program *p)
     const char *dst[PROG_MAX_DST], *src[PROG_MAX_SRC];
     uint32_t dst_col[PROG_MAX_DST], src_col[PROG_MAX_SRC];
     int nd = 0, ns = 0, arrow = 0, pred;
+    uint8_t reuse_mask = 0;
+    char rbuf[PROG_MAX_SRC + 1][8];     /* a .reuse source's name without the suffix */
 
     if (guard) {
         const char *g = guard[0] == '!' ? guard + 1 : guard;
@@ -486,11 +488,29 @@ static int parse_instr(native *t, program *p)
             }
         } else {
             /* A predicate source may be negated ("!P0"): the negation does
-             * not change the dependency, so it is dropped. */
+             * not change the dependency, so it is dropped.  A vector
+             * register source may carry .reuse (read from the operand reuse
+             * cache: the register-bank model, docs/trace-format.md). */
             const char *name = (arrow && s[0] == '!') ? s + 1 : s;
+            size_t sl = strlen(name);
+            int reuse = sl > 6 && strcmp(name + sl - 6, ".reuse") == 0;
+            if (reuse) {
+                if (!arrow)
+                    return fail_at(t, col, "%s: %s: expected .reuse only on a source register (R0-R254)",
+                                   op, s);
+                if (sl - 6 >= sizeof rbuf[0])
+                    return fail_at(t, col, "%s: %s: expected " REG_EXPECT, op, s);
+                char *b = rbuf[SK_MIN(ns, PROG_MAX_SRC)];
+                memcpy(b, name, sl - 6);
+                b[sl - 6] = '\0';
+                name = b;
+            }
             int r = trace_parse_reg(name, &pred);
-            if (r < 0 || (name != s && !pred))
+            if (r < 0 || (name != s && !reuse && !pred))
                 return fail_at(t, col, "%s: %s: expected " REG_EXPECT, op, s);
+            if (reuse && (r == 0 || pred || name[0] != 'R'))
+                return fail_at(t, col, "%s: %s: expected .reuse only on a vector register source (R0-R254)",
+                               op, s);
             if (r == 0)
                 continue;
             if (!arrow) {
@@ -503,6 +523,8 @@ static int parse_instr(native *t, program *p)
                 if (ns == PROG_MAX_SRC)
                     return fail_at(t, col, "%s: %s: expected at most %d source registers (a guard "
                                    "counts as one)", op, s, PROG_MAX_SRC);
+                if (reuse)
+                    reuse_mask |= (uint8_t)(1u << ns);
                 src[ns] = name;
                 src_col[ns++] = col;
             }
@@ -565,6 +587,7 @@ static int parse_instr(native *t, program *p)
             return t->err.code;
     in->nsrc = (uint8_t)ns;
     in->ndst = (uint8_t)nd;
+    in->reuse = reuse_mask;
     return 0;
 }
 

@@ -20,6 +20,7 @@
  */
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "skewsim/program.h"
@@ -183,6 +184,33 @@ int prog_op_half(const char *opcode)
         if (strlen(half_rate[i]) == len && memcmp(half_rate[i], opcode, len) == 0)
             return 1;
     return 0;
+}
+
+int prog_synth_regname(uint32_t id, char *buf, size_t n)
+{
+    static const struct { const char *prefix; uint32_t count; } spaces[] = {
+        {"R", 255}, {"UR", 63}, {"P", 7}, {"UP", 7},
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(spaces); i++) {
+        if (id < spaces[i].count) {
+            snprintf(buf, n, "%s%u", spaces[i].prefix, id);
+            return 0;
+        }
+        id -= spaces[i].count;
+    }
+    return -1;
+}
+
+int prog_vreg(const program *p, uint16_t id)
+{
+    if (!p->regnames)
+        return id < 255 ? id : -1;
+    if (id >= p->nregs)
+        return -1;
+    const char *s = p->regnames[id];
+    if (s[0] != 'R' || s[1] < '0' || s[1] > '9')
+        return -1;                      /* RZ is never interned; UR, P, UP are no vector registers */
+    return atoi(s + 1);
 }
 
 void prog_init(program *p, const char *name)

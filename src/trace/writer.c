@@ -20,23 +20,6 @@
 #include "skewsim/trace.h"
 #include "skewsim/memsys.h"
 
-/* Register names for a program built by hand (no regnames): the dense ids
- * are mapped onto R0-R254, then UR0-UR62, P0-P6, UP0-UP6. */
-static int synth_regname(uint32_t id, char *buf, size_t n)
-{
-    static const struct { const char *prefix; uint32_t count; } spaces[] = {
-        {"R", 255}, {"UR", 63}, {"P", 7}, {"UP", 7},
-    };
-    for (size_t i = 0; i < SK_ARRAY_LEN(spaces); i++) {
-        if (id < spaces[i].count) {
-            snprintf(buf, n, "%s%u", spaces[i].prefix, id);
-            return 0;
-        }
-        id -= spaces[i].count;
-    }
-    return -1;
-}
-
 /* Names and mnemonics the writer takes: the reader's lines hold at most
  * 65536 bytes (docs/trace-format.md), and gzprintf() silently writes
  * nothing for a line longer than its buffer (WRITE_BUFFER), so both bound
@@ -80,10 +63,16 @@ static int check_kernel(const kernel *k, sk_error *e)
             for (int r = 0; r < in->ndst + in->nsrc; r++) {
                 uint16_t id = r < in->ndst ? in->dst[r] : in->src[r - in->ndst];
                 char buf[8];
-                if (p->regnames ? id >= p->nregs : synth_regname(id, buf, sizeof buf) < 0)
+                if (p->regnames ? id >= p->nregs : prog_synth_regname(id, buf, sizeof buf) < 0)
                     return sk_errorf(e, SK_ETRACE, "program '%s': entry %u: register %u has no name",
                                      p->name, j, id);
             }
+            /* the reader takes .reuse on a vector register source only */
+            for (int r = 0; r < 8; r++)
+                if ((in->reuse >> r & 1) && (r >= in->nsrc || prog_vreg(p, in->src[r]) < 0))
+                    return sk_errorf(e, SK_ETRACE, "program '%s': entry %u: reuse bit %d on %s: expected "
+                                     "it only on a vector register source", p->name, j, r,
+                                     r >= in->nsrc ? "no source" : "a register that is not R0-R254");
         }
     }
     return 0;
@@ -93,7 +82,7 @@ static const char *regname(const program *p, uint16_t id, char *buf, size_t n)
 {
     if (p->regnames)
         return p->regnames[id];
-    synth_regname(id, buf, n);
+    prog_synth_regname(id, buf, n);
     return buf;
 }
 
@@ -127,7 +116,7 @@ static int write_instr(gzFile f, const program *p, const instr *in, int indent)
     if (in->nsrc)
         gzputs(f, " <-");
     for (int r = 0; r < in->nsrc; r++)
-        gzprintf(f, " %s", regname(p, in->src[r], buf, sizeof buf));
+        gzprintf(f, " %s%s", regname(p, in->src[r], buf, sizeof buf), (in->reuse >> r & 1) ? ".reuse" : "");
     if (is_memory(in->kind)) {
         if (in->bytes == 1 || in->bytes == 2 || in->bytes == 4 || in->bytes == 8 || in->bytes == 16)
             gzprintf(f, " bytes=%u", in->bytes);
