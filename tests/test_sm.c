@@ -91,6 +91,94 @@ START_TEST(test_viadd_pipe)
 }
 END_TEST
 
+/* Register banks (sm.register_banks, E29): the reads that cost issue
+ * cycles, by prog_bank_cycles on a program built by hand (its ids are the
+ * registers R0, R1, ...). */
+static unsigned bank_of(uint8_t kind, uint8_t cls, const char *op, int nsrc, const uint16_t *src, uint8_t reuse,
+                        int banks)
+{
+    program p;
+    prog_init(&p, "p");
+    instr *in = prog_append(&p);
+    in->kind = kind;
+    in->cls = cls;
+    in->opcode = prog_opname(&p, op);
+    in->nsrc = (uint8_t)nsrc;
+    for (int j = 0; j < nsrc; j++)
+        in->src[j] = src[j];
+    in->reuse = reuse;
+    unsigned b = prog_bank_cycles(&p, in, banks);
+    prog_free(&p);
+    return b;
+}
+
+START_TEST(test_bank_rule)
+{
+    const uint16_t even2[] = {2, 4}, apart4[] = {2, 6}, mixed[] = {2, 5}, even3[] = {2, 4, 6}, dup[] = {2, 2}, two_one[] = {2, 4, 5};
+    const uint16_t pred[] = {2, 255 + 63 + 1};      /* R2 and P1 (synthetic ids past R254, UR62) */
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP32, "FFMA", 2, even2, 0, 2), 1);
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP32, "FFMA", 2, even2, 0, 0), 0);     /* no bank model */
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP32, "FFMA", 2, even2, 0, 1), 1);     /* one bank */
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP32, "FFMA", 2, even2, 0, 4), 0);     /* 2, 4: banks 2, 0 */
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP32, "FFMA", 2, apart4, 0, 4), 1);    /* 2, 6: bank 2 */
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP32, "FFMA", 2, mixed, 0, 2), 0);
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP32, "FFMA", 2, even2, 1, 2), 0);     /* R2.reuse */
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP32, "FFMA", 2, even2, 2, 2), 0);     /* R4.reuse */
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_INT, "IADD3", 3, even3, 0, 2), 2);     /* three reads of a bank */
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_INT, "IADD3", 3, even3, 2, 2), 1);
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_INT, "IADD3", 3, two_one, 0, 2), 1);
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP32, "FFMA", 2, dup, 0, 2), 0);       /* one register, read once */
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_INT, "SEL", 2, pred, 0, 2), 0);        /* a predicate has no bank */
+    /* left out: 64-bit operands (their pairs span both banks) and memory */
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP64, "DFMA", 2, even2, 0, 2), 0);
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP32, "IMAD.WIDE.U32", 2, even2, 0, 2), 0);
+    ck_assert_uint_eq(bank_of(IK_ST_GLOBAL, FU_LDST, "STG.E", 2, even2, 0, 2), 0);
+    ck_assert_uint_eq(bank_of(IK_ALU, FU_FP16, "HFMA2", 2, even2, 0, 2), 1);
+}
+END_TEST
+
+/* The cycles one warp (or two on the one scheduler) takes for 4 x 64
+ * independent FFMAs reading `srcs`, with sm.register_banks = banks; its
+ * reg_bank stall cycles in *stalls. */
+static long bank_cycles(const char *srcs, int banks, unsigned warps, uint64_t *stalls)
+{
+    char body[1024] = "loop 64\n", yaml[96];
+    for (int r = 0; r < 4; r++)
+        snprintf(body + strlen(body), sizeof body - strlen(body), "FFMA R%d <- %s stall=1\n", 11 + 2 * r, srcs);
+    strncat(body, "end\nEXIT\n", sizeof body - strlen(body) - 1);
+    snprintf(yaml, sizeof yaml, "sm: {register_banks: %d}", banks);
+    tu_run run;
+    run_tiny(&run, yaml, body, 1, 32 * warps);
+    long c = end_cycle(&run, 0) - start_cycle(&run, 0);
+    *stalls = run.s->sms[0].stall[SM_STALL_BANK];
+    tu_run_free(&run);
+    return c;
+}
+
+/* A conflict holds the scheduler's issue port a cycle per extra read: no
+ * other warp of the scheduler issues in it, and the cycle is charged to
+ * reg_bank. */
+START_TEST(test_bank_conflict_cycles)
+{
+    uint64_t st;
+    long free_run = bank_cycles("R2 R3", 2, 1, &st);
+    ck_assert_uint_eq(st, 0);
+    ck_assert_msg(free_run < 256 + 16, "R2 R3: %ld cycles", free_run);
+    long off = bank_cycles("R2 R4", 0, 1, &st);
+    ck_assert_int_eq(off, free_run);
+    long one = bank_cycles("R2 R4", 2, 1, &st);
+    ck_assert_int_eq(one, free_run + 256);
+    ck_assert_uint_eq(st, 256);
+    ck_assert_int_eq(bank_cycles("R2.reuse R4", 2, 1, &st), free_run);
+    ck_assert_int_eq(bank_cycles("R2 R4 R6", 2, 1, &st), free_run + 512);
+    ck_assert_uint_eq(st, 512);
+    /* two warps on the one scheduler: the port is the scheduler's */
+    long two_free = bank_cycles("R2 R3", 2, 2, &st), two = bank_cycles("R2 R4", 2, 2, &st);
+    ck_assert_msg(two >= two_free + 512 - 2, "two warps: %ld cycles, %ld without conflicts", two, two_free);
+    ck_assert_uint_eq(st, 512);
+}
+END_TEST
+
 /* ------------------------------------------------------------ policies */
 
 /* Three one-warp CTAs A, B, C (ages 0, 1, 2), each running
@@ -825,6 +913,8 @@ Suite *sm_suite(void)
     tcase_add_loop_test(tc, test_store_read_barrier, 0, (int)SK_ARRAY_LEN(store_reads));
     tcase_add_test(tc, test_store_read_barrier_slots);
     tcase_add_test(tc, test_viadd_pipe);
+    tcase_add_test(tc, test_bank_rule);
+    tcase_add_test(tc, test_bank_conflict_cycles);
     tcase_add_test(tc, test_property_store_read);
     tcase_add_loop_test(tc, test_stall_count, 0, (int)SK_ARRAY_LEN(stalls));
     tcase_add_test(tc, test_stall_holds_one_warp);

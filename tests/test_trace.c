@@ -649,6 +649,7 @@ START_TEST(test_reuse_flags)
     ck_assert_uint_eq(in->nsrc, 4);               /* the guard P0 first */
     ck_assert_uint_eq(in->reuse, 0x2 | 0x8);
     ck_assert_str_eq(k.progs[0].regnames[in->src[1]], "R2");
+    ck_assert_uint_eq(prog_bank_cycles(&k.progs[0], in, 2), 0);   /* R4 alone from the banks */
     roundtrip(&k, 0);
     /* a bit the reader would not take back */
     char path[64];

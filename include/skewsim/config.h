@@ -120,6 +120,7 @@ typedef struct cfg {
     int barrier_cycles;               /* sm.barrier_cycles: last arrival to release */
     int barrier_arrive_cycles;        /* sm.barrier_arrive_cycles: the SM's barrier unit per arrival */
     int store_read_cycles;            /* sm.store_read_cycles: a global store's read barrier */
+    int register_banks;               /* sm.register_banks: 0 = no register-bank conflicts */
 
     cfg_unit units[FU_NCLASS];        /* units.<class>.{count,lat_cycles,ii_cycles} */
 

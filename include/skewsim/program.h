@@ -98,6 +98,8 @@ typedef struct instr {
     uint8_t row;                  /* energy row: erow, else its class's */
     uint8_t nops;                 /* register operands: nsrc + ndst */
     uint8_t gap;                  /* cycles to its warp's next issue: stall, 0 counting as 1 */
+    uint8_t bank;                 /* extra cycles its register reads hold the scheduler's issue
+                                     port (prog_bank_cycles with sm.register_banks) */
 } instr;
 
 typedef struct program {
@@ -180,6 +182,14 @@ int prog_vreg(const program *p, uint16_t id);
 /* The writer's name of dense register id of a program without regnames:
  * R0-R254, then UR0-UR62, P0-P6, UP0-UP6.  -1 past them. */
 int prog_synth_regname(uint32_t id, char *buf, size_t n);
+/* The cycles instruction in's register reads add to its issue with a
+ * register file of `banks` banks (a register's bank is its number modulo
+ * banks; 0: no bank model): the vector registers it reads that are not
+ * marked reuse (in->reuse), each counted once, and in the bank most of them
+ * fall in, all but one.  E29 (validation/h100/README.md) measured two banks
+ * by parity and one cycle for two same-bank reads. */
+unsigned prog_bank_cycles(const program *p, const instr *in, int banks);
+
 /* Program building (used by the trace reader and by tests). */
 void prog_init(program *p, const char *name);
 void prog_free(program *p);

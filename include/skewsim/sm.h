@@ -104,6 +104,9 @@ typedef struct warp_sched {
                                  none ACTIVE); exact after a cycle in which it issued
                                  nothing, so such cycles skip it (warpsched.c, warp_ops) */
     uint64_t issued;
+    uint64_t port_free;       /* cycle from which it may issue again: an instruction whose
+                                 register reads conflict in the banks holds the issue port
+                                 instr.bank cycles more (sm.register_banks) */
     /* The least last_issue of its ACTIVE warps, as the starvation guard's
      * last scan found it, and the issued count and the SM's release epoch
      * it holds for (nothing else moves it: warpsched.c). */
@@ -169,6 +172,7 @@ const warp_ops *warp_lookup(int policy);
     X(COMPILER, compiler, "the compiler's stall count of its last instruction")    \
     X(SCOREBOARD, scoreboard, "a register from a fixed-latency unit or shared memory") \
     X(UNIT, unit_busy, "every pipeline of its unit class is busy")                  \
+    X(BANK, reg_bank, "its last instruction's register reads conflicted in a bank")  \
     X(BARRIER, barrier, "every warp waits at BAR.SYNC or GRID.SYNC")                \
     X(MEMORY, memory, "a register from a global load")                              \
     X(NO_CTA, no_cta, "no warp to serve (no CTA resident on its slots)")

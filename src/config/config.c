@@ -215,6 +215,10 @@ static const cfg_key cfg_schema[] = {
             "a global store reads its source registers this many cycles after it issues: an "
             "instruction of its warp that overwrites one of them waits until then (the "
             "store's read barrier; 0 = none)"),
+    ROW_INT("sm.register_banks", register_banks, 0, 0, 8, "banks",
+            "register file banks, a register's bank its number modulo this: an instruction "
+            "reading N vector registers of one bank not marked .reuse holds its scheduler's "
+            "issue port N - 1 cycles more (0 = no bank model)"),
 
     FU_CLASS_MAP(UNIT_ROWS_)
 

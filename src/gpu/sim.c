@@ -215,6 +215,7 @@ static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
                 in->row = (uint8_t)si_op_row_random(in->row);
             in->nops = (uint8_t)(in->nsrc + in->ndst);
             in->gap = (uint8_t)(in->stall + (in->stall == 0));
+            in->bank = (uint8_t)SK_MIN(prog_bank_cycles(pr, in, s->c.register_banks), 255u);
         }
     }
     /* Each SM allocates a scoreboard of max_regs entries per warp slot, and

@@ -558,6 +558,8 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     warp_sched *ws = &m->sched[w->sched];
     ws->issued++;
     ws->last_slot = slot;
+    if (in->bank)                               /* its reads took the port longer */
+        ws->port_free = c + 1 + in->bank;
     w->ready = c + in->gap;                     /* its stall, 0 counting as 1 */
     w->wake = w->ready;
     w->last_issue = c;
@@ -1027,8 +1029,21 @@ static void sm_fire(sim *s, event *ev)
                 m->skip_n = 0;
         }
         m->processed++;
+        int held = 0;                   /* a scheduler's port is held past c + 1 */
         for (int sc = 0; sc < nsched; sc++) {
             warp_sched *ws = &m->sched[sc];
+            /* Its last issue's register reads still hold its issue port
+             * (bank conflicts, sm.register_banks): nothing issues. */
+            if (c < ws->port_free) {
+                idle++;
+                held |= ws->port_free > c + 1;
+                if (want_stall) {
+                    sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->port_free};
+                    sim_sink_stall(s, &st);
+                }
+                charge(m, SM_STALL_BANK, 1);
+                continue;
+            }
             /* Quiet: it was idle at an earlier processed cycle, no warp of it
              * can issue or be starved before quiet_until, and nothing has come
              * or gone since (the release epoch; it issued nothing, being
@@ -1064,6 +1079,10 @@ static void sm_fire(sim *s, event *ev)
                     m->issue_slots++;
                 issued = 1;
                 finished |= issue(s, m, slot, c);
+                if (ws->port_free > c + 1) {   /* a bank conflict: no second issue */
+                    held = 1;
+                    break;
+                }
             }
         }
         m->min_cycle = c + 1;
@@ -1086,16 +1105,22 @@ static void sm_fire(sim *s, event *ev)
              * can too (compute-bound code), and the bound would only cost a
              * scan: it is looked for after cycles in which one stalled.
              * Either way the schedule is the same. */
-            if (!finished && !m->per_cycle && idle > 0) {
+            if (!finished && !m->per_cycle && idle > 0 && !held) {
                 uint64_t t = next_issue(m, c);
                 if (t != UINT64_MAX)
                     next = t;
             }
+        } else if (held) {
+            next = c + 1;               /* a port held past c + 1 is charged cycle by cycle */
         } else {
             for (int sc = 0; sc < nsched; sc++) {
-                const warp_sched *ws = &m->sched[sc];
+                warp_sched *ws = &m->sched[sc];
                 if (ws->n > 0)
                     next = SK_MIN(next, ws->min_wake);
+                /* one whose port was held at c has no reason for the cycles
+                 * ahead yet: its warps' own */
+                if (ws->n > 0 && c < ws->port_free)
+                    ws->why = stall_reason(m, ws);
             }
             if (next != UINT64_MAX)
                 next = SK_MAX(next, c + 1);

@@ -19,8 +19,8 @@
  * simulator releases every warp of the grid sync.grid_ns after the last one
  * arrives (src/gpu/sim.c), which stands for the barrier's BAR.SYNC, thread
  * 0's atomic and the flag polling.  Stall counts of the code around the loop
- * follow the conventions of fma_kernel.sass (no SASS of coop_kernel was
- * captured): FP32 dependent ops stall 4, independent ones 1, compares 13
+ * follow the conventions of fma_kernel.sass (written before coop_kernel's
+ * SASS was captured): FP32 dependent ops stall 4, independent ones 1, compares 13
  * before a dependent branch.
  *
  * The grid must be co-resident (the simulator checks it, as
@@ -34,16 +34,19 @@
 #include "skewsim/gen.h"
 #include "gen_priv.h"
 
-/* Thread 0 records its SM; iters in R10, the float thread index in R7,
- * acc in R14. */
+/* Thread 0 records its SM; iters in R10, the float thread index in R6,
+ * acc in R19: an even and an odd register, as coop_kernel's SASS has them
+ * (validation/h200/capture/sass/cap_coop.sass.gz: FFMA R8, R3, 1e-9, R2;
+ * FADD R3, R12, R3), so that no instruction here reads two registers of
+ * one bank where the chip's does not (sm.register_banks). */
 static const char coop_prologue[] =
     "LDC R1 bytes=4 pattern=uniform stall=1\n"          /* c[0x0][0x28] */
     "S2R R2 stall=2\n"                                  /* SR_TID.X */
     "ISETP.NE.AND P0 <- R2 stall=13\n"
     "LDC R10 bytes=4 pattern=uniform stall=1\n"         /* iters */
     "LDC R15 bytes=4 pattern=uniform stall=1\n"         /* rounds */
-    "I2FP.F32.U32 R7 <- R2 stall=1\n"                   /* (float)tid */
-    "MOV R14 stall=1\n"                                 /* acc = 0 */
+    "I2FP.F32.U32 R6 <- R2 stall=1\n"                   /* (float)tid */
+    "MOV R19 stall=1\n"                                 /* acc = 0 */
     "ifwarp 0\n"
     "S2R R4 stall=1\n"                                  /* SR_VIRTUALSMID */
     "S2R R12 stall=1\n"                                 /* SR_CTAID.X */
@@ -54,7 +57,7 @@ static const char coop_prologue[] =
 
 /* Top of a round: the seed acc * 1e-9f + tid and the four chains x0..x3. */
 static const char coop_round_head[] =
-    "FFMA R9 <- R14 R7 stall=4\n"                       /* x0 = acc * 1e-9f + tid */
+    "FFMA R9 <- R19 R6 stall=4\n"                       /* x0 = acc * 1e-9f + tid */
     "FADD R8 <- R9 stall=1\n"                           /* x1 = x0 + 1 */
     "FADD R11 <- R9 stall=1\n"                          /* x2 = x0 + 2 */
     "FADD R13 <- R9 stall=1\n";                         /* x3 = x0 + 3 */
@@ -65,7 +68,7 @@ static const char coop_round_tail[] =
     "FADD R8 <- R8 R9 stall=4\n"
     "FADD R8 <- R8 R11 stall=4\n"
     "FADD R8 <- R8 R13 stall=4\n"
-    "FADD R14 <- R14 R8 stall=1\n"
+    "FADD R19 <- R19 R8 stall=1\n"
     "BAR.SYNC.DEFER_BLOCKING stall=1\n"
     "ifwarp 0\n"
     "CS2R R4 stall=1\n"                                 /* SR_GLOBALTIMERLO */
@@ -77,7 +80,7 @@ static const char coop_round_tail[] =
     "GRID.SYNC stall=1\n";
 
 static const char coop_exit[] =
-    "FSETP.NEU.AND P0 <- R14 stall=13\n"                /* acc != 1234.5f */
+    "FSETP.NEU.AND P0 <- R19 stall=13\n"                /* acc != 1234.5f */
     "@P0 EXIT stall=5\n";
 
 int gen_coop(kernel *k, long ctas, long block, long rounds, long iters, sk_error *e)

@@ -19,7 +19,12 @@
  *    chain at the FP32 latency (stall 4);
  *  - a remainder loop handles trip % 4 with one load per iteration;
  *  - a register names the first register of a vector (LDG.E.128 R4 loads
- *    R4-R7), so every add of a float4 reads R4.
+ *    R4-R7), so every add of a float4 reads R4;
+ *  - the chains' registers are odd, so that no add reads two registers of
+ *    one bank (sm.register_banks), as in cap_power's stream_kernel
+ *    (validation/h200/capture/sass: FADD R13, R4, R5 ... FADD R0, R7, R0);
+ *    with the vector named by R4, even ones would read R4 and an even
+ *    register where the chip reads R5 and an odd one.
  *
  * Work per thread: per_cta = bytes_per_cta / 16 float4s, thread t loads
  * ceil((per_cta - t) / block) of them.  Every warp runs q = per_cta / block
@@ -76,16 +81,16 @@ static const char mem_main_body[] =
     "IADD3 R18 <- R18 stall=1\n"                        /* trip -= 4 */
     "LEA R14 <- R14 stall=1\n"                          /* p += 4 * blockDim */
     "ISETP.GT.U32.AND P2 <- R18 stall=1\n"
-    "FADD R32 <- R4 stall=1\n"      "FADD R33 <- R20 stall=1\n"     /* x + y */
-    "FADD R34 <- R24 stall=1\n"     "FADD R35 <- R28 stall=1\n"
-    "FADD R32 <- R32 R4 stall=1\n"  "FADD R33 <- R33 R20 stall=1\n" /* + z */
-    "FADD R34 <- R34 R24 stall=1\n" "FADD R35 <- R35 R28 stall=1\n"
-    "FADD R32 <- R32 R4 stall=1\n"  "FADD R33 <- R33 R20 stall=1\n" /* + w */
-    "FADD R34 <- R34 R24 stall=1\n" "FADD R35 <- R35 R28 stall=1\n"
-    "FADD R0 <- R0 R32 stall=4\n"                       /* acc += (chain) */
-    "FADD R0 <- R0 R33 stall=4\n"
-    "FADD R0 <- R0 R34 stall=4\n"
-    "FADD R0 <- R0 R35 stall=1\n"
+    "FADD R41 <- R4 stall=1\n"      "FADD R43 <- R20 stall=1\n"     /* x + y */
+    "FADD R45 <- R24 stall=1\n"     "FADD R47 <- R28 stall=1\n"
+    "FADD R41 <- R41 R4 stall=1\n"  "FADD R43 <- R43 R20 stall=1\n" /* + z */
+    "FADD R45 <- R45 R24 stall=1\n" "FADD R47 <- R47 R28 stall=1\n"
+    "FADD R41 <- R41 R4 stall=1\n"  "FADD R43 <- R43 R20 stall=1\n" /* + w */
+    "FADD R45 <- R45 R24 stall=1\n" "FADD R47 <- R47 R28 stall=1\n"
+    "FADD R0 <- R0 R41 stall=4\n"                       /* acc += (chain) */
+    "FADD R0 <- R0 R43 stall=4\n"
+    "FADD R0 <- R0 R45 stall=4\n"
+    "FADD R0 <- R0 R47 stall=1\n"
     "@P2 BRA stall=6\n";
 
 /* One remainder iteration: one load, its three adds, acc +=. */
@@ -94,10 +99,10 @@ static const char mem_rem_body[] =
     "IADD3 R19 <- R19 stall=1\n"
     "LEA R14 <- R14 stall=1\n"
     "ISETP.NE.AND P3 <- R19 stall=1\n"
-    "FADD R32 <- R4 stall=4\n"
-    "FADD R32 <- R32 R4 stall=4\n"
-    "FADD R32 <- R32 R4 stall=4\n"
-    "FADD R0 <- R0 R32 stall=1\n"
+    "FADD R41 <- R4 stall=4\n"
+    "FADD R41 <- R41 R4 stall=4\n"
+    "FADD R41 <- R41 R4 stall=4\n"
+    "FADD R0 <- R0 R41 stall=1\n"
     "@P3 BRA stall=5\n";
 
 static const char mem_epilogue[] =

@@ -213,6 +213,33 @@ int prog_vreg(const program *p, uint16_t id)
     return atoi(s + 1);
 }
 
+unsigned prog_bank_cycles(const program *p, const instr *in, int banks)
+{
+    /* E29 measured 32-bit ALU ops (FFMA, FADD, IMAD, IADD3, LOP3, SHF,
+     * VIADD).  A 64-bit operand (DFMA's, IMAD.WIDE's addend, a load's
+     * address) reads a register pair, one of each bank, and the trace names
+     * it by its first register only: those and memory ops are left out. */
+    if (banks <= 0 || in->kind != IK_ALU || (in->cls != FU_FP32 && in->cls != FU_INT && in->cls != FU_FP16) ||
+        (in->opcode < p->nopnames && strstr(p->opnames[in->opcode], ".WIDE")))
+        return 0;
+    int seen[PROG_MAX_SRC], n = 0;
+    unsigned most = 0;
+    for (int j = 0; j < in->nsrc; j++) {
+        int r = (in->reuse >> j & 1) ? -1 : prog_vreg(p, in->src[j]);
+        unsigned same = 1;              /* reads of r's bank, r's own included */
+        int dup = 0;
+        for (int i = 0; i < n && r >= 0; i++) {
+            dup |= seen[i] == r;
+            same += seen[i] % banks == r % banks;
+        }
+        if (r < 0 || dup)
+            continue;
+        seen[n++] = r;
+        most = SK_MAX(most, same);
+    }
+    return most > 1 ? most - 1 : 0;
+}
+
 void prog_init(program *p, const char *name)
 {
     memset(p, 0, sizeof *p);
