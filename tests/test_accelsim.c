@@ -108,7 +108,7 @@ static void check_kernel1(const kernel *k)
         ck_assert_int_eq(p->code[i].stall, 1);
     ck_assert_int_eq(p->code[p->n - 1].kind, IK_EXIT);
     const instr *in = op_named(p, "IMAD.MOV.U32", 0);   /* R255 is RZ: no source */
-    ck_assert(in->ndst == 1 && in->nsrc == 0 && in->cls == FU_INT);
+    ck_assert(in->ndst == 1 && in->nsrc == 0 && in->cls == FU_FP32);   /* the FMA pipe (E29) */
     in = op_named(p, "LDC", 0);                 /* no address traced: uniform, width of the opcode */
     ck_assert(in->kind == IK_LD_SHARED && in->pattern == MP_UNIFORM && in->bytes == 4);
     in = op_named(p, "LDG.E", 0);               /* base+stride, stride 4 = width */

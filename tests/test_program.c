@@ -19,7 +19,7 @@ static const struct {
     {"HFMA2.MMA", IK_ALU, FU_FP16},          /* by base: see program.c */
     {"HADD2.F32", IK_ALU, FU_FP16},
     {"IADD3", IK_ALU, FU_INT},
-    {"IMAD.WIDE.U32", IK_ALU, FU_INT},
+    {"IMAD.WIDE.U32", IK_ALU, FU_FP32},   /* the FMA pipe (E29) */
     {"LOP3.LUT", IK_ALU, FU_INT},
     {"ISETP.GE.U32.AND", IK_ALU, FU_INT},
     {"LEA.HI.X", IK_ALU, FU_INT},

@@ -649,8 +649,9 @@ START_TEST(test_power_operands)
     } rows[] = {
         { "FFMA", FU_FP32, 0 },            { "FADD", FU_FP32, SI_OP_FADD },
         { "FSETP.GT.AND", FU_FP32, SI_OP_FADD }, { "FMUL.FTZ", FU_FP32, SI_OP_FMUL },
-        { "IMAD", FU_INT, SI_OP_IMAD },    { "IMAD.WIDE.U32", FU_INT, SI_OP_IMAD },
-        { "IMAD.MOV.U32", FU_INT, 0 },     { "IMAD.SHL.U32", FU_INT, 0 },
+        { "IMAD", FU_FP32, SI_OP_IMAD },   { "IMAD.WIDE.U32", FU_FP32, SI_OP_IMAD },
+        { "IMAD.MOV.U32", FU_FP32, FU_INT }, { "IMAD.SHL.U32", FU_FP32, FU_INT },
+        { "IMUL", FU_INT, SI_OP_IMAD },
         { "IMADX", FU_INT, 0 },            { "IADD3", FU_INT, 0 },
         { "DFMA", FU_FP64, 0 },            { "HGMMA.64x256x16.F32.BF16", FU_TENSOR, 0 },
     };
@@ -867,6 +868,47 @@ START_TEST(test_sm_counts_for_power)
             bank += run.s->sms[i].stall[SM_STALL_BANK];
         ck_assert_msg(bank > 0, "SGEMM: no register-bank stalls");
         ck_assert_int_eq(gen_gemm_ii(GEN_GEMM_FP32), 0);
+        tu_run_free(&run);
+    }
+    /* E16's int_kernel (its listing, gen unit int32): IMAD on the FMA pipe
+     * and IADD3 on the ALU could issue 4 a cycle per SM, but 30 of the
+     * loop's 35 instructions read two registers of one bank, so the chip
+     * ran 2.17 (H200 E16) and 2.18 (an H100, E29); without the banks the
+     * model would issue 3.7 */
+    for (int banks = 2; banks >= 0; banks -= 2) {
+        kernel k;
+        sk_error e = { 0 };
+        ck_assert_msg(gen_unit(&k, 0, 512, 256, 1056, &e) == 0, "%s", e.msg);
+        char path[] = "/tmp/skewsim-test-int32-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        ck_assert_msg(trace_write_kernel(path, &k, 0, &e) == 0, "%s", e.msg);
+        kernel_free(&k);
+        char *text = tu_slurp(path, NULL);
+        remove(path);
+        cfg c;
+        topo t;
+        char set[32];
+        snprintf(set, sizeof set, "sm.register_banks=%d", banks);
+        h200_cfg(&c, &t, "dvfs.policy=fixed", set, NULL);
+        topo_free(&t);
+        tu_run run;
+        tu_simulate_ok(&run, &c, text);
+        free(text);
+        /* over the CTAs' span (the launch's own latency left out) */
+        ps_t first = PS_MAX, last = 0;
+        for (uint64_t i = 0; i < results_nctas(run.r); i++) {
+            const cta_record *cr = tu_cta(&run, 0, i);
+            first = SK_MIN(first, cr->start_ps);
+            last = SK_MAX(last, cr->end_ps);
+        }
+        double cycles = (double)(last - first) * 1e-12 * c.sm_mhz * 1e6;
+        double rate = (double)run.s->warp_instructions / run.s->nsms / cycles;
+        if (banks)
+            ck_assert_msg(rate > 2.05 && rate < 2.25, "int32: %.3f warp-instructions a cycle per SM", rate);
+        else
+            ck_assert_msg(rate > 3.3, "int32 without banks: %.3f warp-instructions a cycle per SM", rate);
         tu_run_free(&run);
     }
     /* the calibration's synthetic GEMM holds its pipes as the generator's

@@ -22,6 +22,7 @@
 #include "testutil.h"
 #include "skewsim/gen.h"
 #include "skewsim/trace.h"
+#include "skewsim/silicon.h"
 
 /* CTA `cta` of kernel 0: start and end cycles (1 cycle = 1000 ps). */
 static long start_cycle(const tu_run *run, uint64_t cta)
@@ -88,6 +89,30 @@ START_TEST(test_viadd_pipe)
                   iadd3_lop3);
     ck_assert_msg(viadd_ffma >= 64 * 12 && ffma_lop3 < 64 * 9, "VIADD+FFMA %ld, FFMA+LOP3 %ld cycles", viadd_ffma,
                   ffma_lop3);
+}
+END_TEST
+
+/* IMAD issues to the FP32 pipe's half too (E29: beside LOP3 1.94 + 1.94 a
+ * cycle per SM, beside FFMA one after the other, beside VIADD sharing): it
+ * overlaps LOP3 and not FFMA or VIADD. */
+START_TEST(test_imad_pipe)
+{
+    uint8_t kind, cls;
+    sk_error e = { 0 };
+    ck_assert_int_eq(prog_classify("IMAD.WIDE.U32", &kind, &cls, &e), 0);
+    ck_assert_int_eq(cls, FU_FP32);
+    ck_assert_int_eq(prog_op_half("IMAD"), 1);
+    ck_assert_int_eq(prog_op_half("IMAD.MOV.U32"), 1);
+    ck_assert_int_eq(prog_op_half("IMUL"), 0);
+    long imad_lop3 = pair_cycles("IMAD", "LOP3.LUT"), imad_ffma = pair_cycles("IMAD", "FFMA");
+    long imad_viadd = pair_cycles("IMAD", "VIADD");
+    ck_assert_msg(imad_lop3 < 64 * 9, "IMAD+LOP3 %ld cycles", imad_lop3);
+    ck_assert_msg(imad_ffma >= 64 * 12, "IMAD+FFMA %ld cycles", imad_ffma);
+    ck_assert_msg(imad_viadd >= 64 * 16, "IMAD+VIADD %ld cycles", imad_viadd);
+    /* the energy row stays the integer multiply's (an IMAD.MOV the add's) */
+    ck_assert_int_eq(si_op_row_of("IMAD", FU_FP32), SI_OP_IMAD);
+    ck_assert_int_eq(si_op_row_of("IMAD.MOV.U32", FU_FP32), FU_INT);
+    ck_assert_int_eq(si_op_row_of("IMUL", FU_INT), SI_OP_IMAD);
 }
 END_TEST
 
@@ -913,6 +938,7 @@ Suite *sm_suite(void)
     tcase_add_loop_test(tc, test_store_read_barrier, 0, (int)SK_ARRAY_LEN(store_reads));
     tcase_add_test(tc, test_store_read_barrier_slots);
     tcase_add_test(tc, test_viadd_pipe);
+    tcase_add_test(tc, test_imad_pipe);
     tcase_add_test(tc, test_bank_rule);
     tcase_add_test(tc, test_bank_conflict_cycles);
     tcase_add_test(tc, test_property_store_read);

@@ -512,10 +512,10 @@ static const cfg_key cfg_schema[] = {
      * The four are fitted by `skewsim validate --measured` (its "power fit"
      * lines recompute them from E16; docs/calibration.md): these defaults
      * are what it gave on configs/h200.yaml. */
-    ROW_INT("power.op_scale_ppm", op_scale_ppm, 178748, 0, 100000000, "ppm",
+    ROW_INT("power.op_scale_ppm", op_scale_ppm, 182412, 0, 100000000, "ppm",
             "datapath and register-file energies of 45 nm / 0.9 V (power.c) to this chip at "
             "vf.vnom_mv, per million (fitted: E16 fp32_1cta, int32)"),
-    ROW_INT("power.sched_pj", sched_pj, 117, 0, 100000000, "pJ",
+    ROW_INT("power.sched_pj", sched_pj, 116, 0, 100000000, "pJ",
             "per scheduler-cycle with a resident warp at vf.vnom_mv: issue, scoreboard, "
             "operand collectors, pipeline clocks (fitted: E16 fp32_1cta, int32)"),
     ROW_INT("power.fp32_random_fj", fp32_random_fj, 2782, 0, 100000000, "fJ",

@@ -152,6 +152,16 @@ int si_op_row_of(const char *op, int cls)
 {
     if (base_is(op, "VIADD"))
         return FU_INT;                  /* an integer add that issues to the FP32 pipe */
+    if (base_is(op, "IMAD") || (cls == FU_INT && base_is(op, "IMUL"))) {
+        /* on the FP32 pipe (IMAD, E29) or the ALU (IMUL), its energy is the
+         * integer multiply's; IMAD.MOV.U32, IMAD.SHL.U32 and IMAD.IADD are a
+         * move, a shift and an add (ptxas uses the IMAD pipe for them): the
+         * integer add's */
+        if (strncmp(op, "IMAD.MOV", 8) == 0 || strncmp(op, "IMAD.SHL", 8) == 0
+            || strncmp(op, "IMAD.IADD", 9) == 0)
+            return FU_INT;
+        return SI_OP_IMAD;
+    }
     if (cls == FU_FP32) {
         if (base_is(op, "FADD") || base_is(op, "FADD32I") || base_is(op, "FSETP") || base_is(op, "FMNMX"))
             return SI_OP_FADD;
@@ -160,13 +170,6 @@ int si_op_row_of(const char *op, int cls)
         if (base_is(op, "FSEL") || base_is(op, "I2FP") || base_is(op, "F2FP") || base_is(op, "FCHK")
             || base_is(op, "FSET") || base_is(op, "FSWZADD"))
             return SI_OP_FP32_OTHER;
-    } else if (cls == FU_INT && (base_is(op, "IMAD") || base_is(op, "IMUL"))) {
-        /* IMAD.MOV.U32 and IMAD.SHL.U32 are a move and a shift (ptxas uses
-         * the IMAD pipe for them): the class's add */
-        if (strncmp(op, "IMAD.MOV", 8) == 0 || strncmp(op, "IMAD.SHL", 8) == 0
-            || strncmp(op, "IMAD.IADD", 9) == 0)
-            return 0;
-        return SI_OP_IMAD;
     }
     return 0;
 }

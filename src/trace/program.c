@@ -9,13 +9,14 @@
  * the table auditable, and the unit latencies in the chip config are
  * calibrated against the same mapping.  A base in half_rate[] issues to half
  * of its class's lanes and holds the pipe twice the unit's ii_cycles.
- * VIADD is such a row of the FP32 pipe: E29 (validation/h100/pipes, an
- * H100's GH100 SM) ran it at 2 a cycle per SM beside LOP3's 2, so not on
- * the ALU, and beside IMAD the two shared 2 a cycle.  IMAD shares that pipe
- * too (beside FFMA the two ran one after the other) but stays in INT here:
- * E16's INT32 mix runs at the ALU-and-IMAD-in-one-pipe rate only because
- * its register operands conflict in the register banks, which the model
- * does not have (validation/h100/README.md, "E29").
+ * IMAD and VIADD are such rows of the FP32 pipe (the FMA pipe): E29
+ * (validation/h100/pipes, an H100's GH100 SM) ran IMAD beside LOP3 at 1.94
+ * + 1.94 a cycle per SM and VIADD beside LOP3 at 1.99 + 1.97, so neither is
+ * on the ALU of IADD3, LOP3 and SHF; beside each other they shared 2 a
+ * cycle, and IMAD beside FFMA ran one after the other (1.32 + 1.32).
+ * E16's INT32 mix (IMAD and IADD3 in turn) nevertheless runs at 2.2, not
+ * 4: its register reads conflict in the banks (prog_bank_cycles,
+ * sm.register_banks; validation/h100/README.md, "E29").
  * docs/trace-format.md reproduces the table.
  */
 #include <assert.h>
@@ -40,11 +41,12 @@ static const struct op_row {
     {"F2FP", IK_ALU, FU_FP32}, {"FSWZADD", IK_ALU, FU_FP32}, {"FFMA32I", IK_ALU, FU_FP32},
     {"FADD32I", IK_ALU, FU_FP32}, {"FMUL32I", IK_ALU, FU_FP32},
     {"VIADD", IK_ALU, FU_FP32},   /* an integer add, on the FP32 pipe's 16-lane half (E29) */
+    {"IMAD", IK_ALU, FU_FP32},    /* the integer multiply-add, the same (E29) */
     /* FP16 */
     {"HFMA2", IK_ALU, FU_FP16}, {"HADD2", IK_ALU, FU_FP16}, {"HMUL2", IK_ALU, FU_FP16},
     {"HSETP2", IK_ALU, FU_FP16}, {"HMNMX2", IK_ALU, FU_FP16}, {"HSET2", IK_ALU, FU_FP16},
     /* INT */
-    {"IADD3", IK_ALU, FU_INT}, {"IMAD", IK_ALU, FU_INT}, {"IMUL", IK_ALU, FU_INT},
+    {"IADD3", IK_ALU, FU_INT}, {"IMUL", IK_ALU, FU_INT},
     {"LOP3", IK_ALU, FU_INT}, {"LOP", IK_ALU, FU_INT}, {"PLOP3", IK_ALU, FU_INT},
     {"ISETP", IK_ALU, FU_INT}, {"SHF", IK_ALU, FU_INT}, {"SHL", IK_ALU, FU_INT},
     {"SHR", IK_ALU, FU_INT}, {"LEA", IK_ALU, FU_INT}, {"IABS", IK_ALU, FU_INT},
@@ -175,7 +177,7 @@ int prog_classify(const char *opcode, uint8_t *kind, uint8_t *cls, sk_error *e)
 }
 
 /* Bases of op_table that issue to half of their class's lanes (above). */
-static const char *const half_rate[] = { "VIADD" };
+static const char *const half_rate[] = { "VIADD", "IMAD" };
 
 int prog_op_half(const char *opcode)
 {
