@@ -836,6 +836,34 @@ START_TEST(test_sass_stalls)
 }
 END_TEST
 
+/* The listing's .reuse flags reach the sources they mark (an Accel-Sim
+ * trace has none of its own): R0 of the second FFMA, not of the first. */
+START_TEST(test_sass_reuse)
+{
+    char *text = tu_slurp(SASS_DIR "/chain.sass", NULL);
+    char *at = strstr(text, "FFMA R2, R2, R0, 1 ;");
+    ck_assert_ptr_nonnull(at);
+    char *edited = xmalloc(strlen(text) + 8);
+    snprintf(edited, strlen(text) + 8, "%.*sFFMA R2, R2, R0.reuse, 1 ;%s", (int)(at - text), text,
+             at + strlen("FFMA R2, R2, R0, 1 ;"));
+    sass *listing;
+    trace *t = open_with_listing(edited, &listing);
+    kernel k;
+    next_kernel_ok(t, &k);
+    const program *p = &k.progs[0];
+    const instr *first = op_named(p, "FFMA", 0), *second = op_named(p, "FFMA", 1);
+    ck_assert_uint_eq(first->reuse, 0);
+    ck_assert_uint_eq(second->nsrc, 2);
+    ck_assert_str_eq(p->regnames[second->src[1]], "R0");
+    ck_assert_uint_eq(second->reuse, 0x2);
+    kernel_free(&k);
+    trace_close(t);
+    sass_free(listing);
+    free(edited);
+    free(text);
+}
+END_TEST
+
 /* With its listing, the traced kernel simulates to the picosecond like the
  * same kernel written natively with those stall counts (chain_native.trace),
  * on the tiny chip and on the H200; without it, it runs faster. */
@@ -939,6 +967,7 @@ Suite *accelsim_suite(void)
     tcase_add_test(tc, test_equals_native);
     tcase_add_test(tc, test_fold_repeats);
     tcase_add_test(tc, test_sass_stalls);
+    tcase_add_test(tc, test_sass_reuse);
     tcase_add_test(tc, test_sass_equals_native);
     tcase_add_loop_test(tc, test_sass_mismatch, 0, (int)SK_ARRAY_LEN(sass_bad));
     tcase_add_test(tc, test_sass_native_refused);

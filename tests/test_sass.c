@@ -54,6 +54,17 @@ START_TEST(test_sass_fma_listing)
     }
     ck_assert_ptr_null(sass_at(s, fn, 0x008));
     ck_assert_ptr_null(sass_at(s, fn, 0x700));
+    /* the registers the text marks .reuse: FFMA R5, R8, R0.reuse at 0x1c0,
+     * and everywhere as many as the control word's reuse bits */
+    const sass_instr *f = sass_at(s, fn, 0x1c0);
+    ck_assert(f->nreused == 1 && f->reused[0] == 0 && f->reuse == 2);
+    int flagged = 0;
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_msg(code[i].nreused == __builtin_popcount(code[i].reuse), "/*%04x*/ %s: %d .reuse, bits %x",
+                      code[i].pc, code[i].op, code[i].nreused, code[i].reuse);
+        flagged += code[i].nreused > 0;
+    }
+    ck_assert_int_ge(flagged, 30);
     sass_free(s);
 }
 END_TEST
@@ -85,6 +96,15 @@ START_TEST(test_sass_matches_gen_fma)
         int want = code[j].stall ? code[j].stall : 1;
         ck_assert_msg(in->stall == want, "gen fma entry %u: %s stall %d, listing /*%04x*/ stall %d", i, op,
                       in->stall, code[j].pc, want);
+        /* and its .reuse flags: a vector source is marked where the
+         * listing marks that register */
+        for (int r = 0; r < in->nsrc; r++) {
+            int v = prog_vreg(p, in->src[r]), listed = 0;
+            for (int q = 0; v >= 0 && q < code[j].nreused; q++)
+                listed |= code[j].reused[q] == v;
+            ck_assert_msg((in->reuse >> r & 1) == listed, "gen fma entry %u: %s source %d reuse %d, listing "
+                          "/*%04x*/ %d", i, op, r, in->reuse >> r & 1, code[j].pc, listed);
+        }
         j++;
         matched++;
     }

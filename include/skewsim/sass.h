@@ -25,7 +25,9 @@ typedef struct sass_instr {
     uint8_t yield;
     uint8_t wbar, rbar;           /* scoreboard barrier set on write / read (7: none) */
     uint8_t wait;                 /* barriers waited on, a mask of 6 */
-    uint8_t reuse;
+    uint8_t reuse;                /* the control word's four operand-reuse bits */
+    uint8_t nreused;              /* vector registers the text marks R<n>.reuse, at most 4 */
+    uint8_t reused[4];
     uint32_t line;                /* line of the listing (messages) */
     char op[32];                  /* mnemonic with modifiers, as printed ("IMAD.MOV.U32") */
 } sass_instr;

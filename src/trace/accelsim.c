@@ -93,6 +93,7 @@ typedef struct as_ins {
     uint16_t dst[PROG_MAX_DST], src[PROG_MAX_SRC];   /* register codes */
     uint8_t kind, cls, ndst, nsrc, bytes, pattern;
     uint8_t stall;                /* from the SASS listing (as_set_sass), else 0: stall = 1 */
+    uint8_t reuse;                /* bit j: src[j] marked .reuse in the listing (instr.reuse) */
     /* Addresses (not compared: instances of one instruction differ in them).
      * lane-0 address a0 and lane stride dl of this instance; dw, di, dc the
      * strides per warp, loop iteration and CTA once found (AA_* in aff). */
@@ -430,7 +431,7 @@ static int ins_equal(const as_ins *a, const as_ins *b)
 {
     if (a->op != b->op || a->kind != b->kind || a->cls != b->cls || a->ndst != b->ndst ||
         a->nsrc != b->nsrc || a->bytes != b->bytes || a->pattern != b->pattern ||
-        a->stride != b->stride || a->arg != b->arg || a->stall != b->stall)
+        a->stride != b->stride || a->arg != b->arg || a->stall != b->stall || a->reuse != b->reuse)
         return 0;
     for (int i = 0; i < a->ndst; i++)
         if (a->dst[i] != b->dst[i])
@@ -459,7 +460,7 @@ static uint32_t ins_hash(const as_ins *a, uint32_t h)
     MIX(a->stride);
     MIX(a->arg);
     MIX((uint32_t)a->kind << 24 | (uint32_t)a->bytes << 16 | (uint32_t)a->pattern << 8 | a->ndst);
-    MIX((uint32_t)a->nsrc << 8 | a->stall);
+    MIX((uint32_t)a->reuse << 16 | (uint32_t)a->nsrc << 8 | a->stall);
     for (int j = 0; j < a->ndst; j++)
         MIX(a->dst[j]);
     for (int j = 0; j < a->nsrc; j++)
@@ -628,7 +629,7 @@ static void mask_merge(as_ins *a, const as_ins *b)
  * function for its architecture must be there, with this PC, and the same
  * mnemonic base at it (modifiers may be spelled differently by NVBit and
  * cuobjdump). */
-static int listing_stall(as_reader *r, const char *op, uint64_t pc, uint8_t *stall)
+static int listing_stall(as_reader *r, const char *op, uint64_t pc, uint8_t *stall, const sass_instr **at)
 {
     if (r->listing_fn < 0) {
         /* the kernel's function for the traced architecture; a listing
@@ -660,6 +661,7 @@ static int listing_stall(as_reader *r, const char *op, uint64_t pc, uint8_t *sta
         return FAIL(r, "%s: PC %04llx: %s line %u has %s there: expected the listing of the traced "
                     "binary", op, (unsigned long long)pc, r->listing_name, in->line, in->op);
     *stall = in->stall;
+    *at = in;
     return 0;
 }
 
@@ -738,7 +740,8 @@ static int parse_ins(as_reader *r, as_seq *s)
     }
     a.kind = oc->kind;
     a.cls = oc->cls;
-    if (r->listing && listing_stall(r, op, pc, &a.stall) < 0)
+    const sass_instr *listed = NULL;
+    if (r->listing && listing_stall(r, op, pc, &a.stall, &listed) < 0)
         return -1;
     NEED("src_num");
     uint64_t nsrc;
@@ -757,8 +760,13 @@ static int parse_ins(as_reader *r, as_seq *s)
             dup |= a.src[k] == code;
         /* a fifth distinct source (tracer MAX_SRC 5) is dropped: the model
          * tracks four */
-        if (rc > 0 && !dup && a.nsrc < PROG_MAX_SRC)
+        if (rc > 0 && !dup && a.nsrc < PROG_MAX_SRC) {
+            /* a vector register the listing reads from the reuse cache */
+            for (int k = 0; listed && code < CODE_UR && k < listed->nreused; k++)
+                if (listed->reused[k] == code)
+                    a.reuse |= (uint8_t)(1u << a.nsrc);
             a.src[a.nsrc++] = code;
+        }
     }
     NEED("mem_width");
     uint64_t width;
@@ -1036,6 +1044,7 @@ static void build_program(as_reader *r, program *p, const as_seq *l, uint32_t in
         }
         in->nsrc = a->nsrc;
         in->ndst = a->ndst;
+        in->reuse = a->reuse;
     }
 }
 

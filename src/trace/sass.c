@@ -207,6 +207,27 @@ static int parse_op(sass_parse *p, const char *q, const char *end, char op[32], 
     return 0;
 }
 
+/* The vector registers the operands between q and end mark .reuse
+ * ("R7.reuse", "-R12.reuse"), by number, at most four. */
+static void parse_reused(const char *q, const char *end, sass_instr *in)
+{
+    static const char suffix[] = ".reuse";
+    for (const char *r = q; r < end; r++) {
+        if (*r != 'R' || (r > q && (isalnum((unsigned char)r[-1]) || r[-1] == '_')))
+            continue;
+        const char *d = r + 1;
+        unsigned v = 0;
+        while (d < end && isdigit((unsigned char)*d) && v < 1000)
+            v = v * 10 + (unsigned)(*d++ - '0');
+        if (d == r + 1 || v > 254 || (size_t)(end - d) < sizeof suffix - 1 ||
+            memcmp(d, suffix, sizeof suffix - 1) != 0)
+            continue;
+        if (in->nreused < sizeof in->reused)
+            in->reused[in->nreused++] = (uint8_t)v;
+        r = d;
+    }
+}
+
 static void set_control(sass_instr *in, uint64_t hi)
 {
     in->stall = (uint8_t)((hi >> 41) & 0xf);
@@ -319,6 +340,8 @@ sass *sass_load_string(const char *name, const char *text, size_t len, sk_error 
         in->pc = pc;
         in->line = (uint32_t)p.line;
         rc = parse_op(&p, after, wc, in->op, pc);
+        if (rc == 0)
+            parse_reused(after, wc, in);
         if (rc == 0) {
             f->n++;
             pending = in;
