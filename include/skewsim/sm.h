@@ -104,9 +104,6 @@ typedef struct warp_sched {
                                  none ACTIVE); exact after a cycle in which it issued
                                  nothing, so such cycles skip it (warpsched.c, warp_ops) */
     uint64_t issued;
-    uint64_t port_free;       /* cycle from which it may issue again: an instruction whose
-                                 register reads conflict in the banks holds the issue port
-                                 instr.bank cycles more (sm.register_banks) */
     /* The least last_issue of its ACTIVE warps, as the starvation guard's
      * last scan found it, and the issued count and the SM's release epoch
      * it holds for (nothing else moves it: warpsched.c). */
@@ -135,6 +132,10 @@ typedef struct warp_sched {
      * starvation guard's starve_at if sooner) no warp of it can issue, and
      * while the SM's release epoch is still quiet_epoch its stall reason
      * stays `why` (sm.c, sm_fire). */
+    uint64_t port_free;       /* cycle from which it may issue again: an instruction whose
+                                 register reads conflict in the banks holds the issue port
+                                 instr.bank cycles more (sm.register_banks).  quiet_until is
+                                 raised with it, so sm_fire reads it only behind that test */
     uint64_t quiet_until, quiet_epoch;
 } warp_sched;
 

@@ -558,8 +558,10 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     warp_sched *ws = &m->sched[w->sched];
     ws->issued++;
     ws->last_slot = slot;
-    if (in->bank)                               /* its reads took the port longer */
-        ws->port_free = c + 1 + in->bank;
+    /* its reads conflicted in the banks: the port is free bank cycles
+     * later than next cycle (quiet_until was at most c, as it issued) */
+    if (in->bank)
+        ws->port_free = ws->quiet_until = c + 1 + in->bank;
     w->ready = c + in->gap;                     /* its stall, 0 counting as 1 */
     w->wake = w->ready;
     w->last_issue = c;
@@ -965,6 +967,8 @@ static uint64_t next_issue(sm *m, uint64_t c)
         warp_sched *ws = &m->sched[sc];
         if (ws->n == 0)
             continue;
+        if (ws->port_free > c + 1)      /* its port held: c + 1 is charged to it */
+            return c + 1;
         uint64_t t = ws->min_wake > c + 1 ? ws->min_wake : sched_next(m, ws, c + 1);
         if (t <= c + 1)
             return c + 1;
@@ -1029,32 +1033,37 @@ static void sm_fire(sim *s, event *ev)
                 m->skip_n = 0;
         }
         m->processed++;
-        int held = 0;                   /* a scheduler's port is held past c + 1 */
         for (int sc = 0; sc < nsched; sc++) {
             warp_sched *ws = &m->sched[sc];
-            /* Its last issue's register reads still hold its issue port
-             * (bank conflicts, sm.register_banks): nothing issues. */
-            if (c < ws->port_free) {
-                idle++;
-                held |= ws->port_free > c + 1;
-                if (want_stall) {
-                    sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->port_free};
-                    sim_sink_stall(s, &st);
-                }
-                charge(m, SM_STALL_BANK, 1);
-                continue;
-            }
             /* Quiet: it was idle at an earlier processed cycle, no warp of it
              * can issue or be starved before quiet_until, and nothing has come
              * or gone since (the release epoch; it issued nothing, being
              * quiet): the pick would find nothing and stall_reason would
-             * return the same reason, so it is charged without asking. */
-            if (c < ws->quiet_until && ws->quiet_epoch == m->release_epoch) {
-                idle++;
-                charge(m, ws->why, 1);
-                continue;
+             * return the same reason, so it is charged without asking.  (A
+             * quiet scheduler issued nothing since, so its port is free.) */
+            if (c < ws->quiet_until) {
+                /* Its last issue's register reads still hold its issue
+                 * port (bank conflicts, sm.register_banks): nothing issues.
+                 * quiet_until is at least port_free, so that a scheduler
+                 * neither quiet nor held costs one comparison. */
+                if (c < ws->port_free) {
+                    idle++;
+                    if (want_stall) {
+                        sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->port_free};
+                        sim_sink_stall(s, &st);
+                    }
+                    charge(m, SM_STALL_BANK, 1);
+                    continue;
+                }
+                if (ws->quiet_epoch == m->release_epoch) {
+                    idle++;
+                    charge(m, ws->why, 1);
+                    continue;
+                }
             }
-            for (int k = 0; k < width && ws->n > 0; k++) {
+            /* a second issue (sm.issue_width) only where the first took
+             * its port for the one cycle */
+            for (int k = 0; k < width && ws->n > 0 && (k == 0 || ws->port_free <= c + 1); k++) {
                 int slot = warpsched_pick(m, ws, c, starve_lim);
                 if (slot < 0) {
                     if (k == 0) {
@@ -1079,10 +1088,6 @@ static void sm_fire(sim *s, event *ev)
                     m->issue_slots++;
                 issued = 1;
                 finished |= issue(s, m, slot, c);
-                if (ws->port_free > c + 1) {   /* a bank conflict: no second issue */
-                    held = 1;
-                    break;
-                }
             }
         }
         m->min_cycle = c + 1;
@@ -1105,22 +1110,24 @@ static void sm_fire(sim *s, event *ev)
              * can too (compute-bound code), and the bound would only cost a
              * scan: it is looked for after cycles in which one stalled.
              * Either way the schedule is the same. */
-            if (!finished && !m->per_cycle && idle > 0 && !held) {
+            if (!finished && !m->per_cycle && idle > 0) {
                 uint64_t t = next_issue(m, c);
                 if (t != UINT64_MAX)
                     next = t;
             }
-        } else if (held) {
-            next = c + 1;               /* a port held past c + 1 is charged cycle by cycle */
         } else {
             for (int sc = 0; sc < nsched; sc++) {
                 warp_sched *ws = &m->sched[sc];
                 if (ws->n > 0)
                     next = SK_MIN(next, ws->min_wake);
                 /* one whose port was held at c has no reason for the cycles
-                 * ahead yet: its warps' own */
-                if (ws->n > 0 && c < ws->port_free)
+                 * ahead yet: its warps' own; held past c + 1, the next
+                 * cycle is processed (its stall is the port's) */
+                if (ws->n > 0 && c < ws->port_free) {
                     ws->why = stall_reason(m, ws);
+                    if (ws->port_free > c + 1)
+                        next = c + 1;
+                }
             }
             if (next != UINT64_MAX)
                 next = SK_MAX(next, c + 1);
