@@ -372,11 +372,11 @@ int validate_kernel_times(const cfg *c, const kernel *k, int n, const uint64_t *
 
 /* ---- rows and verdicts -------------------------------------------------- */
 
-enum { M_TIME, M_SPAN, M_ROUND, M_PLACE, M_COUNT, M_SPREAD, M_CLOCK, M_POWER, M_N };
+enum { M_TIME, M_SPAN, M_ROUND, M_PLACE, M_COUNT, M_SPREAD, M_CLOCK, M_POWER, M_RATE, M_N };
 static const char *const metric_name[M_N] = { "time_us", "span_us", "round_us", "placed",
-                                              "ctas/sm", "spread_us", "clock_mhz", "power_w" };
+                                              "ctas/sm", "spread_us", "clock_mhz", "power_w", "rate_T/s" };
 /* judged by MAPE (the others are agreement fractions, reported) */
-static const int judged[M_N] = { 1, 1, 1, 0, 0, 0, 1, 1 };
+static const int judged[M_N] = { 1, 1, 1, 0, 0, 0, 1, 1, 1 };
 
 typedef struct vrow {
     char family[24];
@@ -969,6 +969,7 @@ typedef struct pmix {
     int run;                    /* this is the run-th window of `name` on `board` (0, 1, ...) */
     si_rate *rate;              /* per SM, from a short simulation */
     double meas_w, meas_mhz, secs;
+    double meas_rate, sim_rate; /* work units a second (power_mix.csv's rate_per_s; NAN: none) */
 } pmix;
 
 /* Sustained board power of mix m on c, the clock held at the mix's
@@ -1181,27 +1182,49 @@ static int fit_power(vctx *v, const topo *tp, const pmix *mx, size_t n, sk_error
  * before) leaves out: at 1500 MHz and 128-cycle MMAs, 99 % of pipe cycles
  * did arithmetic there against 94 % over the grid.  The SIMT SGEMM keeps
  * its one wave over a shorter k. */
+/* A mix's work rate from its simulation: the warp-instructions of energy
+ * rows a and b (b < 0: none), times the work units (power_mix.csv's
+ * work_unit) each one does.  RW_FFMA: an FFMA's 32 lanes x 2 flop (its
+ * quiet and random-data rows); RW_DFMA likewise; RW_IMAD: int_kernel's
+ * int_op, 6 PTX ops a thread an iteration of which 2 are the IMADs (the
+ * adds merged into IADD3s), 3 x 32 an IMAD. */
+enum { RW_NONE, RW_FFMA, RW_DFMA, RW_IMAD };
+static const struct {
+    const char *unit;
+    int a, b;
+    double per;
+} rate_work[] = {
+    [RW_NONE] = { NULL, -1, -1, 0 },
+    [RW_FFMA] = { "flop", FU_FP32, SI_OP_FP32_RND, 64 },
+    [RW_DFMA] = { "flop", FU_FP64, -1, 64 },
+    [RW_IMAD] = { "int_op", SI_OP_IMAD, -1, 96 },
+};
+
 static const struct {
     const char *mix, *gen, *fam, *why;
+    int work;                   /* rate_work's row: how its rate is counted (RW_NONE: not) */
 } mix_gens[] = {
-    { "int32", "skewsim gen unit --op int32 --iters 2048 --block 256 --grid 1056", "e16_power", NULL },
-    { "fp64", "skewsim gen unit --op fp64 --iters 2048 --block 256 --grid 1056", "e16_power", NULL },
-    { "smem", "skewsim gen unit --op smem --iters 2048 --block 256 --grid 1056", "e16_power", NULL },
-    { "sgemm_fp32", "skewsim gen gemm --dtype fp32 --m 1536 --n 2816 --k 256", "e16_power", NULL },
-    { "tf32", "skewsim gen gemm --dtype tf32 --m 8192 --n 8192 --k 8192", "e16_power", NULL },
-    { "fp16", "skewsim gen gemm --dtype fp16 --m 8192 --n 8192 --k 8192", "e16_power", NULL },
-    { "bf16", "skewsim gen gemm --dtype bf16 --m 8192 --n 8192 --k 8192", "e16_power", NULL },
-    { "fp8", "skewsim gen gemm --dtype fp8 --m 8192 --n 8192 --k 8192", "e16_power", NULL },
+    { "fp32_1cta", NULL, "e16_power", NULL, RW_FFMA },      /* power_mix.csv names their generators */
+    { "fp32_8cta", NULL, "e16_power", NULL, RW_FFMA },
+    { "int32", "skewsim gen unit --op int32 --iters 2048 --block 256 --grid 1056", "e16_power", NULL, RW_IMAD },
+    { "fp64", "skewsim gen unit --op fp64 --iters 2048 --block 256 --grid 1056", "e16_power", NULL, RW_DFMA },
+    { "smem", "skewsim gen unit --op smem --iters 2048 --block 256 --grid 1056", "e16_power", NULL, RW_NONE },
+    { "sgemm_fp32", "skewsim gen gemm --dtype fp32 --m 1536 --n 2816 --k 256", "e16_power", NULL, RW_FFMA },
+    { "tf32", "skewsim gen gemm --dtype tf32 --m 8192 --n 8192 --k 8192", "e16_power", NULL, RW_NONE },
+    { "fp16", "skewsim gen gemm --dtype fp16 --m 8192 --n 8192 --k 8192", "e16_power", NULL, RW_NONE },
+    { "bf16", "skewsim gen gemm --dtype bf16 --m 8192 --n 8192 --k 8192", "e16_power", NULL, RW_NONE },
+    { "fp8", "skewsim gen gemm --dtype fp8 --m 8192 --n 8192 --k 8192", "e16_power", NULL, RW_NONE },
     /* E28 (validation/h100/power; cap_power.cu, asked for by name):
      * fma_reg_kernel and fma_data_kernel are fma_kernel's loop with b and c
      * as registers or uniform operands; gen fma's SASS stands for them (one
      * register operand more or less a FFMA), with their data */
-    { "reg_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL },
-    { "reg_rand_bc", "skewsim gen fma --iters 2048 --block 256 --grid 1056 --data random", "e28_power", NULL },
-    { "fp32_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL },
-    { "fp32_ones", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL },
-    { "reg_rand_b", NULL, "e28_power", "no generator: data between quiet and random (data=)" },
-    { "fp32_dense", NULL, "e28_power", "no generator: data between quiet and random (data=)" },
+    { "reg_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL, RW_FFMA },
+    { "reg_rand_bc", "skewsim gen fma --iters 2048 --block 256 --grid 1056 --data random", "e28_power", NULL,
+      RW_FFMA },
+    { "fp32_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL, RW_FFMA },
+    { "fp32_ones", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL, RW_FFMA },
+    { "reg_rand_b", NULL, "e28_power", "no generator: data between quiet and random (data=)", RW_NONE },
+    { "fp32_dense", NULL, "e28_power", "no generator: data between quiet and random (data=)", RW_NONE },
 };
 
 /* mix's row of mix_gens, or -1 */
@@ -1227,7 +1250,8 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
     if (d->pmix.n == 0 || d->smi.n == 0)
         return 0;
     int pm = col(&d->pmix, "mix"), pg = col(&d->pmix, "gen"), pa = col(&d->pmix, "start_host_ns"),
-        pb = col(&d->pmix, "end_host_ns"), pbd = col(&d->pmix, "board");
+        pb = col(&d->pmix, "end_host_ns"), pbd = col(&d->pmix, "board"), pr = col(&d->pmix, "rate_per_s"),
+        pu = col(&d->pmix, "work_unit");
     int sm_t = col(&d->smi, "unix_ms"), sm_c = col(&d->smi, "clocks_sm"), sm_p = col(&d->smi, "power_draw");
     if (pm < 0 || pa < 0 || pb < 0 || sm_t < 0 || sm_c < 0 || sm_p < 0)
         return 0;
@@ -1298,6 +1322,18 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
             m->meas_mhz = median_of(cl, n);
             m->meas_w = median_of(pw, n);
             m->secs = SK_MAX(1.0, (t1 - t0 + 1500) / 1e3);
+            /* its work rate at the clock it ran at: the rows' issues per SM
+             * cycle over every SM */
+            m->meas_rate = m->sim_rate = NAN;
+            int w = g >= 0 ? mix_gens[g].work : RW_NONE;
+            if (w != RW_NONE && pr >= 0 && pu >= 0 && !strcmp(cell(&d->pmix, r, pu), rate_work[w].unit)) {
+                double per_cycle = 0;
+                for (int i = 0; i < tp->nsms; i++)
+                    per_cycle += m->rate[i].issued[rate_work[w].a] +
+                                 (rate_work[w].b >= 0 ? m->rate[i].issued[rate_work[w].b] : 0);
+                m->meas_rate = num(&d->pmix, r, pr);
+                m->sim_rate = per_cycle * rate_work[w].per * m->meas_mhz * 1e6;
+            }
         }
         free(cl);
         free(pw);
@@ -1317,6 +1353,12 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
                 snprintf(shown, sizeof shown, "%s", mx[i].name);
             add_row_as(v, fam, mx[i].name, mx[i].name, shown, M_CLOCK, mx[i].meas_mhz, mhz);
             add_row_as(v, fam, mx[i].name, mx[i].name, shown, M_POWER, mx[i].meas_w, w);
+            /* nothing was fitted to a rate: its row is a prediction even
+             * where the mix's power was fitted (FILE names the mix's kid) */
+            char rkid[48];
+            snprintf(rkid, sizeof rkid, "%s:rate", mx[i].name);
+            if (isfinite(mx[i].meas_rate))
+                add_row_as(v, fam, rkid, rkid, shown, M_RATE, mx[i].meas_rate * 1e-12, mx[i].sim_rate * 1e-12);
         }
     }
     for (size_t i = 0; i < nmx; i++)
@@ -1592,7 +1634,7 @@ int validate_measured(const cfg *c, const char *dir, const char *fitted, const c
         printf("  %zu rows, %d kernels skipped%s\n", v.n, v.skipped,
                max_mape > 0 ? "" : "; no --max-mape: nothing judged");
         if (max_mape > 0)
-            printf("  judged: the predicted MAPE of time, span, round, clock and power, <= %g %%\n", max_mape);
+            printf("  judged: the predicted MAPE of time, span, round, clock, power and rate, <= %g %%\n", max_mape);
     }
     free(v.rows);
     topo_free(&tp);
