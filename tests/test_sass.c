@@ -73,17 +73,13 @@ END_TEST
  * dynamic path, loops folded, must be a subsequence of the listing in PC
  * order with the listing's stall counts.  Catches a stall count copied
  * wrong into the generator, and a reader that decodes the wrong bits. */
-START_TEST(test_sass_matches_gen_fma)
+/* A generated program, loops folded, against function fn of a listing:
+ * each instruction found in PC order, with the listing's stall count and
+ * the .reuse flags of its vector sources.  Returns how many matched. */
+static size_t match_listing(const program *p, const sass *s, int fn, const char *what)
 {
-    sk_error e = {0};
-    sass *s = sass_load(FMA_SASS, &e);
-    ck_assert_msg(s != NULL, "%s", e.msg);
-    size_t n;
-    const sass_instr *code = sass_code(s, 0, &n);
-    kernel k;
-    ck_assert_int_eq(gen_fma(&k, 4099, 256, 1, &e), 0);   /* both loops and the remainder path */
-    const program *p = &k.progs[0];
-    size_t j = 0, matched = 0;
+    size_t n, j = 0, matched = 0;
+    const sass_instr *code = sass_code(s, fn, &n);
     for (uint32_t i = 0; i < p->n; i++) {
         const instr *in = &p->code[i];
         if (in->kind == IK_LOOP || in->kind == IK_ENDLOOP || in->kind == IK_IFWARP || in->kind == IK_ENDIF)
@@ -91,10 +87,10 @@ START_TEST(test_sass_matches_gen_fma)
         const char *op = p->opnames[in->opcode];
         while (j < n && strcmp(code[j].op, op) != 0)
             j++;
-        ck_assert_msg(j < n, "gen fma entry %u (%s, line %u): not found in the listing after the previous one",
-                      i, op, in->line);
+        ck_assert_msg(j < n, "%s entry %u (%s, line %u): not found in the listing after the previous one",
+                      what, i, op, in->line);
         int want = code[j].stall ? code[j].stall : 1;
-        ck_assert_msg(in->stall == want, "gen fma entry %u: %s stall %d, listing /*%04x*/ stall %d", i, op,
+        ck_assert_msg(in->stall == want, "%s entry %u: %s stall %d, listing /*%04x*/ stall %d", what, i, op,
                       in->stall, code[j].pc, want);
         /* and its .reuse flags: a vector source is marked where the
          * listing marks that register */
@@ -102,14 +98,49 @@ START_TEST(test_sass_matches_gen_fma)
             int v = prog_vreg(p, in->src[r]), listed = 0;
             for (int q = 0; v >= 0 && q < code[j].nreused; q++)
                 listed |= code[j].reused[q] == v;
-            ck_assert_msg((in->reuse >> r & 1) == listed, "gen fma entry %u: %s source %d reuse %d, listing "
-                          "/*%04x*/ %d", i, op, r, in->reuse >> r & 1, code[j].pc, listed);
+            ck_assert_msg((in->reuse >> r & 1) == listed, "%s entry %u: %s source %d reuse %d, listing "
+                          "/*%04x*/ %d", what, i, op, r, in->reuse >> r & 1, code[j].pc, listed);
         }
         j++;
         matched++;
     }
-    ck_assert_uint_ge(matched, 60);
+    return matched;
+}
+
+START_TEST(test_sass_matches_gen_fma)
+{
+    sk_error e = {0};
+    sass *s = sass_load(FMA_SASS, &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    kernel k;
+    ck_assert_int_eq(gen_fma(&k, 4099, 256, 1, &e), 0);   /* both loops and the remainder path */
+    ck_assert_uint_ge(match_listing(&k.progs[0], s, 0, "gen fma"), 60);
     kernel_free(&k);
+    sass_free(s);
+}
+END_TEST
+
+/* gen unit's int_kernel and smem_kernel are their listings' (E16's
+ * cap_power.sass.gz), main loop, remainder and record, instruction for
+ * instruction (the never-taken stores of the result check left out). */
+START_TEST(test_sass_matches_gen_unit)
+{
+    sk_error e = {0};
+    sass *s = sass_load("validation/h200/capture/sass/cap_power.sass.gz", &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    static const struct { int op; long iters; const char *fn; size_t min; } kernels[] = {
+        { 0, 21, "_Z10int_kernelP3RecijPj", 70 },
+        { 2, 7, "_Z11smem_kernelP3ReciPf", 100 },
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(kernels); i++) {
+        kernel k;
+        ck_assert_int_eq(gen_unit(&k, kernels[i].op, kernels[i].iters, 256, 1056, &e), 0);
+        int fn = sass_function(s, kernels[i].fn, 0);
+        ck_assert_int_ge(fn, 0);
+        size_t m = match_listing(&k.progs[0], s, fn, kernels[i].fn);
+        ck_assert_msg(m >= kernels[i].min, "%s: %zu matched", kernels[i].fn, m);
+        kernel_free(&k);
+    }
     sass_free(s);
 }
 END_TEST
@@ -232,6 +263,7 @@ Suite *sass_suite(void)
     TCase *tc = tcase_create("listing");
     tcase_add_test(tc, test_sass_fma_listing);
     tcase_add_test(tc, test_sass_matches_gen_fma);
+    tcase_add_test(tc, test_sass_matches_gen_unit);
     tcase_add_test(tc, test_sass_functions);
     tcase_add_loop_test(tc, test_sass_errors, 0, (int)SK_ARRAY_LEN(bad));
     tcase_add_test(tc, test_sass_nul_and_io);

@@ -666,9 +666,11 @@ START_TEST(test_reuse_flags)
     unlink(path);
     kernel_free(&k);
     trace_close(t);
-    ck_assert_int_eq(gen_unit(&k, 0, 21, 256, 1056, &e), 0);
-    roundtrip(&k, 1);
-    kernel_free(&k);
+    for (int op = 0; op < 3; op++) {
+        ck_assert_int_eq(gen_unit(&k, op, 21, 256, 1056, &e), 0);
+        roundtrip(&k, op & 1);
+        kernel_free(&k);
+    }
     ck_assert_int_eq(gen_gemm_dtype(&k, 256, 256, 64, GEN_GEMM_FP32, &e), 0);
     roundtrip(&k, 0);
     kernel_free(&k);

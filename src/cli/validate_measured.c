@@ -1187,8 +1187,10 @@ static int fit_power(vctx *v, const topo *tp, const pmix *mx, size_t n, sk_error
  * work_unit) each one does.  RW_FFMA: an FFMA's 32 lanes x 2 flop (its
  * quiet and random-data rows); RW_DFMA likewise; RW_IMAD: int_kernel's
  * int_op, 6 PTX ops a thread an iteration of which 2 are the IMADs (the
- * adds merged into IADD3s), 3 x 32 an IMAD. */
-enum { RW_NONE, RW_FFMA, RW_DFMA, RW_IMAD };
+ * adds merged into IADD3s), 3 x 32 an IMAD; RW_SMEM: smem_kernel's
+ * smem_byte, its LDS and STS of 4 bytes a lane (the kernel's only LD/ST
+ * pipe instructions but its one LDC and record stores), 128 each. */
+enum { RW_NONE, RW_FFMA, RW_DFMA, RW_IMAD, RW_SMEM };
 static const struct {
     const char *unit;
     int a, b;
@@ -1198,6 +1200,7 @@ static const struct {
     [RW_FFMA] = { "flop", FU_FP32, SI_OP_FP32_RND, 64 },
     [RW_DFMA] = { "flop", FU_FP64, -1, 64 },
     [RW_IMAD] = { "int_op", SI_OP_IMAD, -1, 96 },
+    [RW_SMEM] = { "smem_byte", FU_LDST, -1, 128 },
 };
 
 static const struct {
@@ -1208,7 +1211,7 @@ static const struct {
     { "fp32_8cta", NULL, "e16_power", NULL, RW_FFMA },
     { "int32", "skewsim gen unit --op int32 --iters 2048 --block 256 --grid 1056", "e16_power", NULL, RW_IMAD },
     { "fp64", "skewsim gen unit --op fp64 --iters 2048 --block 256 --grid 1056", "e16_power", NULL, RW_DFMA },
-    { "smem", "skewsim gen unit --op smem --iters 2048 --block 256 --grid 1056", "e16_power", NULL, RW_NONE },
+    { "smem", "skewsim gen unit --op smem --iters 2048 --block 256 --grid 1056", "e16_power", NULL, RW_SMEM },
     { "sgemm_fp32", "skewsim gen gemm --dtype fp32 --m 1536 --n 2816 --k 256", "e16_power", NULL, RW_FFMA },
     { "tf32", "skewsim gen gemm --dtype tf32 --m 8192 --n 8192 --k 8192", "e16_power", NULL, RW_NONE },
     { "fp16", "skewsim gen gemm --dtype fp16 --m 8192 --n 8192 --k 8192", "e16_power", NULL, RW_NONE },

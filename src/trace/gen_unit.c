@@ -15,15 +15,16 @@
  *   smem   smem_kernel: per iteration two LDS and one STS of 4 bytes with
  *          the index arithmetic (VIADD, IADD3, LOP3.LUT masks) and two FADD,
  *          unrolled 4 (0x250-0x540), after each thread's stores filling the
- *          4096-float array and a barrier.
+ *          4096-float array and a barrier; written from the listing like
+ *          int_kernel.
  *
  * --iters N is the kernel's `iters` argument: the unrolled loop runs N / U
  * times and the remainder loop N % U (U = 8, 8, 4).  Each kernel ends with
  * the CTA record of cap_power.cu (a barrier, thread 0's store).  The
  * register names and the dependencies between instructions are the SASS's;
- * in fp64 and smem the stall counts are 1 and no .reuse flags are written
- * (the unit pipes, not the stalls, bound these loops: 2 DFMA warp
- * instructions per SM cycle, E10).
+ * in fp64 the stall counts are 1 and no .reuse flags are written (the DFMA
+ * pipe, not the stalls, bounds that loop: 2 warp instructions per SM
+ * cycle, E10).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,107 @@
 #include "gen_priv.h"
 
 const char *const gen_unit_ops[] = { "int32", "fp64", "smem", NULL };
+
+/* cap_power.cu's CTA record, the same in every kernel of it: thread 0
+ * (warp 0; the others exit) reads its SM, the timers and the CTA index
+ * and stores the five 8-byte fields through the descriptor in `desc`
+ * (int_kernel 0x460-0x520). */
+static void record(strbuf *b, const char *desc)
+{
+    sb_printf(b, "ifwarp 0\n"
+              "S2R R13 stall=1\n" "CS2R R8 timer=end stall=2\n" "CS2R R10 clock=end stall=1\n"
+              "S2R R12 stall=1\n" "LDC.64 R6 bytes=8 pattern=uniform stall=2\n"
+              "IMAD.WIDE.U32 R6 <- R12 R6 stall=5\n");
+    static const char *const field[] = { "R12", "R4", "R8", "R2", "R10" };
+    for (int f = 0; f < 5; f++)
+        sb_printf(b, "STG.E.64 <- %s R6 %s bytes=8 pattern=uniform stall=%d\n", desc, field[f], f < 4 ? 4 : 1);
+    sb_printf(b, "end\nEXIT stall=5\n");
+}
+
+/* smem_kernel's main loop, 0x250-0x540, one trip of four iterations: each
+ * index (tid + i) * 4 + offset masked to the 16 KiB array, two LDS, an
+ * FADD into the STS's value and one into the sum */
+static const char smem_main[] =
+    "IMAD.SHL.U32 R9 <- R7 stall=2\n" "VIADD R8 <- R8 stall=2\n"                           /* 0250 */
+    "VIADD R13 <- R9.reuse stall=1\n" "IADD3 R11 <- R9.reuse stall=1\n"                    /* 0270 */
+    "VIADD R16 <- R9.reuse stall=1\n" "IADD3 R20 <- R9.reuse stall=1\n"                    /* 0290 */
+    "VIADD R15 <- R9 stall=1\n" "LOP3.LUT R12 <- R11 stall=1\n"                            /* 02b0 */
+    "VIADD R18 <- R9.reuse stall=1\n" "LOP3.LUT R11 <- R9.reuse stall=1\n"                 /* 02d0 */
+    "VIADD R19 <- R9 stall=1\n" "LOP3.LUT R14 <- R13 stall=1\n"                            /* 02f0 */
+    "VIADD R7 <- R7 stall=1\n" "LDS R12 <- R12 UR4 bytes=4 stall=1\n"                      /* 0310 */
+    "LOP3.LUT R16 <- R16 stall=2\n" "LOP3.LUT R15 <- R15 stall=1\n"                        /* 0330 */
+    "LDS R11 <- R11 UR4 bytes=4 stall=1\n" "LOP3.LUT R18 <- R18 stall=2\n"                 /* 0350 */
+    "LOP3.LUT R20 <- R20 stall=2\n" "LOP3.LUT R19 <- R19 stall=2\n"                        /* 0370 */
+    "ISETP.NE.AND P1 <- R8 stall=1\n" "FADD R13 <- R12 R11 stall=1\n"                      /* 0390 */
+    "FADD R11 <- R11 R10 stall=4\n" "STS <- R14 UR4 R13 bytes=4 stall=4\n"                 /* 03b0 */
+    "LDS R17 <- R16 UR4 bytes=4 stall=4\n" "LDS R12 <- R15 UR4 bytes=4 stall=1\n"          /* 03d0 */
+    "VIADD R13 <- R9.reuse stall=2\n" "VIADD R16 <- R9 stall=3\n"                          /* 03f0 */
+    "LOP3.LUT R14 <- R13 stall=2\n" "IADD3 R15 <- R9.reuse stall=1\n"                      /* 0410 */
+    "VIADD R9 <- R9 stall=1\n" "LOP3.LUT R16 <- R16 stall=2\n"                             /* 0430 */
+    "LOP3.LUT R15 <- R15 stall=1\n" "FADD R17 <- R17 R12.reuse stall=1\n"                  /* 0450 */
+    "FADD R11 <- R11 R12 stall=4\n" "STS <- R18 UR4 R17 bytes=4 stall=4\n"                 /* 0470 */
+    "LDS R20 <- R20 UR4 bytes=4 stall=4\n" "LDS R19 <- R19 UR4 bytes=4 stall=1\n"          /* 0490 */
+    "LOP3.LUT R18 <- R9 stall=1\n" "FADD R13 <- R20 R19.reuse stall=1\n"                   /* 04b0 */
+    "FADD R11 <- R11 R19 stall=4\n" "STS <- R14 UR4 R13 bytes=4 stall=4\n"                 /* 04d0 */
+    "LDS R16 <- R16 UR4 bytes=4 stall=4\n" "LDS R15 <- R15 UR4 bytes=4 stall=2\n"          /* 04f0 */
+    "FADD R9 <- R16 R15.reuse stall=1\n" "FADD R10 <- R11 R15 stall=4\n"                   /* 0510 */
+    "STS <- R18 UR4 R9 bytes=4 stall=1\n" "@P1 BRA stall=5\n";                             /* 0530 */
+
+/* Its remainder loop, 0x5a0-0x680, one iteration a trip */
+static const char smem_rest[] =
+    "IMAD.SHL.U32 R8 <- R7.reuse stall=1\n" "IADD3 R6 <- R6 stall=1\n"                     /* 05a0 */
+    "VIADD R7 <- R7 stall=2\n" "VIADD R11 <- R8 stall=1\n"                                 /* 05c0 */
+    "ISETP.NE.AND P0 <- R6 stall=1\n" "VIADD R9 <- R8.reuse stall=1\n"                     /* 05e0 */
+    "LOP3.LUT R13 <- R8 stall=2\n" "LOP3.LUT R11 <- R11 stall=2\n"                         /* 0600 */
+    "LOP3.LUT R9 <- R9 stall=4\n" "LDS R11 <- R11 UR4 bytes=4 stall=4\n"                   /* 0620 */
+    "LDS R9 <- R9 UR4 bytes=4 stall=2\n" "FADD R8 <- R11 R9 stall=1\n"                     /* 0640 */
+    "FADD R10 <- R9 R10 stall=4\n" "STS <- R13 UR4 R8 bytes=4 stall=1\n"                   /* 0660 */
+    "@P0 BRA stall=5\n";                                                                    /* 0680 */
+
+/* smem_kernel whole: thread t fills floats t, t + block, ... of the 4096
+ * (as many trips as the block needs to cover them: exact when it divides
+ * 4096), a barrier, the main loop iters / 4 times, the remainder iters % 4,
+ * the check of the sum (its store, behind a test the kernel's data never
+ * pass, left out), the barrier, and thread 0's record. */
+static void smem_kernel(strbuf *b, long iters, long block)
+{
+    sb_printf(b, "LDC R1 bytes=4 pattern=uniform stall=1\n"                                 /* 0000 */
+              "CS2R R4 timer=start stall=2\n" "CS2R R2 clock=start stall=1\n"              /* 0010 */
+              "S2R R0 stall=4\n" "LDC R11 bytes=4 pattern=uniform stall=1\n"               /* 0030 */
+              "BSSY stall=1\n" "ISETP.GT.AND P0 <- R0 stall=13\n" "@P0 BRA stall=5\n"    /* 0050 */
+              "S2R R9 stall=1\n" "LDC R10 bytes=4 pattern=uniform stall=1\n"              /* 0080 */
+              "MOV R6 stall=1\n" "IMAD.MOV.U32 R7 <- R0 stall=3\n"                        /* 00a0 */
+              "LEA R6 <- R9 R6 stall=7\n"                                                  /* 00c0 */
+              "loop %ld\n"
+              "IMAD R8 <- R7 R6 stall=1\n" "I2FP.F32.S32 R9 <- R7 stall=1\n"              /* 00d0 */
+              "IMAD.IADD R7 <- R10 R7 stall=4\n" "STS <- R8 R9 bytes=4 stall=1\n"         /* 00f0 */
+              "ISETP.GE.AND P0 <- R7 stall=13\n" "@!P0 BRA stall=5\n"                      /* 0110 */
+              "end\n"
+              "BSYNC stall=5\n" "BAR.SYNC.DEFER_BLOCKING stall=1\n"                        /* 0130 */
+              "ISETP.GE.AND P0 <- R11 stall=5\n" "ULDC.64 UR6 bytes=8 pattern=uniform stall=8\n" /* 0150 */
+              "@!P0 BRA stall=5\n",                                                         /* 0170 */
+              (4096 + block - 1) / block);
+    if (iters >= 1) {
+        sb_printf(b, "VIADD R7 <- R11.reuse stall=1\n" "LOP3.LUT R6 <- R11 stall=1\n"     /* 0180 */
+                  "IMAD.MOV.U32 R10 stall=3\n" "ISETP.GE.U32.AND P1 <- R7 stall=2\n"       /* 01a0 */
+                  "ISETP.NE.AND P0 <- R6 stall=2\n" "MOV R7 <- R0 stall=9\n"               /* 01c0 */
+                  "@!P1 BRA stall=5\n");                                                    /* 01e0 */
+        if (iters >= 4)
+            sb_printf(b, "S2UR UR5 stall=1\n" "IMAD.IADD R8 <- R6 R11 stall=1\n"          /* 01f0 */
+                      "UMOV UR4 stall=1\n" "IMAD.MOV.U32 R10 stall=2\n"                   /* 0210 */
+                      "IMAD.MOV.U32 R7 <- R0 stall=1\n" "ULEA UR4 <- UR5 UR4 stall=12\n" /* 0230 */
+                      "loop %ld\n%send\n", iters / 4, smem_main);
+        sb_printf(b, "@!P0 BRA stall=5\n");                                                 /* 0550 */
+        if (iters % 4)
+            sb_printf(b, "S2UR UR5 stall=1\n" "IADD3 R7 <- R7 stall=1\n"                  /* 0560 */
+                      "UMOV UR4 stall=2\n" "ULEA UR4 <- UR5 UR4 stall=12\n"               /* 0580 */
+                      "loop %ld\n%send\n", iters % 4, smem_rest);
+    }
+    sb_printf(b, "FSETP.NEU.AND P0 <- R10 stall=13\n"                                      /* 0690 */
+              "BAR.SYNC.DEFER_BLOCKING stall=1\n"                                           /* 06d0 */
+              "ISETP.NE.AND P0 <- R0 stall=13\n");                                          /* 06e0 */
+    record(b, "UR6");                                                                       /* 06f0 */
+}
 
 /* int_kernel's main loop, 0x130-0x350, one trip of eight iterations */
 static const char int32_main[] =
@@ -90,17 +192,8 @@ static void int32_kernel(strbuf *b, long iters)
     sb_printf(b, "LOP3.LUT R9 <- R10 R8 R11 stall=1\n" "ULDC.64 UR4 bytes=8 pattern=uniform stall=1\n" /* 03e0 */
               "ISETP.NE.AND P1 <- R0 stall=2\n" "LOP3.LUT R12 <- R9 R12 stall=4\n"         /* 0400 */
               "ISETP.NE.AND P0 <- R12 R7 stall=13\n"                                        /* 0420 */
-              "BAR.SYNC.DEFER_BLOCKING stall=6\n"                                           /* 0450 */
-              "ifwarp 0\n"                                                                  /* 0460 @P1 EXIT */
-              "S2R R13 stall=1\n" "CS2R R8 timer=end stall=2\n" "CS2R R10 clock=end stall=1\n" /* 0470 */
-              "S2R R12 stall=1\n" "LDC.64 R6 bytes=8 pattern=uniform stall=2\n"            /* 04a0 */
-              "IMAD.WIDE.U32 R6 <- R12 R6 stall=5\n"                                        /* 04c0 */
-              "STG.E.64 <- UR4 R6 R12 bytes=8 pattern=uniform stall=4\n"                   /* 04d0 */
-              "STG.E.64 <- UR4 R6 R4 bytes=8 pattern=uniform stall=4\n"
-              "STG.E.64 <- UR4 R6 R8 bytes=8 pattern=uniform stall=4\n"
-              "STG.E.64 <- UR4 R6 R2 bytes=8 pattern=uniform stall=1\n"
-              "STG.E.64 <- UR4 R6 R10 bytes=8 pattern=uniform stall=1\n"                   /* 0510 */
-              "end\nEXIT stall=5\n");                                                       /* 0520 */
+              "BAR.SYNC.DEFER_BLOCKING stall=6\n");                                         /* 0450 */
+    record(b, "UR4");                                                                       /* 0460 */
 }
 
 static void fp64_body(strbuf *b, int unroll)
@@ -108,17 +201,6 @@ static void fp64_body(strbuf *b, int unroll)
     for (int u = 0; u < unroll; u++)
         sb_printf(b, "DFMA R14 <- R14 UR4 R6 stall=1\nDFMA R16 <- R16 UR4 R6 stall=1\n"
                   "DFMA R12 <- R12 UR4 R6 stall=1\nDFMA R10 <- R10 UR4 R6 stall=1\n");
-}
-
-static void smem_body(strbuf *b, int unroll)
-{
-    for (int u = 0; u < unroll; u++)
-        sb_printf(b, "VIADD R13 <- R9 stall=1\nIADD3 R11 <- R9 stall=1\nVIADD R16 <- R9 stall=1\n"
-                  "LOP3.LUT R12 <- R11 stall=1\nLOP3.LUT R14 <- R13 stall=1\n"
-                  "LOP3.LUT R16 <- R16 stall=1\n"
-                  "LDS R12 <- R12 UR4 bytes=4 stall=1\nLDS R11 <- R16 UR4 bytes=4 stall=1\n"
-                  "FADD R13 <- R12 R11 stall=1\nFADD R10 <- R11 R10 stall=1\n"
-                  "STS <- R14 UR4 R13 bytes=4 stall=1\nVIADD R9 <- R9 stall=1\n");
 }
 
 int gen_unit(kernel *k, int op, long iters, long block, long grid, sk_error *e)
@@ -129,35 +211,31 @@ int gen_unit(kernel *k, int op, long iters, long block, long grid, sk_error *e)
         return e->code;
     static const int unroll[] = { 8, 8, 4 };
     static const char *const names[] = { "int_kernel", "dfma_kernel", "smem_kernel" };
-    void (*body)(strbuf *, int) = op == 1 ? fp64_body : smem_body;
     int u = unroll[op];
     strbuf b = {NULL, 0, 0};
     sb_printf(&b, "skewsim-trace 1\nkernel %s grid=%ld block=%ld regs=%d smem=%d data=quiet\nprogram main\n",
               names[op], grid, block, op == 2 ? 18 : 24, op == 2 ? 16384 : 0);
-    if (op == 0) {
-        int32_kernel(&b, iters);
+    if (op != 1) {
+        if (op == 0)
+            int32_kernel(&b, iters);
+        else
+            smem_kernel(&b, iters, block);
         sb_printf(&b, "end\nendkernel\n");
         int rc = gen_parse(k, "gen unit", b.s, e);
         free(b.s);
         return rc;
     }
     sb_printf(&b, "LDC R1 bytes=4 pattern=uniform stall=1\nS2R R0 stall=2\n"
-              "LDC R7 bytes=4 pattern=uniform stall=1\nISETP.GE.AND P0 <- R7 stall=2\n");
-    if (op == 2)   /* fill the array: 4096 / block stores per thread, then a barrier */
-        sb_printf(&b, "loop %ld\nIMAD R8 <- R7 stall=1\nI2FP.F32.S32 R9 <- R7 stall=1\n"
-                  "STS <- R8 R9 bytes=4 stall=1\nISETP.GE.AND P0 <- R7 stall=1\n@!P0 BRA stall=5\n"
-                  "end\nBAR.SYNC.DEFER_BLOCKING stall=1\nULDC.64 UR4 bytes=8 pattern=uniform stall=1\n",
-                  (4096 + block - 1) / block);
-    else
-        sb_printf(&b, "IMAD.MOV.U32 R6 stall=1\nUMOV UR4 stall=1\n");
+              "LDC R7 bytes=4 pattern=uniform stall=1\nISETP.GE.AND P0 <- R7 stall=2\n"
+              "IMAD.MOV.U32 R6 stall=1\nUMOV UR4 stall=1\n");
     if (iters / u > 0) {
         sb_printf(&b, "loop %ld\nVIADD R9 <- R9 stall=1\nISETP.NE.AND P1 <- R9 stall=1\n", iters / u);
-        body(&b, u);
+        fp64_body(&b, u);
         sb_printf(&b, "@P1 BRA stall=5\nend\n");
     }
     if (iters % u > 0) {
         sb_printf(&b, "loop %ld\nVIADD R8 <- R8 stall=1\nISETP.NE.AND P0 <- R8 stall=1\n", iters % u);
-        body(&b, 1);
+        fp64_body(&b, 1);
         sb_printf(&b, "@P0 BRA stall=5\nend\n");
     }
     sb_printf(&b, "BAR.SYNC.DEFER_BLOCKING stall=1\n"
