@@ -52,10 +52,11 @@ static void run_tiny(tu_run *run, const char *yaml, const char *body, unsigned g
     ck_assert_uint_eq(results_nctas(run->r), grid);
 }
 
-/* VIADD issues to the FP32 pipe's 16-lane half (E29, program.c): beside
- * LOP3 (the int unit) it overlaps, as IADD3 beside LOP3 does not; beside
- * FFMA it does not, holding the FP32 pipe two cycles to FFMA's one.  One
- * warp, four independent registers per op, 64 iterations. */
+/* VIADD and IMAD issue to the FP32 pipe's 16-lane half (E29, program.c):
+ * beside LOP3 (the int unit) each overlaps, as IADD3 beside LOP3 does not;
+ * beside FFMA it does not, holding the FP32 pipe two cycles to FFMA's one.
+ * The cycles of one warp, four independent registers per op, 64
+ * iterations of a and b. */
 static long pair_cycles(const char *a, const char *b)
 {
     char body[1024] = "loop 64\n";
@@ -72,49 +73,38 @@ static long pair_cycles(const char *a, const char *b)
 
 START_TEST(test_viadd_pipe)
 {
-    uint8_t kind, cls;
-    sk_error e = { 0 };
-    ck_assert_int_eq(prog_classify("VIADD", &kind, &cls, &e), 0);
-    ck_assert_int_eq(cls, FU_FP32);
-    ck_assert_int_eq(prog_op_half("VIADD"), 1);
+    /* VIADD and IMAD (E29), each beside LOP3, beside FFMA: 8 instructions
+     * an iteration, 8 cycles when two pipes of 2-cycle ops share them, 16
+     * on one; with FFMA 4 x 2 + 4 x 1 = 12 on the FP32 pipe against FFMA +
+     * LOP3's 8 on the int unit */
+    static const char *const half[] = { "VIADD", "IMAD" };
+    for (size_t i = 0; i < SK_ARRAY_LEN(half); i++) {
+        uint8_t kind, cls;
+        sk_error e = { 0 };
+        ck_assert_int_eq(prog_classify(half[i], &kind, &cls, &e), 0);
+        ck_assert_int_eq(cls, FU_FP32);
+        ck_assert_int_eq(prog_op_half(half[i]), 1);
+        long with_lop3 = pair_cycles(half[i], "LOP3.LUT"), with_ffma = pair_cycles(half[i], "FFMA");
+        ck_assert_msg(with_lop3 < 64 * 9, "%s+LOP3 %ld cycles", half[i], with_lop3);
+        ck_assert_msg(with_ffma >= 64 * 12, "%s+FFMA %ld cycles", half[i], with_ffma);
+    }
     ck_assert_int_eq(prog_op_half("VIADD.X"), 1);
+    ck_assert_int_eq(prog_op_half("IMAD.MOV.U32"), 1);
     ck_assert_int_eq(prog_op_half("IADD3"), 0);
     ck_assert_int_eq(prog_op_half("FFMA"), 0);
-    long viadd_lop3 = pair_cycles("VIADD", "LOP3.LUT"), iadd3_lop3 = pair_cycles("IADD3", "LOP3.LUT");
-    long viadd_ffma = pair_cycles("VIADD", "FFMA"), ffma_lop3 = pair_cycles("FFMA", "LOP3.LUT");
-    /* 8 instructions an iteration: 8 cycles when two pipes of 2-cycle ops
-     * share them, 16 on one; VIADD + FFMA: 4 x 2 + 4 x 1 = 12 on the FP32
-     * pipe against FFMA + LOP3's 8 on the int unit */
-    ck_assert_msg(viadd_lop3 < 64 * 9 && iadd3_lop3 >= 64 * 16, "VIADD+LOP3 %ld, IADD3+LOP3 %ld cycles", viadd_lop3,
-                  iadd3_lop3);
-    ck_assert_msg(viadd_ffma >= 64 * 12 && ffma_lop3 < 64 * 9, "VIADD+FFMA %ld, FFMA+LOP3 %ld cycles", viadd_ffma,
-                  ffma_lop3);
-}
-END_TEST
-
-/* IMAD issues to the FP32 pipe's half too (E29: beside LOP3 1.94 + 1.94 a
- * cycle per SM, beside FFMA one after the other, beside VIADD sharing): it
- * overlaps LOP3 and not FFMA or VIADD. */
-START_TEST(test_imad_pipe)
-{
-    uint8_t kind, cls;
-    sk_error e = { 0 };
-    ck_assert_int_eq(prog_classify("IMAD.WIDE.U32", &kind, &cls, &e), 0);
-    ck_assert_int_eq(cls, FU_FP32);
-    ck_assert_int_eq(prog_op_half("IMAD"), 1);
-    ck_assert_int_eq(prog_op_half("IMAD.MOV.U32"), 1);
     ck_assert_int_eq(prog_op_half("IMUL"), 0);
-    long imad_lop3 = pair_cycles("IMAD", "LOP3.LUT"), imad_ffma = pair_cycles("IMAD", "FFMA");
+    long iadd3_lop3 = pair_cycles("IADD3", "LOP3.LUT"), ffma_lop3 = pair_cycles("FFMA", "LOP3.LUT");
     long imad_viadd = pair_cycles("IMAD", "VIADD");
-    ck_assert_msg(imad_lop3 < 64 * 9, "IMAD+LOP3 %ld cycles", imad_lop3);
-    ck_assert_msg(imad_ffma >= 64 * 12, "IMAD+FFMA %ld cycles", imad_ffma);
-    ck_assert_msg(imad_viadd >= 64 * 16, "IMAD+VIADD %ld cycles", imad_viadd);
-    /* the energy row stays the integer multiply's (an IMAD.MOV the add's) */
+    ck_assert_msg(iadd3_lop3 >= 64 * 16 && imad_viadd >= 64 * 16 && ffma_lop3 < 64 * 9,
+                  "IADD3+LOP3 %ld, IMAD+VIADD %ld, FFMA+LOP3 %ld cycles", iadd3_lop3, imad_viadd, ffma_lop3);
+    /* IMAD's energy row stays the integer multiply's (an IMAD.MOV the add's) */
     ck_assert_int_eq(si_op_row_of("IMAD", FU_FP32), SI_OP_IMAD);
     ck_assert_int_eq(si_op_row_of("IMAD.MOV.U32", FU_FP32), FU_INT);
     ck_assert_int_eq(si_op_row_of("IMUL", FU_INT), SI_OP_IMAD);
 }
 END_TEST
+
+
 
 /* Register banks (sm.register_banks, E29): the reads that cost issue
  * cycles, by prog_bank_cycles on a program built by hand (its ids are the
@@ -938,7 +928,6 @@ Suite *sm_suite(void)
     tcase_add_loop_test(tc, test_store_read_barrier, 0, (int)SK_ARRAY_LEN(store_reads));
     tcase_add_test(tc, test_store_read_barrier_slots);
     tcase_add_test(tc, test_viadd_pipe);
-    tcase_add_test(tc, test_imad_pipe);
     tcase_add_test(tc, test_bank_rule);
     tcase_add_test(tc, test_bank_conflict_cycles);
     tcase_add_test(tc, test_property_store_read);
