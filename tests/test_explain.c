@@ -67,6 +67,23 @@ START_TEST(test_reasons)
 }
 END_TEST
 
+/* A register-bank hold: the issue names its cost, the held cycle names
+ * the port, and the ready warps say why they wait (tests/data/bank.trace). */
+START_TEST(test_bank_reason)
+{
+    char *out = explain_run("tests/data/bank.trace", EXPLAIN_ISSUE, 0, PS_MAX, "sm: {register_banks: 2}");
+    HAS(out, "cycle 0: W0 (CTA 0 warp 0) issues FFMA R1 <- R2 R4 (register banks: +1 cycle)\n");
+    HAS(out, "cycle 1: nothing issues (issue port held until cycle 2: register banks)\n"
+             "      W0 (CTA 0 warp 0): ready (FFMA next), the scheduler's issue port held until cycle 2 (its last "
+             "issue's register reads conflicted in a bank)\n");
+    HAS(out, "cycle 2: W0 (CTA 0 warp 0) issues FFMA R3 <- R2.reuse R4\n");
+    free(out);
+    out = explain_run("tests/data/bank.trace", EXPLAIN_ISSUE, 0, PS_MAX, "sm: {register_banks: 0}");
+    ck_assert_ptr_null(strstr(out, "register banks"));
+    free(out);
+}
+END_TEST
+
 /* A destination a global store has yet to read: the read barrier, not a
  * busy unit or a ready warp (sm.store_read_cycles = 30: the STG issues at
  * cycle 0, the MOV into its data register waits until cycle 30). */
@@ -154,6 +171,7 @@ Suite *explain_suite(void)
     TCase *tc = tcase_create("explain");
     tcase_add_test(tc, test_reasons);
     tcase_add_test(tc, test_read_barrier_reason);
+    tcase_add_test(tc, test_bank_reason);
     tcase_add_test(tc, test_window_and_what);
     tcase_add_test(tc, test_parse);
     suite_add_tcase(s, tc);

@@ -145,6 +145,30 @@ START_TEST(test_sass_matches_gen_unit)
 }
 END_TEST
 
+/* The registers an instruction's text marks .reuse, whatever surrounds
+ * them: a sign, an absolute value's bars, a half selector after the flag;
+ * not a uniform register, not a name that merely starts with it. */
+START_TEST(test_sass_reused_text)
+{
+    static const char text[] =
+        "\t\tFunction : _Z1fv\n"
+        "  /*0000*/  FSETP.NEU.AND P2, PT, |R3|.reuse, +INF , PT ; /* 0x0000000000007918 */\n"
+        "     /* 0x000fc00000000000 */\n"
+        "  /*0010*/  HFMA2 R4, -R6.reuse, R8.reuse.H0_H0, R10 ; /* 0x0000000000007918 */\n"
+        "     /* 0x000fc00000000000 */\n"
+        "  /*0020*/  IADD3 R4, R6, UR7.reuse, R254.reuse ; /* 0x0000000000007918 */\n"
+        "     /* 0x000fc00000000000 */\n";
+    sk_error e = {0};
+    sass *s = sass_load_string("t.sass", text, sizeof text - 1, &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    const sass_instr *a = sass_at(s, 0, 0x0), *b = sass_at(s, 0, 0x10), *c = sass_at(s, 0, 0x20);
+    ck_assert(a->nreused == 1 && a->reused[0] == 3);
+    ck_assert(b->nreused == 2 && b->reused[0] == 6 && b->reused[1] == 8);
+    ck_assert(c->nreused == 1 && c->reused[0] == 254);
+    sass_free(s);
+}
+END_TEST
+
 /* Several functions and architectures, nvdisasm's headers, guards. */
 START_TEST(test_sass_functions)
 {
@@ -264,6 +288,7 @@ Suite *sass_suite(void)
     tcase_add_test(tc, test_sass_fma_listing);
     tcase_add_test(tc, test_sass_matches_gen_fma);
     tcase_add_test(tc, test_sass_matches_gen_unit);
+    tcase_add_test(tc, test_sass_reused_text);
     tcase_add_test(tc, test_sass_functions);
     tcase_add_loop_test(tc, test_sass_errors, 0, (int)SK_ARRAY_LEN(bad));
     tcase_add_test(tc, test_sass_nul_and_io);

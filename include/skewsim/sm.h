@@ -173,7 +173,7 @@ const warp_ops *warp_lookup(int policy);
     X(COMPILER, compiler, "the compiler's stall count of its last instruction")    \
     X(SCOREBOARD, scoreboard, "a register from a fixed-latency unit or shared memory") \
     X(UNIT, unit_busy, "every pipeline of its unit class is busy")                  \
-    X(BANK, reg_bank, "its last instruction's register reads conflicted in a bank")  \
+    X(BANK, reg_bank, "a warp was ready, but the last instruction's register reads conflicted in a bank") \
     X(BARRIER, barrier, "every warp waits at BAR.SYNC or GRID.SYNC")                \
     X(MEMORY, memory, "a register from a global load")                              \
     X(NO_CTA, no_cta, "no warp to serve (no CTA resident on its slots)")

@@ -113,8 +113,10 @@ static void instr_text(char *buf, size_t n, const program *p, const instr *in)
         k += (size_t)snprintf(buf + k, n - k, " <-");
     for (int i = 0; i < in->nsrc && k < n; i++) {
         regname(r, sizeof r, p, in->src[i]);
-        k += (size_t)snprintf(buf + k, n - k, " %s", r);
+        k += (size_t)snprintf(buf + k, n - k, " %s%s", r, (in->reuse >> i & 1) ? ".reuse" : "");
     }
+    if (in->bank && k < n)
+        snprintf(buf + k, n - k, " (register banks: +%u cycle%s)", (unsigned)in->bank, in->bank > 1 ? "s" : "");
 }
 
 /* Why warp `slot` of SM m did not issue in cycle c (it did not). */
@@ -186,6 +188,12 @@ static void reason(explain *x, const sim *s, const sm *m, int slot, uint64_t c, 
                  opname(p, in->opcode));
         return;
     }
+    const warp_sched *ws = &m->sched[w->sched];
+    if (ws->port_free > c) {
+        snprintf(buf, n, "ready (%s next), the scheduler's issue port held until cycle %" PRIu64
+                 " (its last issue's register reads conflicted in a bank)", opname(p, in->opcode), ws->port_free);
+        return;
+    }
     int pol = s->c.warp_policy;
     snprintf(buf, n, "ready (%s next), not chosen: %s (%s)", opname(p, in->opcode),
              pol >= 0 && pol < (int)SK_ARRAY_LEN(WARP_NAME) ? WARP_NAME[pol] : "?",
@@ -245,7 +253,9 @@ static int on_stall(void *ud, const sim *s, const sink_stall *e)
     char tb[32];
     ns(tb, sizeof tb, t);
     fprintf(x->out, "%12s ns  SM %d sched %d cycle %" PRIu64 ": nothing issues", tb, e->sm, e->sched, e->cycle);
-    if (e->ready_cycle != UINT64_MAX)
+    if (m->sched[e->sched].port_free > e->cycle)
+        fprintf(x->out, " (issue port held until cycle %" PRIu64 ": register banks)", m->sched[e->sched].port_free);
+    else if (e->ready_cycle != UINT64_MAX)
         fprintf(x->out, " (no warp before cycle %" PRIu64 ")", e->ready_cycle);
     others(x, s, m, e->sched, -1, e->cycle);
     return 0;

@@ -955,6 +955,23 @@ static inline uint64_t sched_next(sm *m, warp_sched *ws, uint64_t x)
     return sched_scan_next(m, ws, x);
 }
 
+/* Whether a warp of scheduler ws could issue at cycle c, read without
+ * writing anything (no wake raised, no cache moved: a held port's cycle
+ * must leave the schedule as it was). */
+static int sched_any_ready(const sm *m, const warp_sched *ws, uint64_t c)
+{
+    for (int i = 0; i < ws->n; i++) {
+        const warp *w = &m->warps[ws->order[i]];
+        if (w->state != W_ACTIVE || w->wake > c)
+            continue;
+        int pipe;
+        uint64_t u = sm_unit_earliest(m, w->sched, w->cls, &pipe);
+        if (SK_MAX(w->dep, u) <= c)
+            return 1;
+    }
+    return 0;
+}
+
 /* After cycle c issued something: a lower bound of the next cycle at which
  * any scheduler of m could issue (c + 1 when one can, UINT64_MAX when no
  * warp is ACTIVE).  A scheduler whose min_wake lies after c + 1 cannot
@@ -1052,7 +1069,9 @@ static void sm_fire(sim *s, event *ev)
                         sink_stall st = {.sm = m->id, .sched = sc, .cycle = c, .ready_cycle = ws->port_free};
                         sim_sink_stall(s, &st);
                     }
-                    charge(m, SM_STALL_BANK, 1);
+                    /* the hold costs the cycle only where a warp could
+                     * have issued in it; else the warps' own reason */
+                    charge(m, sched_any_ready(m, ws, c) ? SM_STALL_BANK : stall_reason(m, ws), 1);
                     continue;
                 }
                 if (ws->quiet_epoch == m->release_epoch) {

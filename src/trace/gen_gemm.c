@@ -284,17 +284,20 @@ static int gemm_sgemm(kernel *k, long m, long n, long kk, sk_error *e)
     uint64_t bytes = ((uint64_t)(m + n) * SGEMM_TILE_K * 4 + grid - 1) / grid;
     long nld = (long)((bytes + 511) / 512);
 
-    /* The generator's own registers (the tile address, the warp's loads of
-     * the next tiles) are ones the loop does not use: A = R1, loads into
-     * the rest in turn. */
-    const int ra = sgemm_free_regs[0], nfree = (int)SK_ARRAY_LEN(sgemm_free_regs) - 1;
+    /* The generator's own registers are ones the loop does not use: the
+     * tile address in the first, the CTA index and the base pointer it is
+     * made of in the last two (the epilogue reads them again: no load may
+     * have written them), warp 0's loads of the next tiles into the rest
+     * in turn. */
+    const int nf = (int)SK_ARRAY_LEN(sgemm_free_regs), ra = sgemm_free_regs[0], nfree = nf - 3;
+    const int rcta = sgemm_free_regs[nf - 2], rb = sgemm_free_regs[nf - 1];
     const unsigned char *ld = sgemm_free_regs + 1;
     strbuf b = {NULL, 0, 0};
     sb_printf(&b, "skewsim-trace 1\nkernel sm80_sgemm_ffma_256x128x8 grid=%llu block=256 "
               "regs=230 smem=36864\nprogram main\n"
               "S2R R%d stall=2\nLDC.64 R%d bytes=8 pattern=uniform stall=1\n"
               "IMAD.WIDE.U32 R%d <- R%d R%d stall=4\n",
-              (unsigned long long)grid, ld[0], ld[1], ra, ld[0], ld[1]);
+              (unsigned long long)grid, rcta, rb, ra, rcta, rb);
     sb_printf(&b, "ifwarp 0\n");
     for (long i = 0; i < nld; i++)
         sb_printf(&b, "LDG.E.128 R%d <- R%d bytes=16 pattern=coalesced stall=1\n", ld[i % nfree], ra);
@@ -322,7 +325,7 @@ static int gemm_sgemm(kernel *k, long m, long n, long kk, sk_error *e)
     /* epilogue: 128 fp32 accumulators per thread, 512 B per STG.E.128 warp-wide */
     sb_printf(&b, "IMAD.WIDE.U32 R%d <- R%d R%d stall=4\n"
               "loop 32\nSTG.E.128 <- R%d R0 bytes=16 pattern=coalesced stall=1\nend\n"
-              "EXIT stall=5\nend\nendkernel\n", ra, ld[0], ld[1], ra);
+              "EXIT stall=5\nend\nendkernel\n", ra, rcta, rb, ra);
     int rc = gen_parse(k, "gen gemm", b.s, e);
     free(b.s);
     return rc;

@@ -491,7 +491,8 @@ static int parse_instr(native *t, program *p)
              * not change the dependency, so it is dropped.  A vector
              * register source may carry .reuse (read from the operand reuse
              * cache: the register-bank model, docs/trace-format.md). */
-            const char *name = (arrow && s[0] == '!') ? s + 1 : s;
+            int neg = arrow && s[0] == '!';
+            const char *name = neg ? s + 1 : s;
             size_t sl = strlen(name);
             int reuse = sl > 6 && strcmp(name + sl - 6, ".reuse") == 0;
             if (reuse) {
@@ -506,7 +507,7 @@ static int parse_instr(native *t, program *p)
                 name = b;
             }
             int r = trace_parse_reg(name, &pred);
-            if (r < 0 || (name != s && !reuse && !pred))
+            if (r < 0 || (neg && !pred))
                 return fail_at(t, col, "%s: %s: expected " REG_EXPECT, op, s);
             if (reuse && (r == 0 || pred || name[0] != 'R'))
                 return fail_at(t, col, "%s: %s: expected .reuse only on a vector register source (R0-R254)",

@@ -208,7 +208,8 @@ static int parse_op(sass_parse *p, const char *q, const char *end, char op[32], 
 }
 
 /* The vector registers the operands between q and end mark .reuse
- * ("R7.reuse", "-R12.reuse"), by number, at most four. */
+ * ("R7.reuse", "-R12.reuse", "|R3|.reuse", "R4.reuse.H0_H0"), by number,
+ * at most four. */
 static void parse_reused(const char *q, const char *end, sass_instr *in)
 {
     static const char suffix[] = ".reuse";
@@ -219,8 +220,9 @@ static void parse_reused(const char *q, const char *end, sass_instr *in)
         unsigned v = 0;
         while (d < end && isdigit((unsigned char)*d) && v < 1000)
             v = v * 10 + (unsigned)(*d++ - '0');
-        if (d == r + 1 || v > 254 || (size_t)(end - d) < sizeof suffix - 1 ||
-            memcmp(d, suffix, sizeof suffix - 1) != 0)
+        const char *x = d < end && *d == '|' ? d + 1 : d;    /* an absolute value's bar */
+        if (d == r + 1 || v > 254 || (size_t)(end - x) < sizeof suffix - 1 ||
+            memcmp(x, suffix, sizeof suffix - 1) != 0)
             continue;
         if (in->nreused < sizeof in->reused)
             in->reused[in->nreused++] = (uint8_t)v;

@@ -25,20 +25,21 @@ SKIP = ("LDGSTS", "LDGDEPBAR", "DEPBAR")
 # or a register and the carry-out predicate when the second is a predicate)
 TWO_DST = ("ISETP", "UISETP", "PLOP3", "FSETP")
 
-REG = re.compile(r"^(U?R\d+|U?P\d+)(\.reuse)?$")
+REG = re.compile(r"^(U?R\d+|U?P\d+)((?:\.\w+)*)$")
 
 
 def regs_of(operand):
-    """The registers an operand names, with their .reuse flag."""
+    """The registers an operand names, with their .reuse flag: modifiers
+    after the name (.reuse, .64, .B1, .H0_H0) and a sign, negation or
+    absolute value's bars around it do not hide it."""
     out = []
     for tok in re.split(r"[\[\]+,\s]+", operand):
-        tok = tok.lstrip("-!|~").rstrip("|")
-        tok = re.sub(r"\.(64|128|B\d|H\d|X4|U32)\b", "", tok)
+        tok = tok.lstrip("-!~").replace("|", "")
         if tok.startswith("desc"):
             continue
         m = REG.match(tok)
         if m and m.group(1) not in ("RZ", "PT", "URZ", "UPT"):
-            out.append((m.group(1), bool(m.group(2))))
+            out.append((m.group(1), "reuse" in m.group(2).split(".")))
     return out
 
 
