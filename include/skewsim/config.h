@@ -23,9 +23,9 @@
 /* Functional-unit classes: what an instruction occupies when it issues.
  * The order is the order of the units.* keys. */
 #define FU_CLASS_MAP(X)                                     \
-    X(FP32,   "fp32")    /* FFMA, FADD, FMUL, FSETP ...  */ \
+    X(FP32,   "fp32")    /* FFMA, FADD, IMAD, VIADD ...  */ \
     X(FP16,   "fp16")    /* HFMA2, HADD2 ...             */ \
-    X(INT,    "int")     /* IADD3, LOP3, ISETP, IMAD ... */ \
+    X(INT,    "int")     /* IADD3, LOP3, ISETP, IMUL ... */ \
     X(FP64,   "fp64")    /* DFMA, DADD ...               */ \
     X(SFU,    "sfu")     /* MUFU.*                       */ \
     X(TENSOR, "tensor")  /* HMMA, HGMMA, IMMA ...        */ \

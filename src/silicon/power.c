@@ -152,7 +152,7 @@ int si_op_row_of(const char *op, int cls)
 {
     if (base_is(op, "VIADD"))
         return FU_INT;                  /* an integer add that issues to the FP32 pipe */
-    if (base_is(op, "IMAD") || (cls == FU_INT && base_is(op, "IMUL"))) {
+    if (base_is(op, "IMAD") || base_is(op, "IMAD32I") || (cls == FU_INT && base_is(op, "IMUL"))) {
         /* on the FP32 pipe (IMAD, E29) or the ALU (IMUL), its energy is the
          * integer multiply's; IMAD.MOV.U32, IMAD.SHL.U32 and IMAD.IADD are a
          * move, a shift and an add (ptxas uses the IMAD pipe for them): the

@@ -18,6 +18,11 @@
  *          4096-float array and a barrier; written from the listing like
  *          int_kernel.
  *
+ * Each declares 24 registers a thread: smem_kernel's listing uses R0-R20,
+ * the others fewer; ptxas's own counts were not kept, and 21 to 24 take
+ * the same 768 registers a warp (CUDA's allocation unit of 256), so the
+ * 8 CTAs an SM of E16's 256-thread launches hold either way.
+ *
  * --iters N is the kernel's `iters` argument: the unrolled loop runs N / U
  * times and the remainder loop N % U (U = 8, 8, 4).  Each kernel ends with
  * the CTA record of cap_power.cu (a barrier, thread 0's store).  The
@@ -214,7 +219,7 @@ int gen_unit(kernel *k, int op, long iters, long block, long grid, sk_error *e)
     int u = unroll[op];
     strbuf b = {NULL, 0, 0};
     sb_printf(&b, "skewsim-trace 1\nkernel %s grid=%ld block=%ld regs=%d smem=%d data=quiet\nprogram main\n",
-              names[op], grid, block, op == 2 ? 18 : 24, op == 2 ? 16384 : 0);
+              names[op], grid, block, 24, op == 2 ? 16384 : 0);
     if (op != 1) {
         if (op == 0)
             int32_kernel(&b, iters);

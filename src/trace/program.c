@@ -42,6 +42,7 @@ static const struct op_row {
     {"FADD32I", IK_ALU, FU_FP32}, {"FMUL32I", IK_ALU, FU_FP32},
     {"VIADD", IK_ALU, FU_FP32},   /* an integer add, on the FP32 pipe's 16-lane half (E29) */
     {"IMAD", IK_ALU, FU_FP32},    /* the integer multiply-add, the same (E29) */
+    {"IMAD32I", IK_ALU, FU_FP32}, /* IMAD with a 32-bit immediate: IMAD's pipe (not measured) */
     /* FP16 */
     {"HFMA2", IK_ALU, FU_FP16}, {"HADD2", IK_ALU, FU_FP16}, {"HMUL2", IK_ALU, FU_FP16},
     {"HSETP2", IK_ALU, FU_FP16}, {"HMNMX2", IK_ALU, FU_FP16}, {"HSET2", IK_ALU, FU_FP16},
@@ -54,7 +55,7 @@ static const struct op_row {
     {"POPC", IK_ALU, FU_INT}, {"FLO", IK_ALU, FU_INT}, {"BREV", IK_ALU, FU_INT},
     {"IADD", IK_ALU, FU_INT}, {"ISCADD", IK_ALU, FU_INT},
     {"VIMNMX", IK_ALU, FU_INT}, {"IDP", IK_ALU, FU_INT}, {"BMSK", IK_ALU, FU_INT},
-    {"SGXT", IK_ALU, FU_INT}, {"IADD32I", IK_ALU, FU_INT}, {"IMAD32I", IK_ALU, FU_INT},
+    {"SGXT", IK_ALU, FU_INT}, {"IADD32I", IK_ALU, FU_INT},
     {"LOP32I", IK_ALU, FU_INT},
     /* FP64 */
     {"DFMA", IK_ALU, FU_FP64}, {"DADD", IK_ALU, FU_FP64}, {"DMUL", IK_ALU, FU_FP64},
@@ -177,7 +178,7 @@ int prog_classify(const char *opcode, uint8_t *kind, uint8_t *cls, sk_error *e)
 }
 
 /* Bases of op_table that issue to half of their class's lanes (above). */
-static const char *const half_rate[] = { "VIADD", "IMAD" };
+static const char *const half_rate[] = { "VIADD", "IMAD", "IMAD32I" };
 
 int prog_op_half(const char *opcode)
 {
