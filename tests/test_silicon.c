@@ -864,7 +864,7 @@ START_TEST(test_sm_counts_for_power)
     for (int banks = 2; banks >= 0; banks -= 2) {
         kernel k;
         sk_error e = { 0 };
-        ck_assert_msg(gen_unit(&k, 0, 512, 256, 1056, &e) == 0, "%s", e.msg);
+        ck_assert_msg(gen_unit(&k, 0, 256, 256, 1056, &e) == 0, "%s", e.msg);
         char *text = tu_kernel_text(&k);
         cfg c;
         topo t;
