@@ -1361,8 +1361,10 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
                 snprintf(shown, sizeof shown, "%s", mx[i].name);
             add_row_as(v, fam, mx[i].name, mx[i].name, shown, M_CLOCK, mx[i].meas_mhz, mhz);
             add_row_as(v, fam, mx[i].name, mx[i].name, shown, M_POWER, mx[i].meas_w, w);
-            /* nothing was fitted to a rate: its row is a prediction even
-             * where the mix's power was fitted (FILE names the mix's kid) */
+            /* a rate row has a kid of its own, MIX:rate, so FILE tags it
+             * apart from the mix's clock and power rows (int32's is tagged:
+             * the bank rule was read off its loop; no constant is fitted
+             * to a rate) */
             char rkid[48];
             snprintf(rkid, sizeof rkid, "%s:rate", mx[i].name);
             if (isfinite(mx[i].meas_rate))
