@@ -111,8 +111,12 @@ demo: deps $(BIN)
 test-deps:
 	@sh scripts/test-deps.sh
 
+# TEST_JOBS: how many processes run the test suites (tests/check_main.c;
+# one suite each at a time, reports printed in one order whatever the number)
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 check test: deps test-deps $(BIN) $(TESTBIN) $(STUDY)
-	SKEWSIM_BIN=$(BIN) $(TESTBIN)
+	SKEWSIM_BIN=$(BIN) SKEWSIM_TEST_JOBS=$(TEST_JOBS) $(TESTBIN)
+	@sh tests/runner-selftest.sh $(TESTBIN)
 	@sh scripts/study.sh -q $(BIN) $(STUDY) $$($(STUDY) list)
 	@# docs/config.md is generated (make docs): it must match the schema
 	@$(BIN) config --help-config > $(BUILD)/config-keys.txt
