@@ -6,9 +6,17 @@
  *   for (i = tid; i < per_cta; i += blockDim.x) { v = p[i]; acc += v.x+v.y+v.z+v.w; }
  *   __syncthreads();  thread 0 writes its record;  if (acc == 1234.5f) ...
  *
- * We have no SASS of mem_kernel, so the instruction stream is what nvcc -O3
- * makes of such a loop on sm_90, written down by hand with plausible
- * control codes (the same conventions as fma_kernel.sass):
+ * Written before mem_kernel's SASS existed, the instruction stream below is
+ * a guess at what nvcc -O3 makes of such a loop on sm_90, by hand, with
+ * plausible control codes (the same conventions as fma_kernel.sass).  The
+ * listing, captured since (validation/h200/capture/sass/capture_cu.sass.gz:
+ * capture.cu compiled with nvcc -O3 -arch=sm_90, session 17), is not
+ * unrolled: per iteration the address from the 64-bit index (two
+ * IMAD.MOV, IMAD.WIDE.U32, IMAD, LEA, LEA.HI.X), one LDG.E.128, the index
+ * step (IADD3 with carry, IMAD.X, two ISETP), the four dependent FADDs and
+ * the branch: 16 instructions a load where this guess has 6, and one load
+ * in flight per warp.  Not yet replaced: the bench's stream rows and E6 are measured on
+ * this body (docs/performance.md), and the change moves both.  The guess:
  *
  *  - the loop is unrolled 4 times: four LDG.E.128 back to back (stall 1;
  *    the loads set a scoreboard and the first use waits on it), the
