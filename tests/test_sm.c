@@ -200,6 +200,46 @@ START_TEST(test_bank_conflict_cycles)
 }
 END_TEST
 
+/* A queue in front of a unit's pipelines (units.<class>.queue, E30): one
+ * warp issues four STS (stall 1) into an LD/ST pipe that takes one every
+ * 4 cycles, then an FFMA and EXIT.
+ *   Q 0: STS at 0, 4, 8, 12 (each waits for the pipe), FFMA 13, EXIT 14,
+ *        end 15;
+ *   Q 1: STS 0 starts at 0; STS 1 issues at 1 and waits (drain 8); the
+ *        next may issue once one waits no more, at drain - Q x 4: STS 2
+ *        at 4, STS 3 at 8; FFMA 9, EXIT 10, end 11;
+ *   Q 3: all four issue at 0-3 (three wait at most), FFMA 4, EXIT 5, end 6.
+ * And a load's latency counts from when the pipe takes it: three LDS
+ * (shared-memory latency 20) and an FFMA reading the third one's register
+ * end at 30 whatever Q is (LDS started at 0, 4, 8: ready at 28, FFMA 28,
+ * EXIT 29); counting from issue (0, 1, 2) would end at 24 with Q 3. */
+static const struct {
+    int q;
+    long sts_end, lds_end;
+} ldst_queue[] = {{0, 15, 30}, {1, 11, 30}, {3, 6, 30}};
+
+START_TEST(test_ldst_queue)
+{
+    char *yaml = tu_strf("units: {ldst: {count: 1, lat_cycles: 4, ii_cycles: 4, queue: %d}}\n"
+                         "memory: {smem_latency_cycles: 20}", ldst_queue[_i].q);
+    tu_run run;
+    run_tiny(&run, yaml,
+             "STS <- R2 R3 bytes=4 stall=1\nSTS <- R2 R3 bytes=4 stall=1\n"
+             "STS <- R2 R3 bytes=4 stall=1\nSTS <- R2 R3 bytes=4 stall=1\n"
+             "FFMA R10 stall=1\nEXIT\n", 1, 32);
+    ck_assert_msg(end_cycle(&run, 0) == ldst_queue[_i].sts_end, "queue %d: four STS end at %ld, expected %ld",
+                  ldst_queue[_i].q, end_cycle(&run, 0), ldst_queue[_i].sts_end);
+    tu_run_free(&run);
+    run_tiny(&run, yaml,
+             "LDS R4 <- R2 bytes=4 stall=1\nLDS R5 <- R2 bytes=4 stall=1\nLDS R6 <- R2 bytes=4 stall=1\n"
+             "FFMA R10 <- R6 stall=1\nEXIT\n", 1, 32);
+    ck_assert_msg(end_cycle(&run, 0) == ldst_queue[_i].lds_end, "queue %d: three LDS end at %ld, expected %ld",
+                  ldst_queue[_i].q, end_cycle(&run, 0), ldst_queue[_i].lds_end);
+    tu_run_free(&run);
+    free(yaml);
+}
+END_TEST
+
 /* ------------------------------------------------------------ policies */
 
 /* Three one-warp CTAs A, B, C (ages 0, 1, 2), each running
@@ -936,6 +976,7 @@ Suite *sm_suite(void)
     tcase_add_test(tc, test_viadd_pipe);
     tcase_add_test(tc, test_bank_rule);
     tcase_add_test(tc, test_bank_conflict_cycles);
+    tcase_add_loop_test(tc, test_ldst_queue, 0, (int)SK_ARRAY_LEN(ldst_queue));
     tcase_add_test(tc, test_property_store_read);
     tcase_add_loop_test(tc, test_stall_count, 0, (int)SK_ARRAY_LEN(stalls));
     tcase_add_test(tc, test_stall_holds_one_warp);

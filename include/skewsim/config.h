@@ -47,6 +47,7 @@ typedef struct cfg_unit {
     int count;        /* pipelines of this class per warp scheduler */
     int lat_cycles;   /* issue to result available (dependent latency) */
     int ii_cycles;    /* initiation interval: cycles a pipeline is busy per warp instruction */
+    int queue;        /* instructions that may wait, issued, for a busy pipeline (0: none) */
 } cfg_unit;
 
 enum cfg_numbering {        /* how SM ids are assigned over the topology */
@@ -122,7 +123,7 @@ typedef struct cfg {
     int store_read_cycles;            /* sm.store_read_cycles: a global store's read barrier */
     int register_banks;               /* sm.register_banks: 0 = no register-bank conflicts */
 
-    cfg_unit units[FU_NCLASS];        /* units.<class>.{count,lat_cycles,ii_cycles} */
+    cfg_unit units[FU_NCLASS];        /* units.<class>.{count,lat_cycles,ii_cycles,queue} */
 
     /* clocks */
     int sm_mhz;                       /* clocks.sm_mhz */

@@ -232,7 +232,10 @@ typedef struct sm {
     int8_t skip_why[SM_MAX_SCHEDULERS];
     uint64_t skip_ready[SM_MAX_SCHEDULERS];  /* each one's min_wake then (a stall sink's
                                                 record of skip_c1, sent once the skip holds) */
-    uint64_t *unit_free;      /* [sched][class][count]: cycle each pipeline is free */
+    uint64_t *unit_free;      /* [sched][class][count]: cycle each pipeline can take the next
+                                 instruction of its class: free, or room in its queue */
+    uint64_t *unit_drain;     /* the same: cycle each pipeline has started everything in its
+                                 queue (units.<class>.queue > 0 only) */
     uint64_t st_read_until;   /* no register of the SM is read-barred from this cycle on:
                                  the latest end of a global store's read (sm.store_read_cycles;
                                  beside unit_free: both are read at every issue) */
@@ -240,6 +243,7 @@ typedef struct sm {
     int unit_stride;          /* entries per scheduler in unit_free */
     int unit_off[FU_NCLASS];  /* where each class starts within a scheduler's entries */
     int unit_n[FU_NCLASS];    /* pipelines of each class (units.<class>.count) */
+    int unit_q[FU_NCLASS];    /* each class's queue (units.<class>.queue) */
 
     /* resources in use */
     int used_threads, used_warps, used_regs, used_smem, used_ctas;

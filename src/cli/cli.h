@@ -110,6 +110,10 @@ int validate_e23(const cfg *c, const char *dir, int *fails, sk_error *e);
 int validate_e25_has_capture(const char *dir);
 int validate_e25(const cfg *c, const char *dir, int *fails, sk_error *e);
 int validate_e25_model(const cfg *c, sk_error *e);
+/* validate's E30 section (validate_e30.c): E16's shared-memory loop at 1-8
+ * warps a sub-partition against DIR/lds/lds_*.csv.gz (cap_lds). */
+int validate_e30_has_capture(const char *dir);
+int validate_e30(const cfg *c, const char *dir, int *fails, sk_error *e);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

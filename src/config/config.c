@@ -125,7 +125,12 @@ static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "p
             cname ": issue to result available to a dependent instruction"),  \
     ROW_INT("units." cname ".ii_cycles", units[FU_##id].ii_cycles,             \
             ARG3(UNIT_DEFAULT_##id), 1, 100000, "cycles",                      \
-            cname ": cycles a pipeline is busy per warp instruction"),
+            cname ": cycles a pipeline is busy per warp instruction"),        \
+    ROW_INT("units." cname ".queue", units[FU_##id].queue, 0, 0, 64,          \
+            "instructions", cname ": instructions a scheduler may issue "     \
+            "ahead into a queue in front of a busy pipeline; each starts "     \
+            "(and counts its latency from) when the pipeline takes it "        \
+            "(0: none, an instruction issues only to a free pipeline)"),
 
 /* memory.model: in the order of enum cfg_mem_model. */
 static const char *const mem_models[] = { "flat", "hierarchy", NULL };

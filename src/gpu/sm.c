@@ -165,9 +165,11 @@ int sm_init(sm *m, sim *s, int id)
     for (int k = 0; k < FU_NCLASS; k++) {
         m->unit_off[k] = m->unit_stride;
         m->unit_n[k] = c->units[k].count;
+        m->unit_q[k] = c->units[k].queue;
         m->unit_stride += c->units[k].count;
     }
     m->unit_free = xcalloc((size_t)(m->unit_stride * c->warp_schedulers), sizeof *m->unit_free);
+    m->unit_drain = xcalloc((size_t)(m->unit_stride * c->warp_schedulers), sizeof *m->unit_drain);
     for (int w = 0; w < c->max_warps; w++)
         m->warps[w].sched = (uint8_t)(w % c->warp_schedulers);
     return 0;
@@ -186,10 +188,12 @@ void sm_free(sm *m)
     free(m->ctas);
     free(m->regpool);
     free(m->unit_free);
+    free(m->unit_drain);
     m->warps = NULL;
     m->ctas = NULL;
     m->regpool = NULL;
     m->unit_free = NULL;
+    m->unit_drain = NULL;
     m->sched = NULL;
 }
 
@@ -547,7 +551,20 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         issue_sink(s, m, w, slot, cs, in, c);
     /* the pipeline the pick found free for it this cycle (sm_warp_ready) */
     pipe = w->pipe;
-    m->unit_free[pipe] = c + in->busy;
+    /* c0: the cycle its pipeline takes it.  With a queue in front of the
+     * class's pipelines (units.<class>.queue = Q) that is once those
+     * queued before it have started, and the scheduler may issue the next
+     * one to the pipeline while fewer than Q wait; its latency counts from
+     * c0.  Without, the pipeline is free now (sm_warp_ready) and stays busy
+     * for in->busy cycles. */
+    uint64_t c0 = c;
+    if (m->unit_q[in->cls]) {
+        c0 = SK_MAX(c, m->unit_drain[pipe]);
+        m->unit_drain[pipe] = c0 + in->busy;
+        uint64_t q = (uint64_t)m->unit_q[in->cls] * in->busy;
+        m->unit_free[pipe] = m->unit_drain[pipe] > c + 1 + q ? m->unit_drain[pipe] - q : c + 1;
+    } else
+        m->unit_free[pipe] = c + in->busy;
     cs->issued++;
     m->op_issued[in->row]++;                    /* power: its energy row */
     m->op_operands[in->row] += in->nops;
@@ -566,23 +583,23 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     w->wake = w->ready;
     w->last_issue = c;
 
-    uint64_t done = c + in->lat;
+    uint64_t done = c0 + in->lat;
     switch (in->kind) {
     case IK_LD_SHARED:
-        done = c + (uint64_t)cf->smem_latency_cycles + smem_conflict(s, m, w, in);
+        done = c0 + (uint64_t)cf->smem_latency_cycles + smem_conflict(s, m, w, in);
         break;
     case IK_ST_SHARED:
         smem_conflict(s, m, w, in);
         break;
     case IK_LD_GLOBAL:
-        done = sm_cycle_at(m, global_access(s, m, w, in, c));
+        done = sm_cycle_at(m, global_access(s, m, w, in, c0));
         w->ldg_done = SK_MAX(w->ldg_done, done);
         break;
     case IK_ST_GLOBAL: {
         /* its read barrier: it reads its registers store_read_cycles from
          * now, and until then none of them may be overwritten (warp_deps) */
         if (cf->store_read_cycles) {
-            uint64_t until = c + (uint64_t)cf->store_read_cycles;
+            uint64_t until = c0 + (uint64_t)cf->store_read_cycles;
             uint64_t *wr = w->reg + m->wreg_off;
             for (int i = 0; i < in->nsrc; i++)
                 wr[in->src[i]] = SK_MAX(wr[in->src[i]], until);
@@ -590,10 +607,18 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         }
         /* under the hierarchy the L1 answers when it took the store in (a
          * request entry was free, l1.c): the pipeline waits until then */
-        ps_t in_l1 = global_access(s, m, w, in, c);
+        ps_t in_l1 = global_access(s, m, w, in, c0);
         if (s->hier) {
             uint64_t u = sm_cycle_at(m, in_l1);
-            if (u > m->unit_free[pipe])
+            if (m->unit_q[in->cls]) {
+                /* the pipeline starts nothing else before then: what
+                 * waits behind the store waits longer */
+                uint64_t q = (uint64_t)m->unit_q[in->cls] * in->busy;
+                if (u > m->unit_drain[pipe])
+                    m->unit_drain[pipe] = u;
+                if (m->unit_drain[pipe] > q && m->unit_drain[pipe] - q > m->unit_free[pipe])
+                    m->unit_free[pipe] = m->unit_drain[pipe] - q;
+            } else if (u > m->unit_free[pipe])
                 m->unit_free[pipe] = u;
             /* the kernel completes once the L2 took this store (and any
              * earlier one of the SM: another kernel's on a shared SM) */
