@@ -86,6 +86,8 @@ int e11_fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t passe
                     double chip_bytes, double *gbps, sk_error *e);
 void e11_row(const char *what, double meas, double simv, const char *unit, int fitted, double tol,
              int *fails);
+/* The median of v[0..n-1], n > 0 (sorts v in place). */
+double e11_median(double *v, size_t n);
 /* The rows of DIR/capture/NAME (bw.csv's format) whose working set in MiB
  * is listed for its kind (.cg, add, or a default-caching stream; each list
  * ends with 0), simulated as measured and judged as predicted, under

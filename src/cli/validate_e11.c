@@ -146,6 +146,18 @@ int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, d
     return seq_last_ns(c, k, made, rc, ns, e);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double e11_median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 void e11_row(const char *what, double meas, double simv, const char *unit, int fitted, double tol,
                 int *fails)
 {

@@ -92,11 +92,6 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static unsigned miss_level(const e25_line *l)
 {
@@ -117,7 +112,7 @@ static double median_of(const e25_case *cs, double *v, double from, double to, i
     }
     if (count)
         *count = k;
-    return k ? median(v, k) : NAN;
+    return k ? e11_median(v, k) : NAN;
 }
 
 /* The chip's fractions of case cs from its lines (the file comment's

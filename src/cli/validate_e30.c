@@ -41,18 +41,6 @@ typedef struct {
     long iters;
 } e30_cell;
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* The column of name in a CSV header line (-1: none). */
 static int column(const char *hdr, const char *name)
 {
@@ -169,7 +157,7 @@ static int sim_cycles(const cfg *c, long iters, long nper, long grid, double *cy
     double *v = xcalloc(n ? n : 1, sizeof *v);
     for (size_t i = 0; i < n; i++)
         v[i] = (double)results_cta(r, i)->cycles;
-    *cyc = n ? median(v, n) : NAN;
+    *cyc = n ? e11_median(v, n) : NAN;
     free(v);
     results_free(r);
     return 0;
@@ -209,7 +197,7 @@ int validate_e30(const cfg *c, const char *dir, int *fails, sk_error *e)
                 e30_cell *x = &cell[w][k];
                 if (!x->n)
                     continue;
-                double meas = median(x->v, x->n), a = NAN, b = NAN;
+                double meas = e11_median(x->v, x->n), a = NAN, b = NAN;
                 if ((rc = sim_cycles(c, x->iters, w, (long)nsm * k, &a, e)) < 0 ||
                     (rc = sim_cycles(c, 2 * x->iters, w, (long)nsm * k, &b, e)) < 0)
                     break;
