@@ -6,7 +6,9 @@
  * the longest first.  Each suite's report goes to a file of its own, and the
  * reports are printed in the suites' order once all have run, so that the
  * output is the same whatever N is. 1 (the default) runs them all in this
- * process, as one runner. */
+ * process, as one runner, and so does any N while one of Check's log files
+ * (CK_LOG_FILE_NAME, CK_XML_LOG_FILE_NAME, CK_TAP_LOG_FILE_NAME) is asked
+ * for: each runner would write that file over the others'. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,7 +21,7 @@
 #include <check.h>
 #include "tests.h"
 
-#define MAX_JOBS 64
+#define MAX_JOBS 1024   /* accepted; more runners than suites are not started */
 
 /* One suite's outcome, written by a worker to the results pipe (smaller
  * than PIPE_BUF, so one write is never interleaved with another's). */
@@ -61,8 +63,14 @@ static const char *inject_mode(void)
 START_TEST(test_inject)
 {
     const char *m = inject_mode();
-    if (!strcmp(m, "die") && getppid() > 1)
-        kill(getppid(), SIGKILL);
+    /* the worker: this test's parent under fork mode, else itself */
+    const char *fork_mode = getenv("CK_FORK");
+    if (!strcmp(m, "die")) {
+        if (fork_mode && !strcmp(fork_mode, "no"))
+            raise(SIGKILL);
+        else if (getppid() > 1)
+            kill(getppid(), SIGKILL);
+    }
     ck_assert_msg(strcmp(m, "fail") != 0, "injected failure (SKEWSIM_TEST_INJECT=fail)");
 }
 END_TEST
@@ -195,7 +203,7 @@ static int run_parallel(Suite **suites, int n, const int *order, int jobs)
         failed += got[i].failed;
     }
     rmdir(dir);
-    printf("All suites: Checks: %d, Failures: %d, %d suite(s) missing (%d runners)\n", ran, failed, missing, jobs);
+    printf("All suites: Checks: %d, Failures: %d, %d suite(s) missing (%d runner(s))\n", ran, failed, missing, jobs);
     return failed == 0 && missing == 0 && !bad_worker ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
@@ -204,6 +212,10 @@ int main(void)
     int jobs = jobs_from_env();
     if (!jobs)
         return 2;
+    static const char *const logs[] = {"CK_LOG_FILE_NAME", "CK_XML_LOG_FILE_NAME", "CK_TAP_LOG_FILE_NAME"};
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++)
+        if (getenv(logs[i]) && *getenv(logs[i]))
+            jobs = 1;
     const char *inj = inject_mode();
     if (inj && strcmp(inj, "fail") && strcmp(inj, "die") && strcmp(inj, "pass")) {
         fprintf(stderr, "check_skewsim: SKEWSIM_TEST_INJECT: bad value '%s': expected fail, die or pass\n", inj);
@@ -237,7 +249,7 @@ int main(void)
         }
         order[j] = i;
     }
-    int rc = run_parallel(suites, n, order, jobs);
+    int rc = run_parallel(suites, n, order, jobs < n ? jobs : n);
     /* the workers ran (and freed) their copies; free this process's */
     SRunner *sr = srunner_create(suites[0]);
     for (int i = 1; i < n; i++)

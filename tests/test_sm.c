@@ -212,7 +212,14 @@ END_TEST
  * And a load's latency counts from when the pipe takes it: three LDS
  * (shared-memory latency 20) and an FFMA reading the third one's register
  * end at 30 whatever Q is (LDS started at 0, 4, 8: ready at 28, FFMA 28,
- * EXIT 29); counting from issue (0, 1, 2) would end at 24 with Q 3. */
+ * EXIT 29); counting from issue (0, 1, 2) would end at 24 with Q 3.
+ * (Approximate, and so asserted: EXIT does not wait for stores still in the
+ * queue: with Q 1 the warp ends at 11, its last STS starting at 12.)  A
+ * global load takes the pipe at once, ahead of queued ones, and its
+ * request leaves then: three STS then an LDG and an FFMA reading it; at
+ * Q 0 the LDG issues at 12 (the STS at 0, 4, 8), at Q 3 at 3 (the STS at
+ * 0, 1, 2, queued to start at 0, 4, 8), and the warp ends 9 cycles
+ * sooner, where a queued LDG (starting at 12) would end no sooner. */
 static const struct {
     int q;
     long sts_end, lds_end;
@@ -237,6 +244,24 @@ START_TEST(test_ldst_queue)
                   ldst_queue[_i].q, end_cycle(&run, 0), ldst_queue[_i].lds_end);
     tu_run_free(&run);
     free(yaml);
+}
+END_TEST
+
+START_TEST(test_ldst_queue_global)
+{
+    long end[2];
+    for (int i = 0; i < 2; i++) {
+        char *yaml = tu_strf("units: {ldst: {count: 1, lat_cycles: 4, ii_cycles: 4, queue: %d}}", i ? 3 : 0);
+        tu_run run;
+        run_tiny(&run, yaml,
+                 "STS <- R2 R3 bytes=4 stall=1\nSTS <- R2 R3 bytes=4 stall=1\nSTS <- R2 R3 bytes=4 stall=1\n"
+                 "LDG.E R4 <- R2 bytes=4 stall=1\nFFMA R10 <- R4 stall=1\nEXIT\n", 1, 32);
+        end[i] = end_cycle(&run, 0);
+        tu_run_free(&run);
+        free(yaml);
+    }
+    ck_assert_msg(end[0] - end[1] == 9, "an LDG behind three STS: ends at %ld with no queue, %ld with 3", end[0],
+                  end[1]);
 }
 END_TEST
 
@@ -977,6 +1002,7 @@ Suite *sm_suite(void)
     tcase_add_test(tc, test_bank_rule);
     tcase_add_test(tc, test_bank_conflict_cycles);
     tcase_add_loop_test(tc, test_ldst_queue, 0, (int)SK_ARRAY_LEN(ldst_queue));
+    tcase_add_test(tc, test_ldst_queue_global);
     tcase_add_test(tc, test_property_store_read);
     tcase_add_loop_test(tc, test_stall_count, 0, (int)SK_ARRAY_LEN(stalls));
     tcase_add_test(tc, test_stall_holds_one_warp);

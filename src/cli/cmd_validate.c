@@ -692,8 +692,10 @@ e9:
                    "side)\n", path);
         }
     }
-    /* E30: where the directory has a cap_lds capture (validation/h100/lds) */
-    if (nwant == 0 && listed(only, "e30") && validate_e30_has_capture(dir) && validate_e30(&c, dir, &fails, &e) < 0)
+    /* E30: where the directory has a cap_lds capture (validation/h100/lds),
+     * and always when --only names it (validate_e30 says what is absent) */
+    if (nwant == 0 && listed(only, "e30") && (only || validate_e30_has_capture(dir)) &&
+        validate_e30(&c, dir, &fails, &e) < 0)
         goto fail;
     if (nwant == 0 && listed(only, "silicon") && check_silicon(&c, dir, &fails, &e) < 0)
         goto fail;

@@ -17,8 +17,8 @@
  * measures the loop's latency; 4 and 8 are where its LD/ST pipe (one
  * access in 4 cycles a sub-partition: the sts32 rows) and its issue port
  * (12 instructions an iteration) both nearly saturate, and they are the
- * rows units.ldst.queue was chosen on (fitted); 1, 2 and 16 warps are
- * predicted.  Measured numbers are read from the capture, never written
+ * rows units.ldst.queue was chosen on (fitted); 1 and 2 warps, and 16
+ * (two CTAs an SM, where a capture has them), are predicted.  Measured numbers are read from the capture, never written
  * here.
  */
 #include <glob.h>
@@ -34,6 +34,7 @@
 #define E30_MAXW 8    /* warps a sub-partition in a CTA of 1024 threads */
 #define E30_MAXK 2    /* CTAs an SM */
 #define E30_MAXV 65536
+#define E30_MAX_ITERS (1L << 20)   /* the chip ran 2048; bounds the simulation */
 
 typedef struct {
     double *v;      /* every CTA's cycles of every rep */
@@ -77,6 +78,11 @@ static int read_lds(const char *path, e30_cell cell[E30_MAXW + 1][E30_MAXK + 1],
     int rc = 0;
     while (rc == 0 && gzgets(f, line, sizeof line)) {
         lineno++;
+        if (!strchr(line, '\n') && !gzeof(f)) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: a line longer than %zu characters: expected cap_lds's rows", path,
+                           lineno, sizeof line - 2);
+            break;
+        }
         if (lineno == 1) {
             c_op = column(line, "op");
             c_mask = column(line, "mask");
@@ -95,25 +101,30 @@ static int read_lds(const char *path, e30_cell cell[E30_MAXW + 1][E30_MAXK + 1],
         field(line, c_mask, mask, sizeof mask);
         if (strcmp(op, "smemk") || strcmp(mask, "f"))
             continue;
+        char *end;
+        int bad = 0;
         field(line, c_nper, buf, sizeof buf);
-        long nper = strtol(buf, NULL, 10);
+        long nper = strtol(buf, &end, 10);
+        bad |= !*buf || *end;
         long k = 1;
         if (c_k >= 0) {
             field(line, c_k, buf, sizeof buf);
-            k = strtol(buf, NULL, 10);
+            k = strtol(buf, &end, 10);
+            bad |= !*buf || *end;
         }
         field(line, c_ops, buf, sizeof buf);
-        long ops = strtol(buf, NULL, 10);
+        long ops = strtol(buf, &end, 10);
+        bad |= !*buf || *end;
         field(line, c_cyc, buf, sizeof buf);
-        char *end;
         double cyc = strtod(buf, &end);
-        if (nper < 1 || nper > E30_MAXW || k < 1 || k > E30_MAXK || ops < 3 || ops % 3 || *end || !(cyc > 0) ||
-            cyc > 1e12) {
+        bad |= !*buf || *end;
+        if (bad || nper < 1 || nper > E30_MAXW || k < 1 || k > E30_MAXK || ops < 3 || ops % 3 ||
+            ops / 3 > E30_MAX_ITERS || !(cyc > 0) || cyc > 1e12) {
             line[strcspn(line, "\r\n")] = '\0';
             rc = sk_errorf(e, SK_EIO,
-                           "%s:%ld: '%s': expected nper 1-%d, per_sm 1-%d, ops a positive multiple of 3 and "
+                           "%s:%ld: '%s': expected nper 1-%d, per_sm 1-%d, ops a multiple of 3 in 3..%ld and "
                            "cycles 1..1e12",
-                           path, lineno, line, E30_MAXW, E30_MAXK);
+                           path, lineno, line, E30_MAXW, E30_MAXK, 3 * E30_MAX_ITERS);
             break;
         }
         e30_cell *x = &cell[nper][k];

@@ -129,8 +129,9 @@ static const char *const dvfs_policies[] = { "fixed", "power_cap", "per_gpc", "p
     ROW_INT("units." cname ".queue", units[FU_##id].queue, 0, 0, 64,          \
             "instructions", cname ": instructions a scheduler may issue "     \
             "ahead into a queue in front of a busy pipeline; each starts "     \
-            "(and counts its latency from) when the pipeline takes it "        \
-            "(0: none, an instruction issues only to a free pipeline)"),
+            "(and counts its latency from) when the pipeline takes it; "       \
+            "global loads and stores take it at once (0: none, an "           \
+            "instruction issues only to a free pipeline; needs count 1)"),
 
 /* memory.model: in the order of enum cfg_mem_model. */
 static const char *const mem_models[] = { "flat", "hierarchy", NULL };
@@ -1629,6 +1630,13 @@ int cfg_validate(const cfg *c, sk_error *e)
     if (c->reg_alloc_unit > c->registers)
         return sk_errorf(e, SK_ECONFIG, "config: sm.reg_alloc_unit: %d: expected at most "
                          "sm.registers (%d)", c->reg_alloc_unit, c->registers);
+    /* sm.c's queue is one per pipeline, and an instruction goes to the
+     * pipeline free soonest, not the one whose queue drains soonest */
+    for (int k = 0; k < FU_NCLASS; k++)
+        if (c->units[k].queue > 0 && c->units[k].count != 1)
+            return sk_errorf(e, SK_ECONFIG, "config: units.%s.queue: %d: expected 0 with units.%s.count %d "
+                             "(a queue stands in front of one pipeline)", fu_class_name(k), c->units[k].queue,
+                             fu_class_name(k), c->units[k].count);
     /* Otherwise no CTA, however small, could ever be placed. */
     if (c->smem_reserved_per_cta_bytes > c->smem_bytes)
         return sk_errorf(e, SK_ECONFIG, "config: sm.smem_reserved_per_cta_bytes: %d: expected "

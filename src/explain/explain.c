@@ -184,8 +184,8 @@ static void reason(explain *x, const sim *s, const sm *m, int slot, uint64_t c, 
     int pipe;
     uint64_t u = sm_unit_earliest(m, w->sched, w->cls, &pipe);
     if (u > c) {
-        snprintf(buf, n, "%s unit busy until cycle %" PRIu64 " (%s next)", fu_class_name(w->cls), u,
-                 opname(p, in->opcode));
+        snprintf(buf, n, "%s unit busy%s until cycle %" PRIu64 " (%s next)", fu_class_name(w->cls),
+                 m->unit_q[w->cls] ? " (its queue full)" : "", u, opname(p, in->opcode));
         return;
     }
     const warp_sched *ws = &m->sched[w->sched];

@@ -556,13 +556,22 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
      * queued before it have started, and the scheduler may issue the next
      * one to the pipeline while fewer than Q wait; its latency counts from
      * c0.  Without, the pipeline is free now (sm_warp_ready) and stays busy
-     * for in->busy cycles. */
+     * for in->busy cycles.  Global loads and stores do not queue (c0 = c):
+     * the SM's L1 serves requests in the order they come, which a request
+     * dated ahead by a queue would break; one takes the pipeline now and
+     * what waits in the queue starts in->busy later. */
     uint64_t c0 = c;
     if (m->unit_q[in->cls]) {
-        c0 = SK_MAX(c, m->unit_drain[pipe]);
-        m->unit_drain[pipe] = c0 + in->busy;
-        uint64_t q = (uint64_t)m->unit_q[in->cls] * in->busy;
-        m->unit_free[pipe] = m->unit_drain[pipe] > c + 1 + q ? m->unit_drain[pipe] - q : c + 1;
+        uint64_t q = (uint64_t)m->unit_q[in->cls] * in->busy, next;
+        if (in->kind == IK_LD_GLOBAL || in->kind == IK_ST_GLOBAL) {
+            m->unit_drain[pipe] = SK_MAX(c, m->unit_drain[pipe]) + in->busy;
+            next = c + in->busy;
+        } else {
+            c0 = SK_MAX(c, m->unit_drain[pipe]);
+            m->unit_drain[pipe] = c0 + in->busy;
+            next = c + 1;
+        }
+        m->unit_free[pipe] = m->unit_drain[pipe] > next + q ? m->unit_drain[pipe] - q : next;
     } else
         m->unit_free[pipe] = c + in->busy;
     cs->issued++;
@@ -610,16 +619,11 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         ps_t in_l1 = global_access(s, m, w, in, c0);
         if (s->hier) {
             uint64_t u = sm_cycle_at(m, in_l1);
-            if (m->unit_q[in->cls]) {
-                /* the pipeline starts nothing else before then: what
-                 * waits behind the store waits longer */
-                uint64_t q = (uint64_t)m->unit_q[in->cls] * in->busy;
-                if (u > m->unit_drain[pipe])
-                    m->unit_drain[pipe] = u;
-                if (m->unit_drain[pipe] > q && m->unit_drain[pipe] - q > m->unit_free[pipe])
-                    m->unit_free[pipe] = m->unit_drain[pipe] - q;
-            } else if (u > m->unit_free[pipe])
+            if (u > m->unit_free[pipe])
                 m->unit_free[pipe] = u;
+            /* nothing queued behind it starts before then either */
+            if (m->unit_q[in->cls] && u > m->unit_drain[pipe])
+                m->unit_drain[pipe] = u;
             /* the kernel completes once the L2 took this store (and any
              * earlier one of the SM: another kernel's on a shared SM) */
             ps_t d = mem_hier_store_drain(s->hier, m->id);

@@ -25,7 +25,8 @@
 // Then the queue probes (probe below: DIR/lds_probe.csv).
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_lds cap_lds.cu
-// Usage: cap_lds DIR [REPS]
+// Usage: cap_lds DIR [REPS]   (DIR empty or new: its CSVs are appended to,
+//        and those of the first run, lds_m.csv.gz, have no per_sm column)
 #include "cap.h"
 
 #define ITERS 2048
@@ -52,7 +53,7 @@ __global__ void lds(uint64_t *cycles, uint32_t *sms, float *sink, uint32_t mask,
     bool on = ((mask >> (w & 3)) & 1) && (w >> 2) < nper;
     uint32_t a = (uint32_t)__cvta_generic_to_shared(s_) + lane * (OP == LDS32C2 ? 8 : OP == LDS128 ? 16 : 4);
     float x0 = 0, x1 = 0, x2 = 0, x3 = 0, x4 = 0, x5 = 0, x6 = 0, x7 = 0, v = (float)lane;
-    float y[4][4] = {};
+    float y[4][4] = {}, z[16] = {};
     __syncthreads();
     uint64_t c0 = clock64();
     if (on) {
@@ -72,10 +73,12 @@ __global__ void lds(uint64_t *cycles, uint32_t *sms, float *sink, uint32_t mask,
             for (int i = 0; i < iters; i++) {
                 if (OP == LDS32 || OP == LDS32C2) {
                     // offsets of 256 bytes: a whole conflict-free (or 2-way) row apart
-                    LD(x0, 0); LD(x1, 256); LD(x2, 512); LD(x3, 768);
-                    LD(x4, 1024); LD(x5, 1280); LD(x6, 1536); LD(x7, 1792);
-                    LD(x0, 2048); LD(x1, 2304); LD(x2, 2560); LD(x3, 2816);
-                    LD(x4, 3072); LD(x5, 3328); LD(x6, 3584); LD(x7, 3840);
+                    // 16 destinations: a load into a register still in flight
+                    // would wait for it, capping a warp's loads in flight
+                    LD(z[0], 0); LD(z[1], 256); LD(z[2], 512); LD(z[3], 768);
+                    LD(z[4], 1024); LD(z[5], 1280); LD(z[6], 1536); LD(z[7], 1792);
+                    LD(z[8], 2048); LD(z[9], 2304); LD(z[10], 2560); LD(z[11], 2816);
+                    LD(z[12], 3072); LD(z[13], 3328); LD(z[14], 3584); LD(z[15], 3840);
                 } else if (OP == LDS128) {
                     LD4(0, 0); LD4(1, 512); LD4(2, 1024); LD4(3, 1536);
                     LD4(0, 2048); LD4(1, 2560); LD4(2, 3072); LD4(3, 3584);
@@ -93,6 +96,8 @@ __global__ void lds(uint64_t *cycles, uint32_t *sms, float *sink, uint32_t mask,
     float h = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7;
     for (int i = 0; i < 4; i++)
         h += y[i][0] + y[i][1] + y[i][2] + y[i][3];
+    for (int i = 0; i < 16; i++)
+        h += z[i];
     if (h == 1234.5f)
         sink[threadIdx.x] = h;
     if (threadIdx.x == 0) {
@@ -199,6 +204,15 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&dc, 8 * 2 * nsm));
     CK(cudaMalloc(&ds, 4 * 2 * nsm));
     CK(cudaMalloc(&dsink, 4 * 1024));
+    for (int op = 0; op < NOPS; op++) {
+        // the rows of two CTAs an SM need both resident at once
+        int fit = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, fn[op], 1024, 0));
+        if (fit < 2) {
+            std::fprintf(stderr, "cap_lds: %s: %d CTA(s) of 1024 threads an SM, expected 2\n", op_name[op], fit);
+            return 1;
+        }
+    }
     std::printf("%-8s %4s %4s %2s %5s  %10s  %8s  %s\n", "op", "mask", "nper", "k", "warps", "cycles", "op/cyc", "sms");
     for (const Cfg &k : cfgs) {
         int warps = __builtin_popcount(k.mask) * (int)k.nper;   // a CTA's active warps
