@@ -601,14 +601,14 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         smem_conflict(s, m, w, in);
         break;
     case IK_LD_GLOBAL:
-        done = sm_cycle_at(m, global_access(s, m, w, in, c0));
+        done = sm_cycle_at(m, global_access(s, m, w, in, c));
         w->ldg_done = SK_MAX(w->ldg_done, done);
         break;
     case IK_ST_GLOBAL: {
         /* its read barrier: it reads its registers store_read_cycles from
          * now, and until then none of them may be overwritten (warp_deps) */
         if (cf->store_read_cycles) {
-            uint64_t until = c0 + (uint64_t)cf->store_read_cycles;
+            uint64_t until = c + (uint64_t)cf->store_read_cycles;
             uint64_t *wr = w->reg + m->wreg_off;
             for (int i = 0; i < in->nsrc; i++)
                 wr[in->src[i]] = SK_MAX(wr[in->src[i]], until);
@@ -616,7 +616,7 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         }
         /* under the hierarchy the L1 answers when it took the store in (a
          * request entry was free, l1.c): the pipeline waits until then */
-        ps_t in_l1 = global_access(s, m, w, in, c0);
+        ps_t in_l1 = global_access(s, m, w, in, c);
         if (s->hier) {
             uint64_t u = sm_cycle_at(m, in_l1);
             if (u > m->unit_free[pipe])
