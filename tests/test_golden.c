@@ -214,7 +214,9 @@ START_TEST(test_gen_args)
         {G_STREAM, {1, 256, 1099511627792L},
          "gen stream: bytes-per-cta 1099511627792: expected a multiple of 16 in 16..1099511627776"},
         {G_STREAM, {1, 1, 1099511627776L},
-         "gen stream: bytes-per-cta 1099511627776: expected at most 274877906880 with block 1 (loop count)"},
+         "gen stream: bytes-per-cta 1099511627776: expected at most 68719476720 with block 1 (loop count)"},
+        {G_STREAM, {1, 1, 68719476736L},
+         "gen stream: bytes-per-cta 68719476736: expected at most 68719476720 with block 1 (loop count)"},
         {G_GEMM, {0, 256, 64}, "gen gemm: m 0: expected a multiple of 128 in 128..16777216"},
         {G_GEMM, {200, 256, 64}, "gen gemm: m 200: expected a multiple of 128 in 128..16777216"},
         {G_GEMM, {128, 128, 64}, "gen gemm: n 128: expected a multiple of 256 in 256..16777216"},
@@ -263,6 +265,12 @@ START_TEST(test_gen_stream_bytes)
             total += b;
             /* every load is summed: 4 FADDs per float4 */
             ck_assert_uint_eq(count(p, (int)w, "FADD", NULL), 4 * loads);
+            /* the listing's dynamic path (capture_cu.sass.gz, mem_kernel):
+             * 0x000-0x120 always (19), 0x130-0x150 once with work (3),
+             * 0x160-0x250 a load (16), 0x260-0x290 always (4), 0x2a0-0x390
+             * warp 0 (16), 0x3a0-0x3c0 always (3) */
+            ck_assert_uint_eq(count(p, (int)w, NULL, NULL),
+                              19 + (loads ? 3 + 16 * loads : 0) + 4 + (w == 0 ? 16 : 0) + 3);
         }
         ck_assert_uint_ge(total, (uint64_t)cases[i].bytes);
         ck_assert_uint_lt(total, (uint64_t)cases[i].bytes + 512 * (uint64_t)warps);
@@ -271,6 +279,12 @@ START_TEST(test_gen_stream_bytes)
         ck_assert_uint_eq(count(p, 1, "STG", NULL), 0);
         kernel_free(&k);
     }
+    /* the loop-count bound's edge (test_gen_args has one step beyond it) */
+    kernel k;
+    sk_error e = {0};
+    ck_assert_msg(gen_stream(&k, 1, 1, 68719476720L, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(count(&k.progs[0], 0, "LDG.E.128", NULL), UINT32_MAX);
+    kernel_free(&k);
 }
 END_TEST
 
