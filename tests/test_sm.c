@@ -937,7 +937,7 @@ START_TEST(test_lookahead)
 
     /* Two waves (16 CTAs an SM, 8 resident).  A one-wave stream's end is
      * chaotic since mem_kernel keeps one load in flight a warp (its SASS,
-     * gen_stream.c): 528 CTAs of 64 KiB end 0.9-2.4 % apart at Q = 1, 2,
+     * gen_stream.c): 528 CTAs of 64 KiB end 0.8-2.4 % apart at Q = 1, 2,
      * 4 or 16 against Q = 0, as each Q orders ties differently; this one
      * moves 0.16 % at Q = 1 and under 0.01 % at Q = 16. */
     ck_assert_msg(gen_stream(&k, 2112, 256, 65536, &e) == 0, "%s", e.msg);
