@@ -120,6 +120,30 @@ START_TEST(test_sass_matches_gen_fma)
 }
 END_TEST
 
+/* gen stream is mem_kernel's listing (capture.cu compiled for sm_90),
+ * instruction for instruction, stall for stall: 0x000-0x3c0, 61
+ * instructions, in listing order wherever a warp's path follows it (one
+ * iteration and no remainder; none and a remainder of one thread).  With
+ * both, the remainder's extra iteration repeats the loop body after it,
+ * out of listing order. */
+START_TEST(test_sass_matches_gen_stream)
+{
+    sk_error e = {0};
+    sass *s = sass_load("validation/h200/capture/sass/capture_cu.sass.gz", &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    int fn = sass_function(s, "_Z10mem_kernelP3RecPK6float4mPf", 0);
+    ck_assert_int_ge(fn, 0);
+    static const struct { long block, bytes; } cases[] = {{256, 4096}, {128, 16}};
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        kernel k;
+        ck_assert_int_eq(gen_stream(&k, 7, cases[i].block, cases[i].bytes, &e), 0);
+        ck_assert_uint_eq(match_listing(&k.progs[0], s, fn, "gen stream"), 61);
+        kernel_free(&k);
+    }
+    sass_free(s);
+}
+END_TEST
+
 /* gen unit's int_kernel and smem_kernel are their listings' (E16's
  * cap_power.sass.gz), main loop, remainder and record, instruction for
  * instruction (the never-taken stores of the result check left out). */
@@ -288,6 +312,7 @@ Suite *sass_suite(void)
     tcase_add_test(tc, test_sass_fma_listing);
     tcase_add_test(tc, test_sass_matches_gen_fma);
     tcase_add_test(tc, test_sass_matches_gen_unit);
+    tcase_add_test(tc, test_sass_matches_gen_stream);
     tcase_add_test(tc, test_sass_reused_text);
     tcase_add_test(tc, test_sass_functions);
     tcase_add_loop_test(tc, test_sass_errors, 0, (int)SK_ARRAY_LEN(bad));
