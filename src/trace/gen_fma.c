@@ -30,10 +30,11 @@
  * are uniform across the warp; the shared and global accesses are made by
  * thread 0 alone, modelled as one uniform access of the instruction's width.
  *
- * The other generators reuse pieces of this kernel (gen_priv.h): the FMA
- * loop, 0x120-0x440, is gen_fma_work() (coop_kernel runs it every round),
- * and thread 0's record store, 0x4c0-0x5a0, is gen_record_store (mem_kernel
- * ends with the same one).  This file also holds the helpers they share.
+ * The other generators reuse a piece of this kernel (gen_priv.h): the FMA
+ * loop, 0x120-0x440, is gen_fma_work() (coop_kernel runs it every round).
+ * Thread 0's record store, 0x4c0-0x5a0, is fma_kernel's own (record_store
+ * below): mem_kernel's listing has its own, in other registers
+ * (gen_stream.c).  This file also holds the helpers they share.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -136,7 +137,11 @@ static const char fma_epilogue[] =
     "FADD R0 <- R8 R13 stall=3\n"                       /* 04a0 */
     "@P0 BRA stall=5\n";                                /* 04b0 -> 05b0 */
 
-const char gen_record_store[] =
+/* Thread 0's record store (fma_kernel.sass 0x4c0-0x5a0): an `ifwarp 0`
+ * block that reads t0s/c0s from shared memory, takes the end timer and
+ * clock (timer=end, clock=end) and writes the 40-byte record with five
+ * STG.E.64. */
+static const char record_store[] =
     "ifwarp 0\n"
     "S2UR UR5 stall=1\n"                                /* 04c0 SR_CgaCtaId */
     "UMOV UR4 stall=1\n"                                /* 04d0 */
@@ -237,7 +242,7 @@ int gen_fma_mix(kernel *k, long iters, long block, long grid, long mul, long mod
     sb_printf(&b, "skewsim-trace 1\nkernel fma_kernel grid=%ld block=%ld regs=16 smem=16 data=quiet\n"
               "program main\n%s", grid, block, fma_prologue);
     gen_fma_work(&b, iters);
-    sb_printf(&b, "%s%s%send\n", fma_epilogue, gen_record_store, fma_exit);
+    sb_printf(&b, "%s%s%send\n", fma_epilogue, record_store, fma_exit);
     if (m.s)
         sb_printf(&b, "ctas\n%send\n", m.s);
     sb_printf(&b, "endkernel\n");

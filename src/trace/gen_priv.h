@@ -36,11 +36,6 @@ void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2,
  * R13 with the multiplier in R0; it clobbers R0, R2, R3, R5, P1, P2. */
 void gen_fma_work(strbuf *b, long iters);
 
-/* Thread 0's record store at the end of fma_kernel and mem_kernel
- * (fma_kernel.sass 0x4c0-0x5a0): an `ifwarp 0` block that reads t0s/c0s
- * from shared memory, takes the end timer and clock (timer=end, clock=end)
- * and writes the 40-byte record with five STG.E.64. */
-extern const char gen_record_store[];
 
 /* Parse `text` (a whole trace holding exactly one kernel) into *k.  `what`
  * names the generator in messages ("gen fma").  Frees nothing of the text. */

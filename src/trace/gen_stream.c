@@ -103,7 +103,7 @@ static const char mem_epilogue[] =
     "@P1 BRA stall=5\n";                                /* 0290 threads other than 0: to 0x3a0 */
 
 /* 0x2a0-0x390: thread 0's record (mem_kernel's own listing: it differs
- * from fma_kernel's, gen_record_store, in its registers and a VIADD). */
+ * from fma_kernel's, gen_fma.c, in its registers and a VIADD). */
 static const char mem_record[] =
     "ifwarp 0\n"
     "S2UR UR5 stall=1\n"                                /* 02a0 SR_CgaCtaId */
