@@ -127,7 +127,7 @@ static const struct {
     {"run -c " TU_H200 " -t " MIXED " -o @/no/such/dir", SK_EIO, 3,
      "skewsim: @/no/such/dir: cannot create output directory: No such file or directory\n"},
     {"gen fma --iters -1", SK_EUSAGE, 1, "skewsim: gen fma: iters -1: expected 0..2147483647\n"},
-    {"gen bogus", SK_EUSAGE, 1, "skewsim: gen: bogus: expected a workload: fma, stream, gemm, coop, chase, add, unit, rw or empty (see 'skewsim gen --help')\n"},
+    {"gen bogus", SK_EUSAGE, 1, "skewsim: gen: bogus: expected a workload: fma, stream, gemm, coop, chase, add, unit, rw, empty or lds (see 'skewsim gen --help')\n"},
     /* plot and report share one parser (src/cli/args.c): the same mistakes
      * give the same messages, and --set reaches the config in both. */
     {"report", SK_EUSAGE, 1, "skewsim: report: missing DIR: expected " REPORT_USAGE "\n"},

@@ -169,6 +169,35 @@ START_TEST(test_sass_matches_gen_unit)
 }
 END_TEST
 
+/* gen lds is cap_lds's lds<OP> as board n's listing has them (E30,
+ * validation/h100/lds/cap_lds_n.sass.gz): one running warp (a single
+ * ifwarp block, so the program runs in listing order), every instruction
+ * found in PC order with its stall count and .reuse flags: all of each
+ * function but the branch around the fill that no thread of 1024 takes,
+ * the never-taken store of the sum's check and the other threads' early
+ * EXIT (lds<0> and lds<1> 106 of 112 instructions, lds<2> 91 of 97,
+ * lds<3> 73 of 75). */
+START_TEST(test_sass_matches_gen_lds)
+{
+    sk_error e = {0};
+    sass *s = sass_load("validation/h100/lds/cap_lds_n.sass.gz", &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    static const size_t want[] = { 106, 106, 91, 73 };
+    for (int op = 0; op < 4; op++) {
+        kernel k;
+        ck_assert_int_eq(gen_lds(&k, op, 3, 1, 1, 1, &e), 0);
+        char name[64];
+        snprintf(name, sizeof name, "_Z3ldsILi%dEEvPmPjPfjji", op);
+        int fn = sass_function(s, name, 0);
+        ck_assert_int_ge(fn, 0);
+        size_t m = match_listing(&k.progs[0], s, fn, name);
+        ck_assert_msg(m == want[op], "%s: %zu matched, expected %zu", name, m, want[op]);
+        kernel_free(&k);
+    }
+    sass_free(s);
+}
+END_TEST
+
 /* The registers an instruction's text marks .reuse, whatever surrounds
  * them: a sign, an absolute value's bars, a half selector after the flag;
  * not a uniform register, not a name that merely starts with it. */
@@ -312,6 +341,7 @@ Suite *sass_suite(void)
     tcase_add_test(tc, test_sass_fma_listing);
     tcase_add_test(tc, test_sass_matches_gen_fma);
     tcase_add_test(tc, test_sass_matches_gen_unit);
+    tcase_add_test(tc, test_sass_matches_gen_lds);
     tcase_add_test(tc, test_sass_matches_gen_stream);
     tcase_add_test(tc, test_sass_reused_text);
     tcase_add_test(tc, test_sass_functions);

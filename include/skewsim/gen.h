@@ -160,4 +160,12 @@ int gen_chase_stride(kernel *k, long long bytes, long hops, long ctas, long warm
 extern const char *const gen_unit_ops[];    /* "int32", "fp64", "smem", NULL */
 int gen_unit(kernel *k, int op, long iters, long block, long grid, sk_error *e);
 
+/* E30's shared-memory rate kernels (tools/capture/cap_lds.cu lds<OP>,
+ * src/trace/gen_lds.c): op 0 lds32, 1 lds32c2 (a 2-way bank conflict), 2
+ * lds128, 3 sts32; one CTA of 1024 threads an SM, `warps` warps of each of
+ * the first `smsps` sub-partitions running the loop `iters` times.
+ * Returns 0 or SK_EUSAGE; the caller frees *k with kernel_free(). */
+extern const char *const gen_lds_ops[];     /* "lds32", "lds32c2", "lds128", "sts32", NULL */
+int gen_lds(kernel *k, int op, long iters, long warps, long smsps, long grid, sk_error *e);
+
 #endif

@@ -79,6 +79,10 @@ static int build_unit(kernel *k, const long *v, sk_error *e)
 {
     return gen_unit(k, (int)v[0], v[1], v[2], v[3], e);
 }
+static int build_lds(kernel *k, const long *v, sk_error *e)
+{
+    return gen_lds(k, (int)v[0], v[1], v[2], v[3], v[4], e);
+}
 static int build_coop(kernel *k, const long *v, sk_error *e)
 {
     int rc = gen_coop(k, v[0], v[1], v[2], v[3], e);
@@ -184,6 +188,15 @@ const gen_workload gen_workloads[] = {
                    {{"--block", "B", 32, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
                     {"--grid", "G", 1, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"}},
                    -1, build_empty},
+    [GEN_LDS] = {"lds", "E30's shared-memory rate loops (cap_lds.cu: LDS.32, LDS.32 with a 2-way bank\n"
+                 "        conflict, LDS.128, STS.32), one CTA of 1024 threads an SM", 12, 5,
+                 {{"--op", "OP", 0, 0, 3, 0, "", NULL, "lds32 (default), lds32c2, lds128 or sts32", gen_lds_ops},
+                  {"--iters", "N", 2048, 1, 1L << 24, 0, "", NULL, "loop iterations a running warp, %R (default %D)"},
+                  {"--warps", "W", 8, 1, 8, 0, "", NULL, "warps of each running sub-partition in the loop, %R (default %D)"},
+                  {"--smsps", "S", 4, 1, 4, 0, "", NULL,
+                   "sub-partitions whose warps run it (the first S: warps w with w mod 4 < S), %R (default %D)"},
+                  {"--grid", "G", 132, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"}},
+                 -1, build_lds},
 };
 const size_t gen_nworkloads = SK_ARRAY_LEN(gen_workloads);
 
