@@ -118,7 +118,8 @@ void mem_hier_set_mhz(mem_hier *h, int sm, int mhz);
  * array as L1 (the L1s are flushed, as a carve-out change does). */
 void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm);
 /* A shared-memory warp access on SM sm: returns its wavefronts (the
- * bank-conflict degree, 1 without addresses) and counts it. */
+ * bank-conflict degree; without addresses the rows of 128 B its active
+ * lanes' bytes fill, at least 1) and counts it. */
 int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask,
                   unsigned lane_bytes);
 

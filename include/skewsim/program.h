@@ -61,6 +61,12 @@ enum mem_pattern {  /* how the 32 threads of a warp address memory */
  * set by the readers from the mnemonic: its pipe is busy twice the unit's
  * ii_cycles. */
 #define IF_HALF        0x40
+/* A shared-memory access that reads or writes the SM's shared-memory
+ * array (LDS, LDSM, STS, STSM, ATOMS; prog_mem_flags): its wavefronts take
+ * the array's cycles (memory.smem_wavefront_cycles).  Not LDC or ULDC
+ * (the constant cache), nor LDGSTS (its data reaches the array when the
+ * global read returns, which is not modelled), which are IK_LD_SHARED too. */
+#define IF_SMEM        0x80
 
 typedef struct instr {
     uint8_t kind;                 /* enum instr_kind */
@@ -200,7 +206,8 @@ instr *prog_append(program *p);                         /* zeroed, stall = 1 */
 int prog_regname(program *p, const char *name, uint16_t *out);
 
 /* IF_* flags an opcode's modifiers give a memory instruction of this kind
- * (IF_BYPASS_L1), for every trace reader. */
+ * (IF_BYPASS_L1) or its mnemonic gives a shared-memory one (IF_SMEM), for
+ * every trace reader. */
 uint8_t prog_mem_flags(const char *opcode, uint8_t kind);
 
 /* Add an address pattern; returns its instr.apat value (1 + index), or 0

@@ -240,6 +240,8 @@ typedef struct sm {
                                  the latest end of a global store's read (sm.store_read_cycles;
                                  beside unit_free: both are read at every issue) */
     uint64_t bar_free;        /* cycle the barrier unit can take the next arrival (sm.barrier_arrive_cycles) */
+    uint64_t smem_free;       /* cycle the shared-memory array can take the next wavefront
+                                 (memory.smem_wavefront_cycles; one array for the SM) */
     int unit_stride;          /* entries per scheduler in unit_free */
     int unit_off[FU_NCLASS];  /* where each class starts within a scheduler's entries */
     int unit_n[FU_NCLASS];    /* pipelines of each class (units.<class>.count) */

@@ -29,6 +29,7 @@
 #include <zlib.h>
 #include "cli.h"
 #include "skewsim/gen.h"
+#include "skewsim/sass.h"
 
 #define E30_TOL 0.10
 #define E30_MAXW 8    /* warps a sub-partition in a CTA of 1024 threads */
@@ -66,8 +67,60 @@ static void field(const char *line, int i, char *buf, size_t n)
     buf[k] = '\0';
 }
 
-/* Add path's smemk rows (all four sub-partitions) to cell[nper][per_sm]. */
-static int read_lds(const char *path, e30_cell cell[E30_MAXW + 1][E30_MAXK + 1], sk_error *e)
+/* The kernels: smemk (smem_kernel's loop, all four sub-partitions) and
+ * the rate loops of gen lds (gen_lds_ops, each sub-partition mask), and
+ * the masks cap_lds runs: sub-partition 0, 0 and 1, all four. */
+#define E30_NOPS 5
+#define E30_NMASK 3
+static const char *const e30_ops[E30_NOPS] = { "smemk", "lds32", "lds32c2", "lds128", "sts32" };
+static const int e30_per_iter[E30_NOPS] = { 3, 16, 16, 8, 16 };   /* accesses an iteration */
+static const char *const e30_masks[E30_NMASK] = { "1", "3", "f" };
+typedef e30_cell e30_cells[E30_NOPS][E30_NMASK][E30_MAXW + 1][E30_MAXK + 1];
+
+static const char *const e30_mnemonic[E30_NOPS] = { NULL, "LDS", "LDS", "LDS.128", "STS" };
+
+/* Which rate loops of the capture at path (lds_TAG.csv.gz) gen lds stands
+ * for: bit op set when the capture's listing (cap_lds_TAG.sass.gz beside
+ * it) has lds<op - 1> issue at least the loop's accesses an iteration.  A
+ * build whose compiler hoisted the loads out of the loop (board m's plain
+ * ld.shared: 8 LDS where the loop has 16) ran another kernel; without a
+ * listing none is taken. */
+static unsigned rate_ops(const char *path)
+{
+    char sp[4096];
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strncmp(base, "lds_", 4) || snprintf(sp, sizeof sp, "%.*scap_lds_%s", (int)(base - path), path,
+                                             base + 4) >= (int)sizeof sp)
+        return 0;
+    char *ext = strstr(sp, ".csv.gz");
+    if (!ext)
+        return 0;
+    strcpy(ext, ".sass.gz");
+    sk_error e = {0};
+    sass *s = sass_load(sp, &e);
+    if (!s)
+        return 0;
+    unsigned ok = 0;
+    for (int op = 1; op < E30_NOPS; op++) {
+        char name[64];
+        snprintf(name, sizeof name, "_Z3ldsILi%dEEvPmPjPfjji", op - 1);
+        int fn = sass_function(s, name, 90);
+        size_t n = 0;
+        const sass_instr *code = fn >= 0 ? sass_code(s, fn, &n) : NULL;
+        int count = 0;
+        for (size_t i = 0; i < n; i++)
+            count += strcmp(code[i].op, e30_mnemonic[op]) == 0;
+        if (count >= e30_per_iter[op])
+            ok |= 1u << op;
+    }
+    sass_free(s);
+    return ok;
+}
+
+/* Add path's rows to cell[op][mask][nper][per_sm]: smemk's, and the rate
+ * loops' that rate_ops takes. */
+static int read_lds(const char *path, e30_cells cell, sk_error *e)
 {
     gzFile f = gzopen(path, "rb");
     if (!f)
@@ -76,6 +129,7 @@ static int read_lds(const char *path, e30_cell cell[E30_MAXW + 1][E30_MAXK + 1],
     long lineno = 0;
     int c_op = -1, c_mask = -1, c_nper = -1, c_k = -1, c_ops = -1, c_cyc = -1;
     int rc = 0;
+    const unsigned rates = rate_ops(path);
     while (rc == 0 && gzgets(f, line, sizeof line)) {
         lineno++;
         if (!strchr(line, '\n') && !gzeof(f)) {
@@ -99,8 +153,14 @@ static int read_lds(const char *path, e30_cell cell[E30_MAXW + 1][E30_MAXK + 1],
         char op[32], mask[16], buf[32];
         field(line, c_op, op, sizeof op);
         field(line, c_mask, mask, sizeof mask);
-        if (strcmp(op, "smemk") || strcmp(mask, "f"))
+        int oi = 0, mi = 0;
+        while (oi < E30_NOPS && strcmp(op, e30_ops[oi]))
+            oi++;
+        while (mi < E30_NMASK && strcmp(mask, e30_masks[mi]))
+            mi++;
+        if (oi == E30_NOPS || mi == E30_NMASK || (oi == 0 && mi != E30_NMASK - 1) || (oi > 0 && !(rates >> oi & 1)))
             continue;
+        const long per = e30_per_iter[oi];
         char *end;
         int bad = 0;
         field(line, c_nper, buf, sizeof buf);
@@ -118,19 +178,19 @@ static int read_lds(const char *path, e30_cell cell[E30_MAXW + 1][E30_MAXK + 1],
         field(line, c_cyc, buf, sizeof buf);
         double cyc = strtod(buf, &end);
         bad |= !*buf || *end;
-        if (bad || nper < 1 || nper > E30_MAXW || k < 1 || k > E30_MAXK || ops < 3 || ops % 3 ||
-            ops / 3 > E30_MAX_ITERS || !(cyc > 0) || cyc > 1e12) {
+        if (bad || nper < 1 || nper > E30_MAXW || k < 1 || k > E30_MAXK || ops < per || ops % per ||
+            ops / per > E30_MAX_ITERS || !(cyc > 0) || cyc > 1e12) {
             line[strcspn(line, "\r\n")] = '\0';
             rc = sk_errorf(e, SK_EIO,
-                           "%s:%ld: '%s': expected nper 1-%d, per_sm 1-%d, ops a multiple of 3 in 3..%ld and "
+                           "%s:%ld: '%s': expected nper 1-%d, per_sm 1-%d, ops a multiple of %ld in %ld..%ld and "
                            "cycles 1..1e12",
-                           path, lineno, line, E30_MAXW, E30_MAXK, 3 * E30_MAX_ITERS);
+                           path, lineno, line, E30_MAXW, E30_MAXK, per, per, per * E30_MAX_ITERS);
             break;
         }
-        e30_cell *x = &cell[nper][k];
-        if (x->n && x->iters != ops / 3) {
-            rc = sk_errorf(e, SK_EIO, "%s:%ld: ops %ld (%ld iterations): expected %ld, as earlier rows of nper %ld",
-                           path, lineno, ops, ops / 3, 3 * x->iters, nper);
+        e30_cell *x = &cell[oi][mi][nper][k];
+        if (x->n && x->iters != ops / per) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: ops %ld (%ld iterations): expected %ld, as earlier rows of %s nper %ld",
+                           path, lineno, ops, ops / per, per * x->iters, op, nper);
             break;
         }
         if (x->n == x->cap) {
@@ -141,7 +201,7 @@ static int read_lds(const char *path, e30_cell cell[E30_MAXW + 1][E30_MAXK + 1],
             x->cap = x->cap ? 2 * x->cap : 256;
             x->v = xrealloc(x->v, x->cap * sizeof *x->v);
         }
-        x->iters = ops / 3;
+        x->iters = ops / per;
         x->v[x->n++] = cyc;
     }
     int zerr = 0;
@@ -152,12 +212,15 @@ static int read_lds(const char *path, e30_cell cell[E30_MAXW + 1][E30_MAXK + 1],
     return rc;
 }
 
-/* The median CTA's cycles of smem_kernel at iters, 128 nper threads a CTA,
- * grid CTAs. */
-static int sim_cycles(const cfg *c, long iters, long nper, long grid, double *cyc, sk_error *e)
+/* The median CTA's cycles of op (e30_ops) at iters: smem_kernel with 128
+ * nper threads a CTA, or gen lds with nper warps of the sub-partitions in
+ * mask (e30_masks); grid CTAs. */
+static int sim_cycles(const cfg *c, int op, int mask, long iters, long nper, long grid, double *cyc,
+                      sk_error *e)
 {
     kernel k;
-    if (gen_unit(&k, 2, iters, 128 * nper, grid, e) < 0)   /* gen_unit_ops[2]: smem */
+    if (op == 0 ? gen_unit(&k, 2, iters, 128 * nper, grid, e) < 0     /* gen_unit_ops[2]: smem */
+                : gen_lds(&k, op - 1, iters, nper, mask == 0 ? 1 : mask == 1 ? 2 : 4, grid, e) < 0)
         return e->code;
     results *r = NULL;
     int rc = e11_simulate(c, &k, 1, &r, e);
@@ -186,14 +249,14 @@ int validate_e30_has_capture(const char *dir)
 
 int validate_e30(const cfg *c, const char *dir, int *fails, sk_error *e)
 {
-    e30_cell cell[E30_MAXW + 1][E30_MAXK + 1];
-    memset(cell, 0, sizeof cell);
+    e30_cell (*cell)[E30_NMASK][E30_MAXW + 1][E30_MAXK + 1] = xcalloc(1, sizeof(e30_cells));
     char pat[4096];
     snprintf(pat, sizeof pat, "%s/lds/lds_*.csv.gz", dir);
     glob_t g;
     int rc = 0;
     if (glob(pat, 0, NULL, &g) != 0) {
         globfree(&g);
+        free(cell);
         return sk_errorf(e, SK_EIO, "%s: no capture (tools/capture/cap_lds DIR)", pat);
     }
     for (size_t i = 0; i < g.gl_pathc && rc == 0; i++)
@@ -205,21 +268,45 @@ int validate_e30(const cfg *c, const char *dir, int *fails, sk_error *e)
         int nsm = cfg_num_sms(c);
         for (int k = 1; k <= E30_MAXK && rc == 0; k++)
             for (int w = 1; w <= E30_MAXW && rc == 0; w++) {
-                e30_cell *x = &cell[w][k];
+                e30_cell *x = &cell[0][E30_NMASK - 1][w][k];
                 if (!x->n)
                     continue;
                 double meas = e11_median(x->v, x->n), a = NAN, b = NAN;
-                if ((rc = sim_cycles(c, x->iters, w, (long)nsm * k, &a, e)) < 0 ||
-                    (rc = sim_cycles(c, 2 * x->iters, w, (long)nsm * k, &b, e)) < 0)
+                if ((rc = sim_cycles(c, 0, E30_NMASK - 1, x->iters, w, (long)nsm * k, &a, e)) < 0 ||
+                    (rc = sim_cycles(c, 0, E30_NMASK - 1, 2 * x->iters, w, (long)nsm * k, &b, e)) < 0)
                     break;
                 char what[64];
                 snprintf(what, sizeof what, "smemk %d warp%s/SMSP%s", w * k, w * k > 1 ? "s" : "",
                          k > 1 ? " (2 CTAs)" : "");
                 e11_row(what, meas, b - a, "cyc", k == 1 && (w == 4 || w == 8), E30_TOL, fails);
             }
+        /* The rate loops, one CTA an SM: shared memory is the SM's own, so
+         * one SM simulates what each of the chip's 132 ran */
+        int head = 0;
+        for (int op = 1; op < E30_NOPS && rc == 0; op++)
+            for (int mi = 0; mi < E30_NMASK && rc == 0; mi++)
+                for (int w = 1; w <= E30_MAXW && rc == 0; w++) {
+                    e30_cell *x = &cell[op][mi][w][1];
+                    if (!x->n)
+                        continue;
+                    if (!head++)
+                        printf("\nE30 shared memory's rates: cap_lds's loops (gen lds), N warps in the "
+                               "sub-partitions of mask 1 (SMSP 0), 3 (0, 1) or f (all) (cycles of the loop)\n");
+                    double meas = e11_median(x->v, x->n), a = NAN, b = NAN;
+                    if ((rc = sim_cycles(c, op, mi, x->iters, w, 1, &a, e)) < 0 ||
+                        (rc = sim_cycles(c, op, mi, 2 * x->iters, w, 1, &b, e)) < 0)
+                        break;
+                    char what[64];
+                    snprintf(what, sizeof what, "%s mask %s %d warp%s/SMSP", e30_ops[op], e30_masks[mi], w,
+                             w > 1 ? "s" : "");
+                    e11_row(what, meas, b - a, "cyc", 0, E30_TOL, fails);
+                }
     }
-    for (int w = 0; w <= E30_MAXW; w++)
-        for (int k = 0; k <= E30_MAXK; k++)
-            free(cell[w][k].v);
+    for (int op = 0; op < E30_NOPS; op++)
+        for (int mi = 0; mi < E30_NMASK; mi++)
+            for (int w = 0; w <= E30_MAXW; w++)
+                for (int k = 0; k <= E30_MAXK; k++)
+                    free(cell[op][mi][w][k].v);
+    free(cell);
     return rc;
 }

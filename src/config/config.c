@@ -283,6 +283,12 @@ static const cfg_key cfg_schema[] = {
             "sustained DRAM bandwidth, chip-wide"),
     ROW_INT("memory.smem_latency_cycles", smem_latency_cycles, 29, 0, 100000,
             "cycles", "shared memory load to use"),
+    ROW_INT("memory.smem_load_ii_cycles", smem_load_ii_cycles, 2, 0, 1000, "cycles",
+            "cycles a shared-memory load (LDS, LDSM) holds its sub-partition's LD/ST pipe; 0: the "
+            "unit's units.ldst.ii_cycles, as any other LD/ST instruction"),
+    ROW_INT("memory.smem_wavefront_cycles", smem_wavefront_cycles, 1, 0, 1000, "cycles",
+            "SM cycles the shared-memory array takes a wavefront (one row of 32 banks x 4 B), shared "
+            "by the SM's sub-partitions; 0: no SM-wide limit"),
 
     /* The memory hierarchy (src/mem, docs/memory.md); configs/h200.yaml
      * gives the source of every H200 value, which are the defaults. */

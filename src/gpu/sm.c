@@ -450,20 +450,24 @@ static ps_t global_access(sim *s, sm *m, const warp *w, const instr *in, uint64_
     return done;
 }
 
-/* Extra cycles of a shared-memory access beyond one wavefront: its
- * bank conflicts (memory.model = hierarchy and an address pattern). */
-static uint64_t smem_conflict(sim *s, sm *m, const warp *w, const instr *in)
+/* The wavefronts of a shared-memory array access (IF_SMEM): rows of 32
+ * banks x 4 B it takes, its bank conflicts included (memory.model =
+ * hierarchy and an address pattern: mem_hier_smem); without addresses the
+ * least its active lanes' bytes take (one for a broadcast, pattern=
+ * uniform).  0 when no lane is active (the instruction only issues). */
+static unsigned smem_wavefronts(sim *s, sm *m, const warp *w, const instr *in)
 {
-    /* the active lanes (mask=, and threads the CTA has): none, and the
-     * instruction only issues */
     uint32_t lanes = (in->apat ? mem_apat_mask(&w->apats[in->apat - 1]) : ~0u) & warp_thread_lanes(m, w);
     if (!lanes)
         return 0;
+    /* every lane at one address (pattern=uniform): a broadcast, one row */
+    if (!in->apat && in->pattern == MP_UNIFORM)
+        lanes &= -lanes;
     if (!s->hier) {
-        /* flat memory: no banks, no conflicts; the wavefronts of 128 B the
-         * active lanes' bytes take, for the power model */
-        m->smem_wavefronts += ((unsigned)__builtin_popcount(lanes) * in->bytes + 127) / 128;
-        return 0;
+        /* flat memory: no banks, no conflicts; the power model counts them */
+        unsigned wf = ((unsigned)__builtin_popcount(lanes) * in->bytes + 127) / 128;
+        m->smem_wavefronts += wf;
+        return wf;
     }
     uint64_t addr[32];
     const uint64_t *a = NULL;
@@ -472,8 +476,59 @@ static uint64_t smem_conflict(sim *s, sm *m, const warp *w, const instr *in)
         mem_apat_lanes(&w->apats[in->apat - 1], m->ctas[w->cta].id, w->widx, iter, in->bytes, addr);
         a = addr;
     }
-    int wf = mem_hier_smem(s->hier, m->id, a, lanes, in->bytes);
-    return wf > 1 ? (uint64_t)(wf - 1) : 0;
+    return (unsigned)mem_hier_smem(s->hier, m->id, a, lanes, in->bytes);
+}
+
+/* The pipeline `pipe` takes `in`, issued at cycle c, where its class has
+ * a queue (units.<class>.queue) or it is a shared-memory array access
+ * (IF_SMEM): sets unit_free and unit_drain, and returns c0, the cycle the
+ * pipeline takes it (its latency counts from there), with *arr the cycle
+ * the array starts it and *wf its wavefronts (c0 and 1 for any other).
+ *
+ * With a queue in front of the class's pipelines (units.<class>.queue =
+ * Q), that is once those queued before it have started, and the scheduler
+ * may issue the next one to the pipeline while fewer than Q wait.  Without,
+ * the pipeline is free now (sm_warp_ready) and stays busy for in->busy
+ * cycles.  Global loads and stores do not queue (c0 = c): the SM's L1
+ * serves requests in the order they come, which a request dated ahead by a
+ * queue would break; one takes the pipeline now and what waits in the
+ * queue starts in->busy later.
+ *
+ * A shared-memory array access leaves its pipeline for the SM's one
+ * array, which takes a wavefront each smem_wavefront_cycles in the order
+ * the pipelines hand them over (E30 board n: LDS.32 from four
+ * sub-partitions reach one a cycle together, LDS.128 and 2-way conflicts
+ * one wavefront a cycle even from one): a bank conflict takes the array's
+ * time, not only the access's.  The pipeline holds it until the array
+ * starts it, so a busy array backs up the sub-partitions' pipes and queues.
+ * Booked at hand-over in issue order: one queued behind its pipe books
+ * ahead of a later issue's that reaches the array sooner (approximate). */
+static uint64_t ldst_take(sim *s, sm *m, const warp *w, const instr *in, int pipe, uint64_t c, uint64_t *arr,
+                          unsigned *wf)
+{
+    const int global = in->kind == IK_LD_GLOBAL || in->kind == IK_ST_GLOBAL;
+    uint64_t c0 = m->unit_q[in->cls] && !global ? SK_MAX(c, m->unit_drain[pipe]) : c;
+    *arr = c0;
+    if (in->flags & IF_SMEM) {
+        *wf = smem_wavefronts(s, m, w, in);
+        if (*wf && s->c.smem_wavefront_cycles) {
+            *arr = SK_MAX(c0, m->smem_free);
+            m->smem_free = *arr + (uint64_t)*wf * (uint64_t)s->c.smem_wavefront_cycles;
+        }
+    }
+    if (m->unit_q[in->cls]) {
+        uint64_t q = (uint64_t)m->unit_q[in->cls] * in->busy, next;
+        if (global) {
+            m->unit_drain[pipe] = SK_MAX(c, m->unit_drain[pipe]) + in->busy;
+            next = c + in->busy;
+        } else {
+            m->unit_drain[pipe] = SK_MAX(c0 + in->busy, *arr);
+            next = c + 1;
+        }
+        m->unit_free[pipe] = m->unit_drain[pipe] > next + q ? m->unit_drain[pipe] - q : next;
+    } else
+        m->unit_free[pipe] = SK_MAX(c + in->busy, *arr);
+    return c0;
 }
 
 /* The last warp of a CTA exited in cycle c: free what it held and report. */
@@ -551,28 +606,14 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
         issue_sink(s, m, w, slot, cs, in, c);
     /* the pipeline the pick found free for it this cycle (sm_warp_ready) */
     pipe = w->pipe;
-    /* c0: the cycle its pipeline takes it.  With a queue in front of the
-     * class's pipelines (units.<class>.queue = Q) that is once those
-     * queued before it have started, and the scheduler may issue the next
-     * one to the pipeline while fewer than Q wait; its latency counts from
-     * c0.  Without, the pipeline is free now (sm_warp_ready) and stays busy
-     * for in->busy cycles.  Global loads and stores do not queue (c0 = c):
-     * the SM's L1 serves requests in the order they come, which a request
-     * dated ahead by a queue would break; one takes the pipeline now and
-     * what waits in the queue starts in->busy later. */
-    uint64_t c0 = c;
-    if (m->unit_q[in->cls]) {
-        uint64_t q = (uint64_t)m->unit_q[in->cls] * in->busy, next;
-        if (in->kind == IK_LD_GLOBAL || in->kind == IK_ST_GLOBAL) {
-            m->unit_drain[pipe] = SK_MAX(c, m->unit_drain[pipe]) + in->busy;
-            next = c + in->busy;
-        } else {
-            c0 = SK_MAX(c, m->unit_drain[pipe]);
-            m->unit_drain[pipe] = c0 + in->busy;
-            next = c + 1;
-        }
-        m->unit_free[pipe] = m->unit_drain[pipe] > next + q ? m->unit_drain[pipe] - q : next;
-    } else
+    /* c0: the cycle its pipeline takes it (a queue, ldst_take), arr the
+     * cycle the shared-memory array does, wf its wavefronts there; with
+     * neither the pipeline takes it now and stays busy in->busy cycles */
+    uint64_t c0 = c, arr = c;
+    unsigned wf = 1;
+    if (m->unit_q[in->cls] | (in->flags & IF_SMEM))
+        c0 = ldst_take(s, m, w, in, pipe, c, &arr, &wf);
+    else
         m->unit_free[pipe] = c + in->busy;
     cs->issued++;
     m->op_issued[in->row]++;                    /* power: its energy row */
@@ -595,10 +636,10 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     uint64_t done = c0 + in->lat;
     switch (in->kind) {
     case IK_LD_SHARED:
-        done = c0 + (uint64_t)cf->smem_latency_cycles + smem_conflict(s, m, w, in);
-        break;
-    case IK_ST_SHARED:
-        smem_conflict(s, m, w, in);
+        /* its last wavefront read, then the latency (LDC, ULDC: the
+         * latency from its pipeline) */
+        done = arr + (uint64_t)cf->smem_latency_cycles +
+               (wf > 1 ? (uint64_t)(wf - 1) * (uint64_t)SK_MAX(cf->smem_wavefront_cycles, 1) : 0);
         break;
     case IK_LD_GLOBAL:
         done = sm_cycle_at(m, global_access(s, m, w, in, c));

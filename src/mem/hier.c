@@ -293,7 +293,10 @@ void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm)
 
 int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask, unsigned lane_bytes)
 {
-    int w = addr ? mem_bank_degree(addr, mask, lane_bytes) : 1;
+    /* without addresses, the fewest rows its active lanes' bytes fill
+     * (an LDS.128 four, conflict-free) */
+    int w = addr ? mem_bank_degree(addr, mask, lane_bytes)
+                 : (int)(((unsigned)__builtin_popcount(mask) * lane_bytes + 127) / 128);
     if (w < 1)
         w = 1;
     h->stats[sm].smem_accesses++;

@@ -256,6 +256,13 @@ uint8_t prog_mem_flags(const char *opcode, uint8_t kind)
     if (kind == IK_LD_GLOBAL && (strstr(opcode, ".CG") || strstr(opcode, ".STRONG.GPU") ||
                                  strstr(opcode, ".STRONG.SYS") || strstr(opcode, ".VOLATILE")))
         return IF_BYPASS_L1;
+    if (kind == IK_LD_SHARED || kind == IK_ST_SHARED) {
+        static const char *const array_ops[] = { "LDS", "LDSM", "STS", "STSM", "ATOMS" };
+        size_t len = strcspn(opcode, ".");
+        for (size_t i = 0; i < SK_ARRAY_LEN(array_ops); i++)
+            if (strlen(array_ops[i]) == len && memcmp(array_ops[i], opcode, len) == 0)
+                return IF_SMEM;
+    }
     return 0;
 }
 
