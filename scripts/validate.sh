@@ -8,7 +8,8 @@
 #               src/cli/validate_measured.c simulates, judged at --max-mape
 #   h100        validation/h100 against configs/h100.yaml (full runs only):
 #               E24's bandwidths and E25 on two H100s, a chip the shipped
-#               parameters were never fitted to
+#               parameters were never fitted to, E30's shared memory and
+#               E31's warp order
 #   h100_cluster  validation/h100/cluster against configs/h100.yaml (full
 #               runs only): E26, thread block cluster launches on an H100,
 #               judged at --max-mape
@@ -78,7 +79,7 @@ else
     PARTS="d measured h100 h100_cluster h100_power"
     part d "$CFG" -d validation/h200
     part measured "$CFG" --measured validation/h200/capture --max-mape "$MAPE"
-    part h100 "$H100_CFG" -d validation/h100 --only e24,e25,e30
+    part h100 "$H100_CFG" -d validation/h100 --only e24,e25,e30,e31
     part h100_cluster "$H100_CFG" --measured validation/h100/cluster --max-mape "$MAPE"
     part h100_power "$H100_CFG" --measured validation/h100/power --max-mape "$MAPE"
 fi

@@ -127,7 +127,7 @@ static const struct {
     {"run -c " TU_H200 " -t " MIXED " -o @/no/such/dir", SK_EIO, 3,
      "skewsim: @/no/such/dir: cannot create output directory: No such file or directory\n"},
     {"gen fma --iters -1", SK_EUSAGE, 1, "skewsim: gen fma: iters -1: expected 0..2147483647\n"},
-    {"gen bogus", SK_EUSAGE, 1, "skewsim: gen: bogus: expected a workload: fma, stream, gemm, coop, chase, add, unit, rw, empty or lds (see 'skewsim gen --help')\n"},
+    {"gen bogus", SK_EUSAGE, 1, "skewsim: gen: bogus: expected a workload: fma, stream, gemm, coop, chase, add, unit, rw, empty, lds or worder (see 'skewsim gen --help')\n"},
     /* plot and report share one parser (src/cli/args.c): the same mistakes
      * give the same messages, and --set reaches the config in both. */
     {"report", SK_EUSAGE, 1, "skewsim: report: missing DIR: expected " REPORT_USAGE "\n"},
@@ -574,6 +574,33 @@ START_TEST(test_validate_e30)
 }
 END_TEST
 
+/* validate's E31 section on validation/h100/worder (cap_worder on an
+ * H100), on one SM (each SM runs its own CTAs: the rows are the same on
+ * 132): under GTO, the shipped policy, warp 0 of a CTA whose 32 warps ask
+ * for 4 times what their sub-partitions issue ends at under 40 % of the
+ * chip's cycles (it keeps the port while its CTA's other warps wait, where
+ * the chip shares it), and the status says rows failed; under cta_rr
+ * (oldest CTA first, round-robin within it) that row, and two CTAs' first
+ * and second, come within 10 %. */
+START_TEST(test_validate_e31)
+{
+    cli_result r;
+    run_cli("validate -c configs/h100.yaml -d validation/h100 --only e31" E30_ONE_SM, &r);
+    ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
+    double q = e30_ratio(r.out, "ch 2, 1024 threads x 1: CTA 0", "predicted");
+    ck_assert_msg(q < 0.4, "gto: warp 0 at %.3f of the chip's cycles", q);
+    cli_free(&r);
+    run_cli("validate -c configs/h100.yaml -d validation/h100 --only e31 --set sm.warp_policy=cta_rr" E30_ONE_SM, &r);
+    static const char *const rows[] = {"ch 2, 1024 threads x 1: CTA 0", "ch 2, 512 threads x 2: CTA 0",
+                                       "ch 2, 512 threads x 2: CTA 1"};
+    for (size_t i = 0; i < SK_ARRAY_LEN(rows); i++) {
+        q = e30_ratio(r.out, rows[i], "predicted");
+        ck_assert_msg(fabs(q - 1) <= 0.10, "cta_rr: %s at %.3f of the chip's cycles", rows[i], q);
+    }
+    cli_free(&r);
+}
+END_TEST
+
 /* validate's E24 section on a capture directory holding four of its
  * chases and one add (tests/data/e24): the near rows are fitted
  * (memory.l2.scatter_ppm, memory.hbm.row_idle_ps), the rest predicted; a
@@ -964,6 +991,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_validate_e18b_queue);
     tcase_add_test(tc, test_validate_e22b);
     tcase_add_test(tc, test_validate_e30);
+    tcase_add_test(tc, test_validate_e31);
     tcase_add_test(tc, test_validate_e23);
     tcase_add_test(tc, test_validate_e24);
     tcase_add_test(tc, test_validate_e25);

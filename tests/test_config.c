@@ -68,7 +68,7 @@ static const struct bad_file {
     BAD("null_value.yaml", SK_ECONFIG,
         ":2:13: sm.max_warps: (empty): expected an integer in 1..1024"),
     BAD("bad_enum.yaml", SK_ECONFIG,
-        ":2:16: sm.warp_policy: fifo: expected one of gto, lrr, oldest, two_level, baws, ccws"),
+        ":2:16: sm.warp_policy: fifo: expected one of gto, lrr, oldest, two_level, baws, ccws, cta_rr"),
     BAD("name_too_long.yaml", SK_ERANGE,
         ":2:9: chip.name: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: "
         "expected a string of 1..63 printable ASCII characters"),
@@ -505,7 +505,7 @@ static const struct bad_set {
     { "sim.seed=-1", SK_ECONFIG,
       "--set sim.seed=-1: sim.seed: -1: expected an integer in 0..18446744073709551615" },
     { "sm.warp_policy=GTO", SK_ECONFIG,
-      "--set sm.warp_policy=GTO: sm.warp_policy: GTO: expected one of gto, lrr, oldest, two_level, baws, ccws" },
+      "--set sm.warp_policy=GTO: sm.warp_policy: GTO: expected one of gto, lrr, oldest, two_level, baws, ccws, cta_rr" },
     { "sm.wrap_schedulers=4", SK_ECONFIG,
       "--set sm.wrap_schedulers=4: sm.wrap_schedulers: unknown key: expected one of the keys "
       "listed by 'skewsim config --help-config'; did you mean sm.warp_schedulers?" },
@@ -599,7 +599,7 @@ START_TEST(test_validate_bounds)
     cfg_defaults(&c);
     c.warp_policy = 7;
     ck_assert_int_eq(cfg_validate(&c, &e2), SK_ECONFIG);
-    ck_assert_str_eq(e2.msg, "config: sm.warp_policy: 7: expected one of gto, lrr, oldest, two_level, baws, ccws");
+    ck_assert_str_eq(e2.msg, "config: sm.warp_policy: 7: expected one of gto, lrr, oldest, two_level, baws, ccws, cta_rr");
 
     sk_error e3 = { 0 };
     cfg_defaults(&c);

@@ -389,9 +389,9 @@ END_TEST
 
 START_TEST(test_gen_table)
 {
-    ck_assert_uint_eq(gen_nworkloads, 10);
+    ck_assert_uint_eq(gen_nworkloads, 11);
     char list[128];
-    ck_assert_str_eq(gen_workload_list(list, sizeof list), "fma, stream, gemm, coop, chase, add, unit, rw, empty or lds");
+    ck_assert_str_eq(gen_workload_list(list, sizeof list), "fma, stream, gemm, coop, chase, add, unit, rw, empty, lds or worder");
     for (size_t i = 0; i < gen_nworkloads; i++) {
         const gen_workload *w = &gen_workloads[i];
         ck_assert_ptr_eq(gen_find(w->name), w);

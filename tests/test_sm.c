@@ -395,6 +395,29 @@ START_TEST(test_policy)
 }
 END_TEST
 
+/* cta_rr: two CTAs A, B of two warps each, POLICY_BODY, one scheduler.
+ * The oldest CTA with a ready warp issues, its warps in turn:
+ *   c0-5 A0 f1, A1 f1, A0 f2, A1 f2, A0 g, A1 g (A ready again at 10, 11);
+ *   c6-9 B0 f1, B1 f1, B0 f2, B1 f2 (only B has a ready warp);
+ *   c10-19 A0 h1, A1 h1, ..., A0 EXIT, A1 EXIT: from 10 on A always has one
+ *   ready, and B waits (oldest first would have run A0 alone from c0 to g);
+ *   c20-21 B0 g, B1 g (ready at 26, 27); c26-35 B's h1-h4 and EXITs in turn.
+ * Starts 0, 6; ends 20, 36.  Under oldest: A0 f1 f2 g at c0-2, A1 at 3-5. */
+START_TEST(test_policy_cta_rr)
+{
+    tu_run run;
+    run_tiny(&run, "sm: {warp_policy: cta_rr}", POLICY_BODY, 2, 64);
+    static const long start[2] = {0, 6}, end[2] = {20, 36};
+    for (uint64_t i = 0; i < 2; i++) {
+        ck_assert_msg(start_cycle(&run, i) == start[i], "CTA %llu starts in cycle %ld, expected %ld",
+                      (unsigned long long)i, start_cycle(&run, i), start[i]);
+        ck_assert_msg(end_cycle(&run, i) == end[i], "CTA %llu ends at cycle %ld, expected %ld", (unsigned long long)i,
+                      end_cycle(&run, i), end[i]);
+    }
+    tu_run_free(&run);
+}
+END_TEST
+
 /* ---------------------------------------------------- issue constraints */
 
 /* FFMA R1 <- R0 then FFMA R2 <- R1: the second waits for R1, lat_cycles
@@ -1096,6 +1119,7 @@ Suite *sm_suite(void)
     tcase_add_test(tc, test_bank_conflict_cycles);
     tcase_add_loop_test(tc, test_ldst_queue, 0, (int)SK_ARRAY_LEN(ldst_queue));
     tcase_add_test(tc, test_ldst_queue_global);
+    tcase_add_test(tc, test_policy_cta_rr);
     tcase_add_loop_test(tc, test_smem_rates, 0, (int)SK_ARRAY_LEN(smem_rates));
     tcase_add_test(tc, test_smem_flag);
     tcase_add_test(tc, test_property_store_read);

@@ -360,7 +360,7 @@ static const struct {
     {"config: c.yaml\ntraces: {a: {gen: \"fma --iters x\"}}\n",
      "s.yaml:2:19: traces.a.gen: gen fma: --iters: x: expected an integer"},
     {"config: c.yaml\ntraces: {a: {gen: fma}}\nset: {sm.warp_policy: fast}\n",
-     "s.yaml:3:23: set: sm.warp_policy: fast: expected one of gto, lrr, oldest, two_level, baws, ccws"},
+     "s.yaml:3:23: set: sm.warp_policy: fast: expected one of gto, lrr, oldest, two_level, baws, ccws, cta_rr"},
     {"config: c.yaml\ntraces: {a: {gen: fma}}\nset: {sm: 1}\n",
      "s.yaml:3:7: set: sm: a section: expected one of its keys, e.g. sm.max_threads"},
     {"config: c.yaml\ntraces: {a: {gen: fma}}\ncases: {x: {sm.issue_width: 9}}\n",

@@ -168,4 +168,11 @@ int gen_unit(kernel *k, int op, long iters, long block, long grid, sk_error *e);
 extern const char *const gen_lds_ops[];     /* "lds32", "lds32c2", "lds128", "sts32", NULL */
 int gen_lds(kernel *k, int op, long iters, long warps, long smsps, long grid, sk_error *e);
 
+/* E31's warp-order kernel (tools/capture/cap_worder.cu worder<CH>,
+ * src/trace/gen_worder.c): ch 0, 1, 2 for 1, 2, 4 independent FFMA chains a
+ * warp, `iters` (a multiple of 16) iterations, CTAs of `block` threads.
+ * Returns 0 or SK_EUSAGE; the caller frees *k with kernel_free(). */
+extern const char *const gen_worder_chs[];  /* "1", "2", "4", NULL */
+int gen_worder(kernel *k, int ch, long iters, long block, long grid, sk_error *e);
+
 #endif

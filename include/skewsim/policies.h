@@ -49,6 +49,7 @@
     X(BAWS, baws, "barrier-aware (Liu et al., ICS 2016): warps of the CTA with the "  \
                   "most warps at a barrier first, then greedy-then-oldest")  \
     X(CCWS, ccws, "CCWS-lite (Rogers et al., MICRO 2012): GTO; warps that lost L1 "    \
-                  "locality hold back the loads of the rest (sm.ccws.*)")
+                  "locality hold back the loads of the rest (sm.ccws.*)")            \
+    X(CTA_RR, cta_rr, "oldest CTA first, round-robin among its ready warps (E31)")
 
 #endif

@@ -116,6 +116,10 @@ int validate_e25_model(const cfg *c, sk_error *e);
  * warps a sub-partition against DIR/lds/lds_*.csv.gz (cap_lds). */
 int validate_e30_has_capture(const char *dir);
 int validate_e30(const cfg *c, const char *dir, int *fails, sk_error *e);
+/* validate's E31 section (validate_e31.c): warp 0's loop cycles in each
+ * CTA of cap_worder's FFMA-chain kernels, by the CTA's rank on its SM */
+int validate_e31_has_capture(const char *dir);
+int validate_e31(const cfg *c, const char *dir, int *fails, sk_error *e);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

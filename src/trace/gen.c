@@ -83,6 +83,10 @@ static int build_lds(kernel *k, const long *v, sk_error *e)
 {
     return gen_lds(k, (int)v[0], v[1], v[2], v[3], v[4], e);
 }
+static int build_worder(kernel *k, const long *v, sk_error *e)
+{
+    return gen_worder(k, (int)v[0], v[1], v[2], v[3], e);
+}
 static int build_coop(kernel *k, const long *v, sk_error *e)
 {
     int rc = gen_coop(k, v[0], v[1], v[2], v[3], e);
@@ -197,6 +201,15 @@ const gen_workload gen_workloads[] = {
                    "sub-partitions whose warps run it (the first S: warps w with w mod 4 < S), %R (default %D)"},
                   {"--grid", "G", 132, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"}},
                  -1, build_lds},
+    [GEN_WORDER] = {"worder", "E31's warp-order loop (cap_worder.cu): 1, 2 or 4 independent FFMA chains a\n"
+                    "        warp, every warp's lane 0 timing its own loop", 12, 4,
+                    {{"--ch", "CH", 1, 0, 2, 0, "", NULL, "FFMA chains a warp: 1, 2 (default) or 4", gen_worder_chs},
+                     {"--iters", "N", 4096, 16, 1L << 24, 16, "", NULL,
+                      "loop iterations a warp, a multiple of %M in %R (default %D)"},
+                     {"--block", "B", 1024, 32, 1024, 32, " threads", NULL,
+                      "threads per CTA, a multiple of %M in %R (default %D)"},
+                     {"--grid", "G", 132, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"}},
+                    -1, build_worder},
 };
 const size_t gen_nworkloads = SK_ARRAY_LEN(gen_workloads);
 

@@ -12,7 +12,7 @@
 #include "skewsim/gen.h"
 
 /* Rows of gen_workloads[] (gen.c), for the writers' own checks. */
-enum { GEN_FMA, GEN_STREAM, GEN_GEMM, GEN_COOP, GEN_CHASE, GEN_ADD, GEN_UNIT, GEN_RW, GEN_EMPTY, GEN_LDS };
+enum { GEN_FMA, GEN_STREAM, GEN_GEMM, GEN_COOP, GEN_CHASE, GEN_ADD, GEN_UNIT, GEN_RW, GEN_EMPTY, GEN_LDS, GEN_WORDER };
 
 #define GEMM_TILE_M 128           /* the CTA tile, m x n x k-tile (gen_gemm.c) */
 #define GEMM_TILE_N 256
