@@ -16,7 +16,7 @@
 // clock64 reads).  Rep 0 is a warm-up and not written.
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_worder cap_worder.cu
-// Usage: cap_worder DIR [REPS]
+// Usage: cap_worder DIR [REPS] [arrive]
 #include "cap.h"
 
 #define ITERS 4096
@@ -52,6 +52,89 @@ __global__ void worder(uint64_t *out, uint32_t *sms, float *sink, int iters)
     }
 }
 
+// The arrivals (E31b, `cap_worder DIR REPS arrive`): more CTAs than an SM
+// holds (dynamic shared memory limits it to 2 of 512 threads), so CTAs
+// arrive as others leave.  Every warp's lane 0 also reads clock64() and
+// %globaltimer at entry, before the barrier: does a CTA that arrives
+// behind a running older one start at once, and does it share the port
+// or wait?  -> DIR/worder_arrive.csv: ch, block, grid, rep, cta, warp,
+// sm, e (entry clock), c0, c1, g0 (entry globaltimer), g1 (end).
+template <int CH>
+__global__ void worder_arrive(uint64_t *out, uint32_t *sms, float *sink, int iters)
+{
+    extern __shared__ float dyn[];
+    uint64_t e = clock64(), g0 = gtimer();
+    uint32_t w = threadIdx.x / 32, lane = threadIdx.x % 32, nw = blockDim.x / 32;
+    float x[CH];
+#pragma unroll
+    for (int c = 0; c < CH; c++)
+        x[c] = (float)(lane + c);
+    __syncthreads();
+    uint64_t c0 = clock64();
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++)
+            FM(x[c]);
+    }
+    uint64_t c1 = clock64(), g1 = gtimer();
+    float s = 0;
+#pragma unroll
+    for (int c = 0; c < CH; c++)
+        s += x[c];
+    if (s == 1234.5f)
+        sink[threadIdx.x] = s + dyn[0];
+    if (lane == 0) {
+        size_t i = (size_t)blockIdx.x * nw + w;
+        out[5 * i] = e;
+        out[5 * i + 1] = c0;
+        out[5 * i + 2] = c1;
+        out[5 * i + 3] = g0;
+        out[5 * i + 4] = g1;
+        sms[i] = smid();
+    }
+}
+
+static void arrivals(const std::string &dir, int reps, int nsm)
+{
+    FILE *f = cap_open(dir, "worder_arrive.csv", "ch,block,grid,rep,cta,warp,sm,e,c0,c1,g0,g1");
+    const int block = 512, per = 6, nw = block / 32;
+    int grid = nsm * per;
+    size_t smem = 100 * 1024;   // two of these fit an SM's 228 KB, three do not
+    CK(cudaFuncSetAttribute(worder_arrive<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    int fit = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, worder_arrive<2>, block, smem));
+    std::printf("arrive: %d CTAs of %d threads an SM resident, %d an SM in all\n", fit, block, per);
+    uint64_t *dout;
+    uint32_t *dsm;
+    float *dsink;
+    CK(cudaMalloc(&dout, 8 * 5 * (size_t)grid * nw));
+    CK(cudaMalloc(&dsm, 4 * (size_t)grid * nw));
+    CK(cudaMalloc(&dsink, 4 * 1024));
+    for (int r = 0; r <= reps; r++) {
+        worder_arrive<2><<<grid, block, smem>>>(dout, dsm, dsink, ITERS);
+        CK(cudaDeviceSynchronize());
+        CK(cudaGetLastError());
+        std::vector<uint64_t> o(5 * (size_t)grid * nw);
+        std::vector<uint32_t> s((size_t)grid * nw);
+        CK(cudaMemcpy(o.data(), dout, 8 * o.size(), cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(s.data(), dsm, 4 * s.size(), cudaMemcpyDeviceToHost));
+        if (r == 0)
+            continue;
+        for (int c = 0; c < grid; c++)
+            for (int w = 0; w < nw; w++) {
+                size_t i = (size_t)c * nw + w;
+                std::fprintf(f, "2,%d,%d,%d,%d,%d,%u,%llu,%llu,%llu,%llu,%llu\n", block, grid, r, c, w, s[i],
+                             (unsigned long long)o[5 * i], (unsigned long long)o[5 * i + 1],
+                             (unsigned long long)o[5 * i + 2], (unsigned long long)o[5 * i + 3],
+                             (unsigned long long)o[5 * i + 4]);
+            }
+    }
+    fclose(f);
+    CK(cudaFree(dout));
+    CK(cudaFree(dsm));
+    CK(cudaFree(dsink));
+}
+
 typedef void (*kfn)(uint64_t *, uint32_t *, float *, int);
 
 int main(int argc, char **argv)
@@ -67,6 +150,11 @@ int main(int argc, char **argv)
     int dev = 0, nsm = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+    if (argc > 3 && !strcmp(argv[3], "arrive")) {
+        arrivals(dir, reps, nsm);
+        cap_end(cap);
+        return 0;
+    }
     FILE *f = cap_open(dir, "worder.csv", "kernel,ch,block,per_sm,rep,cta,warp,sm,c0,c1");
     struct Cfg {
         int ch, block, per_sm;
