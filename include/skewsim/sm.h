@@ -246,6 +246,11 @@ typedef struct sm {
     int unit_off[FU_NCLASS];  /* where each class starts within a scheduler's entries */
     int unit_n[FU_NCLASS];    /* pipelines of each class (units.<class>.count) */
     int unit_q[FU_NCLASS];    /* each class's queue (units.<class>.queue) */
+    int unit_qmax;            /* the largest of them: entries a pipeline has in unit_ring */
+    uint64_t *unit_ring;      /* [pipeline][unit_qmax]: the cycles the last units.<class>.queue
+                                 instructions its queue took started (taken by the pipeline),
+                                 oldest at unit_rpos: one may wait only while fewer do */
+    uint8_t *unit_rpos;       /* [pipeline]: the ring's oldest entry */
 
     /* resources in use */
     int used_threads, used_warps, used_regs, used_smem, used_ctas;

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 #include "cli.h"
 #include "skewsim/gen.h"
@@ -80,42 +81,46 @@ typedef e30_cell e30_cells[E30_NOPS][E30_NMASK][E30_MAXW + 1][E30_MAXK + 1];
 static const char *const e30_mnemonic[E30_NOPS] = { NULL, "LDS", "LDS", "LDS.128", "STS" };
 
 /* Which rate loops of the capture at path (lds_TAG.csv.gz) gen lds stands
- * for: bit op set when the capture's listing (cap_lds_TAG.sass.gz beside
- * it) has lds<op - 1> issue at least the loop's accesses an iteration.  A
- * build whose compiler hoisted the loads out of the loop (board m's plain
- * ld.shared: 8 LDS where the loop has 16) ran another kernel; without a
- * listing none is taken. */
-static unsigned rate_ops(const char *path)
+ * for: bit op of *ok set when the capture's listing (cap_lds_TAG.sass.gz
+ * beside it) has lds<op - 1> issue at least the loop's accesses an
+ * iteration.  A build whose compiler hoisted the loads out of the loop
+ * (board m's plain ld.shared: 8 LDS where the loop has 16) ran another
+ * kernel; without a listing none is taken.  A listing that cannot be read
+ * is an error (0 or the error's code). */
+static int rate_ops(const char *path, unsigned *ok, sk_error *e)
 {
-    char sp[4096];
+    *ok = 0;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    if (strncmp(base, "lds_", 4) || snprintf(sp, sizeof sp, "%.*scap_lds_%s", (int)(base - path), path,
-                                             base + 4) >= (int)sizeof sp)
+    size_t blen = strlen(base);
+    if (strncmp(base, "lds_", 4) || blen < 4 + 7 || strcmp(base + blen - 7, ".csv.gz"))
         return 0;
-    char *ext = strstr(sp, ".csv.gz");
-    if (!ext)
+    /* DIR/cap_lds_TAG.sass.gz for DIR/lds_TAG.csv.gz */
+    size_t n = strlen(path) + 32;
+    char *sp = xmalloc(n);
+    snprintf(sp, n, "%.*scap_lds_%.*s.sass.gz", (int)(base - path), path, (int)(blen - 4 - 7), base + 4);
+    if (access(sp, R_OK) != 0) {
+        free(sp);
         return 0;
-    strcpy(ext, ".sass.gz");
-    sk_error e = {0};
-    sass *s = sass_load(sp, &e);
+    }
+    sass *s = sass_load(sp, e);
+    free(sp);
     if (!s)
-        return 0;
-    unsigned ok = 0;
+        return e->code;
     for (int op = 1; op < E30_NOPS; op++) {
         char name[64];
         snprintf(name, sizeof name, "_Z3ldsILi%dEEvPmPjPfjji", op - 1);
         int fn = sass_function(s, name, 90);
-        size_t n = 0;
-        const sass_instr *code = fn >= 0 ? sass_code(s, fn, &n) : NULL;
+        size_t ni = 0;
+        const sass_instr *code = fn >= 0 ? sass_code(s, fn, &ni) : NULL;
         int count = 0;
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < ni; i++)
             count += strcmp(code[i].op, e30_mnemonic[op]) == 0;
         if (count >= e30_per_iter[op])
-            ok |= 1u << op;
+            *ok |= 1u << op;
     }
     sass_free(s);
-    return ok;
+    return 0;
 }
 
 /* Add path's rows to cell[op][mask][nper][per_sm]: smemk's, and the rate
@@ -128,8 +133,12 @@ static int read_lds(const char *path, e30_cells cell, sk_error *e)
     char line[512];
     long lineno = 0;
     int c_op = -1, c_mask = -1, c_nper = -1, c_k = -1, c_ops = -1, c_cyc = -1;
-    int rc = 0;
-    const unsigned rates = rate_ops(path);
+    unsigned rates = 0;
+    int rc = rate_ops(path, &rates, e);
+    if (rc < 0) {
+        gzclose(f);
+        return rc;
+    }
     while (rc == 0 && gzgets(f, line, sizeof line)) {
         lineno++;
         if (!strchr(line, '\n') && !gzeof(f)) {

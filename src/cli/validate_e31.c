@@ -34,12 +34,12 @@ typedef struct {
     size_t n[E31_MAXK], cap[E31_MAXK];
 } e31_cfg;
 
-/* one rep of one config on one SM: its CTAs' warp-0 cycles, by CTA index */
+/* one warp-0 row: its config, rep, SM, CTA and loop cycles */
 typedef struct {
-    int cfg, rep, sm, n;
-    long cta[E31_MAXK];
-    double cyc[E31_MAXK];
-} e31_group;
+    int cfg;
+    long rep, sm, cta;
+    double cyc;
+} e31_row;
 
 static int cfg_of(e31_cfg *cf, int *ncfg, int ch, int block, int per_sm)
 {
@@ -64,42 +64,31 @@ static void push(e31_cfg *x, int k, double v)
     x->v[k][x->n[k]++] = v;
 }
 
-/* Add the groups (one config, rep and SM) in order: each group's CTAs
- * ranked by index. */
-static void flush_group(e31_cfg *cf, e31_group *g)
+static int row_cmp(const void *pa, const void *pb)
 {
-    if (g->n <= 0)
-        return;
-    e31_cfg *x = &cf[g->cfg];
-    if (g->n == x->per_sm) {
-        /* rank by CTA index: insertion sort of at most E31_MAXK */
-        for (int i = 1; i < g->n; i++)
-            for (int j = i; j > 0 && g->cta[j] < g->cta[j - 1]; j--) {
-                long tc = g->cta[j];
-                double tv = g->cyc[j];
-                g->cta[j] = g->cta[j - 1];
-                g->cyc[j] = g->cyc[j - 1];
-                g->cta[j - 1] = tc;
-                g->cyc[j - 1] = tv;
-            }
-        for (int k = 0; k < g->n; k++)
-            push(x, k, g->cyc[k]);
-    }
-    g->n = 0;
+    const e31_row *a = pa, *b = pb;
+    if (a->cfg != b->cfg)
+        return a->cfg < b->cfg ? -1 : 1;
+    if (a->rep != b->rep)
+        return a->rep < b->rep ? -1 : 1;
+    if (a->sm != b->sm)
+        return a->sm < b->sm ? -1 : 1;
+    return a->cta < b->cta ? -1 : a->cta > b->cta;
 }
 
-/* Read worder.csv.gz's warp-0 rows.  The program writes a config's rep
- * CTA by CTA, so the rows of one SM are gathered per (config, rep) in a
- * table indexed by SM. */
+/* Read worder.csv.gz's warp-0 rows, then rank each (config, rep, SM)'s
+ * CTAs by index: every such group must hold exactly the config's CTAs an
+ * SM, each once. */
 static int read_worder(const char *path, e31_cfg *cf, int *ncfg, sk_error *e)
 {
     gzFile f = gzopen(path, "rb");
     if (!f)
         return sk_errorf(e, SK_EIO, "%s: no capture (tools/capture/cap_worder DIR)", path);
-    e31_group *by = xcalloc(E31_MAXSM, sizeof *by);
+    e31_row *rows = NULL;
+    size_t nrows = 0, cap = 0;
     char line[512];
     long lineno = 0;
-    int rc = 0, cur_cfg = -1, cur_rep = -1;
+    int rc = 0;
     while (rc == 0 && gzgets(f, line, sizeof line)) {
         lineno++;
         if (lineno == 1) {
@@ -110,57 +99,68 @@ static int read_worder(const char *path, e31_cfg *cf, int *ncfg, sk_error *e)
         }
         if (line[strspn(line, " \t\r\n")] == '\0')
             continue;
-        int ch, block, per_sm, rep, wp, smi;
-        long cta;
+        long ch, block, per_sm, rep, cta, wp, smi;
         unsigned long long c0, c1;
         char kname[64];
-        if (sscanf(line, "%63[^,],%d,%d,%d,%d,%ld,%d,%d,%llu,%llu", kname, &ch, &block, &per_sm, &rep, &cta, &wp,
-                   &smi, &c0, &c1) != 10 ||
-            (ch != 1 && ch != 2 && ch != 4) || block < 32 || block > 1024 || per_sm < 1 || per_sm > E31_MAXK ||
-            rep < 0 || cta < 0 || wp < 0 || smi < 0 || smi >= E31_MAXSM || c1 < c0 || c1 - c0 > 1000000000000ull) {
+        int end = -1;
+        if (sscanf(line, "%63[^,],%ld,%ld,%ld,%ld,%ld,%ld,%ld,%llu,%llu%n", kname, &ch, &block, &per_sm, &rep, &cta,
+                   &wp, &smi, &c0, &c1, &end) != 10 ||
+            line[end + (int)strspn(line + end, " \t\r\n")] != '\0' || (ch != 1 && ch != 2 && ch != 4) ||
+            block < 32 || block > 1024 || block % 32 || per_sm < 1 || per_sm > E31_MAXK || rep < 0 ||
+            rep > 1000000 || cta < 0 || cta >= (1L << 24) || wp < 0 || wp >= 32 || smi < 0 || smi >= E31_MAXSM ||
+            c1 <= c0 || c1 - c0 > 1000000000000ull) {
             line[strcspn(line, "\r\n")] = '\0';
             rc = sk_errorf(e, SK_EIO,
-                           "%s:%ld: '%s': expected ch 1, 2 or 4, block 32-1024, per_sm 1-%d, sm 0-%d and c1 - c0 "
-                           "in 0..1e12",
+                           "%s:%ld: '%s': expected kernel,ch,block,per_sm,rep,cta,warp,sm,c0,c1 with ch 1, 2 or 4, "
+                           "block a multiple of 32 in 32..1024, per_sm 1-%d, rep 0-1000000, cta below 2^24, warp "
+                           "0-31, sm 0-%d and c1 - c0 in 1..1e12",
                            path, lineno, line, E31_MAXK, E31_MAXSM - 1);
             break;
         }
         if (wp != 0)
             continue;
-        int ci = cfg_of(cf, ncfg, ch, block, per_sm);
+        int ci = cfg_of(cf, ncfg, (int)ch, (int)block, (int)per_sm);
         if (ci < 0) {
             rc = sk_errorf(e, SK_EIO, "%s:%ld: more than %d configurations", path, lineno, E31_NCFG);
             break;
         }
-        if (ci != cur_cfg || rep != cur_rep) {
-            for (int s = 0; s < E31_MAXSM; s++)
-                flush_group(cf, &by[s]);
-            cur_cfg = ci;
-            cur_rep = rep;
+        if (nrows == cap) {
+            if (cap >= E31_MAXV) {
+                rc = sk_errorf(e, SK_EIO, "%s:%ld: more than %d warp-0 rows", path, lineno, E31_MAXV);
+                break;
+            }
+            cap = cap ? 2 * cap : 1024;
+            rows = xrealloc(rows, cap * sizeof *rows);
         }
-        e31_group *g = &by[smi];
-        if (g->n == 0) {
-            g->cfg = ci;
-            g->rep = rep;
-            g->sm = smi;
-        }
-        if (g->n == E31_MAXK || cf[ci].n[0] >= E31_MAXV) {
-            rc = sk_errorf(e, SK_EIO, "%s:%ld: SM %d holds more than %d CTAs of one launch", path, lineno, smi,
-                           per_sm);
-            break;
-        }
-        g->cta[g->n] = cta;
-        g->cyc[g->n++] = (double)(c1 - c0);
+        rows[nrows++] = (e31_row){ci, rep, smi, cta, (double)(c1 - c0)};
     }
-    if (rc == 0)
-        for (int s = 0; s < E31_MAXSM; s++)
-            flush_group(cf, &by[s]);
-    free(by);
     int zerr = 0;
     gzerror(f, &zerr);
     gzclose(f);
     if (rc == 0 && zerr < 0)
         rc = sk_errorf(e, SK_EIO, "%s:%ld: the gzip stream is damaged", path, lineno);
+    if (rc == 0 && nrows == 0)
+        rc = sk_errorf(e, SK_EIO, "%s: no warp-0 rows: expected cap_worder's capture", path);
+    if (rc == 0) {
+        qsort(rows, nrows, sizeof *rows, row_cmp);
+        for (size_t i = 0; i < nrows && rc == 0;) {
+            size_t j = i;
+            while (j < nrows && rows[j].cfg == rows[i].cfg && rows[j].rep == rows[i].rep && rows[j].sm == rows[i].sm)
+                j++;
+            e31_cfg *x = &cf[rows[i].cfg];
+            for (size_t k = i + 1; k < j && rc == 0; k++)
+                if (rows[k].cta == rows[k - 1].cta)
+                    rc = sk_errorf(e, SK_EIO, "%s: CTA %ld's warp 0 twice in rep %ld (ch %d, block %d)", path,
+                                   rows[k].cta, rows[k].rep, x->ch, x->block);
+            if (rc == 0 && j - i != (size_t)x->per_sm)
+                rc = sk_errorf(e, SK_EIO, "%s: SM %ld in rep %ld of ch %d, block %d, per_sm %d: %zu CTAs, expected %d",
+                               path, rows[i].sm, rows[i].rep, x->ch, x->block, x->per_sm, j - i, x->per_sm);
+            for (size_t k = i; k < j && rc == 0; k++)
+                push(x, (int)(k - i), rows[k].cyc);
+            i = j;
+        }
+    }
+    free(rows);
     return rc;
 }
 

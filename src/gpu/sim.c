@@ -209,9 +209,11 @@ static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
             kr->cooperative |= in->kind == IK_GRIDBAR;
             /* what sm.c's issue path reads (program.h) */
             in->busy = in->ii ? in->ii : (uint32_t)s->c.units[in->cls].ii_cycles * (in->flags & IF_HALF ? 2u : 1u);
-            /* a shared-memory load sends its sub-partition's pipe addresses
-             * only: it holds it memory.smem_load_ii_cycles (E30 board n) */
-            if (!in->ii && in->kind == IK_LD_SHARED && (in->flags & IF_SMEM) && s->c.smem_load_ii_cycles)
+            /* a shared-memory load (LDS, LDSM) sends its sub-partition's pipe
+             * addresses only: it holds it memory.smem_load_ii_cycles (E30
+             * board n); ATOMS, a load too, also sends data: the unit's ii */
+            if (!in->ii && in->kind == IK_LD_SHARED && (in->flags & IF_SMEM) && s->c.smem_load_ii_cycles &&
+                strncmp(pr->opnames[in->opcode], "ATOMS", 5) != 0)
                 in->busy = (uint32_t)s->c.smem_load_ii_cycles;
             in->lat = (uint32_t)s->c.units[in->cls].lat_cycles;
             in->row = in->erow ? in->erow : in->cls;

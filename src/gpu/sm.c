@@ -170,6 +170,13 @@ int sm_init(sm *m, sim *s, int id)
     }
     m->unit_free = xcalloc((size_t)(m->unit_stride * c->warp_schedulers), sizeof *m->unit_free);
     m->unit_drain = xcalloc((size_t)(m->unit_stride * c->warp_schedulers), sizeof *m->unit_drain);
+    m->unit_qmax = 0;
+    for (int k = 0; k < FU_NCLASS; k++)
+        m->unit_qmax = SK_MAX(m->unit_qmax, m->unit_q[k]);
+    if (m->unit_qmax) {
+        m->unit_ring = xcalloc((size_t)(m->unit_stride * c->warp_schedulers * m->unit_qmax), sizeof *m->unit_ring);
+        m->unit_rpos = xcalloc((size_t)(m->unit_stride * c->warp_schedulers), sizeof *m->unit_rpos);
+    }
     for (int w = 0; w < c->max_warps; w++)
         m->warps[w].sched = (uint8_t)(w % c->warp_schedulers);
     return 0;
@@ -189,6 +196,10 @@ void sm_free(sm *m)
     free(m->regpool);
     free(m->unit_free);
     free(m->unit_drain);
+    free(m->unit_ring);
+    free(m->unit_rpos);
+    m->unit_ring = NULL;
+    m->unit_rpos = NULL;
     m->warps = NULL;
     m->ctas = NULL;
     m->regpool = NULL;
@@ -487,7 +498,8 @@ static unsigned smem_wavefronts(sim *s, sm *m, const warp *w, const instr *in)
  *
  * With a queue in front of the class's pipelines (units.<class>.queue =
  * Q), that is once those queued before it have started, and the scheduler
- * may issue the next one to the pipeline while fewer than Q wait.  Without,
+ * may issue the next one to the pipeline while fewer than Q wait (counted
+ * in instructions: unit_ring keeps the last Q starts).  Without,
  * the pipeline is free now (sm_warp_ready) and stays busy for in->busy
  * cycles.  Global loads and stores do not queue (c0 = c): the SM's L1
  * serves requests in the order they come, which a request dated ahead by a
@@ -517,15 +529,23 @@ static uint64_t ldst_take(sim *s, sm *m, const warp *w, const instr *in, int pip
         }
     }
     if (m->unit_q[in->cls]) {
-        uint64_t q = (uint64_t)m->unit_q[in->cls] * in->busy, next;
+        const int qn = m->unit_q[in->cls];
         if (global) {
+            /* it takes the pipeline now; the queue's next start moves */
+            uint64_t q = (uint64_t)qn * in->busy, next = c + in->busy;
             m->unit_drain[pipe] = SK_MAX(c, m->unit_drain[pipe]) + in->busy;
-            next = c + in->busy;
+            m->unit_free[pipe] = m->unit_drain[pipe] > next + q ? m->unit_drain[pipe] - q : next;
         } else {
+            /* the queue holds qn instructions: the next may issue once the
+             * qn-th most recent (this one counting) has started, whatever
+             * each holds the pipeline or waits for the array */
             m->unit_drain[pipe] = SK_MAX(c0 + in->busy, *arr);
-            next = c + 1;
+            uint64_t *ring = m->unit_ring + (size_t)pipe * (size_t)m->unit_qmax;
+            uint8_t *pos = &m->unit_rpos[pipe];
+            ring[*pos] = c0;
+            *pos = (uint8_t)((*pos + 1) % qn);
+            m->unit_free[pipe] = SK_MAX(c + 1, ring[*pos]);
         }
-        m->unit_free[pipe] = m->unit_drain[pipe] > next + q ? m->unit_drain[pipe] - q : next;
     } else
         m->unit_free[pipe] = SK_MAX(c + in->busy, *arr);
     return c0;
