@@ -4,6 +4,7 @@
 #define SKEWSIM_CLI_H
 
 #include <signal.h>
+#include <zlib.h>
 #include "skewsim/common.h"
 #include "skewsim/config.h"
 #include "skewsim/results.h"
@@ -88,6 +89,9 @@ void e11_row(const char *what, double meas, double simv, const char *unit, int f
              int *fails);
 /* The median of v[0..n-1], n > 0 (sorts v in place). */
 double e11_median(double *v, size_t n);
+/* Close a capture's gzip stream read up to line `lineno`: returns rc, or
+ * where rc is 0 and zlib saw the stream damaged, that error (file:line). */
+int e11_gz_close(gzFile f, const char *path, long lineno, int rc, sk_error *e);
 /* The rows of DIR/capture/NAME (bw.csv's format) whose working set in MiB
  * is listed for its kind (.cg, add, or a default-caching stream; each list
  * ends with 0), simulated as measured and judged as predicted, under

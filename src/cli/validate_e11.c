@@ -152,6 +152,16 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+int e11_gz_close(gzFile f, const char *path, long lineno, int rc, sk_error *e)
+{
+    int zerr = Z_OK;
+    gzerror(f, &zerr);      /* Z_OK or a negative error: never Z_STREAM_END */
+    gzclose(f);
+    if (rc == 0 && zerr < 0)
+        rc = sk_errorf(e, SK_EIO, "%s:%ld: the gzip stream is damaged", path, lineno);
+    return rc;
+}
+
 double e11_median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, cmp_double);

@@ -220,11 +220,9 @@ static int read_capture(const char *path, e23_cell cells[][2], sk_error *e)
         }
         c->v[s][c->n[s]++] = cyc;
     }
-    int zerr = Z_OK;
-    gzerror(f, &zerr);
-    gzclose(f);
-    if (zerr != Z_OK && zerr != Z_STREAM_END)
-        return sk_errorf(e, SK_EIO, "%s:%ld: the gzip stream is damaged", path, lineno);
+    int zrc = e11_gz_close(f, path, lineno, 0, e);
+    if (zrc < 0)
+        return zrc;
     for (int i = 0; i < NLAYOUT; i++)
         for (int m = 0; m < 2; m++) {
             const e23_cell *c = &cells[i][m];

@@ -64,11 +64,9 @@ static int read_hist(const char *dir, double cyc[NCASE][MAX_MIB + 1], sk_error *
         long long count;
         if (sscanf(line, "%15[^,],%d,%d,%d,%lld", cs, &mib, &pass, &lo, &count) != 5 || mib < 0 ||
             mib > MAX_MIB || lo < 0 || count < 0) {
-            int zerr = 0;
-            gzerror(f, &zerr);
-            gzclose(f);
-            if (zerr < 0)
-                return sk_errorf(e, SK_EIO, "%s:%ld: the gzip stream is damaged", path, lineno);
+            int zrc = e11_gz_close(f, path, lineno, 0, e);
+            if (zrc < 0)
+                return zrc;
             return sk_errorf(e, SK_EIO, "%s:%ld: expected case,mib,pass,cycles_lo,count with mib 0..%d",
                              path, lineno, MAX_MIB);
         }
@@ -80,11 +78,9 @@ static int read_hist(const char *dir, double cyc[NCASE][MAX_MIB + 1], sk_error *
         sum[c][mib] += (lo + 4.0) * (double)count;
         n[c][mib] += (double)count;
     }
-    int zerr = 0;
-    gzerror(f, &zerr);
-    gzclose(f);
-    if (zerr < 0)
-        return sk_errorf(e, SK_EIO, "%s:%ld: the gzip stream is damaged", path, lineno);
+    int zrc = e11_gz_close(f, path, lineno, 0, e);
+    if (zrc < 0)
+        return zrc;
     for (int c = 0; c < NCASE; c++)
         for (int m = 0; m <= MAX_MIB; m++)
             cyc[c][m] = n[c][m] > 0 ? sum[c][m] / n[c][m] : NAN;

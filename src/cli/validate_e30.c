@@ -213,11 +213,7 @@ static int read_lds(const char *path, e30_cells cell, sk_error *e)
         x->iters = ops / per;
         x->v[x->n++] = cyc;
     }
-    int zerr = 0;
-    gzerror(f, &zerr);
-    gzclose(f);
-    if (rc == 0 && zerr < 0)
-        rc = sk_errorf(e, SK_EIO, "%s:%ld: the gzip stream is damaged", path, lineno);
+    rc = e11_gz_close(f, path, lineno, rc, e);
     return rc;
 }
 

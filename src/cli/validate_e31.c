@@ -134,11 +134,7 @@ static int read_worder(const char *path, e31_cfg *cf, int *ncfg, sk_error *e)
         }
         rows[nrows++] = (e31_row){ci, rep, smi, cta, (double)(c1 - c0)};
     }
-    int zerr = 0;
-    gzerror(f, &zerr);
-    gzclose(f);
-    if (rc == 0 && zerr < 0)
-        rc = sk_errorf(e, SK_EIO, "%s:%ld: the gzip stream is damaged", path, lineno);
+    rc = e11_gz_close(f, path, lineno, rc, e);
     if (rc == 0 && nrows == 0)
         rc = sk_errorf(e, SK_EIO, "%s: no warp-0 rows: expected cap_worder's capture", path);
     if (rc == 0) {
