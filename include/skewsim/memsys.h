@@ -358,6 +358,13 @@ int mem_coalesce_range(uint64_t first, uint64_t end, unsigned line_bytes,
  * word share it: a broadcast).  A lane of 8 or 16 B reads 2 or 4 words.
  * 0 for an empty mask. */
 int mem_bank_degree(const uint64_t *addr, uint32_t mask, unsigned lane_bytes);
+/* Without addresses: the fewest wavefronts (rows of the 32 banks) the
+ * active lanes' bytes fill, as a conflict-free access takes. */
+static inline unsigned mem_smem_rows(uint32_t mask, unsigned lane_bytes)
+{
+    return ((unsigned)__builtin_popcount(mask) * lane_bytes + MEM_SMEM_BANKS * MEM_SMEM_BANK_BYTES - 1) /
+           (MEM_SMEM_BANKS * MEM_SMEM_BANK_BYTES);
+}
 
 /* ---- address maps (l2.c) ---------------------------------------------- */
 

@@ -476,7 +476,7 @@ static unsigned smem_wavefronts(sim *s, sm *m, const warp *w, const instr *in)
         lanes &= -lanes;
     if (!s->hier) {
         /* flat memory: no banks, no conflicts; the power model counts them */
-        unsigned wf = ((unsigned)__builtin_popcount(lanes) * in->bytes + 127) / 128;
+        unsigned wf = mem_smem_rows(lanes, in->bytes);
         m->smem_wavefronts += wf;
         return wf;
     }

@@ -296,7 +296,7 @@ int mem_hier_smem(mem_hier *h, int sm, const uint64_t *addr, uint32_t mask, unsi
     /* without addresses, the fewest rows its active lanes' bytes fill
      * (an LDS.128 four, conflict-free) */
     int w = addr ? mem_bank_degree(addr, mask, lane_bytes)
-                 : (int)(((unsigned)__builtin_popcount(mask) * lane_bytes + 127) / 128);
+                 : (int)mem_smem_rows(mask, lane_bytes);
     if (w < 1)
         w = 1;
     h->stats[sm].smem_accesses++;
