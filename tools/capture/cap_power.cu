@@ -26,6 +26,13 @@
 //                 the thread's global index (every lane a different b)
 //   reg_rand_bc   and c = q, -q/r with q in [1, 2) hashed likewise: the
 //                 adder aligns operands of like size (an SGEMM's sums)
+// and (E32, shared memory's data: smem_data_kernel, the same SASS, only
+// the array's contents differ; 1056 x 256):
+//   smem_zero     smem_kernel's two loads and a store a trip on 32-bit
+//                 words combined by XOR, the array all zeros (stays zero)
+//   smem_rand     the same, the array hashed random bits (XORs of random
+//                 words stay random: every word read and written toggles
+//                 about half its bits)
 // -> DIR/power_mix.csv (one row per mix: host start/end, launches, work,
 //    rate, in-kernel MHz), kernels.csv/reps.csv rows (mode sustained),
 //    ctas.csv for the first launch of each mix.
@@ -92,6 +99,37 @@ __global__ void smem_kernel(Rec *rec, int iters, float *sink)
         idx += 32;
     }
     if (acc == 1234.5f)
+        sink[0] = acc;
+    RECORD_CTA();
+}
+
+// E32: smem_kernel's loop with the data made a parameter.  seed 0 fills
+// the array with zeros, any other seed with hashed bits; the loop is the
+// same instructions either way (LDS, LDS, LOP3, STS, LOP3 a trip).
+__global__ void smem_data_kernel(Rec *rec, int iters, uint32_t seed, uint32_t *sink)
+{
+    uint64_t t0 = gtimer(), c0 = clock64();
+    __shared__ uint32_t s_[4096];
+    volatile uint32_t *s = s_;
+    for (int i = threadIdx.x; i < 4096; i += blockDim.x) {
+        uint32_t h = ((uint32_t)i + blockIdx.x * 4096u + 1u) * 2654435761u ^ seed;
+        h ^= h >> 15;
+        h *= 2246822519u;
+        h ^= h >> 13;
+        s[i] = seed ? h : 0u;
+    }
+    __syncthreads();
+    unsigned idx = threadIdx.x;
+    uint32_t acc = 0;
+#pragma unroll 4
+    for (int i = 0; i < iters; i++) {
+        uint32_t v0 = s[idx & 4095];
+        uint32_t v1 = s[(idx + 1024) & 4095];
+        s[(idx + 2048) & 4095] = v0 ^ v1;
+        acc ^= v0;
+        idx += 32;
+    }
+    if (acc == 0x12345678u)
         sink[0] = acc;
     RECORD_CTA();
 }
@@ -204,13 +242,15 @@ int main(int argc, char **argv)
                    {"hbm_add", 1056, 256, "byte"},   {"fp32_sparse", 1056, 256, "flop"},
                    {"fp32_ones", 1056, 256, "flop"}, {"fp32_dense", 1056, 256, "flop"},
                    {"reg_sparse", 1056, 256, "flop"}, {"reg_rand_b", 1056, 256, "flop"},
-                   {"reg_rand_bc", 1056, 256, "flop"}};
+                   {"reg_rand_bc", 1056, 256, "flop"}, {"smem_zero", 1056, 256, "smem_byte"},
+                   {"smem_rand", 1056, 256, "smem_byte"}};
     const uint32_t kk = (uint32_t)std::strtoul("2654435769", nullptr, 10) ^ (uint32_t)argc;
     for (const Mix &m : mixes) {
         std::string nm = m.name;
         bool reg = nm.compare(0, 4, "reg_") == 0;
+        bool e32 = nm == "smem_zero" || nm == "smem_rand";
         bool e28 = nm == "fp32_sparse" || nm == "fp32_ones" || nm == "fp32_dense" || reg;
-        if (only.empty() ? e28 : !listed(only.c_str(), m.name))
+        if (only.empty() ? e28 || e32 : !listed(only.c_str(), m.name))
             continue;
         // launch(p): one launch with size parameter p; returns work done
         auto launch = [&](long long p) -> double {
@@ -218,6 +258,10 @@ int main(int argc, char **argv)
             if (nm == "fp32_1cta" || nm == "fp32_8cta") {
                 fma_kernel<<<m.grid, m.block>>>(drec, (int)p, fsink);
                 return 8.0 * p * thr;
+            } else if (e32) {
+                smem_data_kernel<<<m.grid, m.block>>>(drec, (int)p, nm == "smem_zero" ? 0u : 0x9e3779b9u,
+                                                      (uint32_t *)fsink);
+                return 12.0 * p * thr;
             } else if (reg) {
                 fma_reg_kernel<<<m.grid, m.block>>>(drec, (int)(p & ~1LL), nm == "reg_sparse" ? 0 : nm == "reg_rand_b" ? 1 : 2,
                                                     fsink);
@@ -287,13 +331,14 @@ int main(int argc, char **argv)
             t.push_back(r.time_ns);
         double med = median_d(t);
         KInfo k;
-        k.kernel = fmt(e28 ? "e28.power.%s" : "e16.power.%s", m.name);
-        k.exp = e28 ? "e28_power" : "e16_power";
+        k.kernel = fmt(e32 ? "e32.power.%s" : e28 ? "e28.power.%s" : "e16.power.%s", m.name);
+        k.exp = e32 ? "e32_power" : e28 ? "e28_power" : "e16_power";
         k.name = nm == "fp32_1cta" || nm == "fp32_8cta" ? "fma_kernel"
                  : nm == "int32"                        ? "int_kernel"
                  : nm == "smem"                         ? "smem_kernel"
                  : nm == "fp64"                         ? "dfma_kernel"
                  : nm == "l2_stream"                    ? "stream_kernel<cg>"
+                 : e32                                  ? "smem_data_kernel"
                  : reg                                  ? "fma_reg_kernel"
                  : e28                                  ? "fma_data_kernel"
                                                         : "add_kernel";

@@ -5,7 +5,9 @@ Each mix runs SECONDS (default 7) of back-to-back 8192^3 GEMMs on random
 data, 1.5 s idle between mixes, while run_all.sh samples nvidia-smi every
 20 ms.  Mixes: sgemm_fp32 (TF32 off: torch.backends.cuda.matmul.allow_tf32 =
 False, cuBLAS's SIMT FFMA path), tf32, fp16, bf16 and fp8 (e4m3 through
-torch._scaled_mm, bf16 out; skipped if this torch cannot).  Appends one row
+torch._scaled_mm, bf16 out; skipped if this torch cannot); asked for by
+name (a list runs in its order, repeats included) also sgemm_zeros, the
+SGEMM on all-zero inputs (E32: what its data cost).  Appends one row
 per mix to DIR/power_mix.csv (the columns cap_power writes) and every GEMM to
 DIR/power_gemm.csv (mix,i,host_ns,gemm_ns,tflops).
 """
@@ -25,6 +27,11 @@ def gemm_fn(mix):
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.set_float32_matmul_precision("highest")
         a = torch.randn(n, n, device=dev); b = torch.randn(n, n, device=dev)
+        return lambda: a @ b
+    if mix == "sgemm_zeros":   # E32: sgemm_fp32's kernel on all-zero inputs
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.set_float32_matmul_precision("highest")
+        a = torch.zeros(n, n, device=dev); b = torch.zeros(n, n, device=dev)
         return lambda: a @ b
     if mix == "tf32":
         torch.backends.cuda.matmul.allow_tf32 = True
@@ -53,9 +60,9 @@ new_pg = not os.path.exists(pg) or os.path.getsize(pg) == 0
 fm = open(pm, "a"); fg = open(pg, "a")
 if new_pm: fm.write(hdr)
 if new_pg: fg.write("mix,i,host_ns,gemm_ns,tflops\n")
-for mix in ["sgemm_fp32", "tf32", "fp16", "bf16", "fp8"]:
-    if only and mix not in only:
-        continue
+for mix in (only or ["sgemm_fp32", "tf32", "fp16", "bf16", "fp8"]):
+    if mix not in ("sgemm_fp32", "sgemm_zeros", "tf32", "fp16", "bf16", "fp8"):
+        sys.exit(f"power_gemm.py: {mix}: unknown mix")
     try:
         f = gemm_fn(mix)
         f(); torch.cuda.synchronize()

@@ -10,6 +10,8 @@
 #          between E16's FP32 and INT32 mixes and its SGEMM (board offsets)
 #   data2  E28 fma_reg_kernel's quiet and random operands (reg_sparse,
 #          reg_rand_b, reg_rand_bc), twice, after fp32_8cta and fp32_sparse
+#   sdata  E32 shared memory's data (smem_zero, smem_rand) and the SGEMM on
+#          zeros against random inputs, each pair twice, after fp32_8cta
 set -u
 OUT=$1; BATCH=${2:-main}
 cd "$(dirname "$0")"
@@ -18,7 +20,7 @@ T0=$(date +%s)
 log() { echo "[$(( $(date +%s) - T0 ))s] $*"; }
 
 ok=1; NEED="cap_mem cap_launch cap_coop cap_green cap_hetero cap_power"; MK=
-case $BATCH in data*) NEED=cap_power MK=cap_power;; esac
+case $BATCH in data*|sdata) NEED=cap_power MK=cap_power;; esac
 for p in $NEED; do
   [ -x $p ] || { ok=0; break; }; ./$p >/dev/null 2>&1; [ $? -eq 2 ] || { ok=0; break; }
 done
@@ -74,6 +76,12 @@ elif [ "$BATCH" = data2 ]; then
   sleep 2
   step 120 ./cap_power "$D" 5 fp32_8cta,fp32_sparse,reg_sparse,reg_rand_bc,reg_rand_b
   step 120 ./cap_power "$D" 5 fp32_sparse,reg_sparse,reg_rand_bc,reg_rand_b
+  sleep 2
+elif [ "$BATCH" = sdata ]; then
+  sleep 2
+  step 60 ./cap_power "$D" 5 fp32_8cta,smem_zero,smem_rand
+  step 60 ./cap_power "$D" 5 smem_zero,smem_rand
+  step 90 python3 power_gemm.py "$D" 5 sgemm_fp32,sgemm_zeros,sgemm_fp32,sgemm_zeros
   sleep 2
 else
   step 200 "${@:2}"
