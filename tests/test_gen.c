@@ -462,6 +462,37 @@ START_TEST(test_gen_table)
 }
 END_TEST
 
+/* gen gemm --data: random by default (E16's GEMMs ran on torch.randn's
+ * inputs), quiet the SGEMM on zeros (E32); the same instructions either
+ * way, only the kernel's data key differs. */
+START_TEST(test_gemm_data)
+{
+    const gen_workload *w = gen_find("gemm");
+    ck_assert_ptr_nonnull(w);
+    int od = gen_find_opt(w, "--data", 6), ot = gen_find_opt(w, "--dtype", 7);
+    ck_assert_int_ge(od, 0);
+    ck_assert_int_ge(ot, 0);
+    long v[GEN_MAX_OPTS], repeat = 0;
+    gen_defaults(w, v);
+    v[0] = 256, v[1] = 256, v[2] = 64;
+    v[ot] = GEN_GEMM_FP32;
+    sk_error e = {0};
+    kernel r, q;
+    ck_assert_int_eq(gen_build(w, v, &r, &repeat, &e), 0);
+    ck_assert_uint_eq(r.data_quiet, 0);
+    ck_assert_int_eq(gen_opt_value(&w->opts[od], "quiet", &v[od]), 0);
+    ck_assert_int_eq(gen_build(w, v, &q, &repeat, &e), 0);
+    ck_assert_uint_eq(q.data_quiet, 1);
+    ck_assert_uint_eq(prog_dynamic_count(&q.progs[0], 1.0), prog_dynamic_count(&r.progs[0], 1.0));
+    kernel_free(&r);
+    kernel_free(&q);
+    v[ot] = GEN_GEMM_BF16;
+    v[0] = v[1] = v[2] = 8192;
+    ck_assert_int_eq(gen_build(w, v, &q, &repeat, &e), SK_EUSAGE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "--data quiet: only with --dtype fp32"));
+}
+END_TEST
+
 Suite *gen_suite(void)
 {
     Suite *s = suite_create("gen");
@@ -476,6 +507,7 @@ Suite *gen_suite(void)
     tcase_add_test(tc, test_fma_trace_size);
     tcase_add_test(tc, test_fma_shipped_trace);
     tcase_add_test(tc, test_gen_table);
+    tcase_add_test(tc, test_gemm_data);
     suite_add_tcase(s, tc);
     return s;
 }

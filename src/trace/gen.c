@@ -71,9 +71,21 @@ static int build_empty(kernel *k, const long *v, sk_error *e)
 {
     return gen_empty(k, v[0], v[1], e);
 }
+/* --data for gen gemm: GEMMs run on random inputs (E16's, torch.randn);
+ * quiet is the SGEMM on all-zero inputs (E32's sgemm_zeros).  Only the
+ * FP32 rows have a data term (power.fp32_random_fj), so quiet is refused
+ * for the tensor types, whose energy was fitted on random data. */
+static const char *const gemm_data[] = { "random", "quiet", NULL };
+
 static int build_gemm(kernel *k, const long *v, sk_error *e)
 {
-    return gen_gemm_dtype(k, v[0], v[1], v[2], (int)v[4], e);
+    if (v[5] == 1 && v[4] != GEN_GEMM_FP32)
+        return sk_errorf(e, SK_EUSAGE, "gen gemm: --data quiet: only with --dtype fp32 (the tensor types' "
+                         "energy has no data term: it was fitted on random inputs)");
+    int rc = gen_gemm_dtype(k, v[0], v[1], v[2], (int)v[4], e);
+    if (rc == 0)
+        k->data_quiet = v[5] == 1;
+    return rc;
 }
 static int build_unit(kernel *k, const long *v, sk_error *e)
 {
@@ -128,7 +140,7 @@ const gen_workload gen_workloads[] = {
                       "times the grid-stride loop reads the N bytes, %R (default %D)"}},
                     -1, build_stream},
     [GEN_GEMM] = {"gemm", "a cuBLAS GEMM: Hopper warp-specialised tensor GEMM (CTA tile 128x256x64, 384\n"
-                  "        threads) or, fp32, the SIMT FFMA SGEMM (256x128x8, 256 threads)", 20, 5,
+                  "        threads) or, fp32, the SIMT FFMA SGEMM (256x128x8, 256 threads)", 20, 6,
                   {{"--m", "M", 8192, GEMM_TILE_M, 16777216, GEMM_TILE_M, "", "--m M, --n N, --k K",
                     "multiples of %M, %1M and %2M (default %D each)"},
                    {"--n", "N", 8192, GEMM_TILE_N, 16777216, GEMM_TILE_N, "", NULL, NULL},
@@ -137,7 +149,10 @@ const gen_workload gen_workloads[] = {
                    {"--dtype", "T", GEN_GEMM_BF16, 0, GEN_GEMM_NDTYPES - 1, 0, "", NULL,
                     "input type: bf16 (default), fp16, fp8 (e4m3; k a multiple of 128), tf32,\n"
                     "                      or fp32 (the SIMT FFMA SGEMM, no TF32; m a multiple of 256)",
-                    gen_gemm_dtypes}},
+                    gen_gemm_dtypes},
+                   {"--data", "KIND", 0, 0, 1, 0, "", NULL,
+                    "random (default: inputs as torch.randn's) or quiet (all zeros:\n"
+                    "                      no operand bit toggles; --dtype fp32 only)", gemm_data}},
                   3, build_gemm},
     [GEN_COOP] = {"coop", "cooperative kernel with a grid barrier per round, capture.cu's coop_kernel", 12, 5,
                   {{"--ctas", "G", 1056, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R; must be co-resident (default %D)"},
