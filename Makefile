@@ -150,10 +150,10 @@ studies: $(BIN) $(STUDY)
 check-slurm: deps $(BIN)
 	sh tests/slurm/check-slurm.sh $(BIN)
 
-# make validate: its five parts (-d validation/h200, --measured
+# make validate: its six parts (-d validation/h200, --measured
 # .../capture, the H100s: -d validation/h100 and --measured
-# validation/h100/cluster and validation/h100/power against
-# configs/h100.yaml)
+# validation/h100/cluster, validation/h100/power and validation/h100/sdata
+# against configs/h100.yaml)
 # always run; one summary line each (criteria failed / total, exit, time),
 # and it fails at the end if any failed.  validate-quick: the subset
 # .ci/run runs (scripts/validate.sh says which).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/validate.sh -- `make validate`: the shipped config against the H200
-# measurements, in parts that always all run (two in -q, five in full):
+# measurements, in parts that always all run (three in -q, six in full):
 #
 #   -d          validation/h200: E1 and E9 (FMA wave quantisation), E10
 #               (latencies), E11/E18 (memory), the silicon model, E4
@@ -14,10 +14,13 @@
 #               runs only): E26, thread block cluster launches on an H100,
 #               judged at --max-mape
 #   h100_power  validation/h100/power against configs/h100.yaml (full runs
-#               only): E28, the FFMA's data and power on two H100s, where
+#               only): E16's mixes and E28, the FFMA's data, on two H100s,
+#               judged at --max-mape
+#   h100_sdata  validation/h100/sdata against configs/h100.yaml (full runs
+#               only): E32, the SGEMM on zeros and on random inputs, where
 #               power.fp32_random_fj is fitted, judged at --max-mape
 #
-#   sh scripts/validate.sh BIN                 the five parts, in full
+#   sh scripts/validate.sh BIN                 the six parts, in full
 #   sh scripts/validate.sh -q BIN              the quick subset .ci/run runs:
 #                                              E1 at the grids whose placement
 #                                              and staggering are checked, and
@@ -76,12 +79,13 @@ if [ $QUICK = 1 ]; then
     wait
     cat "$OUT/measured_a.txt" "$OUT/measured_b.txt"
 else
-    PARTS="d measured h100 h100_cluster h100_power"
+    PARTS="d measured h100 h100_cluster h100_power h100_sdata"
     part d "$CFG" -d validation/h200
     part measured "$CFG" --measured validation/h200/capture --max-mape "$MAPE"
     part h100 "$H100_CFG" -d validation/h100 --only e24,e25,e30,e31
     part h100_cluster "$H100_CFG" --measured validation/h100/cluster --max-mape "$MAPE"
     part h100_power "$H100_CFG" --measured validation/h100/power --max-mape "$MAPE"
+    part h100_sdata "$H100_CFG" --measured validation/h100/sdata --max-mape "$MAPE"
 fi
 
 bad=0
@@ -96,6 +100,7 @@ for name in $PARTS; do
         h100) what="validate -c $H100_CFG -d validation/h100" ;;
         h100_cluster) what="validate -c $H100_CFG --measured validation/h100/cluster" ;;
         h100_power) what="validate -c $H100_CFG --measured validation/h100/power" ;;
+        h100_sdata) what="validate -c $H100_CFG --measured validation/h100/sdata" ;;
         measured_a) what="validate --measured validation/h200/capture --only $QUICK_A" ;;
         measured_b) what="validate --measured validation/h200/capture --only $QUICK_B" ;;
         *) what="validate --measured validation/h200/capture" ;;

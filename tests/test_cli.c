@@ -337,26 +337,33 @@ START_TEST(test_validate_measured)
 }
 END_TEST
 
-/* E28's fit: reg_sparse and reg_rand_bc are paired by board and run (the
- * made-up capture has two pairs, 90 W apart each, and an unpaired second
- * run on board b), the step is the tagged row, the mixes' own rows are
- * predictions shown with their board and run. */
-START_TEST(test_validate_e28)
+/* The data term's fit (E32): sgemm_zeros and sgemm_fp32 are paired by
+ * board and run (the made-up capture has two pairs, 90 W apart each, and
+ * an unpaired second run on board b), the step is the tagged row, the
+ * mixes' own rows are predictions shown with their board and run. */
+START_TEST(test_validate_e32)
 {
     cli_result r;
-    run_cli("validate -c configs/h100.yaml --measured " TEST_DATA "/capture_e28 --fitted " TEST_DATA
-            "/capture_e28/fitted.csv", &r);
+    run_cli("validate -c configs/h100.yaml --measured " TEST_DATA "/capture_e32 --fitted " TEST_DATA
+            "/capture_e32/fitted.csv", &r);
     ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
-    ck_assert_msg(strstr(r.out, "reg_rand_bc 90.0 W over reg_sparse at 1980 MHz, 2 pair(s)"), "%s", r.out);
-    const char *step = strstr(r.out, "reg_rand_bc - reg_sparse (held)");
+    ck_assert_msg(strstr(r.out, "sgemm_fp32 90.0 W over sgemm_zeros at 1980 MHz, 2 pair(s)"), "%s", r.out);
+    const char *step = strstr(r.out, "sgemm_fp32 - sgemm_zeros (held)");
     ck_assert_ptr_nonnull(step);
     ck_assert_ptr_nonnull(strstr(step, "90.00"));
     ck_assert_int_eq(strncmp(strchr(step, '\n') - 6, "fitted", 6), 0);
-    const char *b2 = strstr(r.out, "reg_rand_bc [b2]");
+    const char *b2 = strstr(r.out, "sgemm_fp32 [b2]");
     ck_assert_ptr_nonnull(b2);
     ck_assert_int_eq(strncmp(strchr(b2, '\n') - 9, "predicted", 9), 0);
-    ck_assert_ptr_nonnull(strstr(r.out, "reg_sparse [a1]"));
-    ck_assert_ptr_null(strstr(r.out, "reg_sparse [b2]"));
+    ck_assert_ptr_nonnull(strstr(r.out, "sgemm_zeros [a1]"));
+    ck_assert_ptr_null(strstr(r.out, "sgemm_zeros [b2]"));
+    /* the fit moves the constant to where the model's step is 90 W: with
+     * it the step's model column reads 90 within a watt */
+    const char *fj = strstr(r.out, "power.fp32_random_fj ");
+    ck_assert_ptr_nonnull(fj);
+    int fit = 0, have = 0;
+    ck_assert_int_eq(sscanf(fj, "power.fp32_random_fj %d (config %d)", &fit, &have), 2);
+    ck_assert_msg(fit > 0 && fit < have, "fit %d, config %d", fit, have);
     /* a mix's work rate, a prediction: gen fma's FFMAs x 64 flop at its
      * clock beside power_mix.csv's rate_per_s, where the work unit is the
      * FFMAs' (board b's row is in bytes); none for E28's mixes, whose loops
@@ -976,12 +983,13 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_validate_concurrent);
     suite_add_tcase(s, tc);
 
-    /* six power windows, five of them E28's full-grid FMA loops (10 s
-     * here, three times that under the sanitizers) */
-    tc = tcase_create("validate_e28");
+    /* eight power windows: five one-wave SGEMMs, two fp32_1cta and a
+     * full-grid FMA loop (10 s here, three times that under the
+     * sanitizers) */
+    tc = tcase_create("validate_e32");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_validate_e28);
+    tcase_add_test(tc, test_validate_e32);
     suite_add_tcase(s, tc);
 
     /* a few seconds of simulated L2 traffic (longer under the sanitizers) */

@@ -1052,51 +1052,65 @@ static void stale(const char *key, int fit, int have)
                "calibration.md, \"Power\")\n", key, have, 100.0 * (have - fit) / (fit ? fit : 1), fit);
 }
 
-/* E28: power.fp32_random_fj so that the model's step from reg_sparse to
- * reg_rand_bc (the same FFMA loop on quiet and on random operands: gen fma
- * --data) is the measured one, averaged over the pairs measured in one
- * program run on one board (each pair shares its board's offset and its
- * temperature drift: docs/silicon.md, "Power").  The step is affine in the
- * constant: fit_one's two secant steps on reg_rand_bc, whose target is the
- * model's reg_sparse plus the measured step.  What is fitted is the step,
- * so that is the row tagged (kernel reg_rand_bc_step in FILE), printed
- * whether or not the fit runs; the two mixes' own rows, which carry the
- * board's offset, are predictions. */
+/* power.fp32_random_fj so that the model's step from one mix on quiet
+ * data to the same kernel on random data is the measured one: E32's
+ * SGEMM on all-zero inputs (sgemm_zeros) and on torch.randn's
+ * (sgemm_fp32), the same cuBLAS kernel at the same rate (gen gemm
+ * --data), averaged over the pairs measured in one program run on one
+ * board (each pair shares its board's offset and its temperature drift:
+ * docs/silicon.md, "Power").  The step is affine in the constant:
+ * fit_one's two secant steps on the random mix, whose target is the
+ * model's quiet mix plus the measured step.  What is fitted is the step,
+ * so that is the row tagged (kernel STEP in FILE), printed whether or not
+ * the fit runs; the two mixes' own rows, which carry the board's offset,
+ * are predictions.  (E28's reg_rand_bc, per-thread random constants in an
+ * FFMA chain, was the fit before E32: its data are between quiet and
+ * random, a third of the SGEMM's step per FFMA lane.) */
+static const struct {
+    const char *fam, *quiet, *rnd, *step, *label;
+} random_steps[] = {
+    { "e32_power", "sgemm_zeros", "sgemm_fp32", "sgemm_step", "sgemm_fp32 - sgemm_zeros (held)" },
+};
+
 static int fit_random(vctx *v, cfg *c, const topo *tp, const pmix *mx, size_t n, sk_error *e)
 {
-    double step = 0, quiet_w = 0, rnd_w = 0;
-    int pairs = 0;
-    const pmix *rnd = NULL, *q = NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(mx[i].name, "reg_sparse"))
+    for (size_t r = 0; r < SK_ARRAY_LEN(random_steps); r++) {
+        double step = 0, quiet_w = 0, rnd_w = 0;
+        int pairs = 0;
+        const pmix *rnd = NULL, *q = NULL;
+        for (size_t i = 0; i < n; i++) {
+            if (strcmp(mx[i].name, random_steps[r].quiet))
+                continue;
+            for (size_t j = 0; j < n; j++)
+                if (!strcmp(mx[j].name, random_steps[r].rnd) && !strcmp(mx[j].board, mx[i].board) &&
+                    mx[j].run == mx[i].run) {
+                    step += mx[j].meas_w - mx[i].meas_w;
+                    pairs++;
+                    rnd = rnd ? rnd : &mx[j];
+                    q = q ? q : &mx[i];
+                }
+        }
+        if (!pairs)
             continue;
-        for (size_t j = 0; j < n; j++)
-            if (!strcmp(mx[j].name, "reg_rand_bc") && !strcmp(mx[j].board, mx[i].board) && mx[j].run == mx[i].run) {
-                step += mx[j].meas_w - mx[i].meas_w;
-                pairs++;
-                rnd = rnd ? rnd : &mx[j];
-                q = q ? q : &mx[i];
-            }
+        step /= pairs;
+        int rc = mix_power(v->c, tp, q, 1, &quiet_w, NULL, e);
+        if (rc == 0)
+            rc = mix_power(v->c, tp, rnd, 1, &rnd_w, NULL, e);
+        if (rc < 0)
+            return rc;
+        add_row_as(v, random_steps[r].fam, random_steps[r].step, random_steps[r].step, random_steps[r].label,
+                   M_POWER, step, rnd_w - quiet_w);
+        if (!is_fitted(v, random_steps[r].step, random_steps[r].step))
+            continue;
+        pmix target = *rnd;
+        target.meas_w = quiet_w + step;
+        if ((rc = fit_one(c, &c->fp32_random_fj, tp, &target, e)) < 0)
+            return rc;
+        printf("  power fit     power.fp32_random_fj %d (config %d): %s %.1f W over %s at %.0f MHz, %d pair(s)\n",
+               c->fp32_random_fj, v->c->fp32_random_fj, random_steps[r].rnd, step, random_steps[r].quiet,
+               rnd->meas_mhz, pairs);
+        stale("power.fp32_random_fj", c->fp32_random_fj, v->c->fp32_random_fj);
     }
-    if (!pairs)
-        return 0;
-    step /= pairs;
-    int rc = mix_power(v->c, tp, q, 1, &quiet_w, NULL, e);
-    if (rc == 0)
-        rc = mix_power(v->c, tp, rnd, 1, &rnd_w, NULL, e);
-    if (rc < 0)
-        return rc;
-    add_row_as(v, "e28_power", "reg_rand_bc_step", "reg_rand_bc_step", "reg_rand_bc - reg_sparse (held)", M_POWER,
-               step, rnd_w - quiet_w);
-    if (!is_fitted(v, "reg_rand_bc_step", "reg_rand_bc_step"))
-        return 0;
-    pmix target = *rnd;
-    target.meas_w = quiet_w + step;
-    if ((rc = fit_one(c, &c->fp32_random_fj, tp, &target, e)) < 0)
-        return rc;
-    printf("  power fit     power.fp32_random_fj %d (config %d): reg_rand_bc %.1f W over reg_sparse at %.0f MHz, "
-           "%d pair(s)\n", c->fp32_random_fj, v->c->fp32_random_fj, step, rnd->meas_mhz, pairs);
-    stale("power.fp32_random_fj", c->fp32_random_fj, v->c->fp32_random_fj);
     return 0;
 }
 
@@ -1227,12 +1241,19 @@ static const struct {
      * as registers or uniform operands; gen fma's SASS stands for them (one
      * register operand more or less a FFMA), with their data */
     { "reg_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL, RW_NONE },
-    { "reg_rand_bc", "skewsim gen fma --iters 2048 --block 256 --grid 1056 --data random", "e28_power", NULL,
-      RW_NONE },
+    { "reg_rand_bc", NULL, "e28_power", "no generator: data between quiet and random (data=; E32)", RW_NONE },
     { "fp32_sparse", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL, RW_NONE },
     { "fp32_ones", "skewsim gen fma --iters 2048 --block 256 --grid 1056", "e28_power", NULL, RW_NONE },
     { "reg_rand_b", NULL, "e28_power", "no generator: data between quiet and random (data=)", RW_NONE },
     { "fp32_dense", NULL, "e28_power", "no generator: data between quiet and random (data=)", RW_NONE },
+    /* E32 (validation/h100/sdata; cap_power.cu and power_gemm.py, asked
+     * for by name): the SGEMM on zeros is sgemm_fp32's generator on quiet
+     * data; smem_data_kernel's loop (LOP3 where smem_kernel has FADD) has
+     * no generator */
+    { "sgemm_zeros", "skewsim gen gemm --dtype fp32 --m 1536 --n 2816 --k 256 --data quiet", "e32_power", NULL,
+      RW_FFMA },
+    { "smem_zero", NULL, "e32_power", "no generator: smem_data_kernel's loop (LOP3 for smem_kernel's FADD)", RW_NONE },
+    { "smem_rand", NULL, "e32_power", "no generator: smem_data_kernel's loop (LOP3 for smem_kernel's FADD)", RW_NONE },
 };
 
 /* mix's row of mix_gens, or -1 */
@@ -1599,7 +1620,7 @@ int validate_measured(const cfg *c, const char *dir, const char *fitted, const c
             if (v.n > before)
                 v.rows[v.n - 1].fitted = f;
         }
-    if (rc >= 0 && (family_on(only, "e16_power") || family_on(only, "e28_power")))
+    if (rc >= 0 && (family_on(only, "e16_power") || family_on(only, "e28_power") || family_on(only, "e32_power")))
         rc = power_rows(&v, &d, &tp, only, e);
     if (rc >= 0 && family_on(only, "e14_green"))
         rc = green_rows(&v, dir, &tp, e);

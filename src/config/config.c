@@ -530,10 +530,11 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("power.sched_pj", sched_pj, 116, 0, 100000000, "pJ",
             "per scheduler-cycle with a resident warp at vf.vnom_mv: issue, scoreboard, "
             "operand collectors, pipeline clocks (fitted: E16 fp32_1cta, int32)"),
-    ROW_INT("power.fp32_random_fj", fp32_random_fj, 2782, 0, 100000000, "fJ",
+    ROW_INT("power.fp32_random_fj", fp32_random_fj, 9711, 0, 100000000, "fJ",
             "per FP32 FFMA lane at vf.vnom_mv when the kernel's data are random (trace key data=), "
             "over the quiet chains op_scale_ppm is fitted on; FADD, FMUL by their datapath "
-            "(fitted: E28, validation/h100/power)"),
+            "(fitted: E32, cuBLAS's SGEMM on random inputs over the same on zeros, "
+            "validation/h100/sdata)"),
     ROW_INT("power.tensor_pj", tensor_pj, 1072, 0, 100000000, "pJ",
             "per bf16 tensor-pipe cycle at vf.vnom_mv (fitted: E16 bf16 GEMM clock)"),
     ROW_INT("power.tensor_datapath_pct", tensor_datapath_pct, 49, 0, 100, "%",

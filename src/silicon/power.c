@@ -39,14 +39,17 @@
  * Data.  The scale s is fitted on fma_kernel, whose FFMA chains multiply by
  * 1.0000001 and add 1e-7: from one instruction to the next few bits of
  * their operands change.  On random operands the same instruction draws
- * more: E28 (validation/h100/power, two H100 boards, the GH100 SM of the
- * H200) ran one FFMA loop, SASS for SASS, with the multiplier and addend
- * as fma_kernel's in every thread and as random values per thread; the
- * random loop drew 87-93 W more at the same 3.05e13 lane FFMAs a second.
+ * more: E32 (validation/h100/sdata, an H100, the GH100 SM of the H200) ran
+ * cuBLAS's SIMT SGEMM on all-zero and on torch.randn's inputs, the same
+ * kernel at the same 52 T flop/s: 276 W apart, under 10 W of it shared
+ * memory's (E32's smem_data_kernel on zero and on random words).  (E28,
+ * validation/h100/power, one FFMA loop with per-thread random constants
+ * for b and c, drew 87-93 W more: data between quiet and random.)
  * A kernel whose data are random (trace key data=, the default; generators
  * of the quiet capture kernels write data=quiet) takes the *_RND rows:
- * power.fp32_random_fj more per FFMA lane, FADD and FMUL in proportion to
- * their datapath (an assumption: only FFMA was measured).  No other class
+ * power.fp32_random_fj more per FFMA lane, fitted to E32's step, FADD and
+ * FMUL in proportion to their datapath (an assumption: only FFMA was
+ * measured).  No other class
  * has the term: FP64, FP16 and integer data were not measured this way.
  * Register file: 2 pJ per access at 28 nm (Dally's figures, as shared
  * physics.md tabulates them), taken to 45 nm as C V^2 with C growing with

@@ -30,7 +30,9 @@ static int set_cluster(kernel *k, const char *w, const char *gridflag, long c, s
 }
 
 /* --data: fma_kernel's chains by 1.0000001 are quiet (data=quiet); random
- * stands for the same loop on random operands (E28's reg_rand_bc). */
+ * stands for the same loop on operands as new at every FFMA as an SGEMM's
+ * (the key's sense since E32; E28's reg_rand_bc, per-thread constants, lies
+ * between the two). */
 static const char *const fma_data[] = { "quiet", "random", NULL };
 
 static int build_fma(kernel *k, const long *v, sk_error *e)
