@@ -493,6 +493,42 @@ START_TEST(test_gemm_data)
 }
 END_TEST
 
+/* gen stream --cg 1: the grid-stride read through ld.global.cg (past
+ * L1); without --bytes, --cg and --passes are refused, not ignored. */
+START_TEST(test_stream_cg)
+{
+    const gen_workload *w = gen_find("stream");
+    int ob = gen_find_opt(w, "--bytes", 7), oc = gen_find_opt(w, "--cg", 4), op = gen_find_opt(w, "--passes", 8);
+    ck_assert_int_ge(ob, 0);
+    ck_assert_int_ge(oc, 0);
+    ck_assert_int_ge(op, 0);
+    long v[GEN_MAX_OPTS], repeat = 0;
+    sk_error e = {0};
+    kernel k;
+    for (int cg = 0; cg <= 1; cg++) {
+        gen_defaults(w, v);
+        v[ob] = 1 << 20, v[oc] = cg, v[op] = 2;
+        ck_assert_int_eq(gen_build(w, v, &k, &repeat, &e), 0);
+        int ldg = 0, strong = 0;
+        for (uint32_t p = 0; p < k.nprogs; p++)
+            for (uint32_t i = 0; i < k.progs[p].n; i++) {
+                const instr *in = &k.progs[p].code[i];
+                if (in->kind != IK_LD_GLOBAL)
+                    continue;
+                ldg++;
+                strong += strstr(k.progs[p].opnames[in->opcode], ".STRONG.GPU") != NULL;
+            }
+        ck_assert_int_gt(ldg, 0);
+        ck_assert_int_eq(strong, cg ? ldg : 0);
+        kernel_free(&k);
+    }
+    gen_defaults(w, v);
+    v[oc] = 1;
+    ck_assert_int_eq(gen_build(w, v, &k, &repeat, &e), SK_EUSAGE);
+    ck_assert_str_eq(e.msg, "gen stream: --cg 1: only with --bytes (mem_kernel reads --bytes-per-cta once, through L1)");
+}
+END_TEST
+
 Suite *gen_suite(void)
 {
     Suite *s = suite_create("gen");
@@ -508,6 +544,7 @@ Suite *gen_suite(void)
     tcase_add_test(tc, test_fma_shipped_trace);
     tcase_add_test(tc, test_gen_table);
     tcase_add_test(tc, test_gemm_data);
+    tcase_add_test(tc, test_stream_cg);
     suite_add_tcase(s, tc);
     return s;
 }

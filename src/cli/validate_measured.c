@@ -1206,10 +1206,12 @@ static int fit_power(vctx *v, const topo *tp, const pmix *mx, size_t n, sk_error
  * the record's IMAD.WIDE count too: +0.05 % at validate's 2048
  * iterations); RW_SMEM: smem_kernel's smem_byte, its LDS and STS of 4
  * bytes a lane, 128 each (the LD/ST pipe's other instructions count too:
- * the fill loop's 16 STS a thread, 3 LDC and a ULDC, +0.3 %).  E28's mixes
+ * the fill loop's 16 STS a thread, 3 LDC and a ULDC, +0.3 %); RW_LDG128:
+ * l2_stream's byte, 512 an LDG.E.128 (a warp's one LDC.64 counts too:
+ * +0.6 % over 32 passes of 5 loads).  E28's mixes
  * have none: gen fma stands for their loops, which differ from it by an
  * operand a FFMA, so its rate is not theirs to judge. */
-enum { RW_NONE, RW_FFMA, RW_DFMA, RW_IMAD, RW_SMEM };
+enum { RW_NONE, RW_FFMA, RW_DFMA, RW_IMAD, RW_SMEM, RW_LDG128 };
 static const struct {
     const char *unit;
     int a, b;
@@ -1220,6 +1222,7 @@ static const struct {
     [RW_DFMA] = { "flop", FU_FP64, -1, 64 },
     [RW_IMAD] = { "int_op", SI_OP_IMAD, -1, 96 },
     [RW_SMEM] = { "smem_byte", FU_LDST, -1, 128 },
+    [RW_LDG128] = { "byte", FU_LDST, -1, 512 },
 };
 
 static const struct {
@@ -1232,6 +1235,10 @@ static const struct {
     { "fp64", "skewsim gen unit --op fp64 --iters 2048 --block 256 --grid 1056", "e16_power", NULL, RW_DFMA },
     { "smem", "skewsim gen unit --op smem --iters 2048 --block 256 --grid 1056", "e16_power", NULL, RW_SMEM },
     { "sgemm_fp32", "skewsim gen gemm --dtype fp32 --m 1536 --n 2816 --k 256", "e16_power", NULL, RW_FFMA },
+    /* stream_kernel<cg> over 24 MiB, L2-resident after its first pass (of
+     * 13249 a launch on the chip; 32 here, the first one from HBM) */
+    { "l2_stream", "skewsim gen stream --bytes 25165824 --passes 32 --ctas 1056 --block 256 --cg 1", "e16_power", NULL,
+      RW_LDG128 },
     { "tf32", "skewsim gen gemm --dtype tf32 --m 8192 --n 8192 --k 8192", "e16_power", NULL, RW_NONE },
     { "fp16", "skewsim gen gemm --dtype fp16 --m 8192 --n 8192 --k 8192", "e16_power", NULL, RW_NONE },
     { "bf16", "skewsim gen gemm --dtype bf16 --m 8192 --n 8192 --k 8192", "e16_power", NULL, RW_NONE },

@@ -47,8 +47,11 @@ static int build_stream(kernel *k, const long *v, sk_error *e)
     /* --bytes N: the grid-stride read of N bytes, --passes times (E11);
      * without: capture.cu's mem_kernel, --bytes-per-cta each (E6) */
     if (v[3] > 0)
-        return gen_check(&gen_workloads[GEN_STREAM], v, 0, 5, e) < 0
-                   ? e->code : gen_stream_bytes(k, v[0], v[1], v[3], v[4], e);
+        return gen_check(&gen_workloads[GEN_STREAM], v, 0, 6, e) < 0
+                   ? e->code : gen_stream_cache(k, v[0], v[1], v[3], v[4], (int)v[5], e);
+    if (v[4] != 1 || v[5] != 0)
+        return sk_errorf(e, SK_EUSAGE, "gen stream: %s %ld: only with --bytes (mem_kernel reads --bytes-per-cta "
+                         "once, through L1)", v[4] != 1 ? "--passes" : "--cg", v[4] != 1 ? v[4] : v[5]);
     return gen_stream(k, v[0], v[1], v[2], e);
 }
 static int build_chase(kernel *k, const long *v, sk_error *e)
@@ -129,7 +132,7 @@ const gen_workload gen_workloads[] = {
                    "quiet (default: the chains multiply by 1.0000001, few operand bits\n"
                    "                toggle) or random (the same loop on random operands: more power)", fma_data}},
                  -1, build_fma},
-    [GEN_STREAM] = {"stream", "memory-bound streaming read, capture.cu's mem_kernel", 20, 5,
+    [GEN_STREAM] = {"stream", "memory-bound streaming read, capture.cu's mem_kernel", 20, 6,
                     {{"--ctas", "G", 4224, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs, %R (default %D)"},
                      {"--block", "B", 256, 1, 1024, 0, " threads", NULL, "threads per CTA, %R (default %D)"},
                      {"--bytes-per-cta", "N", 1016800, 16, STREAM_MAX_BYTES, 16, "", NULL,
@@ -139,7 +142,10 @@ const gen_workload gen_workloads[] = {
                       "instead: a grid-stride float4 read of N bytes, a multiple of %M\n"
                       "                      (default %D: off), with addresses (memory.model: hierarchy)"},
                      {"--passes", "P", 1, 1, INT32_MAX, 0, "", NULL,
-                      "times the grid-stride loop reads the N bytes, %R (default %D)"}},
+                      "times the grid-stride loop reads the N bytes, %R (default %D)"},
+                     {"--cg", "C", 0, 0, 1, 0, "", NULL,
+                      "1: with --bytes, ld.global.cg, past L1 (E11's .cg streams, E16's\n"
+                      "                      l2_stream), %R (default %D)"}},
                     -1, build_stream},
     [GEN_GEMM] = {"gemm", "a cuBLAS GEMM: Hopper warp-specialised tensor GEMM (CTA tile 128x256x64, 384\n"
                   "        threads) or, fp32, the SIMT FFMA SGEMM (256x128x8, 256 threads)", 20, 6,
