@@ -42,7 +42,7 @@
 // in chain order; offsets in l2cap.csv).
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_fabric cap_fabric.cu
-// Usage: cap_fabric DIR [sweep|scale|fine|chase|fine,chase]
+// Usage: cap_fabric DIR [sweep|scale|fine|chase|fine,chase|long]
 #include "cap.h"
 
 static __device__ __forceinline__ uint32_t timed_first(const uint32_t *p, volatile uint32_t *sh)
@@ -528,6 +528,11 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "sweep"))
         for (size_t m = 16; m <= 64; m += 8)
             sets.push_back({m, 10, false});
+    // `long` (E33): the 8 MiB L2-resident cases at 40 passes, as E18 read
+    // them, beside the same at 400, twice in turn: how much of a launch of
+    // ~86 us is the launch's own time rather than the slices'
+    if (!strcmp(mode, "long"))
+        sets = {{8, 40, true}, {8, 400, true}, {8, 40, true}, {8, 400, true}};
     if (strstr(mode, "fine"))
         for (size_t m : {16, 20, 22, 24, 26, 28, 29, 30, 31, 32, 33, 34, 36, 38, 40, 44, 48})
             sets.push_back({m, 10, false});
@@ -553,7 +558,9 @@ int main(int argc, char **argv)
             a.part_of_sm = dpart;
             double tn = time_bw(a, resident, 6), gbps = (double)bytes * passes / tn;
             std::string set = resident ? fmt("%zuMiB", st.mib) : std::string("2GiB-HBM");
-            std::string tag = resident ? (st.mib == 8 ? std::string("_l2") : fmt("_l2_%zuMiB", st.mib)) : "_hbm";
+            std::string tag = resident ? (st.mib == 8 ? (passes == 40 ? std::string("_l2") : fmt("_l2_p%u", passes))
+                                                      : fmt("_l2_%zuMiB", st.mib))
+                                       : "_hbm";
             std::fprintf(bf, "%s%s,%d,%d,%zu,%u,%.0f,%.1f\n", cs.name, tag.c_str(), cs.ra, cs.rb, bytes, passes, tn,
                          gbps);
             std::printf("%-12s %-10s %12zu %7u %10.3f %9.1f\n", cs.name, set.c_str(), bytes, passes, tn / 1e6, gbps);
