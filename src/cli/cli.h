@@ -95,9 +95,10 @@ int e11_gz_close(gzFile f, const char *path, long lineno, int rc, sk_error *e);
 /* The rows of DIR/capture/NAME (bw.csv's format) whose working set in MiB
  * is listed for its kind (.cg, add, or a default-caching stream; each list
  * ends with 0), simulated as measured and judged as predicted, under
- * TITLE.  0 or a negative code. */
+ * TITLE, but the .cg row of fit_cg_mib MiB (0: none), a fit's target,
+ * shown as fitted.  0 or a negative code. */
 int e11_bw_rows(const cfg *c, const char *dir, const char *name, const char *title, const int *cg_mib,
-                const int *add_mib, const int *ca_mib, int *fails, sk_error *e);
+                const int *add_mib, const int *ca_mib, int fit_cg_mib, int *fails, sk_error *e);
 /* validate's E24 section (validate_e24.c): the L2's capacity edge, a
  * one-SM chase by working set and streams around the capacity. */
 int validate_e24(const cfg *c, const char *dir, int *fails, sk_error *e);

@@ -163,7 +163,7 @@ int validate_e24(const cfg *c0, const char *dir, int *fails, sk_error *e)
     if ((rc = e11_absent(dir, bw, "E24 bandwidth rows", "tools/capture/cap_mem DIR fine", e)) < 0)
         return rc;
     if (!rc && (rc = e11_bw_rows(&c, dir, "e24_bw.csv", "E24 read bandwidth around the L2's capacity", cg_mib,
-                                 add_mib, ca_mib, fails, e)) < 0)
+                                 add_mib, ca_mib, 0, fails, e)) < 0)
         return rc;
     if ((rc = e11_absent(dir, fine, "E24 E18b's lists in finer steps", "tools/capture/cap_fabric DIR fine", e)))
         return rc < 0 ? rc : 0;
