@@ -750,6 +750,55 @@ START_TEST(test_power_data)
 }
 END_TEST
 
+/* The energy's parts (summary.json chip.energy_by_part_j): they sum to
+ * energy_j; random FP32 data add to sm_instructions alone; an FMA kernel
+ * draws nothing for HBM accesses or the tensor pipe, a stream does for
+ * HBM and the L2 (hierarchy). */
+static void parts_of(const char *text, const char *set, double *total, double part[SI_E_N])
+{
+    tu_run run;
+    *total = run_power_set(text, set, &run);
+    const si_chip_state *ch = silicon_chip(run.s->si);
+    double sum = 0;
+    for (int k = 0; k < SI_E_N; k++) {
+        part[k] = ch->energy_by_j[k];
+        ck_assert_msg(isfinite(part[k]) && part[k] >= 0, "%s: %g", si_energy_part_names[k], part[k]);
+        sum += part[k];
+    }
+    ck_assert_double_eq_tol(sum, *total, 1e-9 * *total);
+    tu_run_free(&run);
+}
+
+START_TEST(test_energy_parts)
+{
+    static const char fma[] = "skewsim-trace 1\nkernel r grid=132 block=256\nprogram main\nloop 256\n"
+                              "FFMA R1 <- R1 R2 stall=1\nend\nEXIT\nend\nendkernel\n";
+    double e0, e1, p0[SI_E_N], p1[SI_E_N];
+    parts_of(fma, "power.fp32_random_fj=0", &e0, p0);
+    parts_of(fma, "power.fp32_random_fj=4000", &e1, p1);
+    ck_assert_double_gt(p1[SI_E_INSTR], p0[SI_E_INSTR] * 1.05);
+    ck_assert_double_eq_tol(e1 - e0, p1[SI_E_INSTR] - p0[SI_E_INSTR], 1e-9 * e1);
+    for (int k = 0; k < SI_E_N; k++)
+        if (k != SI_E_INSTR)
+            ck_assert_msg(fabs(p1[k] - p0[k]) <= 1e-12 * e1, "%s moved", si_energy_part_names[k]);
+    ck_assert_double_eq(p0[SI_E_HBM], 0);
+    ck_assert_double_eq(p0[SI_E_TENSOR], 0);
+    ck_assert_double_gt(p0[SI_E_LEAK], 0);
+    ck_assert_double_gt(p0[SI_E_SCHED], 0);
+    static const char stream[] = "skewsim-trace 1\nkernel s grid=264 block=256 data=quiet\nprogram main\nloop 8\n"
+                                 "LDG.E.128 R4 <- R8 bytes=16 pattern=coalesced addr=0x7f0000000000 lane=16 "
+                                 "warp=512 cta=4096 iter=1081344 ws=16777216 stall=1\n"
+                                 "FADD R12 <- R4 stall=4\nend\nEXIT\nend\nendkernel\n";
+    double es, ps[SI_E_N];
+    parts_of(stream, "memory.model=hierarchy", &es, ps);
+    ck_assert_double_gt(ps[SI_E_HBM], 0);
+    ck_assert_double_gt(ps[SI_E_L2], 0);
+    ck_assert_double_gt(ps[SI_E_L1], 0);
+    for (int k = 0; k < SI_E_N; k++)
+        ck_assert_str_ne(si_energy_part_names[k], "");
+}
+END_TEST
+
 /* Tensor energy by type, from the datapath at the config's datapath share:
  * per pipe cycle fp8 (twice the FMAs) > fp16 > bf16 > tf32 (half), and per
  * FMA fp8 < bf16 < fp16 < tf32 (tf32 moves operands twice as wide per
@@ -1794,6 +1843,7 @@ Suite *silicon_suite(void)
     tcase_add_test(tc, test_tensor_dtypes);
     tcase_add_test(tc, test_power_operands);
     tcase_add_test(tc, test_power_data);
+    tcase_add_test(tc, test_energy_parts);
     tcase_add_test(tc, test_tensor_energy_order);
     tcase_add_test(tc, test_thermal_rc);
     tcase_add_test(tc, test_thermal_network);

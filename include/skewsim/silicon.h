@@ -120,6 +120,33 @@ typedef struct si_sm_state {
 } si_sm_state;
 
 /* The chip as the model stands after the last silicon_advance(). */
+/* Where the board's energy goes (si_chip_state.energy_by_j, summary.json's
+ * chip.energy_by_part_j): the SMs' switching by what switches, at each
+ * SM's own supply (power.c), their leakage, and the rest of the board.
+ * The parts sum to energy_j.  One table: a part is one line here, the SM's
+ * switching first (SI_E_CLOCK..SI_E_L1, what si_power_dyn_nom_parts fills). */
+#define SI_ENERGY_PARTS(X)                                                              \
+    X(CLOCK, "sm_clock")            /* clock tree, every SM cycle (power.clk_pj) */     \
+    X(SCHED, "sm_scheduler")        /* scheduler-cycles with a warp (power.sched_pj) */ \
+    X(INSTR, "sm_instructions")     /* datapaths and register words, by row */          \
+    X(TENSOR, "sm_tensor")          /* tensor-pipe cycles, by type */                   \
+    X(L1, "sm_l1_smem")             /* L1 sectors and shared-memory wavefronts */       \
+    X(LEAK, "sm_leakage")           /* the SMs' leakage at their supply and temp */     \
+    X(L2, "l2_noc")                 /* L2 sectors and their wires (hierarchy) */        \
+    X(UNCORE, "uncore")             /* power.uncore_w: the rest of the die, static */   \
+    X(HBM_IDLE, "hbm_idle")         /* power.mem_idle_w */                              \
+    X(HBM, "hbm_access")            /* DRAM bytes x power.mem_pj_per_byte */
+
+enum si_energy_part {
+#define SI_E_ENUM_(id, name) SI_E_##id,
+    SI_ENERGY_PARTS(SI_E_ENUM_)
+#undef SI_E_ENUM_
+    SI_E_N
+};
+_Static_assert(SI_E_CLOCK == 0 && SI_E_SCHED == 1 && SI_E_INSTR == 2 && SI_E_TENSOR == 3 && SI_E_L1 == 4,
+               "the SM's switching parts come first, in si_power_dyn_nom_parts' order");
+extern const char *const si_energy_part_names[SI_E_N];
+
 typedef struct si_chip_state {
     double power_w;               /* board power over the last interval */
     double sm_power_w;            /* ... of which the SMs */
@@ -128,6 +155,7 @@ typedef struct si_chip_state {
     double window_power_w;        /* mean over the last completed DVFS epoch */
     double max_window_power_w;    /* largest window_power_w so far */
     double energy_j;              /* since creation */
+    double energy_by_j[SI_E_N];   /* ... by part (SI_ENERGY_PARTS): they sum to energy_j */
     int target_mhz;               /* DVFS target (or idle clock) in force, domain 0 */
     double vreg_mv;               /* regulator set-point in force */
     double temp_max_c, temp_mean_c;  /* over SMs */
@@ -355,6 +383,10 @@ double si_power_leak_w(const si_power *p, double v_mv, double vth_mv, double tem
  * (v / vnom)^2 for the actual supply.  a->issued[FU_TENSOR] is not used:
  * tensor work is charged by its pipe cycles. */
 double si_power_dyn_nom_j(const si_power *p, const si_rate *a, double cycles);
+/* The same, by part: out[SI_E_CLOCK .. SI_E_L1] (the other parts are not
+ * the SM's switching and are left as they are); si_power_dyn_nom_j is
+ * their sum. */
+void si_power_dyn_nom_parts(const si_power *p, const si_rate *a, double cycles, double out[SI_E_N]);
 /* Energy of an SM's L1 and shared-memory accesses at nominal voltage (J),
  * scaled like the rest of the SM's switching (part of si_power_dyn_nom_j);
  * and of the chip's L2 and wires (J), which run on the uncore supply. */

@@ -224,16 +224,32 @@ double si_power_leak_w(const si_power *p, double v_mv, double vth_mv, double tem
                + p->leak_beta * (temp_c - p->leak_ref_c));
 }
 
-double si_power_dyn_nom_j(const si_power *p, const si_rate *a, double cycles)
+const char *const si_energy_part_names[SI_E_N] = {
+#define SI_E_NAME_(id, name) [SI_E_##id] = name,
+    SI_ENERGY_PARTS(SI_E_NAME_)
+#undef SI_E_NAME_
+};
+
+void si_power_dyn_nom_parts(const si_power *p, const si_rate *a, double cycles, double out[SI_E_N])
 {
-    double j = cycles * p->clk_j + a->sched_cycles * p->sched_j
-             + si_power_mem_sm_nom_j(p, a->l1_sectors, a->smem_wavefronts);
+    out[SI_E_CLOCK] = cycles * p->clk_j;
+    out[SI_E_SCHED] = a->sched_cycles * p->sched_j;
+    out[SI_E_L1] = si_power_mem_sm_nom_j(p, a->l1_sectors, a->smem_wavefronts);
+    double ops = 0, tensor = 0;
     for (int r = 0; r < SI_OP_N; r++)
         if (r != FU_TENSOR)
-            j += a->issued[r] * p->op_j[r] + a->operands[r] * p->word_j[r];
+            ops += a->issued[r] * p->op_j[r] + a->operands[r] * p->word_j[r];
     for (int t = 0; t < SI_DT_N; t++)
-        j += a->tensor_cycles[t] * p->tensor_j[t];
-    return j;
+        tensor += a->tensor_cycles[t] * p->tensor_j[t];
+    out[SI_E_INSTR] = ops;
+    out[SI_E_TENSOR] = tensor;
+}
+
+double si_power_dyn_nom_j(const si_power *p, const si_rate *a, double cycles)
+{
+    double part[SI_E_N];
+    si_power_dyn_nom_parts(p, a, cycles, part);
+    return part[SI_E_CLOCK] + part[SI_E_SCHED] + part[SI_E_L1] + part[SI_E_INSTR] + part[SI_E_TENSOR];
 }
 
 double si_power_mem_sm_nom_j(const si_power *p, double l1_sectors, double smem_wavefronts)

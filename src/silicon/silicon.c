@@ -272,7 +272,13 @@ static void run_interval(silicon *si, ps_t t0, ps_t t1, const si_activity *act, 
         double v = vreg - si->drop_mv[i];
         double nom_j = si_power_dyn_nom_j(&si->pw, &a, cycles);
         double s = v / si->pw.vnom_mv;
-        double p = nom_j * s * s / dt + si_power_leak_w(&si->pw, v, si->vth_mv[i], temp[i]);
+        double leak_w = si_power_leak_w(&si->pw, v, si->vth_mv[i], temp[i]);
+        double p = nom_j * s * s / dt + leak_w;
+        double part[SI_E_N];
+        si_power_dyn_nom_parts(&si->pw, &a, cycles, part);
+        for (int k = SI_E_CLOCK; k <= SI_E_L1; k++)
+            si->chip.energy_by_j[k] += part[k] * s * s;
+        si->chip.energy_by_j[SI_E_LEAK] += leak_w * dt;
         si->blk_w[i] = p;
         sm_w += p;
         si->win_nom_j[i] += nom_j;
@@ -305,6 +311,10 @@ static void run_interval(silicon *si, ps_t t0, ps_t t1, const si_activity *act, 
     si->chip.mem_w = mem_w;
     si->chip.power_w = sm_w + other_w;
     si->chip.energy_j += si->chip.power_w * dt;
+    si->chip.energy_by_j[SI_E_L2] += l2_j;
+    si->chip.energy_by_j[SI_E_UNCORE] += si->pw.uncore_w * dt;
+    si->chip.energy_by_j[SI_E_HBM_IDLE] += si->pw.mem_idle_w * dt;
+    si->chip.energy_by_j[SI_E_HBM] += bytes * si->pw.mem_j_per_byte;
 }
 
 /* ---- DVFS decisions ---------------------------------------------------- */
