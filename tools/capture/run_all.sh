@@ -29,6 +29,7 @@ log "built"
 
 { echo "key,value"; echo "date_utc,$(date -u +%FT%T)"; echo "tz,$(date +%Z)"; echo "uname,$(uname -r)";
   echo "driver,$(nvidia-smi --query-gpu=driver_version --format=csv,noheader)"; echo "batch,$BATCH";
+  echo "gpu,$(nvidia-smi --query-gpu=name,uuid --format=csv,noheader | tr , ';')";
   echo "modes,$(nvidia-smi --query-gpu=compute_mode,persistence_mode,power.limit,clocks.max.sm --format=csv,noheader | tr , ';')"; } > "$D/run_$BATCH.csv"
 nvidia-smi -q -d CLOCK,PERFORMANCE,POWER,TEMPERATURE > "$D/smi_before_$BATCH.txt" 2>&1
 
