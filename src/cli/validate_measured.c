@@ -1281,6 +1281,60 @@ static const char *mix_family(const char *mix)
 
 static int family_on(const char *only, const char *fam);
 
+/* The smi.csv samples of a mix's window [t0, t1] (ms): clocks into cl,
+ * board power into pw (each d->smi.n long); their count. */
+static size_t mix_window(const cap *d, double t0, double t1, int sm_t, int sm_c, int sm_p, double *cl, double *pw)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < d->smi.n; s++) {
+        double t = num(&d->smi, s, sm_t);
+        if (t >= t0 && t <= t1 && isfinite(num(&d->smi, s, sm_p))) {
+            cl[n] = num(&d->smi, s, sm_c);
+            pw[n++] = num(&d->smi, s, sm_p);
+        }
+    }
+    return n;
+}
+
+/* E32's shared-memory data: smem_rand's power over smem_zero's, the same
+ * SASS (no generator, so measured only), each pair of one run on one
+ * board, and that step per byte at the pair's rate.  Printed as an info
+ * line: no model row judges it (docs/silicon.md, "Data (E32)"). */
+static void smem_data_step(const cap *d, int pm, int pa, int pb, int pbd, int pr, int sm_t, int sm_c, int sm_p)
+{
+    double *cl = xcalloc(d->smi.n + 1, sizeof *cl), *pw = xcalloc(d->smi.n + 1, sizeof *pw);
+    double sum_w = 0, sum_rate = 0;
+    int pairs = 0;
+    for (size_t r = 0; r < d->pmix.n; r++) {
+        if (strcmp(cell(&d->pmix, r, pm), "smem_zero"))
+            continue;
+        /* the next smem_rand on the same board after it */
+        for (size_t q = r + 1; q < d->pmix.n; q++) {
+            if (strcmp(cell(&d->pmix, q, pm), "smem_rand") ||
+                (pbd >= 0 && strcmp(cell(&d->pmix, q, pbd), cell(&d->pmix, r, pbd))))
+                continue;
+            size_t nz = mix_window(d, num(&d->pmix, r, pa) / 1e6 + 1500, num(&d->pmix, r, pb) / 1e6, sm_t, sm_c,
+                                   sm_p, cl, pw);
+            double wz = nz ? median_of(pw, nz) : NAN;
+            size_t nr = mix_window(d, num(&d->pmix, q, pa) / 1e6 + 1500, num(&d->pmix, q, pb) / 1e6, sm_t, sm_c,
+                                   sm_p, cl, pw);
+            double wr = nr ? median_of(pw, nr) : NAN;
+            double rate = pr >= 0 ? 0.5 * (num(&d->pmix, r, pr) + num(&d->pmix, q, pr)) : NAN;
+            if (isfinite(wz) && isfinite(wr) && rate > 0) {
+                sum_w += wr - wz;
+                sum_rate += rate;
+                pairs++;
+            }
+            break;
+        }
+    }
+    if (pairs)
+        printf("  power step    smem_rand - smem_zero (measured; no generator): %.1f W at %.3g B/s, %.2f pJ a "
+               "byte, %d pair(s)\n", sum_w / pairs, sum_rate / pairs, sum_w / sum_rate * 1e12, pairs);
+    free(cl);
+    free(pw);
+}
+
 static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, sk_error *e)
 {
     if (d->pmix.n == 0 || d->smi.n == 0)
@@ -1325,14 +1379,7 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
         }
         double t0 = num(&d->pmix, r, pa) / 1e6 + 1500, t1 = num(&d->pmix, r, pb) / 1e6;
         double *cl = xcalloc(d->smi.n + 1, sizeof *cl), *pw = xcalloc(d->smi.n + 1, sizeof *pw);
-        size_t n = 0;
-        for (size_t s = 0; s < d->smi.n; s++) {
-            double t = num(&d->smi, s, sm_t);
-            if (t >= t0 && t <= t1 && isfinite(num(&d->smi, s, sm_p))) {
-                cl[n] = num(&d->smi, s, sm_c);
-                pw[n++] = num(&d->smi, s, sm_p);
-            }
-        }
+        size_t n = mix_window(d, t0, t1, sm_t, sm_c, sm_p, cl, pw);
         /* the activity per cycle at the mix's own clock: memory latency is
          * in ns, so a kernel simulated at 1980 MHz would see fewer cycles of
          * it than E16's capped GEMMs did (the short run would not reach the
@@ -1375,6 +1422,8 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
         free(pw);
         simout_free(&o);
     }
+    if (rc == 0 && family_on(only, "e32_power"))
+        smem_data_step(d, pm, pa, pb, pbd, pr, sm_t, sm_c, sm_p);
     if (rc == 0)
         rc = fit_power(v, tp, mx, nmx, e);
     for (size_t i = 0; i < nmx && rc == 0; i++) {
