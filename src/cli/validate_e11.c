@@ -599,7 +599,6 @@ static int validate_e18(const cfg *c0, const char *dir, int *fails, sk_error *e)
             if ((rc = e11_fabric_gbps(&c, rd, list, sp, !hbm, hbm, (double)bytes * (double)passes, &simv, e)) < 0)
                 break;
             int one = nread == 1, near = one ? rd[0] == 0 || rd[1] == 1 : rd[0] == 0 && rd[1] == 1;
-            (void)near;
             int fitted = !sweep && hbm && one && !near;
             e11_row(name, gbps, simv, "GB/s", fitted, BW_TOL, fails);
         }

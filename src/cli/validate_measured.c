@@ -1072,6 +1072,20 @@ static const struct {
     { "e32_power", "sgemm_zeros", "sgemm_fp32", "sgemm_step", "sgemm_fp32 - sgemm_zeros (held)" },
 };
 
+static int family_on(const char *only, const char *fam);
+
+/* Whether mix is one side of a random_steps pair whose family `only`
+ * asks for (sgemm_fp32 is E16's, but --only e32_power needs it for the
+ * step). */
+static int step_mix_on(const char *only, const char *mix)
+{
+    for (size_t r = 0; r < SK_ARRAY_LEN(random_steps); r++)
+        if ((!strcmp(mix, random_steps[r].quiet) || !strcmp(mix, random_steps[r].rnd)) &&
+            family_on(only, random_steps[r].fam))
+            return 1;
+    return 0;
+}
+
 static int fit_random(vctx *v, cfg *c, const topo *tp, const pmix *mx, size_t n, sk_error *e)
 {
     for (size_t r = 0; r < SK_ARRAY_LEN(random_steps); r++) {
@@ -1300,27 +1314,34 @@ static size_t mix_window(const cap *d, double t0, double t1, int sm_t, int sm_c,
  * SASS (no generator, so measured only), each pair of one run on one
  * board, and that step per byte at the pair's rate.  Printed as an info
  * line: no model row judges it (docs/silicon.md, "Data (E32)"). */
-static void smem_data_step(const cap *d, int pm, int pa, int pb, int pbd, int pr, int sm_t, int sm_c, int sm_p)
+static void smem_data_step(const cap *d, int pm, int pa, int pb, int pbd, int pr, int pu, int sm_t, int sm_c,
+                           int sm_p)
 {
     double *cl = xcalloc(d->smi.n + 1, sizeof *cl), *pw = xcalloc(d->smi.n + 1, sizeof *pw);
+    char *used = xcalloc(d->pmix.n + 1, 1);
     double sum_w = 0, sum_rate = 0;
     int pairs = 0;
     for (size_t r = 0; r < d->pmix.n; r++) {
         if (strcmp(cell(&d->pmix, r, pm), "smem_zero"))
             continue;
-        /* the next smem_rand on the same board after it */
+        /* the next smem_rand on the same board after it that no earlier
+         * smem_zero took: one pair per run */
         for (size_t q = r + 1; q < d->pmix.n; q++) {
-            if (strcmp(cell(&d->pmix, q, pm), "smem_rand") ||
+            if (used[q] || strcmp(cell(&d->pmix, q, pm), "smem_rand") ||
                 (pbd >= 0 && strcmp(cell(&d->pmix, q, pbd), cell(&d->pmix, r, pbd))))
                 continue;
+            used[q] = 1;
             size_t nz = mix_window(d, num(&d->pmix, r, pa) / 1e6 + 1500, num(&d->pmix, r, pb) / 1e6, sm_t, sm_c,
                                    sm_p, cl, pw);
             double wz = nz ? median_of(pw, nz) : NAN;
             size_t nr = mix_window(d, num(&d->pmix, q, pa) / 1e6 + 1500, num(&d->pmix, q, pb) / 1e6, sm_t, sm_c,
                                    sm_p, cl, pw);
             double wr = nr ? median_of(pw, nr) : NAN;
-            double rate = pr >= 0 ? 0.5 * (num(&d->pmix, r, pr) + num(&d->pmix, q, pr)) : NAN;
-            if (isfinite(wz) && isfinite(wr) && rate > 0) {
+            /* a rate only in bytes of shared memory, as both rows say */
+            int bytes = pu >= 0 && !strcmp(cell(&d->pmix, r, pu), "smem_byte") &&
+                        !strcmp(cell(&d->pmix, q, pu), "smem_byte");
+            double rate = pr >= 0 && bytes ? 0.5 * (num(&d->pmix, r, pr) + num(&d->pmix, q, pr)) : NAN;
+            if (isfinite(wz) && isfinite(wr) && isfinite(rate) && rate > 0) {
                 sum_w += wr - wz;
                 sum_rate += rate;
                 pairs++;
@@ -1333,6 +1354,7 @@ static void smem_data_step(const cap *d, int pm, int pa, int pb, int pbd, int pr
                "byte, %d pair(s)\n", sum_w / pairs, sum_rate / pairs, sum_w / sum_rate * 1e12, pairs);
     free(cl);
     free(pw);
+    free(used);
 }
 
 static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, sk_error *e)
@@ -1356,7 +1378,7 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
         if (!gen[0] && g >= 0 && mix_gens[g].gen)
             snprintf(gen, sizeof gen, "%s", mix_gens[g].gen);
         const char *fam = mix_family(mix);
-        if (!family_on(only, fam))
+        if (!family_on(only, fam) && !step_mix_on(only, mix))
             continue;
         if (!gen[0]) {
             skip(v, fam, mix, g >= 0 && mix_gens[g].why ? mix_gens[g].why : "no generator");
@@ -1423,7 +1445,7 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
         simout_free(&o);
     }
     if (rc == 0 && family_on(only, "e32_power"))
-        smem_data_step(d, pm, pa, pb, pbd, pr, sm_t, sm_c, sm_p);
+        smem_data_step(d, pm, pa, pb, pbd, pr, pu, sm_t, sm_c, sm_p);
     if (rc == 0)
         rc = fit_power(v, tp, mx, nmx, e);
     for (size_t i = 0; i < nmx && rc == 0; i++) {

@@ -229,7 +229,7 @@ static char *summary_text(const results *r, const sim *s, size_t *len)
     skjson_set(c, "energy_j", skjson_fixed(chip->energy_j, 6));
     json_t *parts = json_object();
     for (int k = 0; k < SI_E_N; k++)
-        skjson_set(parts, si_energy_part_names[k], skjson_fixed(chip->energy_by_j[k], 6));
+        skjson_set(parts, si_energy_part_names[k], skjson_fixed(chip->energy_by_j[k], 9));
     skjson_set(c, "energy_by_part_j", parts);
     skjson_set(c, "clock_changes", skjson_u64(chip->changes));
     skjson_set(root, "chip", c);

@@ -17,6 +17,10 @@ import torch
 out = sys.argv[1]
 seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 7.0
 only = sys.argv[3].split(",") if len(sys.argv) > 3 else None
+known = ("sgemm_fp32", "sgemm_zeros", "tf32", "fp16", "bf16", "fp8")
+for mix in only or []:   # every name checked before anything is measured or written
+    if mix not in known:
+        sys.exit(f"power_gemm.py: {mix}: unknown mix (expected one of {', '.join(known)})")
 n = 8192
 torch.manual_seed(1)
 dev = "cuda"
@@ -61,8 +65,6 @@ fm = open(pm, "a"); fg = open(pg, "a")
 if new_pm: fm.write(hdr)
 if new_pg: fg.write("mix,i,host_ns,gemm_ns,tflops\n")
 for mix in (only or ["sgemm_fp32", "tf32", "fp16", "bf16", "fp8"]):
-    if mix not in ("sgemm_fp32", "sgemm_zeros", "tf32", "fp16", "bf16", "fp8"):
-        sys.exit(f"power_gemm.py: {mix}: unknown mix")
     try:
         f = gemm_fn(mix)
         f(); torch.cuda.synchronize()
