@@ -8,8 +8,9 @@
  * very measurement (agreement by construction, printed, not judged) and
  * `predicted` otherwise (judged: PASS within 10 % for latencies, 15 % for
  * bandwidths).  The fitting set: the L1 hit (E19b's chase warmed in its
- * own launch, not an E11 row) and the L2 and HBM tiers (l2map's medians,
- * not a chase row).  memory.hbm.pc_mbps
+ * own launch, not an E11 row), the L2 and HBM tiers (l2map's medians,
+ * not a chase row) and the L2 slices' bandwidth (the 16 MiB .cg stream,
+ * the one bandwidth row tagged fitted).  memory.hbm.pc_mbps
  * was fitted to the 512 MiB .cg stream with a driver that had no SM model,
  * so the SM-driven .cg rows are predictions of the whole chain and are
  * judged (they reach that plateau only since bw.c's calendar stopped
@@ -756,9 +757,9 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
      * take 5-20 s each to simulate): the L2 plateau with and without L1,
      * the .cg plateau's edge (48 MiB: all SMs' working set fits only if a
      * home copy read for a remote reader's replica gives up its place;
-     * 64 MiB: it does not fit), the HBM plateau, and add.  No stream row
-     * set a value the SM-driven model uses as is (above). */
-    /* 16 MiB .cg: memory.l2.slice_gbps's fit (configs/h200.yaml) */
+     * 64 MiB: it does not fit), the HBM plateau, and add.  One row sets a
+     * value: the 16 MiB .cg stream, memory.l2.slice_gbps's fit
+     * (configs/h200.yaml), tagged fitted; the others are predictions. */
     static const int cg_mib[] = {8, 16, 48, 64, 128, 0}, add_mib[] = {4, 64, 0}, ca_mib[] = {16, 0};
     rc = e11_bw_rows(&c, dir, "bw.csv", "E11 read bandwidth", cg_mib, add_mib, ca_mib, 16, fails, e);
     if (rc == 0)
