@@ -1295,10 +1295,20 @@ static const char *mix_family(const char *mix)
 
 static int family_on(const char *only, const char *fam);
 
-/* The smi.csv samples of a mix's window [t0, t1] (ms): clocks into cl,
- * board power into pw (each d->smi.n long); their count. */
-static size_t mix_window(const cap *d, double t0, double t1, int sm_t, int sm_c, int sm_p, double *cl, double *pw)
+/* The milliseconds power_mix.csv's row r judges: from its start past the
+ * first 1.5 s (the board settling into the mix) to its end. */
+#define MIX_SETTLE_MS 1500.0
+
+/* The smi.csv samples of power_mix.csv's row r in its judged window
+ * (MIX_SETTLE_MS on): clocks into cl, board power into pw (each d->smi.n
+ * long); their count.  *secs (NULL: not wanted) gets the whole window's
+ * length in s, settling included. */
+static size_t mix_window(const cap *d, size_t r, int pa, int pb, int sm_t, int sm_c, int sm_p, double *cl,
+                         double *pw, double *secs)
 {
+    double t0 = num(&d->pmix, r, pa) / 1e6 + MIX_SETTLE_MS, t1 = num(&d->pmix, r, pb) / 1e6;
+    if (secs)
+        *secs = (t1 - t0 + MIX_SETTLE_MS) / 1e3;
     size_t n = 0;
     for (size_t s = 0; s < d->smi.n; s++) {
         double t = num(&d->smi, s, sm_t);
@@ -1331,11 +1341,9 @@ static void smem_data_step(const cap *d, int pm, int pa, int pb, int pbd, int pr
                 (pbd >= 0 && strcmp(cell(&d->pmix, q, pbd), cell(&d->pmix, r, pbd))))
                 continue;
             used[q] = 1;
-            size_t nz = mix_window(d, num(&d->pmix, r, pa) / 1e6 + 1500, num(&d->pmix, r, pb) / 1e6, sm_t, sm_c,
-                                   sm_p, cl, pw);
+            size_t nz = mix_window(d, r, pa, pb, sm_t, sm_c, sm_p, cl, pw, NULL);
             double wz = nz ? median_of(pw, nz) : NAN;
-            size_t nr = mix_window(d, num(&d->pmix, q, pa) / 1e6 + 1500, num(&d->pmix, q, pb) / 1e6, sm_t, sm_c,
-                                   sm_p, cl, pw);
+            size_t nr = mix_window(d, q, pa, pb, sm_t, sm_c, sm_p, cl, pw, NULL);
             double wr = nr ? median_of(pw, nr) : NAN;
             /* a rate only in bytes of shared memory, as both rows say */
             int bytes = pu >= 0 && !strcmp(cell(&d->pmix, r, pu), "smem_byte") &&
@@ -1399,9 +1407,8 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
             skip(v, fam, mix, ge.msg);
             continue;
         }
-        double t0 = num(&d->pmix, r, pa) / 1e6 + 1500, t1 = num(&d->pmix, r, pb) / 1e6;
-        double *cl = xcalloc(d->smi.n + 1, sizeof *cl), *pw = xcalloc(d->smi.n + 1, sizeof *pw);
-        size_t n = mix_window(d, t0, t1, sm_t, sm_c, sm_p, cl, pw);
+        double *cl = xcalloc(d->smi.n + 1, sizeof *cl), *pw = xcalloc(d->smi.n + 1, sizeof *pw), secs = 0;
+        size_t n = mix_window(d, r, pa, pb, sm_t, sm_c, sm_p, cl, pw, &secs);
         /* the activity per cycle at the mix's own clock: memory latency is
          * in ns, so a kernel simulated at 1980 MHz would see fewer cycles of
          * it than E16's capped GEMMs did (the short run would not reach the
@@ -1426,7 +1433,7 @@ static int power_rows(vctx *v, const cap *d, const topo *tp, const char *only, s
             o.rate = NULL;
             m->meas_mhz = median_of(cl, n);
             m->meas_w = median_of(pw, n);
-            m->secs = SK_MAX(1.0, (t1 - t0 + 1500) / 1e3);
+            m->secs = SK_MAX(1.0, secs);
             /* its work rate at the clock it ran at: the rows' issues per SM
              * cycle over every SM */
             m->meas_rate = m->sim_rate = NAN;
