@@ -15,8 +15,17 @@
 //   around each); run it in several processes, with CUDA_MODULE_LOADING
 //   LAZY (the default) and EAGER.
 //
+// grid (E34): the barrier-only coop_kernel (iters 0) at 1-8 CTAs an SM
+//   (132-1056 CTAs in steps of one per SM), blocks of 64 and 256, 10 and
+//   100 rounds, 3 timed reps after one untimed launch -> DIR/coop_grid.csv
+//   (every rep's event time); and of each 100-round rep, every round's
+//   spread of thread 0's stamps before grid.sync() (the min, the median
+//   and the max over CTAs, relative to the round's min) ->
+//   DIR/coop_spread.csv.  A round's stamps follow the previous round's
+//   release, so their spread is how unevenly the CTAs saw it.
+//
 // Build: nvcc -O3 -arch=sm_90 -o cap_coop cap_coop.cu
-// Usage: cap_coop DIR sweep | cap_coop DIR first TAG
+// Usage: cap_coop DIR sweep | cap_coop DIR first TAG | cap_coop DIR grid
 #include "cap.h"
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
@@ -56,7 +65,7 @@ static double launch_coop(int grid, int block, uint64_t *arr, uint32_t *sms, int
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: cap_coop DIR sweep | cap_coop DIR first TAG\n");
+        std::fprintf(stderr, "usage: cap_coop DIR sweep | cap_coop DIR first TAG | cap_coop DIR grid\n");
         return 2;
     }
     std::string dir = argv[1], mode = argv[2];
@@ -128,6 +137,41 @@ int main(int argc, char **argv)
             cap_kernel(cap, k, reps);
         }
         cap_end(cap);
+        return 0;
+    }
+
+    if (mode == "grid") {
+        cap_device_meta(cap, "cap_coop grid");
+        FILE *fg = cap_open(dir, "coop_grid.csv", "ctas,block,rounds,rep,time_ns");
+        FILE *fp = cap_open(dir, "coop_spread.csv", "ctas,block,rep,round,min_ns,p50_ns,max_ns");
+        launch_coop(nsm, 256, arr, sms, 1, 0, sink, ea, eb, nullptr);
+        std::vector<uint64_t> ha;
+        for (int block : {64, 256})
+            for (int per = 1; per <= 8; per++) {
+                int ctas = per * nsm;
+                for (int rounds : {10, 100}) {
+                    launch_coop(ctas, block, arr, sms, rounds, 0, sink, ea, eb, nullptr);
+                    for (int rep = 0; rep < 3; rep++) {
+                        double t = launch_coop(ctas, block, arr, sms, rounds, 0, sink, ea, eb, nullptr);
+                        std::fprintf(fg, "%d,%d,%d,%d,%.0f\n", ctas, block, rounds, rep, t);
+                        if (rounds != 100)
+                            continue;
+                        ha.resize((size_t)ctas * rounds);
+                        CK(cudaMemcpy(ha.data(), arr, 8ull * ctas * rounds, cudaMemcpyDeviceToHost));
+                        for (int r = 0; r < rounds; r++) {
+                            std::vector<uint64_t> v(ha.begin() + (size_t)r * ctas, ha.begin() + (size_t)(r + 1) * ctas);
+                            std::sort(v.begin(), v.end());
+                            std::fprintf(fp, "%d,%d,%d,%d,0,%llu,%llu\n", ctas, block, rep, r,
+                                         (unsigned long long)(v[v.size() / 2] - v[0]),
+                                         (unsigned long long)(v.back() - v[0]));
+                        }
+                    }
+                }
+            }
+        std::fclose(fg);
+        std::fclose(fp);
+        cap_end(cap);
+        std::printf("coop grid done\n");
         return 0;
     }
 
