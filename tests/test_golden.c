@@ -288,6 +288,59 @@ START_TEST(test_gen_stream_bytes)
 }
 END_TEST
 
+/* gen stream --bytes and gen add follow cap_mem's listings
+ * (validation/h200/capture/sass/cap_mem.sass.gz): every warp of every
+ * program issues exactly the listing's dynamic path for its element count.
+ * stream_kernel: 0x000-0x0f0 once (16), per pass 0x100-0x180 (9), with
+ * elements 0x190-0x1a0 (2) and 12 an element, 0x270-0x280 (2); then
+ * 0x290-0x2f0 (7), warp 0's record (11), EXIT.  add_kernel: 0x000-0x100
+ * (17), with elements 0x110-0x130 (3) and 17 an element, BSYNC and
+ * BAR.SYNC, warp 0's record (10), EXIT.  A thread's elements: q = n / T,
+ * one more for the first n % T threads (a warp counts when its first
+ * thread does). */
+START_TEST(test_gen_mem_listings)
+{
+    static const struct { long ctas, block, bytes, passes; } cases[] = {
+        {4, 64, 16 * (3 * 256 + 100), 2},   /* q = 3: more, edge (36 threads), main */
+        {8, 128, 16 * 300, 3},              /* q = 0: 2 CTAs more, edge of 44, 5 without work */
+        {3, 96, 16 * 3 * 96 * 5, 1},        /* no remainder: main only */
+        {2, 32, 16 * 65, 4},                /* q = 1, one thread more */
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++)
+        for (int add = 0; add < 2; add++) {
+            kernel k;
+            sk_error e = {0};
+            long ctas = cases[i].ctas, block = cases[i].block, passes = add ? 1 : cases[i].passes;
+            uint64_t elem = add ? 4 : 16, n = (uint64_t)cases[i].bytes / elem;
+            ck_assert_msg((add ? gen_add(&k, ctas, block, cases[i].bytes, &e)
+                               : gen_stream_cache(&k, ctas, block, cases[i].bytes, passes, (int)i & 1, &e)) == 0,
+                          "%s", e.msg);
+            ck_assert_str_eq(k.name, add ? "add_kernel" : "stream_kernel");
+            uint64_t T = (uint64_t)ctas * (uint64_t)block, q = n / T, r = n % T;
+            ck_assert_uint_eq(k.nprogs, 3);
+            for (long c = 0; c < ctas; c++) {
+                /* programs main, more, edge (gen_mem.c grid_stride) */
+                long full = (long)(r / (uint64_t)block);
+                const program *p = &k.progs[c < full ? 1 : c == full && r % (uint64_t)block ? 2 : 0];
+                for (long w = 0; w < (block + 31) / 32; w++) {
+                    uint64_t first = (uint64_t)c * (uint64_t)block + (uint64_t)w * 32;
+                    uint64_t el = q + (first < r), b;
+                    uint64_t want = add ? 17 + (el ? 3 + 17 * el : 0) + 2 + (w == 0 ? 10 : 0) + 1
+                                        : 16 + (uint64_t)passes * (9 + (el ? 2 + 12 * el : 0) + 2) + 7 +
+                                              (w == 0 ? 11 : 0) + 1;
+                    ck_assert_msg(count(p, (int)w, NULL, NULL) == want, "case %zu %s CTA %ld warp %ld: %llu, want %llu",
+                                  i, add ? "add" : "stream", c, w,
+                                  (unsigned long long)count(p, (int)w, NULL, NULL), (unsigned long long)want);
+                    ck_assert_uint_eq(count(p, (int)w, "LDG", &b), (add ? 2 : 1) * (uint64_t)passes * el);
+                    ck_assert_uint_eq(b, (uint64_t)passes * el * (add ? 2 * 128 : 512));
+                    ck_assert_uint_eq(count(p, (int)w, "EXIT", NULL), 1);
+                }
+            }
+            kernel_free(&k);
+        }
+}
+END_TEST
+
 /* gen gemm: per CTA 2 x 128 x 256 x K FLOP as HGMMA.64x256x16 at ii=144,
  * issued by the eight consumer warps only; the producer moves at least the
  * compulsory bytes; every warp meets one barrier per k-tile. */
@@ -463,6 +516,7 @@ Suite *golden_suite(void)
     TCase *tg = tcase_create("generators");
     tcase_add_test(tg, test_gen_args);
     tcase_add_test(tg, test_gen_stream_bytes);
+    tcase_add_test(tg, test_gen_mem_listings);
     tcase_add_test(tg, test_gen_gemm);
     tcase_add_test(tg, test_gen_coop);
     tcase_add_test(tg, test_gen_repeat);

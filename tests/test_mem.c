@@ -2549,12 +2549,24 @@ START_TEST(test_gen_kernels)
     ck_assert_uint_eq(m.l1_sectors, 2 * 28 * 16);
     /* the second pass finds the first one's lines in L1 (12.5 KB) */
     ck_assert_uint_ge(m.l1_hits, 28 * 16);
+    /* a working set smaller than the grid (100 float4s over 256 threads:
+     * CTA 0's 2 warps and CTA 1's 2, the second with 4 threads, have one;
+     * a partly needed warp is charged in full): the element of a
+     * thread sits at one address whatever the pass, so passes 2 and 3 hit
+     * in L1 what pass 1 brought (its lines moved with the pass before
+     * session 21: other SMs' lines, all misses) */
+    ck_assert_msg(gen_stream_bytes(&k, 4, 64, 16 * 100, 3, &e) == 0, "%s", e.msg);
+    m = run_gen(&k);
+    ck_assert_uint_eq(m.load_reqs, 3 * 4);
+    ck_assert_uint_eq(m.l1_sectors, 3 * 4 * 16);
+    ck_assert_uint_eq(m.l1_hits, 2 * 4 * 16);
     /* c = a + b: 3 x 1024 floats over 2 CTAs of 128 threads: 4 iterations
-     * of 2 loads and a store per warp */
+     * of 2 loads and a store per warp, and thread 0's record (5 stores a
+     * CTA, add_kernel's listing) */
     ck_assert_msg(gen_add(&k, 2, 128, 4096, &e) == 0, "%s", e.msg);
     m = run_gen(&k);
     ck_assert_uint_eq(m.load_reqs, 2 * 4 * 4 * 2);
-    ck_assert_uint_eq(m.store_reqs, 2 * 4 * 4);
+    ck_assert_uint_eq(m.store_reqs, 2 * 4 * 4 + 2 * 5);
     ck_assert_uint_eq(m.dram_rd_bytes, 2 * 4096);
     /* chase: 64 warm hops and 100 timed through 8 KiB (64 lines): one
      * sector each, 64 misses, then hits */

@@ -754,13 +754,16 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         return rc;
 
     /* a sample of the curve, as measured (passes and all; the 4 GiB runs
-     * take 5-20 s each to simulate): the L2 plateau with and without L1,
-     * the .cg plateau's edge (48 MiB: all SMs' working set fits only if a
+     * take 5-40 s each to simulate): L1-resident working sets (1 MiB: 16
+     * warps an SM with one element a pass each; 4 MiB: 64 warps with one;
+     * 8 MiB: two), where the pass loop's own instructions count (the
+     * listing, gen_mem.c), the L2 plateau with and without L1, the .cg
+     * plateau's edge (48 MiB: all SMs' working set fits only if a
      * home copy read for a remote reader's replica gives up its place;
      * 64 MiB: it does not fit), the HBM plateau, and add.  One row sets a
      * value: the 16 MiB .cg stream, memory.l2.slice_gbps's fit
      * (configs/h200.yaml), tagged fitted; the others are predictions. */
-    static const int cg_mib[] = {8, 16, 48, 64, 128, 0}, add_mib[] = {4, 64, 0}, ca_mib[] = {16, 0};
+    static const int cg_mib[] = {8, 16, 48, 64, 128, 0}, add_mib[] = {4, 64, 0}, ca_mib[] = {1, 4, 8, 16, 0};
     rc = e11_bw_rows(&c, dir, "bw.csv", "E11 read bandwidth", cg_mib, add_mib, ca_mib, 16, fails, e);
     if (rc == 0)
         rc = validate_e18(&c, dir, fails, e);

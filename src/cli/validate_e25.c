@@ -191,7 +191,8 @@ static int e25_classify(const e25_case *cs, const char *where, e25_frac *out, do
 }
 
 /* The arrays k's address patterns read or write, by first use (gen add:
- * a, b, c; the stream: its one array): patterns whose bases lie within a
+ * a, b, c; the stream: its one array; a pattern with every lane idle
+ * touches nothing and is no array): patterns whose bases lie within a
  * working set of each other are one array (a tail's block starts inside
  * it), at the least of those bases.  The count, or -1 past max. */
 static int bases(const kernel *k, uint64_t *out, int max)
@@ -201,6 +202,8 @@ static int bases(const kernel *k, uint64_t *out, int max)
         for (uint32_t i = 0; i < k->progs[p].napats; i++) {
             const mem_apat *ap = &k->progs[p].apats[i];
             int j = 0;
+            if (ap->idle == UINT32_MAX)
+                continue;   /* touches nothing (mask=0: the listings' guarded sink store) */
             while (j < n && !(ap->base < out[j] + ap->ws && out[j] < ap->base + ap->ws))
                 j++;
             if (j == n) {

@@ -1221,8 +1221,11 @@ static int fit_power(vctx *v, const topo *tp, const pmix *mx, size_t n, sk_error
  * iterations); RW_SMEM: smem_kernel's smem_byte, its LDS and STS of 4
  * bytes a lane, 128 each (the LD/ST pipe's other instructions count too:
  * the fill loop's 16 STS a thread, 3 LDC and a ULDC, +0.3 %); RW_LDG128:
- * l2_stream's byte, 512 an LDG.E.128 (a warp's one LDC.64 counts too:
- * +0.6 % over 32 passes of 5 loads).  E28's mixes
+ * l2_stream's byte, counted by its FADDs: stream_kernel's listing sums
+ * each float4 with four FADDs and has no other (gen_mem.c), so 128 bytes
+ * a FADD, 512 an LDG.E.128 (its LD/ST pipe also runs the pass loop's LDC
+ * and two ULDC a pass, which counting that pipe took for loads: +50 %).
+ * E28's mixes
  * have none: gen fma stands for their loops, which differ from it by an
  * operand a FFMA, so its rate is not theirs to judge. */
 enum { RW_NONE, RW_FFMA, RW_DFMA, RW_IMAD, RW_SMEM, RW_LDG128 };
@@ -1236,7 +1239,7 @@ static const struct {
     [RW_DFMA] = { "flop", FU_FP64, -1, 64 },
     [RW_IMAD] = { "int_op", SI_OP_IMAD, -1, 96 },
     [RW_SMEM] = { "smem_byte", FU_LDST, -1, 128 },
-    [RW_LDG128] = { "byte", FU_LDST, -1, 512 },
+    [RW_LDG128] = { "byte", SI_OP_FADD, SI_OP_FADD_RND, 128 },
 };
 
 static const struct {

@@ -26,12 +26,15 @@
  *            pile into a few of the model's L2 sets and miss to HBM.
  *   add:     for (i = gtid; i < n; i += gridDim.x * blockDim.x) c[i] = a[i] + b[i];
  *
- * The instruction streams are what nvcc -O3 -arch=sm_90 makes of such loops,
- * written down by hand (not unrolled: one load in flight per warp, which is
- * enough to saturate L2 and HBM with 64 warps per SM; cap_mem.sass.gz shows
- * nvcc's own choice); gen rw's float4 loops are cap_inflight's SASS line
- * by line, stall counts included (rw_iter below).  Every memory instruction carries its address pattern
- * (docs/trace-format.md, "Addresses"): lane 16 (or 4) bytes, warp 512 (128),
+ * The stream and add are cap_mem's SASS line by line, stall counts
+ * included (stream_head, add_head below: until 2026-12-06 they were loops
+ * written by hand, 8 and 9 instructions an element, with no per-pass
+ * instructions; the listing's pass loop has 11 of its own, among them an
+ * LDC of the pass count that the pass waits for, and at a working set of
+ * one element a thread they are half of what a pass issues:
+ * docs/calibration.md, E11); gen rw's float4 loops are cap_inflight's
+ * SASS line by line (rw_iter below), its index set-up written by hand.
+ * Every memory instruction carries its address pattern (docs/trace-format.md, "Addresses"): lane 16 (or 4) bytes, warp 512 (128),
  * CTA blockDim x that, iteration the grid's bytes.  A grid-stride loop's n
  * elements split as q = n / T iterations for every thread (T threads) and
  * one more for the first n % T: CTAs wholly in that remainder run program
@@ -51,11 +54,14 @@
 
 /* The address keys of an array at base: inside the loop the iteration
  * stride is one grid; the extra iteration of the remainder threads sits
- * outside the loop, at the fixed iteration extra_iter. */
+ * outside the loop, at the fixed iteration extra_iter (0 too: a working
+ * set smaller than the grid has only that one, and its address must not
+ * move with the passes loop around it, or each pass would read other
+ * lines than the last). */
 static void addr_keys(char *buf, size_t cap, uint64_t base, long elem, long block, uint64_t grid_bytes,
-                      uint64_t ws, uint64_t extra_iter)
+                      uint64_t ws, int extra, uint64_t extra_iter)
 {
-    if (extra_iter)
+    if (extra)
         snprintf(buf, cap, "addr=0x%llx lane=%ld warp=%ld cta=%ld iter=0 ws=%llu",
                  (unsigned long long)(base + extra_iter * grid_bytes), elem, 32 * elem, block * elem,
                  (unsigned long long)ws);
@@ -65,36 +71,78 @@ static void addr_keys(char *buf, size_t cap, uint64_t base, long elem, long bloc
                  (unsigned long long)grid_bytes, (unsigned long long)ws);
 }
 
-/* One float4 of the stream: the load (ctx: its opcode) and its three
- * adds, acc +=.  __ldcg compiles to LDG.E.128.STRONG.GPU, which bypasses
- * L1 (prog_mem_flags). */
-static void stream_iter(strbuf *b, const char *const *addr, const void *ctx)
-{
-    const char *op = ctx;
-    sb_printf(b, "%s R4 <- R8 bytes=16 pattern=coalesced %s stall=1\n"
-                 "IADD3 R8 <- R8 R10 stall=1\n"            /* p += gridDim * blockDim */
-                 "ISETP.GE.U32.AND P0 <- R8 R11 stall=1\n"
-                 "FADD R12 <- R4 stall=4\n"                /* x + y */
-                 "FADD R12 <- R12 R4 stall=4\n"            /* + z */
-                 "FADD R12 <- R12 R4 stall=4\n"            /* + w */
-                 "FADD R0 <- R0 R12 stall=1\n"
-                 "@!P0 BRA stall=5\n", op, addr[0]);
-}
+/* cap.h's add_kernel as nvcc -O3 -arch=sm_90 compiles it
+ * (validation/h200/capture/sass/cap_mem.sass.gz, `Function :
+ * _Z10add_kernelP3RecPKfS2_Pfm`; REG:20), line by line with each
+ * control word's stall count: one do-while over the elements, 17
+ * instructions an element (the byte offset, three 64-bit addresses, two
+ * LDG.E, the index step and compare, one FADD waiting for both loads, one
+ * STG.E, the branch), no pass loop. */
+static const char add_head[] =
+    "LDC R1 bytes=4 pattern=uniform stall=1\n"            /* 0000 */
+    "ULDC.64 UR4 bytes=8 pattern=uniform stall=1\n"       /* 0010 the memory descriptor */
+    "CS2R R2 timer=start stall=2\n"                       /* 0020 SR_GLOBALTIMERLO */
+    "CS2R R4 clock=start stall=1\n"                       /* 0030 SR_CLOCKLO */
+    "S2R R7 stall=1\n"                                    /* 0040 SR_TID.X */
+    "ULDC UR6 bytes=4 pattern=uniform stall=1\n"          /* 0050 blockDim.x */
+    "ULDC.64 UR8 bytes=8 pattern=uniform stall=1\n"       /* 0060 n */
+    "ULDC.64 UR10 bytes=8 pattern=uniform stall=1\n"      /* 0070 b */
+    "S2R R6 stall=1\n"                                    /* 0080 SR_CTAID.X */
+    "ULDC.64 UR12 bytes=8 pattern=uniform stall=1\n"      /* 0090 a */
+    "ULDC.64 UR14 bytes=8 pattern=uniform stall=1\n"      /* 00a0 c */
+    "BSSY stall=1\n"                                      /* 00b0 */
+    "ISETP.NE.AND P1 <- R7 stall=1\n"                     /* 00c0 tid != 0 */
+    "IMAD R0 <- R6 R7 stall=5\n"                          /* 00d0 gtid */
+    "ISETP.GE.U32.AND P0 <- R0 stall=4\n"                 /* 00e0 gtid >= n (low) */
+    "ISETP.GE.U32.AND.EX P0 <- P0 stall=13\n"             /* 00f0 (high) */
+    "@P0 BRA stall=5\n";                                  /* 0100 no element: to 0x250 */
 
-/* One element of c = a + b. */
-static void add_iter(strbuf *b, const char *const *addr, const void *ctx)
+static const char add_setup[] =
+    "LDC R8 bytes=4 pattern=uniform stall=1\n"            /* 0110 gridDim.x */
+    "IMAD.MOV.U32 R17 stall=2\n"                          /* 0120 i (high) */
+    "IMAD.WIDE.U32 R8 <- R8 stall=7\n";                   /* 0130 the grid's stride */
+
+static void add_elem(strbuf *b, const char *const *addr, const void *ctx)
 {
     (void)ctx;
-    sb_printf(b, "LDG.E R4 <- R8 bytes=4 pattern=coalesced %s stall=1\n"
-                 "LDG.E R5 <- R9 bytes=4 pattern=coalesced %s stall=1\n"
-                 "IADD3 R8 <- R8 R10 stall=1\n"
-                 "IADD3 R9 <- R9 R10 stall=1\n"
-                 "ISETP.GE.U32.AND P0 <- R8 R11 stall=1\n"
-                 "FADD R6 <- R4 R5 stall=4\n"
-                 "STG.E <- R12 R6 bytes=4 pattern=coalesced %s stall=1\n"
-                 "IADD3 R12 <- R12 R10 stall=1\n"
-                 "@!P0 BRA stall=5\n", addr[0], addr[1], addr[2]);
+    sb_printf(b, "IMAD.SHL.U32 R14 <- R0.reuse stall=1\n"     /* 0140 4 i */
+                 "SHF.L.U64.HI R7 <- R0 R17 stall=4\n"        /* 0150 */
+                 "IADD3 R12 P2 <- R14.reuse stall=2\n"        /* 0160 a + 4 i */
+                 "IADD3 R10 P0 <- R14 stall=2\n"              /* 0170 b + 4 i */
+                 "IADD3.X R13 <- R7.reuse P2 stall=2\n"       /* 0180 */
+                 "IADD3.X R11 <- R7 P0 stall=4\n"             /* 0190 */
+                 "LDG.E R13 <- R12 R13 bytes=4 pattern=coalesced %s stall=4\n" /* 01a0 a[i] */
+                 "LDG.E R10 <- R10 R11 bytes=4 pattern=coalesced %s stall=1\n" /* 01b0 b[i] */
+                 "IADD3 R14 P0 <- R14 stall=4\n"              /* 01c0 c + 4 i */
+                 "IADD3.X R15 <- R7 P0 stall=2\n"             /* 01d0 */
+                 "IADD3 R0 P0 <- R8 R0 stall=5\n"             /* 01e0 i += stride */
+                 "IMAD.X R17 <- R9 R17 P0 stall=1\n"          /* 01f0 */
+                 "ISETP.GE.U32.AND P0 <- R0 stall=4\n"        /* 0200 i >= n */
+                 "ISETP.GE.U32.AND.EX P0 <- R17 P0 stall=1\n" /* 0210 */
+                 "FADD R7 <- R10 R13 stall=5\n"               /* 0220 waits for both loads */
+                 "STG.E <- R14 R15 R7 bytes=4 pattern=coalesced %s stall=7\n" /* 0230 c[i] */
+                 "@!P0 BRA stall=5\n",                        /* 0240 to 0x140 */
+              addr[0], addr[1], addr[2]);
 }
+
+/* 0x250-0x320: every thread but 0 exits at 0x270; thread 0 writes its
+ * record (warp 0 only) and exits. */
+static const char add_tail[] =
+    "BSYNC stall=5\n"                                     /* 0250 */
+    "BAR.SYNC.DEFER_BLOCKING stall=6\n"                   /* 0260 */
+    "ifwarp 0\n"
+    "S2R R7 stall=1\n"                                    /* 0280 SR_VIRTUALSMID */
+    "CS2R R10 timer=end stall=2\n"                        /* 0290 */
+    "CS2R R12 clock=end stall=1\n"                        /* 02a0 */
+    "LDC.64 R8 bytes=8 pattern=uniform stall=2\n"         /* 02b0 rec */
+    "IMAD.WIDE.U32 R8 <- R6 R8 stall=5\n"                 /* 02c0 */
+    "STG.E.64 <- R8 R6 bytes=8 pattern=uniform stall=4\n"  /* 02d0 */
+    "STG.E.64 <- R8 R2 bytes=8 pattern=uniform stall=4\n"  /* 02e0 */
+    "STG.E.64 <- R8 R10 bytes=8 pattern=uniform stall=4\n" /* 02f0 */
+    "STG.E.64 <- R8 R4 bytes=8 pattern=uniform stall=4\n"  /* 0300 */
+    "STG.E.64 <- R8 R12 bytes=8 pattern=uniform stall=1\n" /* 0310 */
+    "end\n"
+    "EXIT stall=5\n";                                     /* 0270 / 0320 */
 
 /* E21's kernels (tools/capture/cap_rw.cu): one element of each, float4
  * (LDG.E.128 / STG.E.128) or fp32, of the shape ctx points to. */
@@ -250,24 +298,39 @@ static void rw_iter(strbuf *b, const char *const *addr, const void *ctx)
 /* One element's instructions; ctx: the kernel's own detail (above). */
 typedef void (*iter_fn)(strbuf *b, const char *const *addr, const void *ctx);
 
+/* A grid-stride kernel's listing, in the parts its dynamic path runs
+ * them: `head` once, then per pass `pass_head`, for a thread with
+ * elements `setup` and `elem` once an element (the do-while), and
+ * `pass_tail`; `tail` once at the end (it ends the program: EXIT). */
+typedef struct gs_listing {
+    const char *kname;
+    int regs;
+    const char *head, *pass_head, *setup, *pass_tail, *tail;
+    iter_fn elem;
+    const void *ctx;
+} gs_listing;
+
 /* A grid-stride kernel of n elements of `elem` bytes per array (narrays
- * arrays, each ws bytes), `passes` times over. */
-static int grid_stride(kernel *k, const char *what, const char *kname, long ctas, long block,
-                       uint64_t n, long elem, int narrays, long passes, iter_fn iter, const void *ctx,
-                       sk_error *e)
+ * arrays, each ws bytes), `passes` times over: every thread runs q = n / T
+ * elements, the first n % T one more.  CTAs all of whose threads have one
+ * more run program `more`, the CTA across the edge runs `edge` (its warps
+ * with one more run it in an `ifwarp` block, at that element's fixed
+ * address; a partly needed warp is charged in full), the rest `main`. */
+static int grid_stride(kernel *k, const char *what, const gs_listing *g, long ctas, long block,
+                       uint64_t n, long elem, int narrays, long passes, sk_error *e)
 {
     uint64_t T = (uint64_t)ctas * (uint64_t)block, q = n / T, r = n % T;
     uint64_t grid_bytes = T * (uint64_t)elem, ws = n * (uint64_t)elem;
-    if (q > UINT32_MAX)
+    if (q >= UINT32_MAX)
         return sk_errorf(e, SK_EUSAGE, "%s: %llu elements over %llu threads: expected at most "
-                         "4294967295 iterations a thread", what, (unsigned long long)n,
+                         "4294967294 iterations a thread", what, (unsigned long long)n,
                          (unsigned long long)T);
     char in_loop[4][160], extra[4][160];
     const char *lp[4], *xp[4];
     for (int a = 0; a < narrays; a++) {
         uint64_t base = ARRAY0 + (uint64_t)a * ARRAY_GAP;
-        addr_keys(in_loop[a], sizeof in_loop[a], base, elem, block, grid_bytes, ws, 0);
-        addr_keys(extra[a], sizeof extra[a], base, elem, block, grid_bytes, ws, q);
+        addr_keys(in_loop[a], sizeof in_loop[a], base, elem, block, grid_bytes, ws, 0, 0);
+        addr_keys(extra[a], sizeof extra[a], base, elem, block, grid_bytes, ws, 1, q);
         lp[a] = in_loop[a];
         xp[a] = extra[a];
     }
@@ -277,40 +340,24 @@ static int grid_stride(kernel *k, const char *what, const char *kname, long ctas
     uint64_t edge_threads = r % (uint64_t)block;    /* CTA `full` has this many that do */
 
     strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel %s grid=%ld block=%ld regs=32 smem=0 data=quiet\n", kname, ctas,
-              block);
+    sb_printf(&b, "skewsim-trace 1\nkernel %s grid=%ld block=%ld regs=%d smem=0 data=quiet\n", g->kname,
+              ctas, block, g->regs);
     for (int prog = 0; prog < 3; prog++) {
         static const char *const names[] = {"main", "more", "edge"};
-        sb_printf(&b, "program %s\n"
-                      "S2R R2 stall=2\n"                        /* SR_TID.X */
-                      "S2R R3 stall=2\n"                        /* SR_CTAID.X */
-                      "LDC.64 R10 bytes=8 pattern=uniform stall=1\n"   /* stride, n */
-                      "IMAD R2 <- R3 R2 stall=4\n"              /* gtid */
-                      "MOV R0 stall=1\n", names[prog]);        /* acc = 0 */
-        sb_printf(&b, "loop %ld\n", passes);
-        sb_printf(&b, "IMAD.WIDE.U32 R8 <- R2 stall=4\n"       /* &a[gtid] */
-                      "IMAD.WIDE.U32 R9 <- R2 stall=4\n"
-                      "IMAD.WIDE.U32 R12 <- R2 stall=4\n");
-        if (narrays > 3)
-            sb_printf(&b, "IMAD.WIDE.U32 R13 <- R2 stall=4\n");
-        if (q > 0) {
-            sb_printf(&b, "loop %llu\n", (unsigned long long)q);
-            iter(&b, lp, ctx);
+        uint64_t trips = prog == 1 ? q + 1 : q;
+        sb_printf(&b, "program %s\n%sloop %ld\n%s", names[prog], g->head, passes, g->pass_head);
+        if (trips > 0) {
+            sb_printf(&b, "%sloop %llu work\n", g->setup, (unsigned long long)trips);
+            g->elem(&b, lp, g->ctx);
             sb_printf(&b, "end\n");
         }
-        if (prog == 1) {
-            iter(&b, xp, ctx);
-        } else if (prog == 2) {
+        if (prog == 2)
             for (uint64_t w = 0; w * 32 < edge_threads; w++) {
-                sb_printf(&b, "ifwarp %llu\n", (unsigned long long)w);
-                iter(&b, xp, ctx);
+                sb_printf(&b, "ifwarp %llu\n%s", (unsigned long long)w, q ? "" : g->setup);
+                g->elem(&b, xp, g->ctx);
                 sb_printf(&b, "end\n");
             }
-        }
-        sb_printf(&b, "end\n"                                   /* passes */
-                      "FSETP.NEU.AND P1 <- R0 stall=13\n"
-                      "@P1 EXIT stall=5\n"
-                      "end\n");
+        sb_printf(&b, "%send\n%send\n", g->pass_tail, g->tail);
     }
     /* the CTA-to-program map, parsed with the kernel and kept for the
      * writer (the reader streams a ctas section, the kernel keeps none) */
@@ -332,14 +379,108 @@ static int grid_stride(kernel *k, const char *what, const char *kname, long ctas
     return rc;
 }
 
+/* cap.h's stream_kernel<CG> as nvcc -O3 -arch=sm_90 compiles it
+ * (validation/h200/capture/sass/cap_mem.sass.gz, `Function :
+ * _Z13stream_kernelILb0EE...` and `...ILb1EE...`, the capture's own build;
+ * cuobjdump -res-usage: REG:18), line by line with each control word's stall count
+ * (bits 41-44 of the second word).  The two loops are do-whiles: a pass
+ * loads the pass count (LDC, waited for by the ISETP at 0x170, so every
+ * pass pays its latency), tests the first index, and a thread with work
+ * runs the inner loop, 12 instructions an element: the 64-bit address
+ * (LEA, LEA.HI.X), one LDG.E.128, the 64-bit index step and compare, the
+ * four dependent FADDs of which the first waits for the load, the branch.
+ * One load in flight a warp.  The listing is the same for both instances
+ * but for the load's mnemonic. */
+static const char stream_head[] =
+    "LDC R1 bytes=4 pattern=uniform stall=1\n"            /* 0000 */
+    "ULDC.64 UR6 bytes=8 pattern=uniform stall=1\n"       /* 0010 the memory descriptor */
+    "CS2R R2 timer=start stall=2\n"                       /* 0020 SR_GLOBALTIMERLO */
+    "CS2R R8 clock=start stall=4\n"                       /* 0030 SR_CLOCKLO */
+    "LDC R0 bytes=4 pattern=uniform stall=2\n"            /* 0040 passes */
+    "ISETP.GE.AND P0 <- R0 stall=1\n"                     /* 0050 passes >= 1 */
+    "IMAD.MOV.U32 R0 stall=12\n"                          /* 0060 acc = 0 */
+    "@!P0 BRA stall=5\n"                                  /* 0070 */
+    "S2R R5 stall=1\n"                                    /* 0080 SR_TID.X */
+    "S2UR UR4 stall=1\n"                                  /* 0090 SR_CTAID.X */
+    "IMAD.MOV.U32 R0 stall=7\n"                           /* 00a0 */
+    "LDC R10 bytes=4 pattern=uniform stall=1\n"           /* 00b0 blockDim.x */
+    "ULDC UR5 bytes=4 pattern=uniform stall=1\n"          /* 00c0 gridDim.x */
+    "IMAD R12 <- R10 R5 stall=1\n"                        /* 00d0 gtid */
+    "UMOV UR4 stall=1\n"                                  /* 00e0 p = 0 */
+    "IMAD.WIDE.U32 R10 <- R10 stall=7\n";                 /* 00f0 the grid's stride */
+
+static const char stream_pass_head[] =
+    "LDC R4 bytes=4 pattern=uniform stall=1\n"            /* 0100 passes */
+    "ULDC.64 UR8 bytes=8 pattern=uniform stall=1\n"       /* 0110 n4 */
+    "UIADD3 UR4 stall=1\n"                                /* 0120 p + 1 */
+    "ISETP.GE.U32.AND P0 <- R12 stall=1\n"                /* 0130 gtid >= n4 (low) */
+    "ULDC.64 UR10 bytes=8 pattern=uniform stall=1\n"      /* 0140 a */
+    "BSSY stall=2\n"                                      /* 0150 */
+    "ISETP.GE.U32.AND.EX P0 <- P0 stall=2\n"              /* 0160 (high) */
+    "ISETP.LE.AND P1 <- R4 stall=11\n"                    /* 0170 passes <= p + 1 */
+    "@P0 BRA stall=5\n";                                  /* 0180 no element: to 0x270 */
+
+static const char stream_work_setup[] =
+    "IMAD.MOV.U32 R15 <- R12 stall=2\n"                   /* 0190 i = gtid */
+    "IMAD.MOV.U32 R14 stall=7\n";                         /* 01a0 (high) */
+
+static void stream_elem(strbuf *b, const char *const *addr, const void *ctx)
+{
+    sb_printf(b, "LEA R4 P0 <- R15 stall=4\n"                 /* 01b0 a + 16 i */
+                 "LEA.HI.X R5 <- R15 R14 P0 stall=6\n"        /* 01c0 */
+                 "%s R4 <- R4 R5 bytes=16 pattern=coalesced %s stall=1\n" /* 01d0 */
+                 "IADD3 R15 P0 <- R10 R15 stall=5\n"          /* 01e0 i += stride */
+                 "IMAD.X R14 <- R11 R14 P0 stall=1\n"         /* 01f0 */
+                 "ISETP.GE.U32.AND P0 <- R15 stall=4\n"       /* 0200 i >= n4 */
+                 "ISETP.GE.U32.AND.EX P0 <- R14 P0 stall=1\n" /* 0210 */
+                 "FADD R13 <- R4 R5 stall=4\n"                /* 0220 x + y: waits for the load */
+                 "FADD R6 <- R6 R13 stall=4\n"                /* 0230 + z */
+                 "FADD R7 <- R7 R6 stall=4\n"                 /* 0240 + w */
+                 "FADD R0 <- R7 R0 stall=1\n"                 /* 0250 acc += */
+                 "@!P0 BRA stall=6\n",                        /* 0260 to 0x1b0 */
+              (const char *)ctx, addr[0]);
+}
+
+static const char stream_pass_tail[] =
+    "BSYNC stall=5\n"                                     /* 0270 */
+    "@!P1 BRA stall=5\n";                                 /* 0280 to 0x100 */
+
+/* 0x290-0x3c0: acc is never 1234.5, so the guarded sink store touches
+ * nothing (mask=0); every thread but 0 exits at 0x300, thread 0 writes its
+ * record (warp 0 only) and exits at 0x3c0. */
+static const char stream_tail[] =
+    "FSETP.NEU.AND P0 <- R0 stall=1\n"                    /* 0290 */
+    "S2R R6 stall=12\n"                                   /* 02a0 SR_TID.X */
+    "@!P0 LDC.64 R4 bytes=8 pattern=uniform stall=1\n"     /* 02b0 sink */
+    "@!P0 IMAD.MOV.U32 R7 stall=1\n"                      /* 02c0 */
+    "ISETP.NE.AND P1 <- R6 stall=4\n"                     /* 02d0 */
+    "@!P0 STG.E <- R4 R7 bytes=4 addr=0x7e0000000000 lane=0 warp=0 cta=0 iter=0 mask=0 stall=2\n" /* 02e0 */
+    "BAR.SYNC.DEFER_BLOCKING stall=7\n"                   /* 02f0 */
+    "ifwarp 0\n"
+    "S2R R13 stall=1\n"                                   /* 0310 SR_VIRTUALSMID */
+    "CS2R R6 timer=end stall=2\n"                         /* 0320 */
+    "CS2R R10 clock=end stall=1\n"                        /* 0330 */
+    "S2R R12 stall=1\n"                                   /* 0340 SR_CTAID.X */
+    "LDC.64 R4 bytes=8 pattern=uniform stall=2\n"         /* 0350 rec */
+    "IMAD.WIDE.U32 R4 <- R12 R4 stall=5\n"                /* 0360 */
+    "STG.E.64 <- R4 R12 bytes=8 pattern=uniform stall=4\n" /* 0370 */
+    "STG.E.64 <- R4 R2 bytes=8 pattern=uniform stall=4\n"  /* 0380 */
+    "STG.E.64 <- R4 R6 bytes=8 pattern=uniform stall=4\n"  /* 0390 */
+    "STG.E.64 <- R4 R8 bytes=8 pattern=uniform stall=4\n"  /* 03a0 */
+    "STG.E.64 <- R4 R10 bytes=8 pattern=uniform stall=1\n" /* 03b0 */
+    "end\n"
+    "EXIT stall=5\n";                                     /* 0300 / 03c0 */
+
 int gen_stream_cache(kernel *k, long ctas, long block, long long bytes, long passes, int cg, sk_error *e)
 {
     memset(k, 0, sizeof *k);
     if (bytes % 16)
         return sk_errorf(e, SK_EUSAGE, "gen stream: bytes %lld: expected a multiple of 16 (float4)",
                          bytes);
-    return grid_stride(k, "gen stream", "stream_kernel", ctas, block, (uint64_t)bytes / 16, 16, 1,
-                       passes, stream_iter, cg ? "LDG.E.128.STRONG.GPU" : "LDG.E.128", e);
+    const gs_listing g = {"stream_kernel", 18, stream_head, stream_pass_head, stream_work_setup,
+                          stream_pass_tail, stream_tail, stream_elem,
+                          cg ? "LDG.E.128.STRONG.GPU" : "LDG.E.128"};
+    return grid_stride(k, "gen stream", &g, ctas, block, (uint64_t)bytes / 16, 16, 1, passes, e);
 }
 
 int gen_stream_bytes(kernel *k, long ctas, long block, long long bytes, long passes, sk_error *e)
@@ -352,8 +493,8 @@ int gen_add(kernel *k, long ctas, long block, long long bytes, sk_error *e)
     memset(k, 0, sizeof *k);
     if (bytes % 4)
         return sk_errorf(e, SK_EUSAGE, "gen add: bytes %lld: expected a multiple of 4 (fp32)", bytes);
-    return grid_stride(k, "gen add", "add_kernel", ctas, block, (uint64_t)bytes / 4, 4, 3, 1,
-                       add_iter, NULL, e);
+    const gs_listing g = {"add_kernel", 20, add_head, "", add_setup, "", add_tail, add_elem, NULL};
+    return grid_stride(k, "gen add", &g, ctas, block, (uint64_t)bytes / 4, 4, 3, 1, e);
 }
 
 const char *const gen_rw_mixes[] = { "read", "write", "copy", "add", "triad", NULL };
@@ -370,8 +511,24 @@ int gen_rw(kernel *k, long ctas, long block, long long bytes, int mix, long elem
         return sk_errorf(e, SK_EUSAGE, "gen rw: bytes %lld: expected a multiple of the element (%ld)", bytes,
                          elem);
     const rw_shape sh = {nread[mix], nwrite[mix], (int)elem};
-    return grid_stride(k, "gen rw", "rw_kernel", ctas, block, (uint64_t)bytes / (uint64_t)elem, elem,
-                       sh.nread + sh.nwrite, 1, rw_iter, &sh, e);
+    int narrays = sh.nread + sh.nwrite;
+    /* the index set-up and a pointer per array, written by hand (the
+     * loops' own instructions are the listing's, rw_iter) */
+    static const char head[] = "S2R R2 stall=2\n"                        /* SR_TID.X */
+                               "S2R R3 stall=2\n"                        /* SR_CTAID.X */
+                               "LDC.64 R10 bytes=8 pattern=uniform stall=1\n" /* stride, n */
+                               "IMAD R2 <- R3 R2 stall=4\n"              /* gtid */
+                               "MOV R0 stall=1\n";                       /* acc = 0 */
+#define RW_PTRS3 "IMAD.WIDE.U32 R8 <- R2 stall=4\n"   /* &a[gtid] */ \
+                 "IMAD.WIDE.U32 R9 <- R2 stall=4\n"                                \
+                 "IMAD.WIDE.U32 R12 <- R2 stall=4\n"
+    static const char tail[] = "FSETP.NEU.AND P1 <- R0 stall=13\n"
+                               "@P1 EXIT stall=5\n";
+    /* three pointers, or four for triad's four arrays */
+    const char *pass_head = narrays > 3 ? RW_PTRS3 "IMAD.WIDE.U32 R13 <- R2 stall=4\n" : RW_PTRS3;
+#undef RW_PTRS3
+    const gs_listing g = {"rw_kernel", 32, head, pass_head, "", "", tail, rw_iter, &sh};
+    return grid_stride(k, "gen rw", &g, ctas, block, (uint64_t)bytes / (uint64_t)elem, elem, narrays, 1, e);
 }
 
 const char *const gen_chase_orders[] = { "random", "seq", "spread", NULL };
