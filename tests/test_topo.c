@@ -1027,6 +1027,34 @@ START_TEST(test_launch_overlap_prequeued)
 }
 END_TEST
 
+/* A CUDA event recorded between kernels 0 and 1 (event=before on kernel
+ * 1): kernel 1 waits for the event, kernel 0's completion (its last CTA
+ * + end 500 ns), plus event_gap 300 ns, where it would have started 100 ns
+ * after the last CTA; kernel 2, with no event before it, follows kernel 1
+ * by the queue gap again.  An event on an idle stream (kernel 0's) holds
+ * nothing back. */
+START_TEST(test_launch_event_before)
+{
+    cfg c;
+    tu_cfg(&c, NULL, TU_TINY_YAML,
+           "launch: {start_ns: 1000, end_ns: 500, host_ns: 0, queue_gap_ns: 100, event_gap_ns: 300}\n", NULL);
+    char *tr = tu_strf("skewsim-trace 1\n"
+                       "kernel k0 grid=1 block=32 regs=16 event=before\nprogram main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n"
+                       "kernel k1 grid=1 block=32 regs=16 event=before\nprogram main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n"
+                       "kernel k2 grid=1 block=32 regs=16\nprogram main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n");
+    tu_run run;
+    tu_simulate_ok(&run, &c, tr);
+    const kernel_stats *k0 = results_kernel(run.r, 0), *k1 = results_kernel(run.r, 1),
+                       *k2 = results_kernel(run.r, 2);
+    ck_assert_uint_eq(k0->first_start_ps, 1000 * PS_PER_NS);
+    ck_assert_uint_eq(k1->first_start_ps, k0->done_ps + 300 * PS_PER_NS);
+    ck_assert_uint_eq(k1->first_start_ps, k0->last_end_ps + 800 * PS_PER_NS);
+    ck_assert_uint_eq(k2->first_start_ps, k1->last_end_ps + 100 * PS_PER_NS);
+    tu_run_free(&run);
+    free(tr);
+}
+END_TEST
+
 /* Host-bound: commands 10 us apart, each set up in 1 us; the kernel runs a
  * few ns, so every first CTA starts 10 us after the one before. */
 START_TEST(test_launch_host_bound)
@@ -1126,6 +1154,7 @@ Suite *topo_suite(void)
     tc = tcase_create("launch");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_launch_overlap_prequeued);
+    tcase_add_test(tc, test_launch_event_before);
     tcase_add_test(tc, test_launch_host_bound);
     tcase_add_test(tc, test_launch_e12_chain);
     suite_add_tcase(s, tc);

@@ -94,6 +94,7 @@ static void assert_kernel_eq(const kernel *a, const kernel *b)
     ck_assert_uint_eq(a->regs_per_thread, b->regs_per_thread);
     ck_assert_uint_eq(a->smem_bytes, b->smem_bytes);
     ck_assert_uint_eq(a->data_quiet, b->data_quiet);
+    ck_assert_uint_eq(a->event_before, b->event_before);
     ck_assert_uint_eq(a->nprogs, b->nprogs);
     for (uint32_t i = 0; i < a->nprogs; i++)
         assert_prog_eq(&a->progs[i], &b->progs[i]);
@@ -628,6 +629,7 @@ START_TEST(test_writer_roundtrip)
     for (size_t i = 0; i < SK_ARRAY_LEN(iters); i++) {
         ck_assert_int_eq(gen_fma(&k, iters[i], 256, 8448, &e), 0);
         ck_assert_uint_eq(k.data_quiet, 1);      /* fma_kernel's chains: data=quiet */
+        k.event_before = i == 2;                 /* event=before, written and read back */
         roundtrip(&k, (int)i & 1);
         kernel_free(&k);
     }

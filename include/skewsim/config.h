@@ -133,6 +133,7 @@ typedef struct cfg {
     int launch_end_ns;                /* launch.end_ns: last CTA end to completion event */
     int launch_host_ns;               /* launch.host_ns: host launch call, back to back */
     int launch_queue_gap_ns;          /* launch.queue_gap_ns: last CTA to a queued kernel's first (0: off) */
+    int launch_event_gap_ns;          /* launch.event_gap_ns: an event's completion to the queued kernel after it */
     int module_loading;               /* launch.module_loading: enum cfg_module_loading */
     int launch_first_ns;              /* launch.first_launch_ns: the run's first launch (lazy, eager) */
     int module_load_ns;               /* launch.module_load_ns: lazy: the run's first launch loads the module */

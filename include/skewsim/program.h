@@ -165,6 +165,10 @@ typedef struct kernel {
                                      one instruction to the next (fma_kernel's chains by ~1.0);
                                      0 (data=random, the default): they switch as random data do
                                      (the power model's power.fp32_random_fj, docs/silicon.md) */
+    uint8_t event_before;         /* trace key event=before: a CUDA event is recorded in its
+                                     stream just before it (cudaEventRecord between the
+                                     previous kernel and this one): it dispatches no sooner
+                                     than that event completes, plus launch.event_gap_ns */
     program *progs;               /* owned array of nprogs */
     uint32_t nprogs;
     char *ctas_text;              /* owned, or NULL: the body of a ctas section the writer

@@ -333,7 +333,8 @@ static int simulate_seq(const cfg *c, const kernel *seq, int n, simout *o, sk_er
 
 /* n copies of k, copy i after gap_ns[i] (NULL: back to back), simulated on
  * c; with `first`, that kernel runs before them (a gate: kernels.csv
- * chain_gated). */
+ * chain_gated), and the CUDA event that times them is recorded between it
+ * and the first copy (event=before). */
 static int simulate_after(const cfg *c, const kernel *first, const kernel *k, int n, const uint64_t *gap_ns,
                           simout *o, sk_error *e)
 {
@@ -343,6 +344,7 @@ static int simulate_after(const cfg *c, const kernel *first, const kernel *k, in
         seq[m++] = *first;
     for (int i = 0; i < n; i++) {
         seq[m] = *k;
+        seq[m].event_before = first && i == 0;
         seq[m++].gap_ns = gap_ns ? gap_ns[i] : 0;
     }
     int rc = simulate_seq(c, seq, m, o, e);
@@ -855,10 +857,11 @@ static int one_kernel(vctx *v, const cap *d, size_t row, int nsms, coop_time *ct
         /* chain_gated (cap_launch.cu): a gate kernel holds the stream while
          * the host enqueues all n launches, and the CUDA events run from the
          * gate's end to the last kernel's.  So it is simulated as it ran: a
-         * gate that outlasts n host launch calls, the chain queued behind it
-         * (launch pipelining then finds every command already there), timed
-         * from the gate's completion.  A plain chain is host-launched from
-         * its first kernel. */
+         * gate that outlasts n host launch calls, the start event recorded
+         * after it (the first chain kernel's event=before), the chain queued
+         * behind them (launch pipelining then finds every command already
+         * there), timed from the gate's completion.  A plain chain is
+         * host-launched from its first kernel. */
         int gated = !strcmp(mode, "chain_gated");
         kernel gate;
         memset(&gate, 0, sizeof gate);

@@ -241,6 +241,10 @@ static const cfg_key cfg_schema[] = {
             "back-to-back launches in one stream: the command processor works ahead, and a "
             "queued kernel's first CTA starts this long after the previous kernel's last CTA "
             "(0: no pipelining, each launch waits for the previous completion)"),
+    ROW_INT("launch.event_gap_ns", launch_event_gap_ns, 0, 0, 1000000000, "ns",
+            "a queued kernel after a CUDA event recorded in its stream (trace key event=before): "
+            "its first CTA starts this long after that event completes (the previous kernel's "
+            "completion, launch.end_ns after its last CTA), not queue_gap_ns after the last CTA"),
     /* One-time costs of a process's first launches (E13, validation/h200
      * README "First cooperative launch"; docs/topology.md "First launches"). */
     ROW_ENUM("launch.module_loading", module_loading, "steady", module_loadings,

@@ -641,6 +641,14 @@ static launch_plan plan_launch(const sim *s, const sim_kernel *kr)
     p.launch_ps = kr->ks.launch_ps;
     p.dispatch_ps = SK_MAX(p.launch_ps + start,
                            s->stream_end_ps[kr->stream] + (ps_t)s->c.launch_queue_gap_ns * PS_PER_NS);
+    /* a CUDA event recorded just before it (trace key event=before)
+     * completes with the previous kernel, launch.end_ns after its last CTA
+     * (or the L2 took its stores), and the kernel queued behind it starts
+     * launch.event_gap_ns after that: the command processor does not work
+     * ahead past the event (E12's gated chains, docs/topology.md) */
+    if (kr->k.event_before)
+        p.dispatch_ps = SK_MAX(p.dispatch_ps, s->stream_end_ps[kr->stream] +
+                                                  (ps_t)(s->c.launch_end_ns + s->c.launch_event_gap_ns) * PS_PER_NS);
     return p;
 }
 

@@ -722,8 +722,8 @@ static int parse_kernel_line(native *t, kernel *k)
     uint32_t cluster_col = 0;
     int64_t green = 0;
     uint64_t stream = 0;
-    int sync_host = 0, quiet = 0;
-    int seen[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    int sync_host = 0, quiet = 0, event = 0;
+    int seen[11] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
     if (t->ntok < 2)
         return fail_at(t, t->eol_col, "kernel: end of line: expected a kernel name");
@@ -759,9 +759,11 @@ static int parse_kernel_line(native *t, kernel *k)
             which = 8;
         else if (key_is(s, klen, "data"))
             which = 9;
+        else if (key_is(s, klen, "event"))
+            which = 10;
         else
             return fail_at(t, col, "kernel: %s: expected grid=, block=, regs=, smem=, gap_ns=, cluster=, "
-                           "sms=, stream=, sync= or data=", s);
+                           "sms=, stream=, sync=, data= or event=", s);
         if (seen[which]++)
             return fail_at(t, col, "kernel: %s: expected each key once", s);
         switch (which) {
@@ -838,6 +840,14 @@ static int parse_kernel_line(native *t, kernel *k)
                                "FP32 operands toggle)", s);
             quiet = v[0] == 'q';
             break;
+        case 10:
+            /* a CUDA event recorded in its stream just before it
+             * (docs/trace-format.md, "Streams") */
+            if (strcmp(v, "before") != 0)
+                return fail_at(t, col, "kernel: %s: expected event=before (a CUDA event recorded in its "
+                               "stream just before it)", s);
+            event = 1;
+            break;
         default:
             if (trace_parse_dec(v, GAP_MAX_NS, &gap) < 0)
                 return fail_at(t, col, "kernel: %s: expected an idle gap of 0..%llu ns before the launch", s,
@@ -864,6 +874,7 @@ static int parse_kernel_line(native *t, kernel *k)
     k->stream = (uint32_t)stream;
     k->sync_host = sync_host;
     k->data_quiet = (uint8_t)quiet;
+    k->event_before = (uint8_t)event;
     return 0;
 }
 

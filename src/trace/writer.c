@@ -221,6 +221,8 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
         gzprintf(f, " sync=host");
     if (k->data_quiet)
         gzputs(f, " data=quiet");
+    if (k->event_before)
+        gzputs(f, " event=before");
     gzputs(f, "\n");
     for (uint32_t i = 0; i < k->nprogs; i++) {
         const program *p = &k->progs[i];
