@@ -1029,27 +1029,35 @@ END_TEST
 
 /* A CUDA event recorded between kernels 0 and 1 (event=before on kernel
  * 1): kernel 1 waits for the event, kernel 0's completion (its last CTA
- * + end 500 ns), plus event_gap 300 ns, where it would have started 100 ns
- * after the last CTA; kernel 2, with no event before it, follows kernel 1
- * by the queue gap again.  An event on an idle stream (kernel 0's) holds
- * nothing back. */
+ * + end 500 ns), plus event_gap 3000 ns, where it would have started 100
+ * ns after the last CTA; kernel 2, with no event before it, follows kernel
+ * 1 by the queue gap again.  Kernel 3, the first of stream 1, has an event
+ * recorded before it on an empty stream: it completes at once, and the
+ * kernel starts when its set-up is done (1000 ns), not end + event_gap
+ * after the run's start. */
 START_TEST(test_launch_event_before)
 {
     cfg c;
     tu_cfg(&c, NULL, TU_TINY_YAML,
-           "launch: {start_ns: 1000, end_ns: 500, host_ns: 0, queue_gap_ns: 100, event_gap_ns: 300}\n", NULL);
+           "launch: {start_ns: 1000, end_ns: 500, host_ns: 0, queue_gap_ns: 100, event_gap_ns: 3000}\n", NULL);
     char *tr = tu_strf("skewsim-trace 1\n"
-                       "kernel k0 grid=1 block=32 regs=16 event=before\nprogram main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n"
+                       "kernel k0 grid=1 block=32 regs=16\nprogram main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n"
                        "kernel k1 grid=1 block=32 regs=16 event=before\nprogram main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n"
-                       "kernel k2 grid=1 block=32 regs=16\nprogram main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n");
+                       "kernel k2 grid=1 block=32 regs=16\nprogram main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n"
+                       "kernel k3 grid=1 block=32 regs=16 stream=1 event=before\nprogram main\n  FFMA R1 <- R2 R3 R1\n  EXIT\nend\nendkernel\n");
     tu_run run;
     tu_simulate_ok(&run, &c, tr);
     const kernel_stats *k0 = results_kernel(run.r, 0), *k1 = results_kernel(run.r, 1),
-                       *k2 = results_kernel(run.r, 2);
+                       *k2 = results_kernel(run.r, 2), *k3 = results_kernel(run.r, 3);
     ck_assert_uint_eq(k0->first_start_ps, 1000 * PS_PER_NS);
-    ck_assert_uint_eq(k1->first_start_ps, k0->done_ps + 300 * PS_PER_NS);
-    ck_assert_uint_eq(k1->first_start_ps, k0->last_end_ps + 800 * PS_PER_NS);
+    ck_assert_uint_eq(k1->first_start_ps, k0->done_ps + 3000 * PS_PER_NS);
+    ck_assert_uint_eq(k1->first_start_ps, k0->last_end_ps + 3500 * PS_PER_NS);
     ck_assert_uint_eq(k2->first_start_ps, k1->last_end_ps + 100 * PS_PER_NS);
+    ck_assert_uint_eq(k3->launch_ps, 0);
+    /* its set-up, then the dispatcher's cycles after kernel 0's CTA (2 ns
+     * on the tiny chip): nowhere near end + event_gap = 3500 ns */
+    ck_assert_uint_ge(k3->first_start_ps, 1000 * PS_PER_NS);
+    ck_assert_uint_le(k3->first_start_ps, 1010 * PS_PER_NS);
     tu_run_free(&run);
     free(tr);
 }

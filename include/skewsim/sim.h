@@ -119,6 +119,8 @@ typedef struct sim {
     int launched;             /* a kernel has started: the run's first launch costs are paid */
     int coop_launched;        /* a cooperative kernel has started (launch.coop_setup_ns paid) */
     ps_t stream_end_ps[SIM_MAX_STREAMS]; /* last CTA end of each stream's latest completed kernel */
+    uint8_t stream_ran[SIM_MAX_STREAMS]; /* a kernel of the stream completed in this run (an event
+                                           recorded on an empty stream completes at once) */
 
     /* The kernel the dispatch policies and the sinks see (a copy of one live
      * kernel's fields, made by sim_bind() before each call into them: the

@@ -645,8 +645,9 @@ static launch_plan plan_launch(const sim *s, const sim_kernel *kr)
      * completes with the previous kernel, launch.end_ns after its last CTA
      * (or the L2 took its stores), and the kernel queued behind it starts
      * launch.event_gap_ns after that: the command processor does not work
-     * ahead past the event (E12's gated chains, docs/topology.md) */
-    if (kr->k.event_before)
+     * ahead past the event (E12's gated chains, docs/topology.md); on a
+     * stream with no kernel before it the event completes at once */
+    if (kr->k.event_before && s->stream_ran[kr->stream])
         p.dispatch_ps = SK_MAX(p.dispatch_ps, s->stream_end_ps[kr->stream] +
                                                   (ps_t)(s->c.launch_end_ns + s->c.launch_event_gap_ns) * PS_PER_NS);
     return p;
@@ -883,6 +884,7 @@ static int finish_kernel(sim *s, sim_kernel *kr, sk_error *e)
     silicon_rearm(s);
     s->idle_ps = SK_MAX(s->idle_ps, kr->ks.done_ps);
     s->stream_end_ps[kr->stream] = end;
+    s->stream_ran[kr->stream] = 1;
     s->kernels_done++;
     kr->completed = 1;
     if (s->reading == kr)
@@ -962,8 +964,10 @@ int sim_run(sim *s, trace *tr, sk_error *e)
     s->next_index = 0;
     s->completions = 0;
     s->idle_ps = s->host_cmd_ps = s->end_ps;
-    for (int i = 0; i < SIM_MAX_STREAMS; i++)
+    for (int i = 0; i < SIM_MAX_STREAMS; i++) {
         s->stream_end_ps[i] = s->end_ps;
+        s->stream_ran[i] = 0;
+    }
     for (;;) {
         int r = host_step(s, e);
         if (r < 0)

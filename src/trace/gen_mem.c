@@ -126,17 +126,19 @@ static void add_elem(strbuf *b, const char *const *addr, const void *ctx)
 }
 
 /* 0x250-0x320: every thread but 0 exits at 0x270; thread 0 writes its
- * record (warp 0 only) and exits. */
+ * record (warp 0 only) and exits (warp 0's EXIT at 0x270 a NOP, as the
+ * stream's). */
 static const char add_tail[] =
     "BSYNC stall=5\n"                                     /* 0250 */
     "BAR.SYNC.DEFER_BLOCKING stall=6\n"                   /* 0260 */
     "ifwarp 0\n"
+    "NOP stall=5\n"                                       /* 0270 @P1 EXIT: lanes 1-31 leave, warp 0 goes on */
     "S2R R7 stall=1\n"                                    /* 0280 SR_VIRTUALSMID */
     "CS2R R10 timer=end stall=2\n"                        /* 0290 */
     "CS2R R12 clock=end stall=1\n"                        /* 02a0 */
     "LDC.64 R8 bytes=8 pattern=uniform stall=2\n"         /* 02b0 rec */
     "IMAD.WIDE.U32 R8 <- R6 R8 stall=5\n"                 /* 02c0 */
-    "STG.E.64 <- R8 R6 bytes=8 pattern=uniform stall=4\n"  /* 02d0 */
+    "STG.E.64 <- R8 R6 R7 bytes=8 pattern=uniform stall=4\n" /* 02d0 */
     "STG.E.64 <- R8 R2 bytes=8 pattern=uniform stall=4\n"  /* 02e0 */
     "STG.E.64 <- R8 R10 bytes=8 pattern=uniform stall=4\n" /* 02f0 */
     "STG.E.64 <- R8 R4 bytes=8 pattern=uniform stall=4\n"  /* 0300 */
@@ -321,9 +323,9 @@ static int grid_stride(kernel *k, const char *what, const gs_listing *g, long ct
 {
     uint64_t T = (uint64_t)ctas * (uint64_t)block, q = n / T, r = n % T;
     uint64_t grid_bytes = T * (uint64_t)elem, ws = n * (uint64_t)elem;
-    if (q >= UINT32_MAX)
+    if (q > UINT32_MAX)
         return sk_errorf(e, SK_EUSAGE, "%s: %llu elements over %llu threads: expected at most "
-                         "4294967294 iterations a thread", what, (unsigned long long)n,
+                         "4294967295 iterations a thread", what, (unsigned long long)n,
                          (unsigned long long)T);
     char in_loop[4][160], extra[4][160];
     const char *lp[4], *xp[4];
@@ -344,19 +346,25 @@ static int grid_stride(kernel *k, const char *what, const gs_listing *g, long ct
               ctas, block, g->regs);
     for (int prog = 0; prog < 3; prog++) {
         static const char *const names[] = {"main", "more", "edge"};
-        uint64_t trips = prog == 1 ? q + 1 : q;
         sb_printf(&b, "program %s\n%sloop %ld\n%s", names[prog], g->head, passes, g->pass_head);
-        if (trips > 0) {
-            sb_printf(&b, "%sloop %llu work\n", g->setup, (unsigned long long)trips);
+        if (q > 0) {
+            sb_printf(&b, "%sloop %llu\n", g->setup, (unsigned long long)q);
             g->elem(&b, lp, g->ctx);
             sb_printf(&b, "end\n");
         }
-        if (prog == 2)
+        /* the element past the q: one more trip of the do-while (its
+         * set-up too when it is the thread's only one), at its fixed
+         * address, for every warp of `more` and the needed warps of `edge` */
+        if (prog == 1) {
+            sb_printf(&b, "%s", q ? "" : g->setup);
+            g->elem(&b, xp, g->ctx);
+        } else if (prog == 2) {
             for (uint64_t w = 0; w * 32 < edge_threads; w++) {
                 sb_printf(&b, "ifwarp %llu\n%s", (unsigned long long)w, q ? "" : g->setup);
                 g->elem(&b, xp, g->ctx);
                 sb_printf(&b, "end\n");
             }
+        }
         sb_printf(&b, "%send\n%send\n", g->pass_tail, g->tail);
     }
     /* the CTA-to-program map, parsed with the kernel and kept for the
@@ -447,7 +455,9 @@ static const char stream_pass_tail[] =
 
 /* 0x290-0x3c0: acc is never 1234.5, so the guarded sink store touches
  * nothing (mask=0); every thread but 0 exits at 0x300, thread 0 writes its
- * record (warp 0 only) and exits at 0x3c0. */
+ * record (warp 0 only) and exits at 0x3c0.  Warp 0 issues the EXIT at
+ * 0x300 too and goes on; an EXIT in a trace ends its warp, so warp 0's is
+ * a NOP with the EXIT's stall, and the others' is the last EXIT. */
 static const char stream_tail[] =
     "FSETP.NEU.AND P0 <- R0 stall=1\n"                    /* 0290 */
     "S2R R6 stall=12\n"                                   /* 02a0 SR_TID.X */
@@ -457,13 +467,14 @@ static const char stream_tail[] =
     "@!P0 STG.E <- R4 R7 bytes=4 addr=0x7e0000000000 lane=0 warp=0 cta=0 iter=0 mask=0 stall=2\n" /* 02e0 */
     "BAR.SYNC.DEFER_BLOCKING stall=7\n"                   /* 02f0 */
     "ifwarp 0\n"
+    "NOP stall=5\n"                                       /* 0300 @P1 EXIT: lanes 1-31 leave, warp 0 goes on */
     "S2R R13 stall=1\n"                                   /* 0310 SR_VIRTUALSMID */
     "CS2R R6 timer=end stall=2\n"                         /* 0320 */
     "CS2R R10 clock=end stall=1\n"                        /* 0330 */
     "S2R R12 stall=1\n"                                   /* 0340 SR_CTAID.X */
     "LDC.64 R4 bytes=8 pattern=uniform stall=2\n"         /* 0350 rec */
     "IMAD.WIDE.U32 R4 <- R12 R4 stall=5\n"                /* 0360 */
-    "STG.E.64 <- R4 R12 bytes=8 pattern=uniform stall=4\n" /* 0370 */
+    "STG.E.64 <- R4 R12 R13 bytes=8 pattern=uniform stall=4\n" /* 0370 */
     "STG.E.64 <- R4 R2 bytes=8 pattern=uniform stall=4\n"  /* 0380 */
     "STG.E.64 <- R4 R6 bytes=8 pattern=uniform stall=4\n"  /* 0390 */
     "STG.E.64 <- R4 R8 bytes=8 pattern=uniform stall=4\n"  /* 03a0 */
