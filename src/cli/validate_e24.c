@@ -165,6 +165,19 @@ int validate_e24(const cfg *c0, const char *dir, int *fails, sk_error *e)
     if (!rc && (rc = e11_bw_rows(&c, dir, "e24_bw.csv", "E24 read bandwidth around the L2's capacity", cg_mib,
                                  add_mib, ca_mib, 0, fails, e)) < 0)
         return rc;
+    /* E11's bandwidth table captured again beside E24's on another chip
+     * (validation/h100/capture/e11_bw.csv, `cap_mem DIR stream`): its
+     * L1-resident default-cached rows, where the pass loop's listing
+     * counts, and the .cg L2 plateau, judged where the directory has it
+     * (the H200's own table is E11's, capture/bw.csv) */
+    char e11bw[4096];
+    snprintf(e11bw, sizeof e11bw, "%s/capture/e11_bw.csv", dir);
+    if (access(e11bw, R_OK) == 0) {
+        static const int cg11[] = {8, 0}, add11[] = {0}, ca11[] = {1, 4, 8, 0};
+        if ((rc = e11_bw_rows(&c, dir, "e11_bw.csv", "E11 read bandwidth on this chip", cg11, add11, ca11, 0,
+                              fails, e)) < 0)
+            return rc;
+    }
     if ((rc = e11_absent(dir, fine, "E24 E18b's lists in finer steps", "tools/capture/cap_fabric DIR fine", e)))
         return rc < 0 ? rc : 0;
 
