@@ -31,12 +31,29 @@
 //          a flushed L2 twice, cold1 then cold2, and once more after another
 //          flush, cold3: the line's partition and the hit level; then
 //          `after`) -> DIR/retain.csv
+//  l1cap   (E35) the stream, default-cached and .cg, at per-SM footprints of
+//          64-768 KiB a pass and 1, 2, 4 or 8 CTAs an SM, over zeros and over
+//          hashed words -> DIR/l1cap_stream.csv
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_mem cap_mem.cu
-// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain]
+// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain,l1cap]
 #include "cap.h"
 
 // ---------------------------------------------------------------- chase
+// E35: every word a hash of its index (odd multiply, xorshift; never 0
+// for index < 2^32 but by chance), so that no two lines hold the same data
+__global__ void fill_hash(uint32_t *a, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) {
+        uint32_t x = (uint32_t)i * 2654435761u + 0x9e3779b9u;
+        x ^= x >> 15;
+        x *= 0x85ebca6bu;
+        x ^= x >> 13;
+        a[i] = x | 1u;
+    }
+}
+
 __global__ void fill_lcg(uint32_t *a, uint32_t nlines)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -219,7 +236,7 @@ static void flush_l2(const float4 *fb, size_t fbytes, float *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm,retain]\n");
+        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm,retain,l1cap]\n");
         return 2;
     }
     std::string dir = argv[1], parts = argc > 2 ? argv[2] : "chase,l2map,hbm,stream";
@@ -556,6 +573,57 @@ int main(int argc, char **argv)
         CK(cudaFree(drec));
         CK(cudaFree(doffs));
         CK(cudaFree(dcyc));
+    }
+
+    // `l1cap` (E35): the stream, default-cached and .cg, with a per-SM
+    // footprint of F KiB a pass (132 x F KiB in all) at k CTAs an SM (132 k
+    // CTAs of 256 threads, all resident): does the L1 keep part of a cyclic
+    // walk past its capacity (E11's 48 MiB default-cached row moves 2.4
+    // times the .cg rate), and does that depend on how many warps share
+    // it? At least 1 GiB a launch, 3 timed launches after an untimed one.
+    if (parts.find("l1cap") != std::string::npos) {
+        Rec *drec;
+        CK(cudaMalloc(&drec, sizeof(Rec) * 132 * 8));
+        FILE *f = cap_open(dir, "l1cap_stream.csv",
+                           "data,cache,ctas_per_sm,kib_per_sm,bytes_ws,passes,rep,time_ns,gbps");
+        // the array's data: zeros (E11's, cudaMemset) or every word a hash
+        // of its index (no line alike, no zero word), since a cache that
+        // stores like data compactly would hold more zero lines
+        for (int rnd = 0; rnd < 2; rnd++) {
+            if (rnd) {
+                size_t words = (size_t)768 * 1024 * 132 / 4;
+                fill_hash<<<(unsigned)((words + 255) / 256), 256>>>((uint32_t *)buf, words);
+                CK(cudaGetLastError());
+                CK(cudaDeviceSynchronize());
+            } else {
+                CK(cudaMemset(buf, 0, big));
+            }
+            for (int cg = 0; cg < 2; cg++)
+                for (int k : {1, 2, 4, 8})
+                    for (int kib : {64, 128, 192, 224, 256, 288, 320, 384, 448, 512, 768}) {
+                        const int ctas = 132 * k, block = 256;
+                        size_t bytes = (size_t)kib * 1024 * 132, n4 = bytes / 16;
+                        int passes = (int)std::max<size_t>(4, GB / bytes);
+                        for (int rep = -1; rep < 3; rep++) {
+                            CK(cudaEventRecord(ea));
+                            if (cg)
+                                stream_kernel<true><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, fsink);
+                            else
+                                stream_kernel<false><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, fsink);
+                            CK(cudaEventRecord(eb));
+                            CK(cudaEventSynchronize(eb));
+                            CK(cudaGetLastError());
+                            if (rep < 0)
+                                continue;
+                            double t = ev_ms(ea, eb) * 1e6, moved = (double)bytes * passes;
+                            std::fprintf(f, "%s,%s,%d,%d,%zu,%d,%d,%.0f,%.1f\n", rnd ? "hash" : "zero", cg ? "cg" : "default",
+                                         k, kib, bytes, passes, rep, t, moved / t);
+                        }
+                    }
+        }
+        std::fclose(f);
+        CK(cudaFree(drec));
+        std::printf("l1cap done\n");
     }
 
     // `fine` (E24): the same stream and add at working sets around the L2's
