@@ -337,6 +337,32 @@ START_TEST(test_validate_measured)
 }
 END_TEST
 
+/* E12's chains past the 20 kernels validate simulates: the 20, then the
+ * last kernel's step for each one more, so the chain's one-time costs (the
+ * event after the gate) thin out with its length (tests/data/capture_chain:
+ * gated chains of the empty kernel, 20, 40 and 400 long).  Dividing the
+ * 20 by 20 whatever the length gave all three the same figure. */
+START_TEST(test_validate_chain_extrapolated)
+{
+    cli_result r;
+    run_cli("validate -c " TU_H200 " --measured " TEST_DATA "/capture_chain", &r);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    double p[3];
+    static const char *const rows[] = {"c.n20 per launch", "c.n40 per launch", "c.n400 per launch"};
+    for (int i = 0; i < 3; i++) {
+        const char *at = strstr(r.out, rows[i]);
+        ck_assert_msg(at != NULL, "%s missing: %s", rows[i], r.out);
+        double meas = 0;
+        ck_assert_int_eq(sscanf(at + strlen(rows[i]), " time_us %lf %lf", &meas, &p[i]), 2);
+    }
+    ck_assert_msg(p[1] < p[0] && p[2] < p[1], "%.2f %.2f %.2f", p[0], p[1], p[2]);
+    /* the step from the first two, and the 400 from it (2-decimal rows) */
+    double step = (40 * p[1] - 20 * p[0]) / 20;
+    ck_assert_msg(fabs((20 * p[0] + 380 * step) / 400 - p[2]) < 0.02, "%.2f %.2f %.2f", p[0], p[1], p[2]);
+    cli_free(&r);
+}
+END_TEST
+
 /* The data term's fit (E32): sgemm_zeros and sgemm_fp32 are paired by
  * board and run (the made-up capture has two pairs, 90 W apart each, and
  * an unpaired second run on board b), the step is the tagged row, the
@@ -1001,6 +1027,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_run_output_dir);
     tcase_add_test(tc, test_run_deterministic);
     tcase_add_test(tc, test_validate_measured);
+    tcase_add_test(tc, test_validate_chain_extrapolated);
     tcase_add_test(tc, test_validate_gen_added);
     tcase_add_test(tc, test_validate_concurrent);
     suite_add_tcase(s, tc);

@@ -32,9 +32,10 @@
  * instructions; the listing's pass loop has 11 of its own, among them an
  * LDC of the pass count that the pass waits for, and at a working set of
  * one element a thread they are half of what a pass issues:
- * docs/calibration.md, E11); gen rw's float4 loops are cap_inflight's
- * SASS line by line (rw_iter below), its index set-up written by hand.
- * Every memory instruction carries its address pattern (docs/trace-format.md, "Addresses"): lane 16 (or 4) bytes, warp 512 (128),
+ * docs/memory.md, "Calibration"); gen rw's float4 loops are
+ * cap_inflight's SASS line by line (rw_iter below), its index set-up
+ * written by hand.  Every memory instruction carries its address pattern
+ * (docs/trace-format.md, "Addresses"): lane 16 (or 4) bytes, warp 512 (128),
  * CTA blockDim x that, iteration the grid's bytes.  A grid-stride loop's n
  * elements split as q = n / T iterations for every thread (T threads) and
  * one more for the first n % T: CTAs wholly in that remainder run program
