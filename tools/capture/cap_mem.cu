@@ -40,6 +40,22 @@
 #include "cap.h"
 
 // ---------------------------------------------------------------- chase
+// One launch of stream_kernel (default-cached or .cg) between two events:
+// its time in ns (E11's and E24's `stream` table, E35's `l1cap`).
+static double timed_stream(int cg, int ctas, int block, Rec *drec, const void *buf, size_t n4, int passes,
+                           float *sink, cudaEvent_t ea, cudaEvent_t eb)
+{
+    CK(cudaEventRecord(ea));
+    if (cg)
+        stream_kernel<true><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, sink);
+    else
+        stream_kernel<false><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, sink);
+    CK(cudaEventRecord(eb));
+    CK(cudaEventSynchronize(eb));
+    CK(cudaGetLastError());
+    return ev_ms(ea, eb) * 1e6;
+}
+
 // E35: every word a hash of its index (odd multiply, xorshift; never 0
 // for index < 2^32 but by chance), so that no two lines hold the same data
 __global__ void fill_hash(uint32_t *a, size_t n)
@@ -605,17 +621,10 @@ int main(int argc, char **argv)
                         size_t bytes = (size_t)kib * 1024 * 132, n4 = bytes / 16;
                         int passes = (int)std::max<size_t>(4, GB / bytes);
                         for (int rep = -1; rep < 3; rep++) {
-                            CK(cudaEventRecord(ea));
-                            if (cg)
-                                stream_kernel<true><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, fsink);
-                            else
-                                stream_kernel<false><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, fsink);
-                            CK(cudaEventRecord(eb));
-                            CK(cudaEventSynchronize(eb));
-                            CK(cudaGetLastError());
+                            double t = timed_stream(cg, ctas, block, drec, buf, n4, passes, fsink, ea, eb);
                             if (rep < 0)
                                 continue;
-                            double t = ev_ms(ea, eb) * 1e6, moved = (double)bytes * passes;
+                            double moved = (double)bytes * passes;
                             std::fprintf(f, "%s,%s,%d,%d,%zu,%d,%d,%.0f,%.1f\n", rnd ? "hash" : "zero", cg ? "cg" : "default",
                                          k, kib, bytes, passes, rep, t, moved / t);
                         }
@@ -645,18 +654,11 @@ int main(int argc, char **argv)
                 int passes = (int)std::max<size_t>(1, std::min<size_t>(2048, 4 * GB / bytes));
                 std::vector<KRep> reps;
                 for (int rep = -1; rep < nrep; rep++) {
-                    CK(cudaEventRecord(ea));
-                    if (cg)
-                        stream_kernel<true><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, fsink);
-                    else
-                        stream_kernel<false><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, fsink);
-                    CK(cudaEventRecord(eb));
-                    CK(cudaEventSynchronize(eb));
-                    CK(cudaGetLastError());
+                    double t = timed_stream(cg, ctas, block, drec, buf, n4, passes, fsink, ea, eb);
                     if (rep < 0)
                         continue;
                     KRep r;
-                    r.time_ns = ev_ms(ea, eb) * 1e6;
+                    r.time_ns = t;
                     r.recs = fetch_recs(drec, ctas);
                     reps.push_back(r);
                 }
