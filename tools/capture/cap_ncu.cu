@@ -1,0 +1,184 @@
+// cap_ncu: kernels for Nsight Compute's hardware counters (E36, issue 10).
+//
+// The L1 and the L2 past their capacity, counted rather than inferred from
+// times: E35's stream (cap_mem `l1cap`) keeps part of a cyclic walk of 1.5
+// times the L1 where per-set LRU keeps none, and E11's .cg stream falls
+// from L2-resident at 48 MiB to nearly HBM at 64 MiB.  Each spec below is
+// launched at P passes and at 2P, so that under ncu (which flushes the
+// caches before every replay) the difference of two launches' counts is P
+// steady passes, the cold first pass cancelled.
+//
+//  stream  stream_kernel<CG> (cap.h, as E11/E35 ran it) over a per-SM
+//          footprint of F KiB a pass (132 F KiB in all) at k CTAs of 256
+//          threads an SM
+//  chase   one thread follows a full-period LCG cycle of 128-byte lines
+//          through N bytes (cap_mem's chase, ld.ca), H and 2H hops
+//  add     c = a + b over three fp32 arrays of N bytes (cap.h add_kernel)
+//  stride  one thread reads N lines S bytes apart in order, R rounds
+//          (ld.ca, each read's address from the last): how many lines of a
+//          stride the L1 holds, i.e. whether its set index lets lines at
+//          power-of-two-like strides (E35's 528 KiB at one CTA an SM) meet
+//
+// The arrays hold hashed words (no two lines alike, none zero), except the
+// chase's next-line indices.  DIR/ncu_launches.csv and stdout: one line per
+// launch of the three kernels above, in launch order (ncu's launch order
+// when it is told to profile only them: -k regex:'stream_kernel|add_kernel|ncu_chase|ncu_walk'),
+// with its event-timed ns (right without ncu as well).
+//
+// Build: nvcc -O3 -arch=sm_90 -o cap_ncu cap_ncu.cu
+// Usage: cap_ncu DIR            (run under ncu --clock-control none)
+#include "cap.h"
+
+__global__ void ncu_fill_hash(uint32_t *a, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) {
+        uint32_t x = (uint32_t)i * 2654435761u + 0x9e3779b9u;
+        x ^= x >> 15;
+        x *= 0x85ebca6bu;
+        x ^= x >> 13;
+        a[i] = x | 1u;
+    }
+}
+
+__global__ void ncu_fill_lcg(uint32_t *a, uint32_t nlines)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < nlines)
+        a[(size_t)i * 32] = (1664525u * i + 1013904223u) & (nlines - 1);   // Hull-Dobell: one cycle
+}
+
+__global__ void ncu_chase(const uint32_t *a, int hops, uint32_t *sink)
+{
+    uint32_t j = 0;
+    for (int i = 0; i < hops; i++)
+        j = __ldca(&a[(size_t)j * 32]);
+    sink[0] = j;
+}
+
+// the strided cycle: word i * S / 4 holds the next line's word index
+__global__ void ncu_fill_stride(uint32_t *a, uint32_t n, uint32_t sw)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        a[(size_t)i * sw] = (uint32_t)(((i + 1) % n) * (size_t)sw);
+}
+
+__global__ void ncu_walk(const uint32_t *a, int hops, uint32_t *sink)
+{
+    uint32_t j = 0;
+    for (int i = 0; i < hops; i++)
+        j = __ldca(&a[j]);
+    sink[0] = j;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: cap_ncu DIR\n");
+        return 2;
+    }
+    std::string dir = argv[1];
+    Cap cap = cap_begin(dir);
+    cap_device_meta(cap, "cap_ncu");
+    int nsm;
+    CK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, 0));
+    const size_t MB = 1ull << 20;
+    size_t big = 1024 * MB;
+    uint32_t *buf, *usink;
+    float *fsink;
+    Rec *drec;
+    CK(cudaMalloc(&buf, big));
+    CK(cudaMalloc(&usink, 64));
+    CK(cudaMalloc(&fsink, 64));
+    CK(cudaMalloc(&drec, sizeof(Rec) * 132 * 16));
+    cudaEvent_t ea, eb;
+    CK(cudaEventCreate(&ea));
+    CK(cudaEventCreate(&eb));
+    FILE *f = cap_open(dir, "ncu_launches.csv", "launch,kind,cache,ctas_per_sm,kib_per_sm,bytes,passes,time_ns");
+    // (stride rows: ctas_per_sm holds N, kib_per_sm the stride in KiB, passes the hops)
+    int launch = 0;
+    auto fill_hash = [&]() {
+        size_t words = big / 4;
+        ncu_fill_hash<<<(unsigned)((words + 255) / 256), 256>>>(buf, words);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+    };
+    auto log = [&](const char *kind, const char *cache, int k, int kib, size_t bytes, int passes, double t) {
+        std::fprintf(f, "%d,%s,%s,%d,%d,%zu,%d,%.0f\n", launch, kind, cache, k, kib, bytes, passes, t);
+        std::printf("launch %d %s %s k=%d kib=%d bytes=%zu passes=%d %.0f ns\n", launch, kind, cache, k, kib, bytes,
+                    passes, t);
+        std::fflush(stdout);
+        launch++;
+    };
+    fill_hash();
+    // the stream past the L1 (default) and past the L2 (.cg)
+    for (int cg = 0; cg < 2; cg++)
+        for (int k : {1, 8}) {
+            if (cg && k == 1)
+                continue;
+            for (int kib : {128, 192, 256, 288, 320, 384, 448, 512}) {
+                size_t bytes = (size_t)kib * 1024 * nsm, n4 = bytes / 16;
+                for (int passes : {3, 6}) {
+                    CK(cudaEventRecord(ea));
+                    if (cg)
+                        stream_kernel<true><<<nsm * k, 256>>>(drec, (const float4 *)buf, n4, passes, fsink);
+                    else
+                        stream_kernel<false><<<nsm * k, 256>>>(drec, (const float4 *)buf, n4, passes, fsink);
+                    CK(cudaEventRecord(eb));
+                    CK(cudaEventSynchronize(eb));
+                    CK(cudaGetLastError());
+                    log("stream", cg ? "cg" : "default", k, kib, bytes, passes, ev_ms(ea, eb) * 1e6);
+                }
+            }
+        }
+    // the add, as E11 ran it (one launch from a flushed L2 under ncu)
+    for (size_t mb : {4, 16, 64}) {
+        size_t bytes = mb * MB, n = bytes / 4;
+        float *a = (float *)buf, *b = a + n, *c = b + n;
+        CK(cudaEventRecord(ea));
+        add_kernel<<<nsm * 8, 256>>>(drec, a, b, c, n);
+        CK(cudaEventRecord(eb));
+        CK(cudaEventSynchronize(eb));
+        CK(cudaGetLastError());
+        log("add", "default", 8, 0, bytes, 1, ev_ms(ea, eb) * 1e6);
+    }
+    // the one-thread chase around the L1's capacity (E20's random order)
+    for (int kib : {128, 256}) {   // the LCG needs a power of two of lines
+        uint32_t nlines = (uint32_t)((size_t)kib * 1024 / 128);
+        ncu_fill_lcg<<<(nlines + 255) / 256, 256>>>(buf, nlines);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        for (int hops : {4 * (int)nlines, 8 * (int)nlines}) {
+            CK(cudaEventRecord(ea));
+            ncu_chase<<<1, 1>>>(buf, hops, usink);
+            CK(cudaEventRecord(eb));
+            CK(cudaEventSynchronize(eb));
+            CK(cudaGetLastError());
+            log("chase", "default", 0, kib, (size_t)kib * 1024, hops, ev_ms(ea, eb) * 1e6);
+        }
+    }
+    // strided cycles: N lines S bytes apart (S in words below 2^32)
+    for (size_t S : {4096ul, 65536ul, 540672ul, 2097152ul})
+        for (uint32_t n : {16u, 64u, 256u, 1024u}) {
+            if ((size_t)n * S > big)
+                continue;
+            uint32_t sw = (uint32_t)(S / 4);
+            ncu_fill_stride<<<(n + 255) / 256, 256>>>(buf, n, sw);
+            CK(cudaGetLastError());
+            CK(cudaDeviceSynchronize());
+            int rounds = (int)std::max<uint32_t>(4, 8192 / n);
+            for (int hops : {rounds * (int)n, 2 * rounds * (int)n}) {
+                CK(cudaEventRecord(ea));
+                ncu_walk<<<1, 1>>>(buf, hops, usink);
+                CK(cudaEventRecord(eb));
+                CK(cudaEventSynchronize(eb));
+                CK(cudaGetLastError());
+                log("stride", "default", (int)n, (int)(S / 1024), (size_t)n * S, hops, ev_ms(ea, eb) * 1e6);
+            }
+        }
+    std::fclose(f);
+    cap_end(cap);
+    std::printf("cap_ncu done: %d launches\n", launch);
+    return 0;
+}
