@@ -65,7 +65,7 @@ typedef struct bad_case {
 
 /* Parsed once when the suite is built; the strings point into cases_text.
  * Static storage, so a sanitizer build has nothing to call a leak. */
-static char cases_text[1 << 16];
+static char cases_text[1 << 17];
 static bad_case cases[MAX_CASES];
 static int ncases;
 static char cases_problem[256];  /* why the table could not be read, "" if it could */

@@ -656,6 +656,28 @@ START_TEST(test_validate_e31)
 }
 END_TEST
 
+/* validate's E36 section on a hand-made ncu capture (tests/data/e36one:
+ * one stream at 3 and 6 passes whose counts differ by 4,000,000 L1 sectors
+ * of which 2,000,000 hit, and by 1,600,000 L2 sectors of which 400,000
+ * hit locally and 400,000 in the far partition): the chip's steady rates
+ * are the differences' (0.500 both; either launch alone gives another),
+ * the model's L1 keeps the 8 MiB stream (1.000), so the L1 row fails by
+ * +0.500 and the status says so; the L2 row, which the model's L1 leaves
+ * no traffic for, is information. */
+START_TEST(test_validate_e36)
+{
+    cli_result r;
+    run_cli("validate -c configs/h100.yaml -d tests/data/e36one --only e36", &r);
+    ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
+    ck_assert_msg(strstr(r.out, "FAIL   L1 ca k1 64 KiB                        0.500     1.000 hit   +0.500    "
+                                "predicted"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "info   L2 ca k1 64 KiB                        0.500         - hit"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "FAILED: 1 criterion(s) failed"), "%s", r.out);
+    cli_free(&r);
+}
+END_TEST
+
 /* validate's E24 section on a capture directory holding four of its
  * chases and one add (tests/data/e24): the near rows are fitted
  * (memory.l2.scatter_ppm, memory.hbm.row_idle_ps), the rest predicted; a
@@ -1050,6 +1072,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_validate_e22b);
     tcase_add_test(tc, test_validate_e30);
     tcase_add_test(tc, test_validate_e31);
+    tcase_add_test(tc, test_validate_e36);
     tcase_add_test(tc, test_validate_e23);
     tcase_add_test(tc, test_validate_e24);
     tcase_add_test(tc, test_validate_e25);

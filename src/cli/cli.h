@@ -83,6 +83,13 @@ int e11_absent(const char *dir, const char *path, const char *title, const char 
 int e11_partial(const char *dir, char *mark, size_t n);
 int e11_simulate_seq(const cfg *c, kernel *k, int n, int rc, results **out, sk_error *e);
 int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e);
+/* The same kernel (the stream or the add) at ctas x block threads, E11's
+ * launch after a warm one: the timed launch's ns. */
+int e11_grid_ns(const cfg *c, long ctas, long block, long long bytes, long passes, int add, int cg, double *ns,
+                sk_error *e);
+/* The next non-empty line of a capture CSV past its header (line 1), its
+ * line number in *lineno, end of line stripped: 1, or 0 at the end. */
+int e11_next_line(FILE *f, char *line, size_t n, long *lineno);
 int e11_fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t passes, int warm, int hbm,
                     double chip_bytes, double *gbps, sk_error *e);
 void e11_row(const char *what, double meas, double simv, const char *unit, int fitted, double tol,
@@ -125,6 +132,14 @@ int validate_e30(const cfg *c, const char *dir, int *fails, sk_error *e);
  * CTA of cap_worder's FFMA-chain kernels, by the CTA's rank on its SM */
 int validate_e31_has_capture(const char *dir);
 int validate_e31(const cfg *c, const char *dir, int *fails, sk_error *e);
+/* validate's E35 section (validate_e36.c): E35's stream rates by CTAs an
+ * SM and footprint (DIR/l1cap/l1cap_stream.csv). */
+int validate_e35_has_capture(const char *dir);
+int validate_e35(const cfg *c, const char *dir, int *fails, sk_error *e);
+/* validate's E36 section (validate_e36.c): the L1's and the L2's steady hit
+ * rates of E35's stream against ncu's counters (DIR/ncu/ncu.csv.gz). */
+int validate_e36_has_capture(const char *dir);
+int validate_e36(const cfg *c, const char *dir, int *fails, sk_error *e);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

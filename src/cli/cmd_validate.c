@@ -1,5 +1,5 @@
 /* cmd_validate.c -- `skewsim validate -c CONFIG -d DIR [--grids G,...]
- * [--only SECTION,...]` (sections: e1, e9, e10, e11 with E18, e20, e23, e24, e25, e30, e31, silicon,
+ * [--only SECTION,...]` (sections: e1, e9, e10, e11 with E18, e20, e23, e24, e25, e30, e31, e35, e36, silicon,
  * freq_aware; with --measured DIR too, capture families as well):
  * simulate the H200 wave-quantisation experiment (E1: fma_kernel, 256
  * threads, 4096 iterations, 27 grid sizes) and compare with the
@@ -508,8 +508,8 @@ static int parse_grids(const char *s, long *out, int max)
 
 /* The sections of the -d part, as --only names them.  e11 is E11's chases
  * and streams together with E18/E18b (validate_e11.c runs both). */
-static const char *const d_sections[] = { "e1", "e9", "e10", "e11", "e20", "e23", "e24", "e25", "e30", "e31", "silicon", "freq_aware" };
-#define D_SECTIONS_EXPECT "e1, e9, e10, e11 (E11 and E18), e20, e23, e24, e25, e30, e31, silicon or freq_aware"
+static const char *const d_sections[] = { "e1", "e9", "e10", "e11", "e20", "e23", "e24", "e25", "e30", "e31", "e35", "e36", "silicon", "freq_aware" };
+#define D_SECTIONS_EXPECT "e1, e9, e10, e11 (E11 and E18), e20, e23, e24, e25, e30, e31, e35, e36, silicon or freq_aware"
 
 /* Whether NAME is in the comma-separated LIST (NULL: everything is). */
 static int listed(const char *list, const char *name)
@@ -700,6 +700,14 @@ e9:
     /* E31: likewise, where the directory has a cap_worder capture */
     if (nwant == 0 && listed(only, "e31") && (only || validate_e31_has_capture(dir)) &&
         validate_e31(&c, dir, &fails, &e) < 0)
+        goto fail;
+    /* E35: likewise, where the directory has cap_mem's l1cap (validation/h100/l1cap) */
+    if (nwant == 0 && listed(only, "e35") && (only || validate_e35_has_capture(dir)) &&
+        validate_e35(&c, dir, &fails, &e) < 0)
+        goto fail;
+    /* E36: likewise, where the directory has cap_ncu's counters (validation/h100/ncu) */
+    if (nwant == 0 && listed(only, "e36") && (only || validate_e36_has_capture(dir)) &&
+        validate_e36(&c, dir, &fails, &e) < 0)
         goto fail;
     if (nwant == 0 && listed(only, "silicon") && check_silicon(&c, dir, &fails, &e) < 0)
         goto fail;

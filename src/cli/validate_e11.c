@@ -136,15 +136,21 @@ static int seq_last_ns(const cfg *c, kernel *k, int n, int rc, double *ns, sk_er
  * lines and whatever of a, b and the stream's working set stayed
  * resident (E24b: a launch right after the same one starts on the L2
  * plateau at 48-52 MiB where one from a flushed L2 climbs to it). */
-int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e)
+int e11_grid_ns(const cfg *c, long ctas, long block, long long bytes, long passes, int add, int cg, double *ns,
+                sk_error *e)
 {
     kernel k[2];
     int rc = 0, made = 0;
     memset(k, 0, sizeof k);
     for (; made < 2 && rc == 0; made++)
-        rc = add ? gen_add(&k[made], 1056, 256, bytes, e)
-                 : gen_stream_cache(&k[made], 1056, 256, bytes, passes, cg, e);
+        rc = add ? gen_add(&k[made], ctas, block, bytes, e)
+                 : gen_stream_cache(&k[made], ctas, block, bytes, passes, cg, e);
     return seq_last_ns(c, k, made, rc, ns, e);
+}
+
+int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e)
+{
+    return e11_grid_ns(c, 1056, 256, bytes, passes, add, cg, ns, e);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -625,7 +631,7 @@ int e11_chase_next(FILE *f, e11_chase_row *r)
 
 /* The next data line of f (its first line, the header, and blank lines
  * passed over): 1 with it in line, 0 at the end. */
-static int next_data_line(FILE *f, char *line, size_t n, long *lineno)
+int e11_next_line(FILE *f, char *line, size_t n, long *lineno)
 {
     while (fgets(line, (int)n, f)) {
         ++*lineno;
@@ -640,7 +646,7 @@ static int next_data_line(FILE *f, char *line, size_t n, long *lineno)
 int e11_bw_next(FILE *f, const char *path, long *lineno, e11_bw_row *r, sk_error *e)
 {
     char line[512];
-    if (!next_data_line(f, line, sizeof line, lineno))
+    if (!e11_next_line(f, line, sizeof line, lineno))
         return 0;
     if (sscanf(line, "%63[^,],%lld,%ld,%lld,%lf,%lf", r->name, &r->ws, &r->passes, &r->moved, &r->tns,
                &r->gbps) != 6 ||
@@ -655,7 +661,7 @@ int e11_bw_next(FILE *f, const char *path, long *lineno, e11_bw_row *r, sk_error
 int e11_fabric_next(FILE *f, const char *path, long *lineno, e11_fabric_row *r, sk_error *e)
 {
     char line[512];
-    if (!next_data_line(f, line, sizeof line, lineno))
+    if (!e11_next_line(f, line, sizeof line, lineno))
         return 0;
     if (sscanf(line, "%63[^,],%d,%d,%lld,%ld,%lf,%lf", r->name, &r->rd[0], &r->rd[1], &r->bytes, &r->passes,
                &r->tns, &r->gbps) != 7 ||

@@ -1,0 +1,369 @@
+/* validate_e36.c -- the L1 and the L2 past their capacity: E35's stream
+ * rates (cap_mem `l1cap`; validation/h100/l1cap, README "E35") and E36's
+ * hardware counters of the same stream (tools/capture/cap_ncu.cu under
+ * ncu; validation/h100/ncu, README "E36").
+ *
+ * cap_ncu launches E35's stream_kernel (default-cached at 1 and 8 CTAs of
+ * 256 threads an SM, .cg at 8) at per-SM footprints of 128-512 KiB a pass,
+ * each at 3 and at 6 passes; ncu flushes the caches before each launch and
+ * counts.  The difference of the two launches' counts is three steady
+ * passes, the cold first pass cancelled, and gives:
+ *
+ *   L1   l1tex global-load sectors that hit, over all of them (default rows);
+ *   L2   of the SMs' L2 read sectors (lts srcunit tex), those found in the
+ *        SM's own partition plus those its far requests found in the other
+ *        (lts srcunit ltcfabric hits): the share that did not come from
+ *        DRAM (.cg rows; the default rows' are printed, not judged, as
+ *        their L2 traffic is what the L1 leaves).
+ *
+ * The model runs the same two kernels, each alone from empty caches (its
+ * L1s are emptied at a launch anyway), and takes the same differences of
+ * its own counters (l1_hits / l1_sectors; l2_hits / l2_sectors, which
+ * count a replica's far fill as a hit or a miss of the home partition).
+ * Judged within 0.10 absolute, predicted: no parameter was chosen on this
+ * capture.  Measured numbers are read from the capture, never written here.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "cli.h"
+#include "skewsim/gen.h"
+
+#define E36_TOL 0.10
+#define E36_MAXL 256     /* launches */
+
+enum { M_L1S, M_L1H, M_TEX, M_TEXH, M_FABH, M_N };
+static const char *const e36_metric[M_N] = {
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+    "lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
+    "lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum",
+};
+
+typedef struct {
+    char kind[16], cache[16];
+    int k, kib;
+    long long bytes;
+    long passes;
+    double m[M_N];
+    int have;                   /* bit i: metric i read */
+} e36_launch;
+
+/* Split one quoted CSV line (ncu's: every field in double quotes) into at
+ * most nf fields, in place; returns the count, or -1 when malformed. */
+static int csv_split(char *s, char **f, int nf)
+{
+    int n = 0;
+    while (*s) {
+        if (*s != '"' || n == nf)
+            return -1;
+        f[n++] = ++s;
+        char *q = strchr(s, '"');
+        if (!q)
+            return -1;
+        *q = '\0';
+        s = q + 1;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return -1;
+    }
+    return n;
+}
+
+/* A counter's value as ncu prints it, thousands separated by commas. */
+static int parse_count(const char *v, double *out)
+{
+    char b[64];
+    size_t n = 0;
+    for (; *v && n + 1 < sizeof b; v++)
+        if (*v != ',')
+            b[n++] = *v;
+    b[n] = '\0';
+    char *end;
+    *out = strtod(b, &end);
+    return n > 0 && *end == '\0' && isfinite(*out) && *out >= 0 ? 0 : -1;
+}
+
+static int read_ncu(const char *path, e36_launch *L, int *nl, sk_error *e)
+{
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open", path);
+    char line[2048];
+    long lineno = 0;
+    int rc = 0, idc = -1, namec = -1, valc = -1, nprof = 0;
+    long last_id = -1;
+    *nl = 0;
+    while (rc == 0 && gzgets(f, line, sizeof line)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!strncmp(line, "launch ", 7)) {
+            e36_launch *x = &L[*nl];
+            int id;
+            if (*nl == E36_MAXL ||
+                sscanf(line, "launch %d %15s %15s k=%d kib=%d bytes=%lld passes=%ld", &id, x->kind, x->cache, &x->k,
+                       &x->kib, &x->bytes, &x->passes) != 7 ||
+                id != *nl || x->k < 0 || x->kib < 0 || x->bytes <= 0 || x->passes <= 0) {
+                rc = sk_errorf(e, SK_EIO,
+                               "%s:%ld: '%.60s': expected 'launch N KIND CACHE k=K kib=F bytes=B passes=P' numbered "
+                               "from 0, at most %d",
+                               path, lineno, line, E36_MAXL);
+                break;
+            }
+            memset(x->m, 0, sizeof x->m);
+            x->have = 0;
+            (*nl)++;
+            continue;
+        }
+        if (line[0] != '"')
+            continue;
+        char *fld[32];
+        int n = csv_split(line, fld, 32);
+        if (n < 0) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: a malformed ncu CSV line (expected quoted fields)", path, lineno);
+            break;
+        }
+        if (idc < 0) {           /* the header */
+            for (int i = 0; i < n; i++) {
+                if (!strcmp(fld[i], "ID"))
+                    idc = i;
+                if (!strcmp(fld[i], "Metric Name"))
+                    namec = i;
+                if (!strcmp(fld[i], "Metric Value"))
+                    valc = i;
+            }
+            if (idc < 0 || namec < 0 || valc < 0) {
+                rc = sk_errorf(e, SK_EIO, "%s:%ld: ncu's CSV header lacks ID, Metric Name or Metric Value", path,
+                               lineno);
+                break;
+            }
+            continue;
+        }
+        char *end;
+        long id = n > idc ? strtol(fld[idc], &end, 10) : -1;
+        if (n <= valc || n <= namec || id < 0 || *end || id < last_id || id > last_id + 1 || id >= *nl) {
+            rc = sk_errorf(e, SK_EIO,
+                           "%s:%ld: ncu row of kernel ID '%s': expected IDs in order, each after its launch line",
+                           path, lineno, n > idc ? fld[idc] : "?");
+            break;
+        }
+        if (id != last_id)
+            nprof++;
+        last_id = id;
+        for (int i = 0; i < M_N; i++)
+            if (!strcmp(fld[namec], e36_metric[i])) {
+                if (parse_count(fld[valc], &L[id].m[i]) < 0) {
+                    rc = sk_errorf(e, SK_EIO, "%s:%ld: %s = '%s': expected a count", path, lineno, e36_metric[i],
+                                   fld[valc]);
+                    break;
+                }
+                L[id].have |= 1 << i;
+            }
+    }
+    rc = e11_gz_close(f, path, lineno, rc, e);
+    if (rc == 0 && nprof != *nl)
+        rc = sk_errorf(e, SK_EIO, "%s: %d launches listed, %d profiled: expected one ncu record each", path, *nl,
+                       nprof);
+    return rc;
+}
+
+/* The model's counters of one stream kernel run alone. */
+static int model_counts(const cfg *c, const e36_launch *x, double m[4], sk_error *e)
+{
+    kernel k;
+    memset(&k, 0, sizeof k);
+    long sms = (long)(x->bytes / ((long long)x->kib * 1024));
+    int cg = !strcmp(x->cache, "cg");
+    int rc = gen_stream_cache(&k, sms * x->k, 256, x->bytes, x->passes, cg, e);
+    results *r = NULL;
+    if ((rc = e11_simulate_seq(c, &k, 1, rc, &r, e)) < 0)
+        return rc;
+    const kernel_stats *ks = results_kernel(r, 0);
+    if (!ks || !ks->has_mem) {
+        results_free(r);
+        return sk_errorf(e, SK_EUSAGE, "validate: E36: the model kept no memory counters");
+    }
+    m[0] = (double)ks->mem.l1_sectors;
+    m[1] = (double)ks->mem.l1_hits;
+    m[2] = (double)ks->mem.l2_sectors;
+    m[3] = (double)ks->mem.l2_hits;
+    results_free(r);
+    return 0;
+}
+
+/* E35 (validation/h100 README, l1cap/, `cap_mem DIR l1cap`): the stream,
+ * default-cached and .cg, at a per-SM footprint of F KiB a pass and k CTAs
+ * of 256 threads an SM, over hashed words; the chip's GB/s is the median
+ * of a cell's timed launches, each simulated as E11's (a warm launch, then
+ * the timed one, at the measured passes).  A sample judged as predicted:
+ * one CTA an SM in and past the L1 (latency-bound), eight past the L1's
+ * capacity and past the L2's, the .cg stream around the L2's edge. */
+#define E35_MAX 64
+#define E35_TOL 0.15
+static const struct {
+    int cg, k, kib;
+} e35_sample[] = {
+    {0, 1, 64},  {0, 1, 128}, {0, 1, 256}, {0, 8, 128}, {0, 8, 256}, {0, 8, 320},
+    {0, 8, 384}, {0, 8, 448}, {0, 8, 512}, {1, 8, 256}, {1, 8, 384}, {1, 8, 448},
+};
+#define E35_N (sizeof e35_sample / sizeof e35_sample[0])
+
+int validate_e35_has_capture(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/l1cap/l1cap_stream.csv", dir);
+    return access(path, R_OK) == 0;
+}
+
+int validate_e35(const cfg *c0, const char *dir, int *fails, sk_error *e)
+{
+    cfg cc = *c0;
+    const cfg *c = &cc;
+    if (cfg_set(&cc, "memory.model=hierarchy", e) < 0)
+        return e->code;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/l1cap/l1cap_stream.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: no capture (tools/capture/cap_mem DIR l1cap)", path);
+    double v[E35_N][E35_MAX];
+    size_t n[E35_N] = {0};
+    long long ws[E35_N] = {0};
+    long passes[E35_N] = {0};
+    char line[512];
+    long lineno = 0;
+    int rc = 0;
+    while (rc == 0 && e11_next_line(f, line, sizeof line, &lineno)) {
+        char data[16], cache[16];
+        int k, kib, rep;
+        long long bytes;
+        long p;
+        double tns, gbps;
+        if (sscanf(line, "%15[^,],%15[^,],%d,%d,%lld,%ld,%d,%lf,%lf", data, cache, &k, &kib, &bytes, &p, &rep, &tns,
+                   &gbps) != 9 ||
+            (strcmp(cache, "default") && strcmp(cache, "cg")) || k <= 0 || kib <= 0 || bytes <= 0 ||
+            bytes % ((long long)kib * 1024) || p <= 0 || !(gbps > 0 && gbps < 1e9)) {
+            rc = sk_errorf(e, SK_EIO,
+                           "%s:%ld: '%.60s': expected data,cache,ctas_per_sm,kib_per_sm,bytes_ws,passes,rep,time_ns,"
+                           "gbps with cache default or cg, a whole number of SMs' footprints and positive GB/s",
+                           path, lineno, line);
+            break;
+        }
+        if (strcmp(data, "hash"))
+            continue;
+        for (size_t i = 0; i < E35_N; i++)
+            if (e35_sample[i].cg == !strcmp(cache, "cg") && e35_sample[i].k == k && e35_sample[i].kib == kib) {
+                if (n[i] == E35_MAX || (n[i] && (ws[i] != bytes || passes[i] != p))) {
+                    rc = sk_errorf(e, SK_EIO, "%s:%ld: '%.60s': more than %d launches of a cell, or its size or "
+                                   "passes changed", path, lineno, line, E35_MAX);
+                    break;
+                }
+                ws[i] = bytes;
+                passes[i] = p;
+                v[i][n[i]++] = gbps;
+            }
+    }
+    fclose(f);
+    if (rc < 0)
+        return rc;
+    size_t cells = 0;
+    for (size_t i = 0; i < E35_N; i++)
+        cells += n[i] > 0;
+    if (!cells)
+        return sk_errorf(e, SK_EIO, "%s: no hashed-word rows of the sampled cells: expected cap_mem's l1cap capture",
+                         path);
+    printf("\nE35 the stream past the L1's capacity, k CTAs of 256 threads an SM, F KiB an SM a pass "
+           "(l1cap/, hashed words; GB/s)\n");
+    for (size_t i = 0; i < E35_N && rc == 0; i++) {
+        if (!n[i])
+            continue;
+        long sms = (long)(ws[i] / ((long long)e35_sample[i].kib * 1024));
+        double t;
+        if ((rc = e11_grid_ns(c, sms * e35_sample[i].k, 256, ws[i], passes[i], 0, e35_sample[i].cg, &t, e)) < 0)
+            break;
+        char what[64];
+        snprintf(what, sizeof what, "stream.%s k%d %d KiB", e35_sample[i].cg ? "cg" : "ca", e35_sample[i].k,
+                 e35_sample[i].kib);
+        e11_row(what, e11_median(v[i], n[i]), (double)ws[i] * (double)passes[i] / t, "GB/s", 0, E35_TOL, fails);
+    }
+    return rc < 0 ? rc : 0;
+}
+
+int validate_e36_has_capture(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/ncu/ncu.csv.gz", dir);
+    FILE *f = fopen(path, "r");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
+{
+    cfg c = *c0;
+    if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
+        return e->code;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/ncu/ncu.csv.gz", dir);
+    if (!validate_e36_has_capture(dir))
+        return sk_errorf(e, SK_EIO, "%s: no capture (tools/capture/run_ncu.sh OUT)", path);
+    e36_launch *L = calloc(E36_MAXL, sizeof *L);
+    if (!L)
+        return sk_errorf(e, SK_EIO, "validate: E36: out of memory");
+    int nl = 0, rc = read_ncu(path, L, &nl, e);
+    if (rc == 0)
+        printf("\nE36 hit rates past capacity, E35's stream under ncu (ncu/; three steady passes: 6 less 3; "
+               "L1: sectors hit; L2: read sectors not from DRAM)\n");
+    for (int i = 0; rc == 0 && i + 1 < nl; i++) {
+        const e36_launch *a = &L[i], *b = &L[i + 1];
+        if (strcmp(a->kind, "stream") || strcmp(b->kind, "stream") || strcmp(a->cache, b->cache) || a->k != b->k ||
+            a->kib != b->kib || a->bytes != b->bytes || b->passes != 2 * a->passes)
+            continue;
+        i++;
+        if (a->kib <= 0 || a->bytes % ((long long)a->kib * 1024) || a->k <= 0) {
+            rc = sk_errorf(e, SK_EIO, "%s: launch %d: %lld bytes are no whole number of %d KiB footprints", path,
+                           i - 1, a->bytes, a->kib);
+            break;
+        }
+        if ((a->have & b->have) != (1 << M_N) - 1) {
+            rc = sk_errorf(e, SK_EIO, "%s: launch %d or %d lacks a counter this section reads (%s ...)", path, i - 1,
+                           i, e36_metric[0]);
+            break;
+        }
+        double d[M_N];
+        for (int j = 0; j < M_N; j++)
+            d[j] = b->m[j] - a->m[j];
+        double ma[4], mb[4];
+        if ((rc = model_counts(&c, a, ma, e)) < 0 || (rc = model_counts(&c, b, mb, e)) < 0)
+            break;
+        int cg = !strcmp(a->cache, "cg");
+        char what[64];
+        if (!cg && d[M_L1S] > 0 && mb[0] > ma[0]) {
+            double chip = d[M_L1H] / d[M_L1S], simv = (mb[1] - ma[1]) / (mb[0] - ma[0]);
+            int ok = fabs(simv - chip) <= E36_TOL;
+            snprintf(what, sizeof what, "L1 ca k%d %d KiB", a->k, a->kib);
+            printf("%-6s %-34s %9.3f %9.3f %-5s %+6.3f    predicted\n", ok ? "PASS" : "FAIL", what, chip,
+                   simv, "hit", simv - chip);
+            *fails += !ok;
+        }
+        /* the L2's share where it carries a tenth of the loads or more */
+        if (d[M_TEX] >= 0.1 * d[M_L1S] && d[M_TEX] > 0 && !(mb[2] > ma[2])) {
+            snprintf(what, sizeof what, "L2 %s k%d %d KiB", cg ? "cg" : "ca", a->k, a->kib);
+            printf("%-6s %-34s %9.3f %9s %-5s %7s    the model read nothing from L2 in these passes\n", "info", what,
+                   (d[M_TEXH] + d[M_FABH]) / d[M_TEX], "-", "hit", "");
+        } else if (d[M_TEX] >= 0.1 * d[M_L1S] && d[M_TEX] > 0) {
+            double chip = (d[M_TEXH] + d[M_FABH]) / d[M_TEX], simv = (mb[3] - ma[3]) / (mb[2] - ma[2]);
+            int ok = fabs(simv - chip) <= E36_TOL;
+            snprintf(what, sizeof what, "L2 %s k%d %d KiB", cg ? "cg" : "ca", a->k, a->kib);
+            printf("%-6s %-34s %9.3f %9.3f %-5s %+6.3f    %s\n", cg ? (ok ? "PASS" : "FAIL") : "info", what, chip,
+                   simv, "hit", simv - chip, cg ? "predicted" : "not judged: what the L1 leaves");
+            *fails += cg && !ok;
+        }
+    }
+    free(L);
+    return rc;
+}
