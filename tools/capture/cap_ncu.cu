@@ -15,6 +15,7 @@
 //          through N bytes (cap_mem's chase, ld.ca), H and 2H hops
 //  add     c = a + b over three fp32 arrays of N bytes (cap.h add_kernel)
 //  stride  one thread reads N lines S bytes apart in order, R rounds
+//          (`cap_ncu DIR strides`: only these, more strides and counts)
 //          (ld.ca, each read's address from the last): how many lines of a
 //          stride the L1 holds, i.e. whether its set index lets lines at
 //          power-of-two-like strides (E35's 528 KiB at one CTA an SM) meet
@@ -26,7 +27,7 @@
 // with its event-timed ns (right without ncu as well).
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_ncu cap_ncu.cu
-// Usage: cap_ncu DIR            (run under ncu --clock-control none)
+// Usage: cap_ncu DIR [e36|strides|carve]   (run under ncu --clock-control none)
 #include "cap.h"
 
 __global__ void ncu_fill_hash(uint32_t *a, size_t n)
@@ -75,10 +76,14 @@ __global__ void ncu_walk(const uint32_t *a, int hops, uint32_t *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_ncu DIR\n");
+        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve]\n");
         return 2;
     }
-    std::string dir = argv[1];
+    std::string dir = argv[1], part = argc > 2 ? argv[2] : "e36";
+    if (part != "e36" && part != "strides" && part != "carve") {
+        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides or carve\n", part.c_str());
+        return 2;
+    }
     Cap cap = cap_begin(dir);
     cap_device_meta(cap, "cap_ncu");
     int nsm;
@@ -111,6 +116,7 @@ int main(int argc, char **argv)
         std::fflush(stdout);
         launch++;
     };
+    if (part == "e36") {
     fill_hash();
     // the stream past the L1 (default) and past the L2 (.cg)
     for (int cg = 0; cg < 2; cg++)
@@ -158,9 +164,44 @@ int main(int argc, char **argv)
             log("chase", "default", 0, kib, (size_t)kib * 1024, hops, ev_ms(ea, eb) * 1e6);
         }
     }
+    }
+    // carve: the default-cached stream at 1, 2, 4 and 8 CTAs an SM, 128 and
+    // 192 KiB an SM (ncu's launch__shared_mem_config_size: the L1's share)
+    if (part == "carve") {
+        fill_hash();
+        for (int k : {1, 2, 4, 8})
+            for (int kib : {128, 192}) {
+                size_t bytes = (size_t)kib * 1024 * nsm, n4 = bytes / 16;
+                for (int passes : {3, 6}) {
+                    CK(cudaEventRecord(ea));
+                    stream_kernel<false><<<nsm * k, 256>>>(drec, (const float4 *)buf, n4, passes, fsink);
+                    CK(cudaEventRecord(eb));
+                    CK(cudaEventSynchronize(eb));
+                    CK(cudaGetLastError());
+                    log("stream", "default", k, kib, bytes, passes, ev_ms(ea, eb) * 1e6);
+                }
+            }
+    }
+    if (part == "carve") {
+        std::fclose(f);
+        cap_end(cap);
+        return 0;
+    }
     // strided cycles: N lines S bytes apart (S in words below 2^32)
-    for (size_t S : {4096ul, 65536ul, 540672ul, 2097152ul})
-        for (uint32_t n : {16u, 64u, 256u, 1024u}) {
+    // (strides: every power of two from 128 B to 2 MiB and E35's 528 KiB and
+    // 4.125 MiB, 32-2048 lines: where a stride's lines start to meet in a set)
+    std::vector<size_t> strides = {4096ul, 65536ul, 540672ul, 2097152ul};
+    std::vector<uint32_t> counts = {16u, 64u, 256u, 1024u};
+    if (part == "strides") {
+        strides.clear();
+        for (size_t S = 128; S <= 2097152; S *= 2)
+            strides.push_back(S);
+        strides.push_back(540672ul);
+        strides.push_back(4325376ul);
+        counts = {32u, 64u, 128u, 256u, 512u, 1024u, 2048u};
+    }
+    for (size_t S : strides)
+        for (uint32_t n : counts) {
             if ((size_t)n * S > big)
                 continue;
             uint32_t sw = (uint32_t)(S / 4);
