@@ -406,6 +406,27 @@ __global__ void fma_kernel(Rec *rec, int iters, float *sink)
         sink[0] = v;
 }
 
+// Fills shared by cap_mem and cap_ncu.  E35: every word a hash of its index (odd multiply, xorshift; never 0
+// for index < 2^32 but by chance), so that no two lines hold the same data
+__global__ void fill_hash(uint32_t *a, size_t n)
+{
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) {
+        uint32_t x = (uint32_t)i * 2654435761u + 0x9e3779b9u;
+        x ^= x >> 15;
+        x *= 0x85ebca6bu;
+        x ^= x >> 13;
+        a[i] = x | 1u;
+    }
+}
+
+__global__ void fill_lcg(uint32_t *a, uint32_t nlines)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < nlines)
+        a[(size_t)i * 32] = (1664525u * i + 1013904223u) & (nlines - 1);   // Hull-Dobell: one cycle
+}
+
 // Memory kernels shared by cap_mem and cap_power (`skewsim gen stream` and
 // `skewsim gen add` stand for the default-caching stream_kernel and add_kernel).
 // As a user writes it; thread 0 of each CTA records the CTA's start and end.

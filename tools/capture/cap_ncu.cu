@@ -30,25 +30,6 @@
 // Usage: cap_ncu DIR [e36|strides|carve]   (run under ncu --clock-control none)
 #include "cap.h"
 
-__global__ void ncu_fill_hash(uint32_t *a, size_t n)
-{
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i < n) {
-        uint32_t x = (uint32_t)i * 2654435761u + 0x9e3779b9u;
-        x ^= x >> 15;
-        x *= 0x85ebca6bu;
-        x ^= x >> 13;
-        a[i] = x | 1u;
-    }
-}
-
-__global__ void ncu_fill_lcg(uint32_t *a, uint32_t nlines)
-{
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < nlines)
-        a[(size_t)i * 32] = (1664525u * i + 1013904223u) & (nlines - 1);   // Hull-Dobell: one cycle
-}
-
 __global__ void ncu_chase(const uint32_t *a, int hops, uint32_t *sink)
 {
     uint32_t j = 0;
@@ -103,9 +84,9 @@ int main(int argc, char **argv)
     FILE *f = cap_open(dir, "ncu_launches.csv", "launch,kind,cache,ctas_per_sm,kib_per_sm,bytes,passes,time_ns");
     // (stride rows: ctas_per_sm holds N, kib_per_sm the stride in KiB, passes the hops)
     int launch = 0;
-    auto fill_hash = [&]() {
+    auto fill_all = [&]() {
         size_t words = big / 4;
-        ncu_fill_hash<<<(unsigned)((words + 255) / 256), 256>>>(buf, words);
+        fill_hash<<<(unsigned)((words + 255) / 256), 256>>>(buf, words);
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
     };
@@ -117,7 +98,7 @@ int main(int argc, char **argv)
         launch++;
     };
     if (part == "e36") {
-    fill_hash();
+    fill_all();
     // the stream past the L1 (default) and past the L2 (.cg)
     for (int cg = 0; cg < 2; cg++)
         for (int k : {1, 8}) {
@@ -152,7 +133,7 @@ int main(int argc, char **argv)
     // the one-thread chase around the L1's capacity (E20's random order)
     for (int kib : {128, 256}) {   // the LCG needs a power of two of lines
         uint32_t nlines = (uint32_t)((size_t)kib * 1024 / 128);
-        ncu_fill_lcg<<<(nlines + 255) / 256, 256>>>(buf, nlines);
+        fill_lcg<<<(nlines + 255) / 256, 256>>>(buf, nlines);
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
         for (int hops : {4 * (int)nlines, 8 * (int)nlines}) {
@@ -168,7 +149,7 @@ int main(int argc, char **argv)
     // carve: the default-cached stream at 1, 2, 4 and 8 CTAs an SM, 128 and
     // 192 KiB an SM (ncu's launch__shared_mem_config_size: the L1's share)
     if (part == "carve") {
-        fill_hash();
+        fill_all();
         for (int k : {1, 2, 4, 8})
             for (int kib : {128, 192}) {
                 size_t bytes = (size_t)kib * 1024 * nsm, n4 = bytes / 16;
