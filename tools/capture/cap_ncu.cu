@@ -27,7 +27,7 @@
 // with its event-timed ns (right without ncu as well).
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_ncu cap_ncu.cu
-// Usage: cap_ncu DIR [e36|strides|carve]   (run under ncu --clock-control none)
+// Usage: cap_ncu DIR [e36|strides|carve|warps]   (run under ncu --clock-control none)
 #include "cap.h"
 
 __global__ void ncu_chase(const uint32_t *a, int hops, uint32_t *sink)
@@ -57,12 +57,12 @@ __global__ void ncu_walk(const uint32_t *a, int hops, uint32_t *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve]\n");
+        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps]\n");
         return 2;
     }
     std::string dir = argv[1], part = argc > 2 ? argv[2] : "e36";
-    if (part != "e36" && part != "strides" && part != "carve") {
-        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides or carve\n", part.c_str());
+    if (part != "e36" && part != "strides" && part != "carve" && part != "warps") {
+        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides, carve or warps\n", part.c_str());
         return 2;
     }
     Cap cap = cap_begin(dir);
@@ -163,7 +163,39 @@ int main(int argc, char **argv)
                 }
             }
     }
-    if (part == "carve") {
+    // warps: one CTA an SM of 1-32 warps at 192 KiB an SM (does the L1 lose
+    // lines below capacity by warps or by CTAs?), and the .cg and default
+    // streams at eight CTAs an SM between 320 and 384 KiB (the L2's cliff)
+    if (part == "warps") {
+        fill_all();
+        for (int block : {32, 64, 128, 256, 512, 1024}) {
+            size_t bytes = (size_t)192 * 1024 * nsm, n4 = bytes / 16;
+            for (int passes : {3, 6}) {
+                CK(cudaEventRecord(ea));
+                stream_kernel<false><<<nsm, block>>>(drec, (const float4 *)buf, n4, passes, fsink);
+                CK(cudaEventRecord(eb));
+                CK(cudaEventSynchronize(eb));
+                CK(cudaGetLastError());
+                log("stream_b", "default", block, 192, bytes, passes, ev_ms(ea, eb) * 1e6);
+            }
+        }
+        for (int cg = 0; cg < 2; cg++)
+            for (int kib : {336, 352, 368}) {
+                size_t bytes = (size_t)kib * 1024 * nsm, n4 = bytes / 16;
+                for (int passes : {3, 6}) {
+                    CK(cudaEventRecord(ea));
+                    if (cg)
+                        stream_kernel<true><<<nsm * 8, 256>>>(drec, (const float4 *)buf, n4, passes, fsink);
+                    else
+                        stream_kernel<false><<<nsm * 8, 256>>>(drec, (const float4 *)buf, n4, passes, fsink);
+                    CK(cudaEventRecord(eb));
+                    CK(cudaEventSynchronize(eb));
+                    CK(cudaGetLastError());
+                    log("stream", cg ? "cg" : "default", 8, kib, bytes, passes, ev_ms(ea, eb) * 1e6);
+                }
+            }
+    }
+    if (part == "carve" || part == "warps") {
         std::fclose(f);
         cap_end(cap);
         return 0;
