@@ -656,6 +656,25 @@ START_TEST(test_validate_e31)
 }
 END_TEST
 
+/* validate's E35 section on a hand-made l1cap file (tests/data/e35one): one
+ * cell, three launches over hashed words at 1000, 3000 and 2000 GB/s and
+ * one over zeros at 99999, which the section leaves out: the chip's figure
+ * is the hashed launches' median, 2000.0 (2500.0 with the zeros row), and
+ * a 4-pass stream of 8.25 MiB at one CTA an SM is not 2000 GB/s in the
+ * model (its launch alone is microseconds), so the row fails and the
+ * status says so. */
+START_TEST(test_validate_e35)
+{
+    cli_result r;
+    run_cli("validate -c configs/h100.yaml -d tests/data/e35one --only e35", &r);
+    ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
+    ck_assert_msg(strstr(r.out, "FAIL   stream.ca k1 64 KiB                   2000.0"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "predicted\n"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "FAILED: 1 criterion(s) failed"), "%s", r.out);
+    cli_free(&r);
+}
+END_TEST
+
 /* validate's E36 section on a hand-made ncu capture (tests/data/e36one:
  * one stream at 3 and 6 passes whose counts differ by 4,000,000 L1 sectors
  * of which 2,000,000 hit, and by 1,600,000 L2 sectors of which 400,000
@@ -1072,6 +1091,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_validate_e22b);
     tcase_add_test(tc, test_validate_e30);
     tcase_add_test(tc, test_validate_e31);
+    tcase_add_test(tc, test_validate_e35);
     tcase_add_test(tc, test_validate_e36);
     tcase_add_test(tc, test_validate_e23);
     tcase_add_test(tc, test_validate_e24);

@@ -296,10 +296,7 @@ int validate_e36_has_capture(const char *dir)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/ncu/ncu.csv.gz", dir);
-    FILE *f = fopen(path, "r");
-    if (f)
-        fclose(f);
-    return f != NULL;
+    return access(path, R_OK) == 0;
 }
 
 int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
