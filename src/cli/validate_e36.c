@@ -10,11 +10,12 @@
  * passes, the cold first pass cancelled, and gives:
  *
  *   L1   l1tex global-load sectors that hit, over all of them (default rows);
- *   L2   of the SMs' L2 read sectors (lts srcunit tex), those found in the
- *        SM's own partition plus those its far requests found in the other
- *        (lts srcunit ltcfabric hits): the share that did not come from
- *        DRAM (.cg rows; the default rows' are printed, not judged, as
- *        their L2 traffic is what the L1 leaves).
+ *   L2   of the SMs' L2 read lookups (lts srcunit tex, hits and misses:
+ *        the sector count itself can run a few per cent past them), those
+ *        that hit in the SM's own partition plus those its far requests hit
+ *        in the other (lts srcunit ltcfabric hits): the share that did not
+ *        come from DRAM (.cg rows; the default rows' are printed, not
+ *        judged, as their L2 traffic is what the L1 leaves).
  *
  * The model runs the same two kernels, each alone from empty caches (its
  * L1s are emptied at a launch anyway), and takes the same differences of
@@ -35,11 +36,11 @@
 #define E36_TOL 0.10
 #define E36_MAXL 256     /* launches */
 
-enum { M_L1S, M_L1H, M_TEX, M_TEXH, M_FABH, M_N };
+enum { M_L1S, M_L1H, M_TEX, M_TEXH, M_TEXM, M_FABH, M_N };
 static const char *const e36_metric[M_N] = {
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
     "lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
-    "lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum",
+    "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", "lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum",
 };
 
 typedef struct {
@@ -99,6 +100,11 @@ static int read_ncu(const char *path, e36_launch *L, int *nl, sk_error *e)
     *nl = 0;
     while (rc == 0 && gzgets(f, line, sizeof line)) {
         lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: a line longer than %zu characters", path, lineno, sizeof line - 2);
+            break;
+        }
         line[strcspn(line, "\r\n")] = '\0';
         if (!strncmp(line, "launch ", 7)) {
             e36_launch *x = &L[*nl];
@@ -144,7 +150,7 @@ static int read_ncu(const char *path, e36_launch *L, int *nl, sk_error *e)
         }
         char *end;
         long id = n > idc ? strtol(fld[idc], &end, 10) : -1;
-        if (n <= valc || n <= namec || id < 0 || *end || id < last_id || id > last_id + 1 || id >= *nl) {
+        if (n <= valc || n <= namec || id < 0 || *end || end == fld[idc] || id < last_id || id > last_id + 1 || id >= *nl) {
             rc = sk_errorf(e, SK_EIO,
                            "%s:%ld: ncu row of kernel ID '%s': expected IDs in order, each after its launch line",
                            path, lineno, n > idc ? fld[idc] : "?");
@@ -311,19 +317,19 @@ int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
     e36_launch *L = calloc(E36_MAXL, sizeof *L);
     if (!L)
         return sk_errorf(e, SK_EIO, "validate: E36: out of memory");
-    int nl = 0, rc = read_ncu(path, L, &nl, e);
-    if (rc == 0)
-        printf("\nE36 hit rates past capacity, E35's stream under ncu (ncu/; three steady passes: 6 less 3; "
-               "L1: sectors hit; L2: read sectors not from DRAM)\n");
+    int nl = 0, pairs = 0, rc = read_ncu(path, L, &nl, e);
     for (int i = 0; rc == 0 && i + 1 < nl; i++) {
         const e36_launch *a = &L[i], *b = &L[i + 1];
         if (strcmp(a->kind, "stream") || strcmp(b->kind, "stream") || strcmp(a->cache, b->cache) || a->k != b->k ||
             a->kib != b->kib || a->bytes != b->bytes || b->passes != 2 * a->passes)
             continue;
         i++;
-        if (a->kib <= 0 || a->bytes % ((long long)a->kib * 1024) || a->k <= 0) {
-            rc = sk_errorf(e, SK_EIO, "%s: launch %d: %lld bytes are no whole number of %d KiB footprints", path,
-                           i - 1, a->bytes, a->kib);
+        if (a->k < 1 || a->k > 32 || a->kib < 1 || a->bytes % ((long long)a->kib * 1024) ||
+            a->bytes / ((long long)a->kib * 1024) > 1024 || a->bytes > (1ll << 33) || b->passes > 4096) {
+            rc = sk_errorf(e, SK_EIO,
+                           "%s: launches %d and %d: k=%d kib=%d bytes=%lld passes=%ld: expected 1-32 CTAs an SM, "
+                           "bytes a whole number (1-1024) of KiB footprints, at most 8 GiB and 4096 passes",
+                           path, i - 1, i, a->k, a->kib, a->bytes, b->passes);
             break;
         }
         if ((a->have & b->have) != (1 << M_N) - 1) {
@@ -334,6 +340,22 @@ int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
         double d[M_N];
         for (int j = 0; j < M_N; j++)
             d[j] = b->m[j] - a->m[j];
+        /* a count may differ by a few sectors between ncu's replays (the
+         * capture's far hits of the L1-resident cells: -1 to -130 of
+         * millions): a fall past a thousandth of the L1's growth is not that */
+        int fell = !(d[M_L1S] > 0);
+        for (int j = 0; j < M_N; j++)
+            fell |= d[j] < -1e-3 * d[M_L1S];
+        if (fell) {
+            rc = sk_errorf(e, SK_EIO, "%s: launches %d and %d: a count fell, or the L1's sectors did not grow, "
+                           "from %ld to %ld passes: expected each to grow (or fall by under a thousandth of the "
+                           "L1's growth)", path, i - 1, i, a->passes,
+                           b->passes);
+            break;
+        }
+        if (++pairs == 1)   /* the title once a pair is found (an error before it leaves stdout empty) */
+            printf("\nE36 hit rates past capacity, E35's stream under ncu (ncu/; steady passes: the launch at 2P "
+                   "passes less the one at P; L1: sectors hit; L2: read sectors not from DRAM)\n");
         double ma[4], mb[4];
         if ((rc = model_counts(&c, a, ma, e)) < 0 || (rc = model_counts(&c, b, mb, e)) < 0)
             break;
@@ -348,12 +370,13 @@ int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
             *fails += !ok;
         }
         /* the L2's share where it carries a tenth of the loads or more */
-        if (d[M_TEX] >= 0.1 * d[M_L1S] && d[M_TEX] > 0 && !(mb[2] > ma[2])) {
+        double looked = d[M_TEXH] + d[M_TEXM];
+        if (d[M_TEX] >= 0.1 * d[M_L1S] && looked > 0 && !(mb[2] > ma[2])) {
             snprintf(what, sizeof what, "L2 %s k%d %d KiB", cg ? "cg" : "ca", a->k, a->kib);
             printf("%-6s %-34s %9.3f %9s %-5s %7s    the model read nothing from L2 in these passes\n", "info", what,
-                   (d[M_TEXH] + d[M_FABH]) / d[M_TEX], "-", "hit", "");
-        } else if (d[M_TEX] >= 0.1 * d[M_L1S] && d[M_TEX] > 0) {
-            double chip = (d[M_TEXH] + d[M_FABH]) / d[M_TEX], simv = (mb[3] - ma[3]) / (mb[2] - ma[2]);
+                   (d[M_TEXH] + d[M_FABH]) / looked, "-", "hit", "");
+        } else if (d[M_TEX] >= 0.1 * d[M_L1S] && looked > 0) {
+            double chip = (d[M_TEXH] + d[M_FABH]) / looked, simv = (mb[3] - ma[3]) / (mb[2] - ma[2]);
             int ok = fabs(simv - chip) <= E36_TOL;
             snprintf(what, sizeof what, "L2 %s k%d %d KiB", cg ? "cg" : "ca", a->k, a->kib);
             printf("%-6s %-34s %9.3f %9.3f %-5s %+6.3f    %s\n", cg ? (ok ? "PASS" : "FAIL") : "info", what, chip,
@@ -362,5 +385,8 @@ int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
         }
     }
     free(L);
+    if (rc == 0 && pairs == 0)
+        rc = sk_errorf(e, SK_EIO, "%s: no stream launched at P and then 2P passes: expected cap_ncu's e36 capture",
+                       path);
     return rc;
 }
