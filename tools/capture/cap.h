@@ -447,6 +447,23 @@ __global__ void stream_kernel(Rec *rec, const float4 *a, size_t n4, int passes, 
         rec[blockIdx.x] = Rec{blockIdx.x, smid(), t0, gtimer(), c0, (uint64_t)clock64()};
 }
 
+// One launch of stream_kernel (default-cached or .cg) between two events:
+// its time in ns (cap_mem: E11's and E24's `stream` table, E35's `l1cap`;
+// cap_ncu: E36).
+static double timed_stream(int cg, int ctas, int block, Rec *drec, const void *buf, size_t n4, int passes,
+                           float *sink, cudaEvent_t ea, cudaEvent_t eb)
+{
+    CK(cudaEventRecord(ea));
+    if (cg)
+        stream_kernel<true><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, sink);
+    else
+        stream_kernel<false><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, sink);
+    CK(cudaEventRecord(eb));
+    CK(cudaEventSynchronize(eb));
+    CK(cudaGetLastError());
+    return ev_ms(ea, eb) * 1e6;
+}
+
 __global__ void add_kernel(Rec *rec, const float *a, const float *b, float *c, size_t n)
 {
     uint64_t t0 = gtimer(), c0 = clock64();

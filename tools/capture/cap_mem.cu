@@ -40,22 +40,6 @@
 #include "cap.h"
 
 // ---------------------------------------------------------------- chase
-// One launch of stream_kernel (default-cached or .cg) between two events:
-// its time in ns (E11's and E24's `stream` table, E35's `l1cap`).
-static double timed_stream(int cg, int ctas, int block, Rec *drec, const void *buf, size_t n4, int passes,
-                           float *sink, cudaEvent_t ea, cudaEvent_t eb)
-{
-    CK(cudaEventRecord(ea));
-    if (cg)
-        stream_kernel<true><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, sink);
-    else
-        stream_kernel<false><<<ctas, block>>>(drec, (const float4 *)buf, n4, passes, sink);
-    CK(cudaEventRecord(eb));
-    CK(cudaEventSynchronize(eb));
-    CK(cudaGetLastError());
-    return ev_ms(ea, eb) * 1e6;
-}
-
 template <bool CG>
 __global__ void chase_kernel(const uint32_t *a, int hops, uint64_t *out, uint32_t *sink)
 {

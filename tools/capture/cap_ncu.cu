@@ -97,6 +97,14 @@ int main(int argc, char **argv)
         std::fflush(stdout);
         launch++;
     };
+    // one stream cell at 3 and at 6 passes (the counts' difference is three
+    // steady passes), logged with `field` in the ctas_per_sm column
+    auto stream_pair = [&](const char *kind, int cg, int ctas, int block, int field, int kib) {
+        size_t bytes = (size_t)kib * 1024 * nsm;
+        for (int passes : {3, 6})
+            log(kind, cg ? "cg" : "default", field, kib, bytes, passes,
+                timed_stream(cg, ctas, block, drec, buf, bytes / 16, passes, fsink, ea, eb));
+    };
     if (part == "e36") {
     fill_all();
     // the stream past the L1 (default) and past the L2 (.cg)
@@ -104,20 +112,8 @@ int main(int argc, char **argv)
         for (int k : {1, 8}) {
             if (cg && k == 1)
                 continue;
-            for (int kib : {128, 192, 256, 288, 320, 384, 448, 512}) {
-                size_t bytes = (size_t)kib * 1024 * nsm, n4 = bytes / 16;
-                for (int passes : {3, 6}) {
-                    CK(cudaEventRecord(ea));
-                    if (cg)
-                        stream_kernel<true><<<nsm * k, 256>>>(drec, (const float4 *)buf, n4, passes, fsink);
-                    else
-                        stream_kernel<false><<<nsm * k, 256>>>(drec, (const float4 *)buf, n4, passes, fsink);
-                    CK(cudaEventRecord(eb));
-                    CK(cudaEventSynchronize(eb));
-                    CK(cudaGetLastError());
-                    log("stream", cg ? "cg" : "default", k, kib, bytes, passes, ev_ms(ea, eb) * 1e6);
-                }
-            }
+            for (int kib : {128, 192, 256, 288, 320, 384, 448, 512})
+                stream_pair("stream", cg, nsm * k, 256, k, kib);
         }
     // the add, as E11 ran it (one launch from a flushed L2 under ncu)
     for (size_t mb : {4, 16, 64}) {
@@ -151,49 +147,19 @@ int main(int argc, char **argv)
     if (part == "carve") {
         fill_all();
         for (int k : {1, 2, 4, 8})
-            for (int kib : {128, 192}) {
-                size_t bytes = (size_t)kib * 1024 * nsm, n4 = bytes / 16;
-                for (int passes : {3, 6}) {
-                    CK(cudaEventRecord(ea));
-                    stream_kernel<false><<<nsm * k, 256>>>(drec, (const float4 *)buf, n4, passes, fsink);
-                    CK(cudaEventRecord(eb));
-                    CK(cudaEventSynchronize(eb));
-                    CK(cudaGetLastError());
-                    log("stream", "default", k, kib, bytes, passes, ev_ms(ea, eb) * 1e6);
-                }
-            }
+            for (int kib : {128, 192})
+                stream_pair("stream", 0, nsm * k, 256, k, kib);
     }
     // warps: one CTA an SM of 1-32 warps at 192 KiB an SM (does the L1 lose
     // lines below capacity by warps or by CTAs?), and the .cg and default
     // streams at eight CTAs an SM between 320 and 384 KiB (the L2's cliff)
     if (part == "warps") {
         fill_all();
-        for (int block : {32, 64, 128, 256, 512, 1024}) {
-            size_t bytes = (size_t)192 * 1024 * nsm, n4 = bytes / 16;
-            for (int passes : {3, 6}) {
-                CK(cudaEventRecord(ea));
-                stream_kernel<false><<<nsm, block>>>(drec, (const float4 *)buf, n4, passes, fsink);
-                CK(cudaEventRecord(eb));
-                CK(cudaEventSynchronize(eb));
-                CK(cudaGetLastError());
-                log("stream_b", "default", block, 192, bytes, passes, ev_ms(ea, eb) * 1e6);
-            }
-        }
+        for (int block : {32, 64, 128, 256, 512, 1024})
+            stream_pair("stream_b", 0, nsm, block, block, 192);
         for (int cg = 0; cg < 2; cg++)
-            for (int kib : {336, 352, 368}) {
-                size_t bytes = (size_t)kib * 1024 * nsm, n4 = bytes / 16;
-                for (int passes : {3, 6}) {
-                    CK(cudaEventRecord(ea));
-                    if (cg)
-                        stream_kernel<true><<<nsm * 8, 256>>>(drec, (const float4 *)buf, n4, passes, fsink);
-                    else
-                        stream_kernel<false><<<nsm * 8, 256>>>(drec, (const float4 *)buf, n4, passes, fsink);
-                    CK(cudaEventRecord(eb));
-                    CK(cudaEventSynchronize(eb));
-                    CK(cudaGetLastError());
-                    log("stream", cg ? "cg" : "default", 8, kib, bytes, passes, ev_ms(ea, eb) * 1e6);
-                }
-            }
+            for (int kib : {336, 352, 368})
+                stream_pair("stream", cg, nsm * 8, 256, 8, kib);
     }
     if (part == "carve" || part == "warps") {
         std::fclose(f);
