@@ -226,9 +226,8 @@ int validate_e35_has_capture(const char *dir)
 
 int validate_e35(const cfg *c0, const char *dir, int *fails, sk_error *e)
 {
-    cfg cc = *c0;
-    const cfg *c = &cc;
-    if (cfg_set(&cc, "memory.model=hierarchy", e) < 0)
+    cfg c = *c0;
+    if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
         return e->code;
     char path[4096];
     snprintf(path, sizeof path, "%s/l1cap/l1cap_stream.csv", dir);
@@ -288,7 +287,7 @@ int validate_e35(const cfg *c0, const char *dir, int *fails, sk_error *e)
             continue;
         long sms = (long)(ws[i] / ((long long)e35_sample[i].kib * 1024));
         double t;
-        if ((rc = e11_grid_ns(c, sms * e35_sample[i].k, 256, ws[i], passes[i], 0, e35_sample[i].cg, &t, e)) < 0)
+        if ((rc = e11_grid_ns(&c, sms * e35_sample[i].k, 256, ws[i], passes[i], 0, e35_sample[i].cg, &t, e)) < 0)
             break;
         char what[64];
         snprintf(what, sizeof what, "stream.%s k%d %d KiB", e35_sample[i].cg ? "cg" : "ca", e35_sample[i].k,
