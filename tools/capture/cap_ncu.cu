@@ -100,7 +100,7 @@ int main(int argc, char **argv)
     // one stream cell at 3 and at 6 passes (the counts' difference is three
     // steady passes), logged with `field` in the ctas_per_sm column
     auto stream_pair = [&](const char *kind, int cg, int ctas, int block, int field, int kib) {
-        size_t bytes = (size_t)kib * 1024 * nsm;
+        size_t bytes = (size_t)kib * 1024 * (ctas < nsm ? ctas : nsm);
         for (int passes : {3, 6})
             log(kind, cg ? "cg" : "default", field, kib, bytes, passes,
                 timed_stream(cg, ctas, block, drec, buf, bytes / 16, passes, fsink, ea, eb));
@@ -160,6 +160,11 @@ int main(int argc, char **argv)
         for (int cg = 0; cg < 2; cg++)
             for (int kib : {336, 352, 368})
                 stream_pair("stream", cg, nsm * 8, 256, 8, kib);
+        // one CTA of 32 warps on one SM, .cg, 8-48 MiB: does one SM's
+        // partition hold the replicas of all its far lines (its cliff near
+        // half the L2) or only its own (near all of it)?
+        for (int mib : {8, 16, 20, 24, 28, 32, 40, 48})
+            stream_pair("stream_1sm", 1, 1, 1024, 1, mib * 1024);
     }
     if (part == "carve" || part == "warps") {
         std::fclose(f);
