@@ -828,6 +828,50 @@ START_TEST(test_l2_replica_home_lru)
 }
 END_TEST
 
+/* memory.l2.replicate 6 against 1, on a 2-way, 1-set slice per partition
+ * (.cg loads).  SM a is homed in partition 0, SM b in 1; X, Y1 and Y2 live
+ * in 1, Z1 and Z2 in 0.
+ *   a: X           replica of X in 0; home copy of X in 1, most recent
+ *   b: Y1          partition 1: X, then Y1
+ *   a: Z1, Z2      partition 0: the replica of X goes
+ *   a: X           replica miss, home hit: 1 makes X the most recent; 6
+ *                  leaves it older than Y1
+ *   b: Y2          evicts Y1 (1) or X's home copy (6)
+ *   b: Y1          miss (1) or hit (6) */
+START_TEST(test_l2_replica_home_keep)
+{
+    for (int rep = 1; rep <= 6; rep += 5) {
+        cfg c;
+        topo t;
+        char r[64];
+        snprintf(r, sizeof r, "memory.l2.replicate=%d", rep);
+        cfg_with(&c, &t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1",
+                 "memory.l2.sets=1", "memory.l2.slice_bytes=256", NULL);
+        mem_hier *h = hier(&c, &t);
+        int a = first_sm_at_home(h, 0), b = first_sm_at_home(h, 1);
+        ck_assert(a >= 0 && b >= 0);
+        uint64_t x = addr_in(1 << 24, 1), y1 = addr_in(x + 4096, 1), y2 = addr_in(y1 + 4096, 1);
+        uint64_t z1 = addr_in(1 << 24, 0), z2 = addr_in(z1 + 4096, 0);
+        ps_t tt = 0, step = 10000000;   /* 10 us apart: nothing in flight */
+        const int f = MEM_F_BYPASS_L1;
+        warp_op(h, a, MEM_LOAD, x, tt += step, f);
+        warp_op(h, b, MEM_LOAD, y1, tt += step, f);
+        warp_op(h, a, MEM_LOAD, z1, tt += step, f);
+        warp_op(h, a, MEM_LOAD, z2, tt += step, f);
+        uint64_t dram = mem_hier_stats(h, a)->dram_rd_bytes;
+        warp_op(h, a, MEM_LOAD, x, tt += step, f);
+        ck_assert_uint_eq(mem_hier_stats(h, a)->dram_rd_bytes, dram);   /* the home copy served it */
+        warp_op(h, b, MEM_LOAD, y2, tt += step, f);
+        warp_op(h, b, MEM_LOAD, y1, tt += step, f);
+        const mem_stats *sb = mem_hier_stats(h, b);
+        ck_assert_uint_eq(sb->l2_hits, rep == 6 ? 4 : 0);
+        ck_assert_uint_eq(sb->l2_misses, rep == 6 ? 8 : 12);
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+}
+END_TEST
+
 /* MEM_CACHE_MID (memory.l2.replicate 4's home copies), one set of 4 ways
  * filled A, B, C, D in that order (LRU order A < B < C < D):
  *   X read with MID   evicts A; enters at the median of B, C, D (C's age)
@@ -839,9 +883,9 @@ END_TEST
  * (A) moves it to the median: B goes before it. */
 START_TEST(test_cache_mid_insertion)
 {
-    static const uint8_t flag[3] = { 0, MEM_CACHE_NO_TOUCH, MEM_CACHE_MID };
-    static const int gone_at[3] = { 4, 1, 2 };
-    for (int f = 0; f < 3; f++) {
+    static const uint8_t flag[4] = { 0, MEM_CACHE_NO_TOUCH, MEM_CACHE_MID, MEM_CACHE_KEEP_PLACE };
+    static const int gone_at[4] = { 4, 1, 2, 4 };
+    for (int f = 0; f < 4; f++) {
         mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
@@ -874,6 +918,30 @@ START_TEST(test_cache_mid_insertion)
     ck_assert_uint_ne(mem_cache_probe(c, L(2), NULL), 0);
     ck_assert_uint_ne(mem_cache_probe(c, L(3), NULL), 0);
     mem_cache_destroy(c);
+}
+END_TEST
+
+/* MEM_CACHE_KEEP_PLACE (memory.l2.replicate 6's home copies), one set of 4
+ * ways filled A, B, C, D: a KEEP_PLACE hit on A leaves it the least recent,
+ * so the next plain fill evicts it (a plain hit would make it the most
+ * recent, and B would go); the line a KEEP_PLACE read allocates enters as
+ * the most recent (test_cache_mid_insertion). */
+START_TEST(test_cache_keep_place)
+{
+    for (int f = 0; f < 2; f++) {
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
+        mem_cache *c = mem_cache_create(&g);
+        mem_cache_res r = { 0 };
+        ps_t t = 0;
+        for (uint64_t li = 0; li < 4; li++)
+            mem_cache_read(c, L(li), 0xf, t += 1000, 0, NULL, &r);
+        mem_cache_read(c, L(0), 0xf, t += 1000, f ? MEM_CACHE_KEEP_PLACE : 0, NULL, &r);
+        ck_assert_uint_eq(r.hits, 4);
+        mem_cache_read(c, L(10), 0xf, t += 1000, 0, NULL, &r);
+        ck_assert_uint_eq(mem_cache_probe(c, L(0), NULL) == 0, f == 1);
+        ck_assert_uint_eq(mem_cache_probe(c, L(1), NULL) == 0, f == 0);
+        mem_cache_destroy(c);
+    }
 }
 END_TEST
 
@@ -944,7 +1012,7 @@ END_TEST
  *   a: X               its home copy serves it, or HBM does */
 START_TEST(test_l2_replica_home_mid)
 {
-    for (int rep = 1; rep <= 5; rep++) {
+    for (int rep = 1; rep <= 6; rep++) {
         if (rep == 2)
             continue;
         for (int k = 4; k <= 6; k += 2) {
@@ -976,7 +1044,9 @@ START_TEST(test_l2_replica_home_mid)
             uint64_t dram = mem_hier_stats(h, a)->dram_rd_bytes;
             warp_op(h, a, MEM_LOAD, x, tt += step, f);
             ck_assert_uint_eq(mem_hier_stats(h, a)->l2_replica_hits, 0);
-            int kept = rep == 1 || (rep >= 4 && k == 4);   /* 5: Y1..Y3 are partition 1's own lines, as 4 */
+            /* 5: Y1..Y3 are partition 1's own lines, as 4; 6: the home
+             * copy entered as the most recent, as 1 */
+            int kept = rep == 1 || rep == 6 || (rep >= 4 && k == 4);
             ck_assert_msg((mem_hier_stats(h, a)->dram_rd_bytes == dram) == kept,
                           "replicate %d, k %d: home copy %s", rep, k, kept ? "lost" : "kept");
             mem_hier_destroy(h);
@@ -3007,7 +3077,7 @@ START_TEST(test_property_mem_keys)
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         snprintf(set[8], sizeof set[8], "memory.hbm.row_idle_ps=%llu", (unsigned long long)(x >> 33) % 1000000001);
         x = x * 6364136223846793005ull + 1442695040888963407ull;
-        snprintf(set[9], sizeof set[9], "memory.l2.replicate=%llu", (unsigned long long)(x >> 33) % 6);
+        snprintf(set[9], sizeof set[9], "memory.l2.replicate=%llu", (unsigned long long)(x >> 33) % 7);
         cfg c;
         sk_error e = { 0 };
         tu_cfg(&c, TU_H200, NULL);
@@ -3481,6 +3551,8 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l2_replica_home_mid);
     tcase_add_test(tc, test_l2_replica_far_chase);
     tcase_add_test(tc, test_cache_mid_insertion);
+    tcase_add_test(tc, test_cache_keep_place);
+    tcase_add_test(tc, test_l2_replica_home_keep);
     tcase_add_test(tc, test_cache_mid_remote);
     tcase_add_test(tc, test_cache_set_div);
     tcase_add_test(tc, test_cache_set_hash);

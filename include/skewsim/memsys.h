@@ -224,6 +224,11 @@ const char *mem_cache_geom_check(const mem_cache_geom *g);
  * cache's behalf that counts as half a use (l2.c, memory.l2.replicate 4).
  * Not stored with the line. */
 #define MEM_CACHE_MID 0x20
+/* fill_flags bit: a hit leaves the line's place in LRU order as it is; a
+ * line the read allocates enters at the MRU end (l2.c, memory.l2.replicate
+ * 6: the home copy fetched for a remote reader's replica).  Not stored
+ * with the line. */
+#define MEM_CACHE_KEEP_PLACE 0x10
 
 /* Read sectors smask of the line holding addr at time t.  A sector valid
  * and filled by t hits; one still being filled merges with that fill; the

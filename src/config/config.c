@@ -360,13 +360,14 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("memory.l2.frame_bit", l2_frame_bit, 21, 12, 64, "bit",
             "bits from this one up are the physical frame, not modelled: each frame's "
             "partition bit is flipped by a fixed hash of its number (64 = physical = virtual)"),
-    ROW_INT("memory.l2.replicate", l2_replicate, 2, 0, 5, "",
+    ROW_INT("memory.l2.replicate", l2_replicate, 2, 0, 6, "",
             "0: no replicas; 1: a remote line read is kept as a replica in the reader's home "
             "partition; 2: kept, but entering its set as the next victim (LRU insertion); 3: kept "
             "as most recent, and the home copy read for it keeps its LRU place (allocated: next victim); "
             "4: kept as most recent, and the home copy read for it goes to the middle of its set's "
             "LRU order (never older); 5: as 4, the middle taken among the lines the home partition's "
-            "own reads used (most recent when there are none)"),
+            "own reads used (most recent when there are none); 6: kept as most recent, and the home copy "
+            "read for it enters as most recent when allocated but keeps its LRU place when hit"),
     ROW_INT("memory.l2.write_local", l2_write_local, 0, 0, 1, "",
             "with memory.l2.replicate > 0: 1, a store to the other partition's line also keeps its "
             "sectors as a clean replica in the writer's home partition, allocated there when absent "

@@ -196,10 +196,17 @@ static ps_t remote_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
      * it counts as half a use, the home copy going to the middle of its
      * set's LRU order (never older than it was): home copies read only
      * from the other side hold capacity while their replicas miss, and
-     * age out once the replicas serve (docs/memory.md) */
+     * age out once the replicas serve (docs/memory.md).  replicate 6: a
+     * home copy it allocates is an ordinary most-recent line of its
+     * partition, and a read that hits one leaves its LRU place: it ages
+     * out once its replica serves, and takes its place in the set while
+     * it does not (E37: one SM's far lines stay in their own half as well
+     * as in the reader's; E36/E37: the all-SM stream falls to HBM near
+     * 0.9 of the L2, not past it) */
     uint8_t fl = s->replicate == 3   ? MEM_CACHE_NO_TOUCH
                  : s->replicate == 4 ? MEM_CACHE_MID
                  : s->replicate == 5 ? MEM_CACHE_MID | MEM_LINE_FOR_REMOTE
+                 : s->replicate == 6 ? MEM_CACHE_KEEP_PLACE
                                      : 0;
     ps_t out = slice_read(s, x->sm, x->to, line_addr, smask, t + half, fl, &io, &res);
     count(&s->stats[x->sm], &res);
