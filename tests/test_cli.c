@@ -697,6 +697,34 @@ START_TEST(test_validate_e36)
 }
 END_TEST
 
+/* validate's E36 section with E37's capture beside E36's (tests/data/
+ * e37one: ncu/ as e36one, ncu/warps/ with a one-CTA-an-SM stream of 512
+ * threads whose L1 counts differ as e36one's, and one SM's .cg stream of
+ * 32 MiB whose L2 lookups all missed in its own half over the three
+ * steady passes and half of them hit in the other): both captures are
+ * judged, the CTA's size read from k= for stream_b, the one SM's share
+ * (0.500) is the differences', and its row is marked fitted (the replicate
+ * mode was chosen on these rows).  The model's SM keeps its own lines and
+ * replicas in its half (25 MiB of the H100's 50) and serves the far half
+ * from the other: within the tolerance of 0.500. */
+START_TEST(test_validate_e37)
+{
+    cli_result r;
+    run_cli("validate -c configs/h100.yaml -d tests/data/e37one --only e36", &r);
+    ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
+    ck_assert_msg(strstr(r.out, "FAIL   L1 ca k1 64 KiB                        0.500"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "\nE37 the same counts"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "FAIL   L1 ca 1 CTA x 512 64 KiB               0.500     1.000 hit   +0.500    "
+                                "predicted"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "PASS   L2 cg 1 SM 32768 KiB                   0.500 "), "%s", r.out);
+    double v = row_sim(r.out, "L2 cg 1 SM 32768 KiB", "fitted");
+    ck_assert_msg(isfinite(v) && v > 0.4 && v < 0.6, "%g: %s", v, r.out);
+    ck_assert_msg(strstr(r.out, "FAILED: 2 criterion(s) failed"), "%s", r.out);
+    cli_free(&r);
+}
+END_TEST
+
 /* validate's E24 section on a capture directory holding four of its
  * chases and one add (tests/data/e24): the near rows are fitted
  * (memory.l2.scatter_ppm, memory.hbm.row_idle_ps), the rest predicted; a
@@ -1093,6 +1121,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_validate_e31);
     tcase_add_test(tc, test_validate_e35);
     tcase_add_test(tc, test_validate_e36);
+    tcase_add_test(tc, test_validate_e37);
     tcase_add_test(tc, test_validate_e23);
     tcase_add_test(tc, test_validate_e24);
     tcase_add_test(tc, test_validate_e25);
