@@ -27,7 +27,7 @@
 // with its event-timed ns (right without ncu as well).
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_ncu cap_ncu.cu
-// Usage: cap_ncu DIR [e36|strides|carve|warps]   (run under ncu --clock-control none)
+// Usage: cap_ncu DIR [e36|strides|carve|warps|pref]   (run under ncu --clock-control none)
 #include "cap.h"
 
 __global__ void ncu_chase(const uint32_t *a, int hops, uint32_t *sink)
@@ -57,12 +57,12 @@ __global__ void ncu_walk(const uint32_t *a, int hops, uint32_t *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps]\n");
+        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps|pref]\n");
         return 2;
     }
     std::string dir = argv[1], part = argc > 2 ? argv[2] : "e36";
-    if (part != "e36" && part != "strides" && part != "carve" && part != "warps") {
-        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides, carve or warps\n", part.c_str());
+    if (part != "e36" && part != "strides" && part != "carve" && part != "warps" && part != "pref") {
+        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides, carve, warps or pref\n", part.c_str());
         return 2;
     }
     Cap cap = cap_begin(dir);
@@ -166,7 +166,31 @@ int main(int argc, char **argv)
         for (int mib : {8, 16, 20, 24, 28, 32, 40, 48})
             stream_pair("stream_1sm", 1, 1, 1024, 1, mib * 1024);
     }
-    if (part == "carve" || part == "warps") {
+    // pref: one CTA an SM of 256 or 1024 threads at 192 KiB an SM, the
+    // default-cached stream, under the kernel's preferred shared-memory
+    // carve-out (cudaFuncAttributePreferredSharedMemoryCarveout, a launch
+    // attribute of this program's kernel, not a clock or power setting):
+    // E37's one-CTA stream lost a third of its L1 hits with a 32 KB
+    // configuration (<= 256 threads) and 3 % with 16 or 8 KB (512, 1024):
+    // is it the configuration or the CTA's size?  Logged as kind
+    // stream_pP (P the percentage, or d for the default), k= the threads.
+    if (part == "pref") {
+        fill_all();
+        for (int block : {256, 1024})
+            for (int pref : {-1, 0, 13, 25}) {
+                CK(cudaFuncSetAttribute((const void *)stream_kernel<false>,
+                                        cudaFuncAttributePreferredSharedMemoryCarveout, pref));
+                char kind[16];
+                if (pref < 0)
+                    std::snprintf(kind, sizeof kind, "stream_pd");
+                else
+                    std::snprintf(kind, sizeof kind, "stream_p%d", pref);
+                stream_pair(kind, 0, nsm, block, block, 192);
+            }
+        CK(cudaFuncSetAttribute((const void *)stream_kernel<false>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                -1));
+    }
+    if (part == "carve" || part == "warps" || part == "pref") {
         std::fclose(f);
         cap_end(cap);
         return 0;
