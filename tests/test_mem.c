@@ -781,93 +781,77 @@ START_TEST(test_l2_write_local_copy)
 }
 END_TEST
 
-/* memory.l2.replicate 3 against 1, on a 2-way, 1-set slice per partition
- * (hand-built stream, every load .cg so L1 keeps nothing).  SM a is homed
- * in partition 0, SM b in 1; X lives in 1 (remote to a), Y1 and Y2 in 1
- * (local to b), Z1 and Z2 in 0.
- *   b: Y1          partition 1 holds Y1
- *   a: X           replica of X in 0; home copy of X in 1 (3: next victim)
- *   a: Z1, Z2      partition 0: Z1, Z2 push the replica of X out
- *   a: X           replica miss, home hit in 1 (3: X's home keeps its place)
- *   b: Y2          victim in 1: X's home copy (3) or Y1, the least recent (1)
- *   b: Y1          hit (3) or miss (1)
- * b's L2 hits and misses tell which: 3 gives 1 hit / 2 misses, 1 gives 0 / 3. */
+/* The hand-built streams of the two tests below, on a 2-way, 1-set slice
+ * per partition (every load .cg, so the L1 keeps nothing).  SM a is homed
+ * in partition 0, SM b in 1; X, Y1 and Y2 live in 1, Z1 and Z2 in 0.  X's
+ * first read (by a) comes before Y1's (by b) when x_first, after it
+ * otherwise; then a reads Z1, Z2 (the replica of X goes), X again (a
+ * replica miss that its home copy serves: nothing more from HBM), and b
+ * reads Y2 and Y1.  b's L2 hits and misses say which of X's home copy and
+ * Y1 Y2 evicted. */
+static void replica_home_case(int rep, int x_first, uint64_t *hits, uint64_t *misses)
+{
+    cfg c;
+    topo t;
+    char r[64];
+    snprintf(r, sizeof r, "memory.l2.replicate=%d", rep);
+    cfg_with(&c, &t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1", "memory.l2.sets=1",
+             "memory.l2.slice_bytes=256", NULL);
+    mem_hier *h = hier(&c, &t);
+    int a = first_sm_at_home(h, 0), b = first_sm_at_home(h, 1);
+    ck_assert(a >= 0 && b >= 0);
+    uint64_t x = addr_in(1 << 24, 1), y1 = addr_in(x + 4096, 1), y2 = addr_in(y1 + 4096, 1);
+    uint64_t z1 = addr_in(1 << 24, 0), z2 = addr_in(z1 + 4096, 0);
+    ps_t tt = 0, step = 10000000;   /* 10 us apart: nothing in flight */
+    const int f = MEM_F_BYPASS_L1;
+    for (int i = 0; i < 2; i++) {
+        if (i == !x_first)
+            warp_op(h, a, MEM_LOAD, x, tt += step, f);
+        else
+            warp_op(h, b, MEM_LOAD, y1, tt += step, f);
+    }
+    warp_op(h, a, MEM_LOAD, z1, tt += step, f);
+    warp_op(h, a, MEM_LOAD, z2, tt += step, f);
+    uint64_t dram = mem_hier_stats(h, a)->dram_rd_bytes;
+    warp_op(h, a, MEM_LOAD, x, tt += step, f);
+    ck_assert_uint_eq(mem_hier_stats(h, a)->dram_rd_bytes, dram);
+    ck_assert_uint_eq(mem_hier_stats(h, a)->l2_replica_hits, 0);
+    warp_op(h, b, MEM_LOAD, y2, tt += step, f);
+    warp_op(h, b, MEM_LOAD, y1, tt += step, f);
+    *hits = mem_hier_stats(h, b)->l2_hits;
+    *misses = mem_hier_stats(h, b)->l2_misses;
+    mem_hier_destroy(h);
+    topo_free(&t);
+}
+
+/* memory.l2.replicate 3 against 1, Y1 read first: partition 1 holds Y1,
+ * then X's home copy (3: as the next victim; 1: most recent); X's second
+ * read hits it (3 leaves its place, 1 makes it most recent); Y2's victim
+ * is X's home copy (3) or Y1, the least recent (1), so Y1 then hits (3:
+ * 1 hit and 2 misses of b's four-sector loads) or misses (1: 0 and 3). */
 START_TEST(test_l2_replica_home_lru)
 {
     for (int rep = 1; rep <= 3; rep += 2) {
-        cfg c;
-        topo t;
-        char r[64];
-        snprintf(r, sizeof r, "memory.l2.replicate=%d", rep);
-        cfg_with(&c, &t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1",
-                 "memory.l2.sets=1", "memory.l2.slice_bytes=256", NULL);
-        mem_hier *h = hier(&c, &t);
-        int a = first_sm_at_home(h, 0), b = first_sm_at_home(h, 1);
-        ck_assert(a >= 0 && b >= 0);
-        uint64_t x = addr_in(1 << 24, 1), y1 = addr_in(x + 4096, 1), y2 = addr_in(y1 + 4096, 1);
-        uint64_t z1 = addr_in(1 << 24, 0), z2 = addr_in(z1 + 4096, 0);
-        ps_t tt = 0, step = 10000000;   /* 10 us apart: nothing in flight */
-        const int f = MEM_F_BYPASS_L1;
-        warp_op(h, b, MEM_LOAD, y1, tt += step, f);
-        warp_op(h, a, MEM_LOAD, x, tt += step, f);
-        warp_op(h, a, MEM_LOAD, z1, tt += step, f);
-        warp_op(h, a, MEM_LOAD, z2, tt += step, f);
-        uint64_t dram = mem_hier_stats(h, a)->dram_rd_bytes;
-        warp_op(h, a, MEM_LOAD, x, tt += step, f);
-        /* the second read of X found its home copy: nothing more from HBM */
-        ck_assert_uint_eq(mem_hier_stats(h, a)->dram_rd_bytes, dram);
-        ck_assert_uint_eq(mem_hier_stats(h, a)->l2_replica_hits, 0);
-        warp_op(h, b, MEM_LOAD, y2, tt += step, f);
-        warp_op(h, b, MEM_LOAD, y1, tt += step, f);
-        const mem_stats *sb = mem_hier_stats(h, b);
-        ck_assert_uint_eq(sb->l2_hits, rep == 3 ? 4 : 0);
-        ck_assert_uint_eq(sb->l2_misses, rep == 3 ? 8 : 12);
-        mem_hier_destroy(h);
-        topo_free(&t);
+        uint64_t hits, misses;
+        replica_home_case(rep, 0, &hits, &misses);
+        ck_assert_uint_eq(hits, rep == 3 ? 4 : 0);
+        ck_assert_uint_eq(misses, rep == 3 ? 8 : 12);
     }
 }
 END_TEST
 
-/* memory.l2.replicate 6 against 1, on a 2-way, 1-set slice per partition
- * (.cg loads).  SM a is homed in partition 0, SM b in 1; X, Y1 and Y2 live
- * in 1, Z1 and Z2 in 0.
- *   a: X           replica of X in 0; home copy of X in 1, most recent
- *   b: Y1          partition 1: X, then Y1
- *   a: Z1, Z2      partition 0: the replica of X goes
- *   a: X           replica miss, home hit: 1 makes X the most recent; 6
- *                  leaves it older than Y1
- *   b: Y2          evicts Y1 (1) or X's home copy (6)
- *   b: Y1          miss (1) or hit (6) */
+/* memory.l2.replicate 6 against 1, X read first: partition 1 holds X's
+ * home copy (most recent under both), then Y1; X's second read hits the
+ * home copy, which 1 makes the most recent and 6 leaves older than Y1; so
+ * Y2 evicts Y1 (1) or X's home copy (6), and Y1 then misses (1) or hits
+ * (6). */
 START_TEST(test_l2_replica_home_keep)
 {
     for (int rep = 1; rep <= 6; rep += 5) {
-        cfg c;
-        topo t;
-        char r[64];
-        snprintf(r, sizeof r, "memory.l2.replicate=%d", rep);
-        cfg_with(&c, &t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1",
-                 "memory.l2.sets=1", "memory.l2.slice_bytes=256", NULL);
-        mem_hier *h = hier(&c, &t);
-        int a = first_sm_at_home(h, 0), b = first_sm_at_home(h, 1);
-        ck_assert(a >= 0 && b >= 0);
-        uint64_t x = addr_in(1 << 24, 1), y1 = addr_in(x + 4096, 1), y2 = addr_in(y1 + 4096, 1);
-        uint64_t z1 = addr_in(1 << 24, 0), z2 = addr_in(z1 + 4096, 0);
-        ps_t tt = 0, step = 10000000;   /* 10 us apart: nothing in flight */
-        const int f = MEM_F_BYPASS_L1;
-        warp_op(h, a, MEM_LOAD, x, tt += step, f);
-        warp_op(h, b, MEM_LOAD, y1, tt += step, f);
-        warp_op(h, a, MEM_LOAD, z1, tt += step, f);
-        warp_op(h, a, MEM_LOAD, z2, tt += step, f);
-        uint64_t dram = mem_hier_stats(h, a)->dram_rd_bytes;
-        warp_op(h, a, MEM_LOAD, x, tt += step, f);
-        ck_assert_uint_eq(mem_hier_stats(h, a)->dram_rd_bytes, dram);   /* the home copy served it */
-        warp_op(h, b, MEM_LOAD, y2, tt += step, f);
-        warp_op(h, b, MEM_LOAD, y1, tt += step, f);
-        const mem_stats *sb = mem_hier_stats(h, b);
-        ck_assert_uint_eq(sb->l2_hits, rep == 6 ? 4 : 0);
-        ck_assert_uint_eq(sb->l2_misses, rep == 6 ? 8 : 12);
-        mem_hier_destroy(h);
-        topo_free(&t);
+        uint64_t hits, misses;
+        replica_home_case(rep, 1, &hits, &misses);
+        ck_assert_uint_eq(hits, rep == 6 ? 4 : 0);
+        ck_assert_uint_eq(misses, rep == 6 ? 8 : 12);
     }
 }
 END_TEST
