@@ -180,7 +180,7 @@ int main(int argc, char **argv)
             for (int pref : {-1, 0, 13, 25}) {
                 CK(cudaFuncSetAttribute((const void *)stream_kernel<false>,
                                         cudaFuncAttributePreferredSharedMemoryCarveout, pref));
-                char kind[16];
+                char kind[24];
                 if (pref < 0)
                     std::snprintf(kind, sizeof kind, "stream_pd");
                 else
