@@ -207,11 +207,17 @@ static int e36_kind(const char *kind)
     return -1;
 }
 
+/* The SMs launch x's grid covers: its bytes over each SM's footprint. */
+static long long e36_sms(const e36_launch *x)
+{
+    return x->bytes / ((long long)x->kib * 1024);
+}
+
 /* The grid of launch x (a known kind, checked): CTAs and threads a CTA. */
 static void e36_grid(const e36_launch *x, long *ctas, int *block)
 {
     int t = e36_kind(x->kind);
-    long sms = (long)(x->bytes / ((long long)x->kib * 1024));
+    long sms = (long)e36_sms(x);
     *ctas = e36_kinds[t].k_is == E36_K_BLOCK ? sms : sms * x->k;
     *block = e36_kinds[t].k_is == E36_K_BLOCK ? x->k : e36_kinds[t].block;
 }
@@ -346,19 +352,33 @@ int validate_e36_has_capture(const char *dir)
     return access(path, R_OK) == 0;
 }
 
-/* Judge the stream pairs of one ncu capture (title: printed before the
- * first pair); *pairs counts them.  dry: check the capture and count its
- * pairs, print and simulate nothing (so that a bad capture leaves stdout
- * empty, whichever of the two it is). */
-static int e36_judge(const cfg *c, const char *path, const char *title, int dry, int *pairs, int *fails,
-                     sk_error *e)
+/* One ncu capture: its launches, and where each stream pair (P passes,
+ * then 2P) starts among them. */
+typedef struct {
+    e36_launch *L;
+    int nl, np;
+    int pair[E36_MAXL / 2];
+} e36_cap;
+
+/* The counts' differences of the pair starting at launch i. */
+static void e36_diff(const e36_cap *cp, int i, double d[M_N])
 {
-    e36_launch *L = calloc(E36_MAXL, sizeof *L);
-    if (!L)
+    for (int j = 0; j < M_N; j++)
+        d[j] = cp->L[i + 1].m[j] - cp->L[i].m[j];
+}
+
+/* Read the capture at path and check its stream pairs (want: the capture
+ * cap_ncu makes, for the message when there is none); nothing is printed,
+ * so a bad capture leaves stdout empty. */
+static int e36_load(const char *path, const char *want, e36_cap *cp, sk_error *e)
+{
+    cp->L = calloc(E36_MAXL, sizeof *cp->L);
+    cp->nl = cp->np = 0;
+    if (!cp->L)
         return sk_errorf(e, SK_EIO, "validate: E36: out of memory");
-    int nl = 0, rc = read_ncu(path, L, &nl, e);
-    *pairs = 0;
-    for (int i = 0; rc == 0 && i + 1 < nl; i++) {
+    e36_launch *L = cp->L;
+    int rc = read_ncu(path, L, &cp->nl, e);
+    for (int i = 0; rc == 0 && i + 1 < cp->nl; i++) {
         const e36_launch *a = &L[i], *b = &L[i + 1];
         int t = e36_kind(a->kind);
         if (t < 0 || strcmp(a->kind, b->kind) || strcmp(a->cache, b->cache) || a->k != b->k ||
@@ -367,8 +387,8 @@ static int e36_judge(const cfg *c, const char *path, const char *title, int dry,
         i++;
         int blk = e36_kinds[t].k_is == E36_K_BLOCK;
         if ((blk ? a->k < 32 || a->k > 1024 || a->k % 32 : a->k < 1 || a->k > 32) || a->kib < 1 ||
-            a->bytes % ((long long)a->kib * 1024) || a->bytes / ((long long)a->kib * 1024) > 1024 ||
-            a->bytes > (1ll << 33) || b->passes > 4096) {
+            a->bytes % ((long long)a->kib * 1024) || e36_sms(a) > 1024 || a->bytes > (1ll << 33) ||
+            b->passes > 4096) {
             rc = sk_errorf(e, SK_EIO,
                            "%s: launches %d and %d: %s k=%d kib=%d bytes=%lld passes=%ld: expected %s, "
                            "bytes a whole number (1-1024) of KiB footprints, at most 8 GiB and 4096 passes",
@@ -382,8 +402,7 @@ static int e36_judge(const cfg *c, const char *path, const char *title, int dry,
             break;
         }
         double d[M_N];
-        for (int j = 0; j < M_N; j++)
-            d[j] = b->m[j] - a->m[j];
+        e36_diff(cp, i - 1, d);
         /* a count may differ by a few sectors between ncu's replays (the
          * capture's far hits of the L1-resident cells: -1 to -130 of
          * millions): a fall past a thousandth of the L1's growth is not that */
@@ -397,15 +416,25 @@ static int e36_judge(const cfg *c, const char *path, const char *title, int dry,
                            b->passes);
             break;
         }
-        if (dry) {
-            ++*pairs;
-            continue;
-        }
-        if (++*pairs == 1)   /* the title once a pair is found */
-            printf("%s", title);
-        double ma[4], mb[4];
+        cp->pair[cp->np++] = i - 1;
+    }
+    if (rc == 0 && cp->np == 0)
+        rc = sk_errorf(e, SK_EIO, "%s: no stream launched at P and then 2P passes: expected cap_ncu's %s capture",
+                       path, want);
+    return rc;
+}
+
+/* Judge the stream pairs of a loaded capture, under its title. */
+static int e36_judge(const cfg *c, const e36_cap *cp, const char *title, int *fails, sk_error *e)
+{
+    printf("%s", title);
+    for (int p = 0; p < cp->np; p++) {
+        const e36_launch *a = &cp->L[cp->pair[p]], *b = a + 1;
+        int t = e36_kind(a->kind), blk = e36_kinds[t].k_is == E36_K_BLOCK, rc;
+        double d[M_N], ma[4], mb[4];
+        e36_diff(cp, cp->pair[p], d);
         if ((rc = model_counts(c, a, ma, e)) < 0 || (rc = model_counts(c, b, mb, e)) < 0)
-            break;
+            return rc;
         int cg = !strcmp(a->cache, "cg");
         char what[64], cell[40];
         if (t == 0)
@@ -413,7 +442,7 @@ static int e36_judge(const cfg *c, const char *path, const char *title, int dry,
         else if (blk)
             snprintf(cell, sizeof cell, "1 CTA x %d %d KiB", a->k, a->kib);
         else
-            snprintf(cell, sizeof cell, "%ld SM %d KiB", (long)(a->bytes / ((long long)a->kib * 1024)), a->kib);
+            snprintf(cell, sizeof cell, "%lld SM %d KiB", e36_sms(a), a->kib);
         if (!cg && d[M_L1S] > 0 && mb[0] > ma[0]) {
             double chip = d[M_L1H] / d[M_L1S], simv = (mb[1] - ma[1]) / (mb[0] - ma[0]);
             int ok = fabs(simv - chip) <= E36_TOL;
@@ -437,8 +466,7 @@ static int e36_judge(const cfg *c, const char *path, const char *title, int dry,
             *fails += cg && !ok;
         }
     }
-    free(L);
-    return rc;
+    return 0;
 }
 
 int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
@@ -458,25 +486,23 @@ int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
           "\nE37 the same counts: one CTA an SM of 32-1024 threads, the L2's edge, one SM alone (ncu/warps/)\n",
           "warps" },
     };
-    char path[2][4096];
-    int n = 0;
-    for (size_t i = 0; i < SK_ARRAY_LEN(cap); i++) {
-        snprintf(path[i], sizeof path[i], "%s/%s", dir, cap[i].file);
+    e36_cap cp[SK_ARRAY_LEN(cap)];
+    memset(cp, 0, sizeof cp);
+    int n = 0, rc = 0;
+    /* every capture read and checked before anything is printed */
+    for (size_t i = 0; rc == 0 && i < SK_ARRAY_LEN(cap); i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, cap[i].file);
         if (i == 0 && !validate_e36_has_capture(dir))
-            return sk_errorf(e, SK_EIO, "%s: no capture (tools/capture/run_ncu.sh OUT)", path[i]);
-        if (access(path[i], R_OK) != 0)
+            rc = sk_errorf(e, SK_EIO, "%s: no capture (tools/capture/run_ncu.sh OUT)", path);
+        else if (access(path, R_OK) != 0)
             break;
-        n++;
+        else
+            rc = e36_load(path, cap[i].want, &cp[n++], e);
     }
-    /* every capture checked before anything is printed */
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < n; i++) {
-            int pairs = 0, rc = e36_judge(&c, path[i], cap[i].title, pass == 0, &pairs, fails, e);
-            if (rc < 0)
-                return rc;
-            if (pairs == 0)
-                return sk_errorf(e, SK_EIO, "%s: no stream launched at P and then 2P passes: expected cap_ncu's "
-                                 "%s capture", path[i], cap[i].want);
-        }
-    return 0;
+    for (int i = 0; rc == 0 && i < n; i++)
+        rc = e36_judge(&c, &cp[i], cap[i].title, fails, e);
+    for (int i = 0; i < n; i++)
+        free(cp[i].L);
+    return rc;
 }

@@ -361,7 +361,8 @@ ps_t mem_cache_read(mem_cache *c, uint64_t addr, unsigned smask, ps_t t, uint8_t
     size_t w = find(c, li);
     int fresh = w == SIZE_MAX;
     if (fresh) {
-        w = allocate(c, li, &t, fill_flags & (uint8_t)~(MEM_CACHE_NO_TOUCH | MEM_CACHE_MID | MEM_CACHE_KEEP_PLACE), io, res);
+        w = allocate(c, li, &t, fill_flags & (uint8_t)~(MEM_CACHE_NO_TOUCH | MEM_CACHE_MID | MEM_CACHE_KEEP_PLACE),
+                     io, res);
         res->way1 = (uint32_t)w + 1;   /* CCWS's VTA (l1.c) */
         done = t;
         need = smask;
