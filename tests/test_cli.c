@@ -880,6 +880,28 @@ START_TEST(test_validate_e25)
     ck_assert_msg(c_local < 0.05 && strstr(r.out, "PASS   add 12 MiB c far local"), "write_local 0: c far local %.3f\n%s",
                   c_local, r.out);
     cli_free(&r);
+    /* the same capture from the chip memory.l2.clean_first was chosen on
+     * (retain_gpu.txt's uuid): its rows fitted, not judged; another
+     * chip's judged */
+    for (int k = 0; k < 2; k++) {
+        char *cmd = tu_strf("rm -rf %s/fit && mkdir -p %s/fit/capture && cp " TEST_DATA "/e25/capture/retain.csv "
+                            "%s/fit/capture/ && printf 'uuid, name\\nGPU-%s, NVIDIA H200\\n' > "
+                            "%s/fit/capture/retain_gpu.txt",
+                            tmpdir, tmpdir, tmpdir, k ? "1555c601-f08f-e040-564f-5f7609b54dba" : "00000000", tmpdir);
+        ck_assert_int_eq(system(cmd), 0);
+        char *args = tu_strf("validate -c " TU_H200 " -d %s/fit --only e25", tmpdir);
+        run_cli(args, &r);
+        if (k)
+            ck_assert_msg(r.status == 0 && strstr(r.out, "info   add 12 MiB c far local") &&
+                              isfinite(row_sim(r.out, "add 12 MiB a near hit", "fitted")) && !strstr(r.out, "FAIL"),
+                          "status %d: %s", r.status, r.out);
+        else
+            ck_assert_msg(r.status == 5 && strstr(r.out, "FAIL   add 12 MiB c far local"), "status %d: %s", r.status,
+                          r.out);
+        cli_free(&r);
+        free(args);
+        free(cmd);
+    }
 
     static const struct { const char *lines, *err; } badcap[] = {
         {"add,12,d,1,490,305,490,305", "retain.csv:2: 'add,12,d,1,490,305,490,305': expected kernel,mib,array,line,"

@@ -58,7 +58,7 @@ static ps_t mock_wb(void *ud, uint64_t line, unsigned smask, ps_t t)
 START_TEST(test_cache_stream)
 {
     /* 2 sets x 2 ways: lines 0, 2, 4 share set 0 */
-    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -111,7 +111,7 @@ END_TEST
 
 START_TEST(test_cache_writeback)
 {
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 10 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -158,7 +158,7 @@ END_TEST
 START_TEST(test_cache_mshrs)
 {
     /* two MSHRs: the third miss at t = 0 waits for the first to return */
-    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -181,7 +181,7 @@ END_TEST
 START_TEST(test_cache_reservation)
 {
     /* one set of two ways, both filling until 100: a third line waits */
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -200,7 +200,7 @@ END_TEST
 START_TEST(test_cache_vs_reference)
 {
     enum { SETS = 4, WAYS = 4, LINES = 40, N = 5000 };
-    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -238,7 +238,7 @@ END_TEST
 
 START_TEST(test_geom_check)
 {
-    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 }, g;
+    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 }, g;
     ck_assert_str_eq(mem_cache_geom_check(&ok), "");
     g = ok;
     g.sets = 3;
@@ -856,6 +856,37 @@ START_TEST(test_l2_replica_home_keep)
 }
 END_TEST
 
+/* memory.l2.clean_first through the hierarchy: one L2 set of 2 ways a
+ * partition.  An SM of partition 0 stores X (dirty), loads Y (clean), then
+ * loads Z: plain LRU evicts X (written back), clean_first 2 evicts Y; X's
+ * next load then goes to HBM (0) or hits (2). */
+START_TEST(test_l2_clean_first)
+{
+    for (int k = 0; k <= 2; k += 2) {
+        cfg c;
+        topo t;
+        char r[64];
+        snprintf(r, sizeof r, "memory.l2.clean_first=%d", k);
+        cfg_with(&c, &t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1", "memory.l2.sets=1",
+                 "memory.l2.slice_bytes=256", NULL);
+        mem_hier *h = hier(&c, &t);
+        int a = first_sm_at_home(h, 0);
+        ck_assert_int_ge(a, 0);
+        uint64_t x = addr_in(1 << 24, 0), y = addr_in(x + 4096, 0), z = addr_in(y + 4096, 0);
+        ps_t tt = 0, step = 10000000;   /* 10 us apart: nothing in flight */
+        warp_op(h, a, MEM_STORE, x, tt += step, 0);
+        warp_op(h, a, MEM_LOAD, y, tt += step, MEM_F_BYPASS_L1);
+        warp_op(h, a, MEM_LOAD, z, tt += step, MEM_F_BYPASS_L1);
+        uint64_t dram = mem_hier_stats(h, a)->dram_rd_bytes, hits = mem_hier_stats(h, a)->l2_hits;
+        warp_op(h, a, MEM_LOAD, x, tt += step, MEM_F_BYPASS_L1);
+        ck_assert_uint_eq(mem_hier_stats(h, a)->dram_rd_bytes > dram, k == 0);
+        ck_assert_uint_eq(mem_hier_stats(h, a)->l2_hits - hits, k == 2 ? 4 : 0);
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+}
+END_TEST
+
 /* MEM_CACHE_MID (memory.l2.replicate 4's home copies), one set of 4 ways
  * filled A, B, C, D in that order (LRU order A < B < C < D):
  *   X read with MID   evicts A; enters at the median of B, C, D (C's age)
@@ -870,7 +901,7 @@ START_TEST(test_cache_mid_insertion)
     static const uint8_t flag[4] = { 0, MEM_CACHE_NO_TOUCH, MEM_CACHE_MID, MEM_CACHE_KEEP_PLACE };
     static const int gone_at[4] = { 4, 1, 2, 4 };
     for (int f = 0; f < 4; f++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -885,7 +916,7 @@ START_TEST(test_cache_mid_insertion)
         ck_assert_uint_eq(mem_cache_probe(c, L(9), NULL), 0);
         mem_cache_destroy(c);
     }
-    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res r = { 0 };
     ps_t t = 0;
@@ -913,7 +944,7 @@ END_TEST
 START_TEST(test_cache_keep_place)
 {
     for (int f = 0; f < 2; f++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -924,6 +955,44 @@ START_TEST(test_cache_keep_place)
         mem_cache_read(c, L(10), 0xf, t += 1000, 0, NULL, &r);
         ck_assert_uint_eq(mem_cache_probe(c, L(0), NULL) == 0, f == 1);
         ck_assert_uint_eq(mem_cache_probe(c, L(1), NULL) == 0, f == 0);
+        mem_cache_destroy(c);
+    }
+}
+END_TEST
+
+/* clean_first (memory.l2.clean_first), one write-back set of 4 ways
+ * filled A (written), B (read), C (written), D (read), oldest first.  E's
+ * fill evicts A under plain LRU (0), or B, the clean one of the two least
+ * recent (2, 4).  F's fill then meets A and C, both dirty, as the two least
+ * recent: with 2 the least recent (A) goes, with 4 the clean D, third;
+ * under LRU B goes.  A dirty victim's sectors are written back. */
+START_TEST(test_cache_clean_first)
+{
+    static const struct { uint32_t k; uint64_t gone_e, gone_f; unsigned wb; } cs[] = {
+        { 0, 0, 1, 4 }, { 2, 1, 0, 4 }, { 4, 1, 3, 0 },
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, cs[i].k };
+        ck_assert_str_eq(mem_cache_geom_check(&g), "");
+        mem_cache *c = mem_cache_create(&g);
+        mem_cache_res r = { 0 };
+        ps_t t = 0;
+        for (uint64_t li = 0; li < 4; li++) {
+            if (li % 2 == 0)
+                mem_cache_write(c, L(li), 0xf, t += 1000, NULL, &r);
+            else
+                mem_cache_read(c, L(li), 0xf, t += 1000, 0, NULL, &r);
+        }
+        mem_cache_read(c, L(4), 0xf, t += 1000, 0, NULL, &r);
+        for (uint64_t li = 0; li < 4; li++)
+            ck_assert_uint_eq(mem_cache_probe(c, L(li), NULL) == 0, li == cs[i].gone_e);
+        mem_cache_read(c, L(5), 0xf, t += 1000, 0, NULL, &r);
+        ck_assert_uint_eq(mem_cache_probe(c, L(cs[i].gone_f), NULL), 0);
+        unsigned left = 0;
+        for (uint64_t li = 0; li < 6; li++)
+            left += mem_cache_probe(c, L(li), NULL) != 0;
+        ck_assert_uint_eq(left, 4);
+        ck_assert_uint_eq(r.wb_sectors, cs[i].wb);
         mem_cache_destroy(c);
     }
 }
@@ -943,7 +1012,7 @@ START_TEST(test_cache_mid_remote)
     const uint8_t rem = MEM_CACHE_MID | MEM_LINE_FOR_REMOTE;
     unsigned miss[2];
     for (int k = 0; k < 2; k++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -956,7 +1025,7 @@ START_TEST(test_cache_mid_remote)
     ck_assert_uint_eq(miss[1], 4 * 5 * 4);
     ck_assert_uint_lt(miss[0], miss[1]);
 
-    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res r = { 0 };
     ps_t t = 0;
@@ -1083,7 +1152,7 @@ END_TEST
 START_TEST(test_cache_set_div)
 {
     for (int div = 0; div <= 4; div += 4) {
-        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0, 0, 0 };
+        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0, 0, 0, 0 };
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res res = { 0 };
@@ -1095,7 +1164,7 @@ START_TEST(test_cache_set_div)
         mem_cache_destroy(c);
     }
     /* drop_bit 2 (line bit 1): lines 0, 1, 4, 5 are sets 0, 1, 2, 3 */
-    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0, 0, 0 };
+    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     const uint64_t li[4] = { 0, 1, 4, 5 };
@@ -1110,7 +1179,7 @@ START_TEST(test_cache_set_div)
     /* scatter (every chunk of one line hashed): the set is mem_place's, so
      * two lines whose placed sets agree (and whose own indices do not)
      * evict each other in a 1-way cache */
-    mem_cache_geom h = { 16, 1, 128, 32, 8, 0, 0, 0, 0, 1000000, 0 };
+    mem_cache_geom h = { 16, 1, 128, 32, 8, 0, 0, 0, 0, 1000000, 0, 0 };
     uint64_t p = 0, q = 1;
     while (q < 4096 && ((mem_place(q, 1000000, 0) & 15) != (mem_place(p, 1000000, 0) & 15) || (q & 15) == (p & 15)))
         q++;
@@ -1133,7 +1202,7 @@ END_TEST
  * unevenly over the sets; the low-bits index keeps them all. */
 static unsigned second_pass_misses(int hash, uint64_t step, uint64_t lines)
 {
-    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash, 0, 0 };
+    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     unsigned before = 0;
@@ -1175,7 +1244,7 @@ END_TEST
  * some but not all, so the count says something). */
 static unsigned pass_misses(const uint64_t *order, uint64_t n, int passes)
 {
-    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1, 0, 0 };
+    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     unsigned before = 0;
@@ -3536,6 +3605,8 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l2_replica_far_chase);
     tcase_add_test(tc, test_cache_mid_insertion);
     tcase_add_test(tc, test_cache_keep_place);
+    tcase_add_test(tc, test_cache_clean_first);
+    tcase_add_test(tc, test_l2_clean_first);
     tcase_add_test(tc, test_l2_replica_home_keep);
     tcase_add_test(tc, test_cache_mid_remote);
     tcase_add_test(tc, test_cache_set_div);

@@ -176,6 +176,10 @@ typedef struct mem_cache_geom {
      * slice choice uses the same). */
     uint32_t scatter_ppm;
     uint64_t scatter_mask;
+    /* clean_first k > 0 (write-back caches): a victim is the least recent
+     * clean line among the set's k least recent valid lines, the least
+     * recent line when those are all dirty (0: plain LRU) */
+    uint32_t clean_first;
 } mem_cache_geom;
 
 /* What the cache asks of the level behind it.  fetch: bring `smask`

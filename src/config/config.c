@@ -377,6 +377,9 @@ static const cfg_key cfg_schema[] = {
             "of the groups of four lines (those whose addresses differ only in bits 7 and 9) of a "
             "partition, how many in a million go to a (slice, set) chosen by a hash instead of the "
             "balanced order (0: every set filled evenly, the order before; 1000000: all hashed)"),
+    ROW_INT("memory.l2.clean_first", l2_clean_first, 0, 0, 64, "ways",
+            "a victim is the least recently used clean line among the set's N least recently used "
+            "lines, the least recent line when those are all dirty (0: plain LRU)"),
     ROW_INT("memory.l2.sector_pj", l2_sector_pj, 72, 0, 1000000, "pJ",
             "L2 slice array energy per sector read or written"),
     ROW_INT("memory.l2.wire_fj_per_bit_mm", l2_wire_fj_per_bit_mm, 200, 0, 1000000, "fJ",

@@ -294,6 +294,25 @@ static void clear(mem_cache *c, size_t w)
     c->sig[w] = 0;
 }
 
+/* The victim under clean_first (every way of the set at base valid, lru
+ * the least recent, dirty): the least recent clean way among the
+ * clean_first least recent, lru when they are all dirty.  Ties in stamp
+ * rank by way, as the LRU choice breaks them. */
+static size_t clean_victim(const mem_cache *c, size_t base, size_t lru)
+{
+    size_t best = SIZE_MAX;
+    for (size_t w = base; w < base + c->g.ways; w++)
+        if (!c->line[w].dirty && (best == SIZE_MAX || c->line[w].stamp < c->line[best].stamp))
+            best = w;
+    if (best == SIZE_MAX)
+        return lru;
+    /* its rank in LRU order: the ways older than it */
+    uint32_t older = 0, st = c->line[best].stamp;
+    for (size_t w = base; w < base + c->g.ways; w++)
+        older += c->line[w].stamp < st || (c->line[w].stamp == st && w < best);
+    return older < c->g.clean_first ? best : lru;
+}
+
 /* Choose and clear a way for line li at *t (which may move later when every
  * way is filling). */
 static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
@@ -312,6 +331,8 @@ static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
         if (victim == SIZE_MAX || l->stamp < c->line[victim].stamp)
             victim = w;
     }
+    if (c->g.clean_first && c->sig[victim] && c->line[victim].dirty)
+        victim = clean_victim(c, base, victim);
     if (c->line[victim].tagf && busy(c, victim) > *t) {
         size_t soonest = base;
         ps_t soonest_ps = PS_MAX;
