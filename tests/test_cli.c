@@ -751,6 +751,17 @@ START_TEST(test_validate_e24)
     ck_assert_msg(fabs(near36 - 601.5) < 0.1 * 601.5, "near 36 MiB %.1f cycles", near36);
     ck_assert_msg(fabs(far24 - 295.8) < 0.1 * 295.8, "far 24 MiB %.1f cycles", far24);
     ck_assert_msg(add > 2800, "add 3 x 12 MiB %.1f GB/s: the timed launch met a cold L2", add);
+    /* the add's CTA span (e24_reps.csv, four reps of the chip's: spans
+     * 5376, 4896, 4832, 5376 ns, median 5136, mean 5120) beside its event
+     * row, and what the events add to it, which the span leaves out */
+    const char *sr = strstr(r.out, "add.12MB span");
+    double span_chip = NAN, span_sim = NAN;
+    ck_assert_msg(sr && sscanf(sr + strlen("add.12MB span"), "%lf %lf", &span_chip, &span_sim) == 2 &&
+                      isfinite(row_sim(r.out, "add.12MB span", "predicted")),
+                  "%s", r.out);
+    ck_assert_msg(fabs(span_chip - 37748736.0 / 5136) < 0.1, "chip span %.1f GB/s", span_chip);
+    ck_assert_msg(span_sim > add * 2, "span %.1f GB/s, event %.1f", span_sim, add);
+    ck_assert_msg(strstr(r.out, "event time less span (median of 4 reps)"), "%s", r.out);
     cli_free(&r);
 
     char *d = tu_strf("%s/cap/capture", tmpdir);
@@ -768,7 +779,7 @@ START_TEST(test_validate_e24)
     free(cmd);
     /* a list row that no partition reads (it once divided by zero) */
     cmd = tu_strf("printf 'case,mib,pass,cycles_lo,count\\nnear,24,3,280,5\\n' | gzip > %s/l2cap_hist.csv.gz && "
-                  "cp " TEST_DATA "/e24/capture/e24_bw.csv %s/ && "
+                  "cp " TEST_DATA "/e24/capture/e24_bw.csv " TEST_DATA "/e24/capture/e24_reps.csv %s/ && "
                   "printf 'case,readers_a,readers_b,bytes_per_pass,passes,time_ns_median,gbps\\n"
                   "all_far_l2_20MiB,-1,-1,41943040,10,100000,4194.3\\n' > %s/fabric_fine.csv",
                   d, d, d);
@@ -796,6 +807,29 @@ START_TEST(test_validate_e24)
     cli_free(&r);
     free(args);
     free(cmd);
+    /* a reps line that does not parse, and no reps file at all */
+    cmd = tu_strf("cp " TEST_DATA "/e24/capture/e24_bw.csv %s/ && printf 'kernel,rep,time_ns,t_first_ns,t_last_ns,"
+                  "gap_ns,host_ns\\ne24.add.12MB,0,13056,5376,0,0,0\\n' > %s/e24_reps.csv",
+                  d, d);
+    ck_assert_int_eq(system(cmd), 0);
+    args = tu_strf("validate -c " TU_H200 " -d %s/cap --only e24", tmpdir);
+    run_cli(args, &r);
+    ck_assert_int_ne(r.status, 0);
+    ck_assert_msg(strstr(r.err, "e24_reps.csv:2: 'e24.add.12MB,0,13056,5376,0,0,0': expected kernel,rep,time_ns,"
+                                "t_first_ns,t_last_ns,gap_ns,host_ns with a positive time (-1: none) and "
+                                "t_last_ns >= t_first_ns (-1: no CTA times)"),
+                  "%s", r.err);
+    cli_free(&r);
+    free(cmd);
+    cmd = tu_strf("rm %s/e24_reps.csv", d);
+    ck_assert_int_eq(system(cmd), 0);
+    run_cli(args, &r);
+    ck_assert_msg(r.status != 0 && strstr(r.err, "e24_reps.csv: cannot open (nor ") &&
+                      strstr(r.err, "e24_reps.csv.gz; a directory that lacks it by design"),
+                  "status %d: %s", r.status, r.err);
+    cli_free(&r);
+    free(args);
+    free(cmd);
     /* a directory with E24's bandwidths alone (validation/h100): the
      * others said, not judged; and configs/h100.yaml's L2 (50 MB against
      * 60) holds less of the add's 3 x 12 MiB and their copies than the
@@ -813,7 +847,9 @@ START_TEST(test_validate_e24)
     run_cli(args, &r);
     ck_assert_msg(r.status == 0 || r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
     ck_assert_msg(strstr(r.out, "E24 chase rows not judged: ") && strstr(r.out, "l2cap_hist.csv.gz absent") &&
-                      strstr(r.out, "E24 E18b's lists in finer steps not judged: ") && !strstr(r.out, "chase near"),
+                      strstr(r.out, "E24 E18b's lists in finer steps not judged: ") && !strstr(r.out, "chase near") &&
+                      strstr(r.out, "add.12MB                           not judged: ") &&
+                      strstr(r.out, "e24_reps.csv absent"),
                   "%s", r.out);
     double add_h100 = row_sim(r.out, "add.12MB", "predicted");
     ck_assert_msg(isfinite(add_h100) && add_h100 < add - 200, "h100 add 3 x 12 MiB %.1f GB/s, h200 %.1f", add_h100,

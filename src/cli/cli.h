@@ -82,11 +82,13 @@ int e11_absent(const char *dir, const char *path, const char *title, const char 
 /* 1 when DIR is such a partial directory; its marker's path into mark. */
 int e11_partial(const char *dir, char *mark, size_t n);
 int e11_simulate_seq(const cfg *c, kernel *k, int n, int rc, results **out, sk_error *e);
-int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e);
+int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, double *span_ns,
+                  sk_error *e);
 /* The same kernel (the stream or the add) at ctas x block threads, E11's
- * launch after a warm one: the timed launch's ns. */
+ * launch after a warm one: the timed launch's ns (CUDA events) and, when
+ * span_ns is not NULL, its first CTA start to last CTA end. */
 int e11_grid_ns(const cfg *c, long ctas, long block, long long bytes, long passes, int add, int cg, double *ns,
-                sk_error *e);
+                double *span_ns, sk_error *e);
 /* The next non-empty line of a capture CSV past its header (line 1), its
  * line number in *lineno, end of line stripped: 1, or 0 at the end. */
 int e11_next_line(FILE *f, char *line, size_t n, long *lineno);

@@ -116,7 +116,7 @@ out:
  * each after the first launched once the one before completed (sync=host),
  * as the captures synchronise on an event after every launch; rc is how
  * making them went (< 0: *ns is not set).  Frees the kernels either way. */
-static int seq_last_ns(const cfg *c, kernel *k, int n, int rc, double *ns, sk_error *e)
+static int seq_last_ns(const cfg *c, kernel *k, int n, int rc, double *ns, double *span_ns, sk_error *e)
 {
     results *r = NULL;
     if ((rc = e11_simulate_seq(c, k, n, rc, &r, e)) < 0)
@@ -124,6 +124,8 @@ static int seq_last_ns(const cfg *c, kernel *k, int n, int rc, double *ns, sk_er
     /* kernels complete in trace order here, each waiting for the last */
     const kernel_stats *ks = results_nkernels(r) == (size_t)n ? results_kernel(r, (size_t)n - 1) : NULL;
     *ns = ks ? (double)(ks->done_ps - ks->launch_ps) * 1e-3 : NAN;   /* as the CUDA events measure it */
+    if (span_ns)   /* first CTA start to last CTA end, as the captures' globaltimer reads it */
+        *span_ns = ks ? (double)(ks->last_record_end_ps - ks->first_start_ps) * 1e-3 : NAN;
     results_free(r);
     return 0;
 }
@@ -137,7 +139,7 @@ static int seq_last_ns(const cfg *c, kernel *k, int n, int rc, double *ns, sk_er
  * resident (E24b: a launch right after the same one starts on the L2
  * plateau at 48-52 MiB where one from a flushed L2 climbs to it). */
 int e11_grid_ns(const cfg *c, long ctas, long block, long long bytes, long passes, int add, int cg, double *ns,
-                sk_error *e)
+                double *span_ns, sk_error *e)
 {
     kernel k[2];
     int rc = 0, made = 0;
@@ -145,12 +147,13 @@ int e11_grid_ns(const cfg *c, long ctas, long block, long long bytes, long passe
     for (; made < 2 && rc == 0; made++)
         rc = add ? gen_add(&k[made], ctas, block, bytes, e)
                  : gen_stream_cache(&k[made], ctas, block, bytes, passes, cg, e);
-    return seq_last_ns(c, k, made, rc, ns, e);
+    return seq_last_ns(c, k, made, rc, ns, span_ns, e);
 }
 
-int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, sk_error *e)
+int e11_kernel_ns(const cfg *c, long long bytes, long passes, int add, int cg, double *ns, double *span_ns,
+                  sk_error *e)
 {
-    return e11_grid_ns(c, 1056, 256, bytes, passes, add, cg, ns, e);
+    return e11_grid_ns(c, 1056, 256, bytes, passes, add, cg, ns, span_ns, e);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -364,7 +367,7 @@ static int rw_seq(const cfg *c, const rw_step *st, int n, double *ns, sk_error *
         return sk_errorf(e, SK_EUSAGE, "validate: %d kernels in a row: expected at most 3", n);
     for (; made < n && rc == 0; made++)
         rc = gen_rw(&k[made], st[made].ctas, st[made].block, st[made].bytes, st[made].mix, st[made].elem, e);
-    return seq_last_ns(c, k, made, rc, ns, e);
+    return seq_last_ns(c, k, made, rc, ns, NULL, e);
 }
 
 
@@ -682,6 +685,105 @@ static int listed_mib(const int *v, long mb)
     return 0;
 }
 
+/* The reps file beside bandwidth table `name` (bw.csv: reps.csv, X_bw.csv:
+ * X_reps.csv, either gzipped as .gz), its path into path: 1 found, 0 not. */
+static int reps_path(const char *dir, const char *name, char *path, size_t n)
+{
+    size_t k = strlen(name);
+    int stem = k >= 6 && !strcmp(name + k - 6, "bw.csv") ? (int)(k - 6) : 0;
+    for (int gz = 0; gz < 2; gz++) {
+        snprintf(path, n, "%s/capture/%.*sreps.csv%s", dir, stem, name, gz ? ".gz" : "");
+        if (access(path, R_OK) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Kernel `kname`'s reps in the reps file at path (kernel,rep,time_ns,
+ * t_first_ns,t_last_ns,gap_ns,host_ns; t_first -1 where a kernel kept no
+ * CTA times): the median CTA span (t_last - t_first) and the median of
+ * each rep's CUDA-event time less its span, in ns, over *n reps (0: none).
+ * Every line is checked. */
+static int reps_span(const char *path, const char *kname, double *span, double *over, int *n, sk_error *e)
+{
+    enum { MAXREP = 64 };
+    double sp[MAXREP], ov[MAXREP];
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open", path);
+    char line[512];
+    long lineno = 0;
+    int k = 0;
+    while (gzgets(f, line, sizeof line)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (lineno == 1 || line[0] == '\0')
+            continue;
+        char kn[128];
+        long rep;
+        double t, a, b, gap, host;
+        if (sscanf(line, "%127[^,],%ld,%lf,%lf,%lf,%lf,%lf", kn, &rep, &t, &a, &b, &gap, &host) != 7 || rep < 0 ||
+            !(t == -1 || (t > 0 && t < 1e15)) || !(a >= -1 && a < 1e15) || !(b >= -1 && b < 1e15) ||
+            (a >= 0 && b < a)) {
+            int zrc = e11_gz_close(f, path, lineno, 0, e);
+            if (zrc < 0)
+                return zrc;
+            return sk_errorf(e, SK_EIO,
+                             "%s:%ld: '%.60s': expected kernel,rep,time_ns,t_first_ns,t_last_ns,gap_ns,host_ns "
+                             "with a positive time (-1: none) and t_last_ns >= t_first_ns (-1: no CTA times)",
+                             path, lineno, line);
+        }
+        if (strcmp(kn, kname) || a < 0 || t < 0 || k == MAXREP)
+            continue;
+        sp[k] = b - a;
+        ov[k] = t - (b - a);
+        k++;
+    }
+    int rc = e11_gz_close(f, path, lineno, 0, e);
+    if (rc < 0)
+        return rc;
+    *n = k;
+    *span = k ? e11_median(sp, (size_t)k) : NAN;
+    *over = k ? e11_median(ov, (size_t)k) : NAN;
+    return 0;
+}
+
+/* An add's CTA span beside its CUDA-event row: the bytes over the median
+ * span of its reps (the reps file beside table `name`), judged against the
+ * simulated span; then, not judged, what the CUDA events add to the span on
+ * the chip (the median over reps) and in the model (launch.start_ns and
+ * end_ns and the tail).  A short add's event time is mostly that: the
+ * chip's varies from session to session (E11, docs/calibration.md). */
+static int add_span_row(const char *dir, const char *name, const e11_bw_row *br, double sim_ns, double sim_span,
+                        int *fails, sk_error *e)
+{
+    char path[4096], what[64];
+    if (!reps_path(dir, name, path, sizeof path)) {
+        char mark[4096];
+        snprintf(path, sizeof path, "%s/capture/%.*sreps.csv", dir,
+                 (int)(strlen(name) >= 6 ? strlen(name) - 6 : 0), name);
+        if (!e11_partial(dir, mark, sizeof mark))
+            return sk_errorf(e, SK_EIO, "%s: cannot open (nor %s.gz; a directory that lacks it by design says so "
+                             "in %s)", path, path, mark);
+        printf("%-6s %-34s not judged: %s absent (%s)\n", "info", br->name + 4, path, mark);
+        return 0;
+    }
+    double span = NAN, over = NAN;
+    int n = 0;
+    int rc = reps_span(path, br->name, &span, &over, &n, e);
+    if (rc < 0)
+        return rc;
+    snprintf(what, sizeof what, "%s span", br->name + 4);
+    if (n == 0 || !(span > 0)) {
+        printf("%-6s %-34s not judged: no CTA times in %s\n", "info", what, path);
+        return 0;
+    }
+    e11_row(what, (double)br->moved / span, (double)br->moved / sim_span, "GB/s", 0, BW_TOL, fails);
+    printf("%-6s %-34s %9.2f %9.2f us     event time less span (median of %d reps)\n", "info", "",
+           over * 1e-3, (sim_ns - sim_span) * 1e-3, n);
+    return 0;
+}
+
 int e11_bw_rows(const cfg *c, const char *dir, const char *name, const char *title, const int *cg_mib,
                 const int *add_mib, const int *ca_mib, int fit_cg_mib, int *fails, sk_error *e)
 {
@@ -698,11 +800,13 @@ int e11_bw_rows(const cfg *c, const char *dir, const char *name, const char *tit
         int add = strstr(br.name, ".add.") != NULL, cg = strstr(br.name, ".cg.") != NULL;
         if (!listed_mib(cg ? cg_mib : add ? add_mib : ca_mib, (long)(br.ws >> 20)))
             continue;
-        double t;
-        if ((rc = e11_kernel_ns(c, br.ws, br.passes, add, cg, &t, e)) < 0)
+        double t, span;
+        if ((rc = e11_kernel_ns(c, br.ws, br.passes, add, cg, &t, &span, e)) < 0)
             break;
         e11_row(br.name + 4, br.gbps, (double)br.moved / t, "GB/s", cg && (long)(br.ws >> 20) == fit_cg_mib, BW_TOL,
                 fails);
+        if (add && (rc = add_span_row(dir, name, &br, t, span, fails, e)) < 0)
+            break;
     }
     fclose(f);
     return rc < 0 ? rc : 0;

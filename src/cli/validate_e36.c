@@ -335,7 +335,8 @@ int validate_e35(const cfg *c0, const char *dir, int *fails, sk_error *e)
             continue;
         long sms = (long)(ws[i] / ((long long)e35_sample[i].kib * 1024));
         double t;
-        if ((rc = e11_grid_ns(&c, sms * e35_sample[i].k, 256, ws[i], passes[i], 0, e35_sample[i].cg, &t, e)) < 0)
+        if ((rc = e11_grid_ns(&c, sms * e35_sample[i].k, 256, ws[i], passes[i], 0, e35_sample[i].cg, &t, NULL,
+                              e)) < 0)
             break;
         char what[64];
         snprintf(what, sizeof what, "stream.%s k%d %d KiB", e35_sample[i].cg ? "cg" : "ca", e35_sample[i].k,
