@@ -916,6 +916,27 @@ START_TEST(test_validate_e25)
     ck_assert_msg(c_local < 0.05 && strstr(r.out, "PASS   add 12 MiB c far local"), "write_local 0: c far local %.3f\n%s",
                   c_local, r.out);
     cli_free(&r);
+    /* two levels with a few lines between them and a slow tail of 86
+     * lines 10 cycles apart: the widest gap (far level to tail) is not
+     * the split; the k-medians run from the median level is (once the
+     * tail took the far level's place: near 576, far 1290) */
+    {
+        char *cmd = tu_strf("rm -rf %s/tail && mkdir -p %s/tail/capture && awk 'BEGIN { print \"kernel,mib,array,"
+                            "line,cold1,cold2,cold3,after\"; v = 0; t = 0; for (i = 0; i < 1024; i++) { if (i %% 12 "
+                            "== 5) lv = 800 + 10 * t++; else if (i %% 24 == 11) lv = 584 + 8 * v++; else if (i %% 2 "
+                            "== 0) lv = 540 + i %% 40; else lv = 730 + i %% 40; print \"stream_cg,48,a,\" i \",\" "
+                            "lv \",285,\" lv \",285\" } }' > %s/tail/capture/retain.csv",
+                            tmpdir, tmpdir, tmpdir);
+        ck_assert_int_eq(system(cmd), 0);
+        char *args = tu_strf("validate -c " TU_H200 " -d %s/tail --only e25", tmpdir);
+        run_cli(args, &r);
+        ck_assert_msg(strstr(r.out, "levels stream.cg 48 MiB: levels (cycles) hit 285, near miss 560, far miss 755, "
+                                    "far hit 480 (derived)"),
+                      "status %d: %s%s", r.status, r.out, r.err);
+        cli_free(&r);
+        free(args);
+        free(cmd);
+    }
     /* the same capture from the chip memory.l2.clean_first was chosen on
      * (retain_gpu.txt's uuid): its rows fitted, not judged; another
      * chip's judged */
