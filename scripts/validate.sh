@@ -7,7 +7,7 @@
 #   --measured  validation/h200/capture: every captured family that
 #               src/cli/validate_measured.c simulates, judged at --max-mape
 #   h100        validation/h100 against configs/h100.yaml (full runs only):
-#               E24's bandwidths and E25 on two H100s, a chip the shipped
+#               E24's bandwidths and E25 on three H100s, a chip the shipped
 #               parameters were never fitted to, E30's shared memory,
 #               E31's warp order, E35's stream past the L1 and E36's hit
 #               rates counted by ncu

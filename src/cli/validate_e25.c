@@ -46,7 +46,7 @@
  * A capture directory may hold further runs beside retain.csv, another
  * chip or the same one again, as retain_TAG.csv: each is classified by
  * its own levels and judged against the same model, its rows marked
- * [TAG] (validation/h100: two H100s, two runs each). */
+ * [TAG] (validation/h100: three H100s, two runs each). */
 #include <dirent.h>
 #include <fnmatch.h>
 #include <math.h>
