@@ -737,6 +737,21 @@ END_TEST
  * runs it, and reads most of its 3 x 12 MiB from the L2 that launch left
  * (~3160 GB/s; one cold launch, all from HBM: ~2490).  A histogram line outside its bounds, and a list row with no
  * reader, are errors naming file and line. */
+/* Run shell command setup (it must succeed), then the CLI with args: it
+ * must fail with want (and want2, unless NULL) in its stderr.  Frees setup
+ * and args. */
+static void cli_fails_with(char *setup, char *args, const char *want, const char *want2)
+{
+    cli_result r;
+    ck_assert_int_eq(system(setup), 0);
+    run_cli(args, &r);
+    ck_assert_msg(r.status != 0 && strstr(r.err, want) && (!want2 || strstr(r.err, want2)), "status %d: %s",
+                  r.status, r.err);
+    cli_free(&r);
+    free(setup);
+    free(args);
+}
+
 START_TEST(test_validate_e24)
 {
     cli_result r;
@@ -765,84 +780,50 @@ START_TEST(test_validate_e24)
     cli_free(&r);
 
     char *d = tu_strf("%s/cap/capture", tmpdir);
-    char *cmd = tu_strf("mkdir -p %s && printf 'case,mib,pass,cycles_lo,count\\nnear,99,3,280,5\\n' | gzip > %s/l2cap_hist.csv.gz"
-                        " && cp " TEST_DATA "/e24/capture/e24_bw.csv " TEST_DATA "/e24/capture/fabric_fine.csv %s/",
-                        d, d, d);
-    ck_assert_int_eq(system(cmd), 0);
-    char *args = tu_strf("validate -c " TU_H200 " -d %s/cap --only e24", tmpdir);
-    run_cli(args, &r);
-    ck_assert_int_ne(r.status, 0);
-    ck_assert_msg(strstr(r.err, "l2cap_hist.csv.gz:2: expected case,mib,pass,cycles_lo,count with mib 0..64"),
-                  "%s", r.err);
-    cli_free(&r);
-    free(args);
-    free(cmd);
+#define E24_ARGS "validate -c " TU_H200 " -d %s/cap --only e24"
+    cli_fails_with(tu_strf("mkdir -p %s && printf 'case,mib,pass,cycles_lo,count\\nnear,99,3,280,5\\n' | gzip > "
+                           "%s/l2cap_hist.csv.gz && cp " TEST_DATA "/e24/capture/e24_bw.csv " TEST_DATA
+                           "/e24/capture/fabric_fine.csv %s/",
+                           d, d, d),
+                   tu_strf(E24_ARGS, tmpdir),
+                   "l2cap_hist.csv.gz:2: expected case,mib,pass,cycles_lo,count with mib 0..64", NULL);
     /* a list row that no partition reads (it once divided by zero) */
-    cmd = tu_strf("printf 'case,mib,pass,cycles_lo,count\\nnear,24,3,280,5\\n' | gzip > %s/l2cap_hist.csv.gz && "
-                  "cp " TEST_DATA "/e24/capture/e24_bw.csv " TEST_DATA "/e24/capture/e24_reps.csv %s/ && "
-                  "printf 'case,readers_a,readers_b,bytes_per_pass,passes,time_ns_median,gbps\\n"
-                  "all_far_l2_20MiB,-1,-1,41943040,10,100000,4194.3\\n' > %s/fabric_fine.csv",
-                  d, d, d);
-    ck_assert_int_eq(system(cmd), 0);
-    args = tu_strf("validate -c " TU_H200 " -d %s/cap --only e24", tmpdir);
-    run_cli(args, &r);
-    ck_assert_int_ne(r.status, 0);
-    ck_assert_msg(strstr(r.err, "fabric_fine.csv:2: 'all_far_l2_20MiB,-1,-1,") &&
-                      strstr(r.err, "with readers -1, 0 or 1 (at least one reading)"),
-                  "%s", r.err);
-    cli_free(&r);
-    free(args);
-    free(cmd);
+    cli_fails_with(tu_strf("printf 'case,mib,pass,cycles_lo,count\\nnear,24,3,280,5\\n' | gzip > %s/l2cap_hist.csv.gz && "
+                           "cp " TEST_DATA "/e24/capture/e24_bw.csv " TEST_DATA "/e24/capture/e24_reps.csv %s/ && "
+                           "printf 'case,readers_a,readers_b,bytes_per_pass,passes,time_ns_median,gbps\\n"
+                           "all_far_l2_20MiB,-1,-1,41943040,10,100000,4194.3\\n' > %s/fabric_fine.csv",
+                           d, d, d),
+                   tu_strf(E24_ARGS, tmpdir), "fabric_fine.csv:2: 'all_far_l2_20MiB,-1,-1,",
+                   "with readers -1, 0 or 1 (at least one reading)");
     /* a bandwidth row that does not parse (skipped in silence before) */
-    cmd = tu_strf("printf 'kernel,bytes_ws,passes,bytes_moved,time_ns_median,gbps\\ne24.add.12MB,12582912,one,37748736,12768,2956.5\\n'"
-                  " > %s/e24_bw.csv", d);
-    ck_assert_int_eq(system(cmd), 0);
-    args = tu_strf("validate -c " TU_H200 " -d %s/cap --only e24", tmpdir);
-    run_cli(args, &r);
-    ck_assert_int_ne(r.status, 0);
-    ck_assert_msg(strstr(r.err, "e24_bw.csv:2: 'e24.add.12MB,12582912,one,37748736,12768,2956.5': expected "
-                                "kernel,bytes_ws,passes,bytes_moved,time_ns_median,gbps with positive bytes, "
-                                "passes and GB/s"),
-                  "%s", r.err);
-    cli_free(&r);
-    free(args);
-    free(cmd);
+    cli_fails_with(tu_strf("printf 'kernel,bytes_ws,passes,bytes_moved,time_ns_median,gbps\\ne24.add.12MB,12582912,one,"
+                           "37748736,12768,2956.5\\n' > %s/e24_bw.csv",
+                           d),
+                   tu_strf(E24_ARGS, tmpdir),
+                   "e24_bw.csv:2: 'e24.add.12MB,12582912,one,37748736,12768,2956.5': expected kernel,bytes_ws,passes,"
+                   "bytes_moved,time_ns_median,gbps with positive bytes, passes and GB/s",
+                   NULL);
     /* a reps line that does not parse, and no reps file at all */
-    cmd = tu_strf("cp " TEST_DATA "/e24/capture/e24_bw.csv %s/ && printf 'kernel,rep,time_ns,t_first_ns,t_last_ns,"
-                  "gap_ns,host_ns\\ne24.add.12MB,0,13056,5376,0,0,0\\n' > %s/e24_reps.csv",
-                  d, d);
-    ck_assert_int_eq(system(cmd), 0);
-    args = tu_strf("validate -c " TU_H200 " -d %s/cap --only e24", tmpdir);
-    run_cli(args, &r);
-    ck_assert_int_ne(r.status, 0);
-    ck_assert_msg(strstr(r.err, "e24_reps.csv:2: 'e24.add.12MB,0,13056,5376,0,0,0': expected kernel,rep,time_ns,"
-                                "t_first_ns,t_last_ns,gap_ns,host_ns with a positive time (-1: none) and "
-                                "t_last_ns >= t_first_ns (-1: no CTA times)"),
-                  "%s", r.err);
-    cli_free(&r);
-    free(cmd);
-    cmd = tu_strf("rm %s/e24_reps.csv", d);
-    ck_assert_int_eq(system(cmd), 0);
-    run_cli(args, &r);
-    ck_assert_msg(r.status != 0 && strstr(r.err, "e24_reps.csv: cannot open (nor ") &&
-                      strstr(r.err, "e24_reps.csv.gz; a directory that lacks it by design"),
-                  "status %d: %s", r.status, r.err);
-    cli_free(&r);
-    free(args);
-    free(cmd);
+    cli_fails_with(tu_strf("cp " TEST_DATA "/e24/capture/e24_bw.csv %s/ && printf 'kernel,rep,time_ns,t_first_ns,"
+                           "t_last_ns,gap_ns,host_ns\\ne24.add.12MB,0,13056,5376,0,0,0\\n' > %s/e24_reps.csv",
+                           d, d),
+                   tu_strf(E24_ARGS, tmpdir),
+                   "e24_reps.csv:2: 'e24.add.12MB,0,13056,5376,0,0,0': expected kernel,rep,time_ns,t_first_ns,"
+                   "t_last_ns,gap_ns,host_ns with a positive time (-1: none) and t_last_ns >= t_first_ns (-1: no CTA "
+                   "times)",
+                   NULL);
+    cli_fails_with(tu_strf("rm %s/e24_reps.csv", d), tu_strf(E24_ARGS, tmpdir), "e24_reps.csv: cannot open (nor ",
+                   "e24_reps.csv.gz; a directory that lacks it by design");
+#undef E24_ARGS
     /* a directory with E24's bandwidths alone (validation/h100): the
      * others said, not judged; and configs/h100.yaml's L2 (50 MB against
      * 60) holds less of the add's 3 x 12 MiB and their copies than the
      * H200's does (the chip: 2616 GB/s against 2957) */
-    cmd = tu_strf("rm -rf %s/cap && mkdir -p %s && cp " TEST_DATA "/e24/capture/e24_bw.csv %s/", tmpdir, d, d);
-    ck_assert_int_eq(system(cmd), 0);
-    args = tu_strf("validate -c configs/h100.yaml -d %s/cap --only e24", tmpdir);
-    run_cli(args, &r);   /* no capture/PARTIAL: the absent chases are an error */
-    ck_assert_msg(r.status != 0 && strstr(r.err, "l2cap_hist.csv.gz: cannot open (a directory that lacks it by design"),
-                  "status %d: %s", r.status, r.err);
-    cli_free(&r);
-    free(cmd);
-    cmd = tu_strf("touch %s/PARTIAL", d);
+    char *args = tu_strf("validate -c configs/h100.yaml -d %s/cap --only e24", tmpdir);
+    /* no capture/PARTIAL: the absent chases are an error */
+    cli_fails_with(tu_strf("rm -rf %s/cap && mkdir -p %s && cp " TEST_DATA "/e24/capture/e24_bw.csv %s/", tmpdir, d, d),
+                   tu_strf("%s", args), "l2cap_hist.csv.gz: cannot open (a directory that lacks it by design", NULL);
+    char *cmd = tu_strf("touch %s/PARTIAL", d);
     ck_assert_int_eq(system(cmd), 0);
     run_cli(args, &r);
     ck_assert_msg(r.status == 0 || r.status == 5, "status %d: %s%s", r.status, r.out, r.err);

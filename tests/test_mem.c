@@ -781,6 +781,17 @@ START_TEST(test_l2_write_local_copy)
 }
 END_TEST
 
+/* A hierarchy whose L2 partitions are one slice of one 2-way set each
+ * (lines 128 B), with config key `key` set to v. */
+static mem_hier *one_set_l2(cfg *c, topo *t, const char *key, int v)
+{
+    char r[96];
+    snprintf(r, sizeof r, "%s=%d", key, v);
+    cfg_with(c, t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1", "memory.l2.sets=1",
+             "memory.l2.slice_bytes=256", NULL);
+    return hier(c, t);
+}
+
 /* The hand-built streams of the two tests below, on a 2-way, 1-set slice
  * per partition (every load .cg, so the L1 keeps nothing).  SM a is homed
  * in partition 0, SM b in 1; X, Y1 and Y2 live in 1, Z1 and Z2 in 0.  X's
@@ -793,11 +804,7 @@ static void replica_home_case(int rep, int x_first, uint64_t *hits, uint64_t *mi
 {
     cfg c;
     topo t;
-    char r[64];
-    snprintf(r, sizeof r, "memory.l2.replicate=%d", rep);
-    cfg_with(&c, &t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1", "memory.l2.sets=1",
-             "memory.l2.slice_bytes=256", NULL);
-    mem_hier *h = hier(&c, &t);
+    mem_hier *h = one_set_l2(&c, &t, "memory.l2.replicate", rep);
     int a = first_sm_at_home(h, 0), b = first_sm_at_home(h, 1);
     ck_assert(a >= 0 && b >= 0);
     uint64_t x = addr_in(1 << 24, 1), y1 = addr_in(x + 4096, 1), y2 = addr_in(y1 + 4096, 1);
@@ -865,11 +872,7 @@ START_TEST(test_l2_clean_first)
     for (int k = 0; k <= 2; k += 2) {
         cfg c;
         topo t;
-        char r[64];
-        snprintf(r, sizeof r, "memory.l2.clean_first=%d", k);
-        cfg_with(&c, &t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1", "memory.l2.sets=1",
-                 "memory.l2.slice_bytes=256", NULL);
-        mem_hier *h = hier(&c, &t);
+        mem_hier *h = one_set_l2(&c, &t, "memory.l2.clean_first", k);
         int a = first_sm_at_home(h, 0);
         ck_assert_int_ge(a, 0);
         uint64_t x = addr_in(1 << 24, 0), y = addr_in(x + 4096, 0), z = addr_in(y + 4096, 0);
