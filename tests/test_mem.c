@@ -58,7 +58,7 @@ static ps_t mock_wb(void *ud, uint64_t line, unsigned smask, ps_t t)
 START_TEST(test_cache_stream)
 {
     /* 2 sets x 2 ways: lines 0, 2, 4 share set 0 */
-    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -111,7 +111,7 @@ END_TEST
 
 START_TEST(test_cache_writeback)
 {
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 10 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -158,7 +158,7 @@ END_TEST
 START_TEST(test_cache_mshrs)
 {
     /* two MSHRs: the third miss at t = 0 waits for the first to return */
-    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -181,7 +181,7 @@ END_TEST
 START_TEST(test_cache_reservation)
 {
     /* one set of two ways, both filling until 100: a third line waits */
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -200,7 +200,7 @@ END_TEST
 START_TEST(test_cache_vs_reference)
 {
     enum { SETS = 4, WAYS = 4, LINES = 40, N = 5000 };
-    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -238,7 +238,7 @@ END_TEST
 
 START_TEST(test_geom_check)
 {
-    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 }, g;
+    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0 }, g;
     ck_assert_str_eq(mem_cache_geom_check(&ok), "");
     g = ok;
     g.sets = 3;
@@ -782,13 +782,14 @@ START_TEST(test_l2_write_local_copy)
 END_TEST
 
 /* A hierarchy whose L2 partitions are one slice of one 2-way set each
- * (lines 128 B), with config key `key` set to v. */
-static mem_hier *one_set_l2(cfg *c, topo *t, const char *key, int v)
+ * (lines 128 B), with config key `key` set to v and `also` (key=value, or
+ * NULL). */
+static mem_hier *one_set_l2(cfg *c, topo *t, const char *key, int v, const char *also)
 {
     char r[96];
     snprintf(r, sizeof r, "%s=%d", key, v);
-    cfg_with(c, t, "memory.model=hierarchy", r, "memory.l2.slices_per_partition=1", "memory.l2.sets=1",
-             "memory.l2.slice_bytes=256", NULL);
+    cfg_with(c, t, "memory.model=hierarchy", "memory.l2.slices_per_partition=1", "memory.l2.sets=1",
+             "memory.l2.slice_bytes=256", r, also, NULL);
     return hier(c, t);
 }
 
@@ -804,7 +805,7 @@ static void replica_home_case(int rep, int x_first, uint64_t *hits, uint64_t *mi
 {
     cfg c;
     topo t;
-    mem_hier *h = one_set_l2(&c, &t, "memory.l2.replicate", rep);
+    mem_hier *h = one_set_l2(&c, &t, "memory.l2.replicate", rep, NULL);
     int a = first_sm_at_home(h, 0), b = first_sm_at_home(h, 1);
     ck_assert(a >= 0 && b >= 0);
     uint64_t x = addr_in(1 << 24, 1), y1 = addr_in(x + 4096, 1), y2 = addr_in(y1 + 4096, 1);
@@ -863,6 +864,38 @@ START_TEST(test_l2_replica_home_keep)
 }
 END_TEST
 
+/* remote_first (memory.l2.remote_first), one set of 4 ways filled B
+ * (plain), A and C (home copies read for the other partition: KEEP_PLACE
+ * with MEM_LINE_FOR_REMOTE), D (plain), oldest first.  E's fill evicts B
+ * under plain LRU, A (second least recent, flagged) with a window of 2.
+ * F's fill then evicts A (LRU), or C (flagged, second after B) with 2; a
+ * window of 1 is plain LRU unless the least recent is flagged. */
+START_TEST(test_cache_remote_first)
+{
+    static const struct { uint32_t k; uint64_t gone_e, gone_f; } cs[] = { { 0, 1, 0 }, { 1, 1, 0 }, { 2, 0, 2 } };
+    const uint8_t rem = MEM_CACHE_KEEP_PLACE | MEM_LINE_FOR_REMOTE;
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, cs[i].k };
+        mem_cache *c = mem_cache_create(&g);
+        mem_cache_res r = { 0 };
+        ps_t t = 0;
+        static const uint64_t order[4] = { 1, 0, 2, 3 };   /* B, A, C, D: lines 1, 0, 2, 3 */
+        for (int j = 0; j < 4; j++)
+            mem_cache_read(c, L(order[j]), 0xf, t += 1000, order[j] == 0 || order[j] == 2 ? rem : 0, NULL, &r);
+        uint8_t fl = 0;
+        ck_assert_uint_ne(mem_cache_probe(c, L(0), &fl), 0);
+        ck_assert_uint_eq(fl & MEM_LINE_FOR_REMOTE, MEM_LINE_FOR_REMOTE);
+        mem_cache_read(c, L(4), 0xf, t += 1000, 0, NULL, &r);
+        for (uint64_t li = 0; li < 4; li++)
+            ck_assert_msg((mem_cache_probe(c, L(li), NULL) == 0) == (li == cs[i].gone_e), "k %u: line %llu", cs[i].k,
+                          (unsigned long long)li);
+        mem_cache_read(c, L(5), 0xf, t += 1000, 0, NULL, &r);
+        ck_assert_uint_eq(mem_cache_probe(c, L(cs[i].gone_f), NULL), 0);
+        mem_cache_destroy(c);
+    }
+}
+END_TEST
+
 /* memory.l2.clean_first through the hierarchy: one L2 set of 2 ways a
  * partition.  An SM of partition 0 stores X (dirty), loads Y (clean), then
  * loads Z: plain LRU evicts X (written back), clean_first 2 evicts Y; X's
@@ -872,7 +905,7 @@ START_TEST(test_l2_clean_first)
     for (int k = 0; k <= 2; k += 2) {
         cfg c;
         topo t;
-        mem_hier *h = one_set_l2(&c, &t, "memory.l2.clean_first", k);
+        mem_hier *h = one_set_l2(&c, &t, "memory.l2.clean_first", k, NULL);
         int a = first_sm_at_home(h, 0);
         ck_assert_int_ge(a, 0);
         uint64_t x = addr_in(1 << 24, 0), y = addr_in(x + 4096, 0), z = addr_in(y + 4096, 0);
@@ -884,6 +917,34 @@ START_TEST(test_l2_clean_first)
         warp_op(h, a, MEM_LOAD, x, tt += step, MEM_F_BYPASS_L1);
         ck_assert_uint_eq(mem_hier_stats(h, a)->dram_rd_bytes > dram, k == 0);
         ck_assert_uint_eq(mem_hier_stats(h, a)->l2_hits - hits, k == 2 ? 4 : 0);
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+}
+END_TEST
+
+/* memory.l2.remote_first through the hierarchy (replicate 6), one L2 set
+ * of 2 ways a partition: SM b (partition 1) reads Y1, SM a (partition 0)
+ * reads X, a line of partition 1 (its home copy there is flagged), b reads
+ * Y2: plain LRU evicts Y1, remote_first 2 X's home copy; b's second read
+ * of Y1 then misses (0) or hits (2). */
+START_TEST(test_l2_remote_first)
+{
+    for (int k = 0; k <= 2; k += 2) {
+        cfg c;
+        topo t;
+        mem_hier *h = one_set_l2(&c, &t, "memory.l2.remote_first", k, "memory.l2.replicate=6");
+        int a = first_sm_at_home(h, 0), b = first_sm_at_home(h, 1);
+        ck_assert(a >= 0 && b >= 0);
+        uint64_t x = addr_in(1 << 24, 1), y1 = addr_in(x + 4096, 1), y2 = addr_in(y1 + 4096, 1);
+        ps_t tt = 0, step = 10000000;   /* 10 us apart: nothing in flight */
+        const int f = MEM_F_BYPASS_L1;
+        warp_op(h, b, MEM_LOAD, y1, tt += step, f);
+        warp_op(h, a, MEM_LOAD, x, tt += step, f);
+        warp_op(h, b, MEM_LOAD, y2, tt += step, f);
+        uint64_t hits = mem_hier_stats(h, b)->l2_hits;
+        warp_op(h, b, MEM_LOAD, y1, tt += step, f);
+        ck_assert_uint_eq(mem_hier_stats(h, b)->l2_hits - hits, k == 2 ? 4 : 0);
         mem_hier_destroy(h);
         topo_free(&t);
     }
@@ -904,7 +965,7 @@ START_TEST(test_cache_mid_insertion)
     static const uint8_t flag[4] = { 0, MEM_CACHE_NO_TOUCH, MEM_CACHE_MID, MEM_CACHE_KEEP_PLACE };
     static const int gone_at[4] = { 4, 1, 2, 4 };
     for (int f = 0; f < 4; f++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -919,7 +980,7 @@ START_TEST(test_cache_mid_insertion)
         ck_assert_uint_eq(mem_cache_probe(c, L(9), NULL), 0);
         mem_cache_destroy(c);
     }
-    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res r = { 0 };
     ps_t t = 0;
@@ -947,7 +1008,7 @@ END_TEST
 START_TEST(test_cache_keep_place)
 {
     for (int f = 0; f < 2; f++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -975,7 +1036,7 @@ START_TEST(test_cache_clean_first)
         { 0, 0, 1, 4 }, { 2, 1, 0, 4 }, { 4, 1, 3, 0 },
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, cs[i].k };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, cs[i].k, 0 };
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
@@ -1015,7 +1076,7 @@ START_TEST(test_cache_mid_remote)
     const uint8_t rem = MEM_CACHE_MID | MEM_LINE_FOR_REMOTE;
     unsigned miss[2];
     for (int k = 0; k < 2; k++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -1028,7 +1089,7 @@ START_TEST(test_cache_mid_remote)
     ck_assert_uint_eq(miss[1], 4 * 5 * 4);
     ck_assert_uint_lt(miss[0], miss[1]);
 
-    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res r = { 0 };
     ps_t t = 0;
@@ -1155,7 +1216,7 @@ END_TEST
 START_TEST(test_cache_set_div)
 {
     for (int div = 0; div <= 4; div += 4) {
-        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0, 0, 0, 0 };
+        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0, 0, 0, 0, 0 };
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res res = { 0 };
@@ -1167,7 +1228,7 @@ START_TEST(test_cache_set_div)
         mem_cache_destroy(c);
     }
     /* drop_bit 2 (line bit 1): lines 0, 1, 4, 5 are sets 0, 1, 2, 3 */
-    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     const uint64_t li[4] = { 0, 1, 4, 5 };
@@ -1182,7 +1243,7 @@ START_TEST(test_cache_set_div)
     /* scatter (every chunk of one line hashed): the set is mem_place's, so
      * two lines whose placed sets agree (and whose own indices do not)
      * evict each other in a 1-way cache */
-    mem_cache_geom h = { 16, 1, 128, 32, 8, 0, 0, 0, 0, 1000000, 0, 0 };
+    mem_cache_geom h = { 16, 1, 128, 32, 8, 0, 0, 0, 0, 1000000, 0, 0, 0 };
     uint64_t p = 0, q = 1;
     while (q < 4096 && ((mem_place(q, 1000000, 0) & 15) != (mem_place(p, 1000000, 0) & 15) || (q & 15) == (p & 15)))
         q++;
@@ -1205,7 +1266,7 @@ END_TEST
  * unevenly over the sets; the low-bits index keeps them all. */
 static unsigned second_pass_misses(int hash, uint64_t step, uint64_t lines)
 {
-    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash, 0, 0, 0 };
+    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     unsigned before = 0;
@@ -1247,7 +1308,7 @@ END_TEST
  * some but not all, so the count says something). */
 static unsigned pass_misses(const uint64_t *order, uint64_t n, int passes)
 {
-    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1, 0, 0, 0 };
+    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     unsigned before = 0;
@@ -3609,7 +3670,9 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_cache_mid_insertion);
     tcase_add_test(tc, test_cache_keep_place);
     tcase_add_test(tc, test_cache_clean_first);
+    tcase_add_test(tc, test_cache_remote_first);
     tcase_add_test(tc, test_l2_clean_first);
+    tcase_add_test(tc, test_l2_remote_first);
     tcase_add_test(tc, test_l2_replica_home_keep);
     tcase_add_test(tc, test_cache_mid_remote);
     tcase_add_test(tc, test_cache_set_div);

@@ -180,6 +180,10 @@ typedef struct mem_cache_geom {
      * clean line among the set's k least recent valid lines, the least
      * recent line when those are all dirty (0: plain LRU) */
     uint32_t clean_first;
+    /* remote_first k > 0 (L2 slices): then, unless the victim is a home
+     * copy held only for the other partition's replicas, the least recent
+     * such copy among the set's k least recent lines is (0: none) */
+    uint32_t remote_first;
 } mem_cache_geom;
 
 /* What the cache asks of the level behind it.  fetch: bring `smask`

@@ -380,6 +380,10 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("memory.l2.clean_first", l2_clean_first, 0, 0, 64, "ways",
             "a victim is the least recently used clean line among the set's N least recently used "
             "lines, the least recent line when those are all dirty (0: plain LRU)"),
+    ROW_INT("memory.l2.remote_first", l2_remote_first, 0, 0, 64, "ways",
+            "with memory.l2.replicate 6: after memory.l2.clean_first's choice, a victim that is not a home "
+            "copy held only for the other partition's replicas gives way to the least recent such copy among "
+            "the set's N least recently used lines (0: none)"),
     ROW_INT("memory.l2.sector_pj", l2_sector_pj, 72, 0, 1000000, "pJ",
             "L2 slice array energy per sector read or written"),
     ROW_INT("memory.l2.wire_fj_per_bit_mm", l2_wire_fj_per_bit_mm, 200, 0, 1000000, "fJ",

@@ -294,23 +294,27 @@ static void clear(mem_cache *c, size_t w)
     c->sig[w] = 0;
 }
 
-/* The victim under clean_first (every way of the set at base valid, lru
- * the least recent, dirty): the least recent clean way among the
- * clean_first least recent, lru when they are all dirty.  Ties in stamp
- * rank by way, as the LRU choice breaks them. */
-static size_t clean_victim(const mem_cache *c, size_t base, size_t lru)
+/* Among the `window` least recent ways of the set at base (every way
+ * valid), the least recent that is clean (remote 0) or a home copy held
+ * only for the other partition's replicas (remote 1: MEM_LINE_FOR_REMOTE);
+ * `none` when no such way is there.  Ties in stamp rank by way, as the LRU
+ * choice breaks them. */
+static size_t window_victim(const mem_cache *c, size_t base, uint32_t window, int remote, size_t none)
 {
     size_t best = SIZE_MAX;
-    for (size_t w = base; w < base + c->g.ways; w++)
-        if (!c->line[w].dirty && (best == SIZE_MAX || c->line[w].stamp < c->line[best].stamp))
+    for (size_t w = base; w < base + c->g.ways; w++) {
+        const cline *l = &c->line[w];
+        int ok = remote ? ((uint8_t)(l->tagf >> 56) & MEM_LINE_FOR_REMOTE) != 0 : !l->dirty;
+        if (ok && (best == SIZE_MAX || l->stamp < c->line[best].stamp))
             best = w;
+    }
     if (best == SIZE_MAX)
-        return lru;
+        return none;
     /* its rank in LRU order: the ways older than it */
     uint32_t older = 0, st = c->line[best].stamp;
     for (size_t w = base; w < base + c->g.ways; w++)
         older += c->line[w].stamp < st || (c->line[w].stamp == st && w < best);
-    return older < c->g.clean_first ? best : lru;
+    return older < window ? best : none;
 }
 
 /* Choose and clear a way for line li at *t (which may move later when every
@@ -331,8 +335,13 @@ static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
         if (victim == SIZE_MAX || l->stamp < c->line[victim].stamp)
             victim = w;
     }
+    /* clean_first: a dirty least recent line gives way to a clean one
+     * near it; remote_first: then any but a home copy held for the other
+     * partition's replicas gives way to such a copy near it */
     if (c->g.clean_first && c->sig[victim] && c->line[victim].dirty)
-        victim = clean_victim(c, base, victim);
+        victim = window_victim(c, base, c->g.clean_first, 0, victim);
+    if (c->g.remote_first && c->sig[victim] && !((uint8_t)(c->line[victim].tagf >> 56) & MEM_LINE_FOR_REMOTE))
+        victim = window_victim(c, base, c->g.remote_first, 1, victim);
     if (c->line[victim].tagf && busy(c, victim) > *t) {
         size_t soonest = base;
         ps_t soonest_ps = PS_MAX;

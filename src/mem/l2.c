@@ -206,7 +206,7 @@ static ps_t remote_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
     uint8_t fl = s->replicate == 3   ? MEM_CACHE_NO_TOUCH
                  : s->replicate == 4 ? MEM_CACHE_MID
                  : s->replicate == 5 ? MEM_CACHE_MID | MEM_LINE_FOR_REMOTE
-                 : s->replicate == 6 ? MEM_CACHE_KEEP_PLACE
+                 : s->replicate == 6 ? MEM_CACHE_KEEP_PLACE | MEM_LINE_FOR_REMOTE
                                      : 0;
     ps_t out = slice_read(s, x->sm, x->to, line_addr, smask, t + half, fl, &io, &res);
     count(&s->stats[x->sm], &res);
@@ -375,7 +375,7 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
         (uint32_t)c->l2_sets,
         (uint32_t)((uint64_t)c->l2_slice_bytes / ((uint64_t)c->l2_sets * (uint64_t)c->l2_line_bytes)),
         (uint32_t)c->l2_line_bytes, (uint32_t)c->l2_sector_bytes, (uint32_t)c->l2_mshrs, 1, 0,
-        (uint32_t)c->l2_slices_per_partition, 0, 0, 0, 0,
+        (uint32_t)c->l2_slices_per_partition, 0, 0, 0, 0, 0,
     };
     cfg_bit_list(c->l2_hash_bits, &s->hash_mask);
     s->frame_bit = c->l2_frame_bit;
@@ -404,6 +404,7 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
     }
     g.scatter_mask = s->scatter_mask;
     g.clean_first = (uint32_t)c->l2_clean_first;
+    g.remote_first = (uint32_t)c->l2_remote_first;
     s->slice = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->slice);
     s->port = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->port);
     /* 1 GB/s = 1e9 B per 1e15 fs: 1e6 fs per byte; calendars of 8 us (bw.c) */

@@ -101,9 +101,10 @@ mem_tlb *mem_tlb_level_l1(mem_level *l);
 /* Line flag of an L2 line that is a replica of a remote partition's line. */
 #define MEM_LINE_REPLICA 0x1
 /* Line flag of a home copy that only reads for the other partition's
- * replicas have used (memory.l2.replicate 5): a read with it as a fill flag
- * goes to the median age of the set's other lines that lack it (most
- * recent when there is none), and a read without it clears it. */
+ * replicas have used (memory.l2.replicate 5 and 6): under 5 a read with it
+ * as a fill flag goes to the median age of the set's other lines that lack
+ * it (most recent when there is none); under 6 it marks the line for
+ * memory.l2.remote_first; a read without it clears it. */
 #define MEM_LINE_FOR_REMOTE 0x2
 
 #endif
