@@ -686,12 +686,13 @@ static int listed_mib(const int *v, long mb)
 }
 
 /* The reps file beside bandwidth table `name` (bw.csv: reps.csv, X_bw.csv:
- * X_reps.csv, either gzipped as .gz), its path into path: 1 found, 0 not. */
+ * X_reps.csv, either gzipped as .gz), its path into path: 1 found, 0 not
+ * (path then the plain name). */
 static int reps_path(const char *dir, const char *name, char *path, size_t n)
 {
     size_t k = strlen(name);
     int stem = k >= 6 && !strcmp(name + k - 6, "bw.csv") ? (int)(k - 6) : 0;
-    for (int gz = 0; gz < 2; gz++) {
+    for (int gz = 1; gz >= 0; gz--) {
         snprintf(path, n, "%s/capture/%.*sreps.csv%s", dir, stem, name, gz ? ".gz" : "");
         if (access(path, R_OK) == 0)
             return 1;
@@ -760,8 +761,6 @@ static int add_span_row(const char *dir, const char *name, const e11_bw_row *br,
     char path[4096], what[64];
     if (!reps_path(dir, name, path, sizeof path)) {
         char mark[4096];
-        snprintf(path, sizeof path, "%s/capture/%.*sreps.csv", dir,
-                 (int)(strlen(name) >= 6 ? strlen(name) - 6 : 0), name);
         if (!e11_partial(dir, mark, sizeof mark))
             return sk_errorf(e, SK_EIO, "%s: cannot open (nor %s.gz; a directory that lacks it by design says so "
                              "in %s)", path, path, mark);
