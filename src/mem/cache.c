@@ -52,6 +52,12 @@ typedef struct cline {
     uint8_t valid, dirty;       /* sector masks */
 } cline;
 
+/* The fill_flags a line was allocated with (tagf's top byte). */
+static inline uint8_t line_flags(const cline *l)
+{
+    return (uint8_t)(l->tagf >> 56);
+}
+
 typedef struct mshr {
     ps_t free_ps;               /* busy until: the last of its fills */
     ps_t ready[8];              /* per sector of its line */
@@ -264,7 +270,7 @@ static uint32_t mid_stamp(const mem_cache *c, size_t w, uint8_t skip, unsigned *
     uint32_t st[64];
     unsigned n = 0;
     for (size_t i = base; i < base + c->g.ways; i++) {
-        if (i == w || !c->sig[i] || (uint8_t)(c->line[i].tagf >> 56) & skip)
+        if (i == w || !c->sig[i] || line_flags(&c->line[i]) & skip)
             continue;
         uint32_t v = c->line[i].stamp;
         if (n == 64) {
@@ -304,7 +310,7 @@ static size_t window_victim(const mem_cache *c, size_t base, uint32_t window, in
     size_t best = SIZE_MAX;
     for (size_t w = base; w < base + c->g.ways; w++) {
         const cline *l = &c->line[w];
-        int ok = remote ? ((uint8_t)(l->tagf >> 56) & MEM_LINE_FOR_REMOTE) != 0 : !l->dirty;
+        int ok = remote ? (line_flags(l) & MEM_LINE_FOR_REMOTE) != 0 : !l->dirty;
         if (ok && (best == SIZE_MAX || l->stamp < c->line[best].stamp))
             best = w;
     }
@@ -340,7 +346,7 @@ static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
      * partition's replicas gives way to such a copy near it */
     if (c->g.clean_first && c->sig[victim] && c->line[victim].dirty)
         victim = window_victim(c, base, c->g.clean_first, 0, victim);
-    if (c->g.remote_first && c->sig[victim] && !((uint8_t)(c->line[victim].tagf >> 56) & MEM_LINE_FOR_REMOTE))
+    if (c->g.remote_first && c->sig[victim] && !(line_flags(&c->line[victim]) & MEM_LINE_FOR_REMOTE))
         victim = window_victim(c, base, c->g.remote_first, 1, victim);
     if (c->line[victim].tagf && busy(c, victim) > *t) {
         size_t soonest = base;
@@ -501,7 +507,7 @@ unsigned mem_cache_probe(const mem_cache *c, uint64_t addr, uint8_t *flags)
     if (w == SIZE_MAX)
         return 0;
     if (flags)
-        *flags = (uint8_t)(c->line[w].tagf >> 56);
+        *flags = line_flags(&c->line[w]);
     return c->line[w].valid;
 }
 
@@ -549,7 +555,7 @@ uint64_t mem_cache_lines(const mem_cache *c, uint8_t flag, uint64_t *flagged)
     for (size_t w = 0; w < c->nlines; w++) {
         if (c->line[w].tagf && c->line[w].valid) {
             n++;
-            f += ((c->line[w].tagf >> 56) & flag) != 0;
+            f += (line_flags(&c->line[w]) & flag) != 0;
         }
     }
     if (flagged)
