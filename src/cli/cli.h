@@ -126,6 +126,13 @@ int validate_e23(const cfg *c, const char *dir, int *fails, sk_error *e);
 int validate_e25_has_capture(const char *dir);
 int validate_e25(const cfg *c, const char *dir, int *fails, sk_error *e);
 int validate_e25_model(const cfg *c, sk_error *e);
+/* validate's E39 section (validate_e25.c, with E25's classes): what the L2
+ * keeps of an 8 MiB array written or read, under a .cg stream of 0-96 MiB
+ * after it, against capture/dirty.csv (dirty_TAG.csv beside it); before a
+ * capture exists, the model's side alone. */
+int validate_e39_has_capture(const char *dir);
+int validate_e39(const cfg *c, const char *dir, int *fails, sk_error *e);
+int validate_e39_model(const cfg *c, sk_error *e);
 /* validate's E30 section (validate_e30.c): E16's shared-memory loop at 1-8
  * warps a sub-partition against DIR/lds/lds_*.csv.gz (cap_lds). */
 int validate_e30_has_capture(const char *dir);

@@ -1,5 +1,5 @@
 /* cmd_validate.c -- `skewsim validate -c CONFIG -d DIR [--grids G,...]
- * [--only SECTION,...]` (sections: e1, e9, e10, e11 with E18, e20, e23, e24, e25, e30, e31, e35, e36, silicon,
+ * [--only SECTION,...]` (sections: e1, e9, e10, e11 with E18, e20, e23, e24, e25, e39, e30, e31, e35, e36, silicon,
  * freq_aware; with --measured DIR too, capture families as well):
  * simulate the H200 wave-quantisation experiment (E1: fma_kernel, 256
  * threads, 4096 iterations, 27 grid sizes) and compare with the
@@ -508,8 +508,8 @@ static int parse_grids(const char *s, long *out, int max)
 
 /* The sections of the -d part, as --only names them.  e11 is E11's chases
  * and streams together with E18/E18b (validate_e11.c runs both). */
-static const char *const d_sections[] = { "e1", "e9", "e10", "e11", "e20", "e23", "e24", "e25", "e30", "e31", "e35", "e36", "silicon", "freq_aware" };
-#define D_SECTIONS_EXPECT "e1, e9, e10, e11 (E11 and E18), e20, e23, e24, e25, e30, e31, e35, e36, silicon or freq_aware"
+static const char *const d_sections[] = { "e1", "e9", "e10", "e11", "e20", "e23", "e24", "e25", "e39", "e30", "e31", "e35", "e36", "silicon", "freq_aware" };
+#define D_SECTIONS_EXPECT "e1, e9, e10, e11 (E11 and E18), e20, e23, e24, e25, e39, e30, e31, e35, e36, silicon or freq_aware"
 
 /* Whether NAME is in the comma-separated LIST (NULL: everything is). */
 static int listed(const char *list, const char *name)
@@ -677,19 +677,29 @@ e9:
     if (nwant == 0 && listed(only, "e24") && (only || access(path, R_OK) == 0 || access(bwpath, R_OK) == 0) &&
         validate_e24(&c, dir, &fails, &e) < 0)
         goto fail;
-    /* E25: judged once a capture/retain*.csv exists; until then --only
-     * e25 prints the model's side (the prediction the capture will judge) */
-    snprintf(path, sizeof path, "%s/capture/retain.csv", dir);
-    if (nwant == 0 && listed(only, "e25")) {
-        if (validate_e25_has_capture(dir)) {
-            if (validate_e25(&c, dir, &fails, &e) < 0)
+    /* E25 and E39: judged once a capture/retain*.csv (dirty*.csv) exists;
+     * until then --only e25 (e39) prints the model's side (the prediction
+     * the capture will judge) */
+    static const struct {
+        const char *name, *id, *file, *part;
+        int (*has)(const char *);
+        int (*judge)(const cfg *, const char *, int *, sk_error *);
+        int (*model)(const cfg *, sk_error *);
+    } lines[] = {{"e25", "E25", "retain.csv", "retain", validate_e25_has_capture, validate_e25, validate_e25_model},
+                 {"e39", "E39", "dirty.csv", "dirty", validate_e39_has_capture, validate_e39, validate_e39_model}};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        if (nwant != 0 || !listed(only, lines[i].name))
+            continue;
+        snprintf(path, sizeof path, "%s/capture/%s", dir, lines[i].file);
+        if (lines[i].has(dir)) {
+            if (lines[i].judge(&c, dir, &fails, &e) < 0)
                 goto fail;
         } else if (only) {
-            if (validate_e25_model(&c, &e) < 0)
+            if (lines[i].model(&c, &e) < 0)
                 goto fail;
         } else {
-            printf("\nE25 not judged: %s absent (tools/capture/cap_mem DIR retain; --only e25 prints the model's "
-                   "side)\n", path);
+            printf("\n%s not judged: %s absent (tools/capture/cap_mem DIR %s; --only %s prints the model's "
+                   "side)\n", lines[i].id, path, lines[i].part, lines[i].name);
         }
     }
     /* E30: where the directory has a cap_lds capture (validation/h100/lds),

@@ -77,9 +77,39 @@ typedef struct e25_line {
     unsigned cold1, cold2, cold3, after;
 } e25_line;
 
+/* What a case ran: E25's kernel (twice) over arrays of mib MiB, or E39's
+ * array of mib MiB written or read and then a .cg stream of ymib MiB. */
+enum { E25_K_CG, E25_K_ADD, E39_K_READ, E39_K_WRITE };
+
+typedef struct e25_key {
+    int kind;
+    long mib, ymib;             /* ymib: E39's stream (0 for E25's kinds) */
+} e25_key;
+
+static int key_narr(const e25_key *k)
+{
+    return k->kind == E25_K_ADD ? 3 : 1;
+}
+
+static int key_eq(const e25_key *a, const e25_key *b)
+{
+    return a->kind == b->kind && a->mib == b->mib && a->ymib == b->ymib;
+}
+
+/* The case as its rows name it ("add 12 MiB", "stream.cg 48 MiB", "write 8
+ * MiB, cg 32 MiB"), or with csv set as the capture's kernel column names
+ * E25's kinds (stream_cg). */
+static const char *key_label(const e25_key *k, char *buf, size_t n, int csv)
+{
+    if (k->kind == E25_K_ADD || k->kind == E25_K_CG)
+        snprintf(buf, n, "%s %ld MiB", k->kind == E25_K_ADD ? "add" : csv ? "stream_cg" : "stream.cg", k->mib);
+    else
+        snprintf(buf, n, "%s %ld MiB, cg %ld MiB", k->kind == E39_K_WRITE ? "write" : "read", k->mib, k->ymib);
+    return buf;
+}
+
 typedef struct e25_case {
-    int add;                    /* 1: add (arrays a, b, c), 0: stream_cg (a) */
-    long mib;
+    e25_key key;
     e25_line *l;
     size_t n, cap;
 } e25_case;
@@ -181,15 +211,16 @@ static int e25_classify(const e25_case *cs, const char *where, e25_frac *out, do
     double l_far = median_of(cs, v, split, INFINITY, 0, &nf);
     double l_hit = median_of(cs, v, -INFINITY, split, 1, NULL);
     free(v);
-    const char *kind = cs->add ? "add" : "stream_cg";
+    char kind[64];
+    key_label(&cs->key, kind, sizeof kind, 1);
     if (nn < E25_MIN_LINES || nf < E25_MIN_LINES)
-        return sk_errorf(e, SK_EIO, "%s: %s %ld MiB: %zu near and %zu far lines: expected at least %d of each",
-                         where, kind, cs->mib, nn, nf, E25_MIN_LINES);
+        return sk_errorf(e, SK_EIO, "%s: %s: %zu near and %zu far lines: expected at least %d of each", where, kind,
+                         nn, nf, E25_MIN_LINES);
     if (!(l_far - l_near >= E25_MIN_GAP && l_near - l_hit >= E25_MIN_GAP))
         return sk_errorf(e, SK_EIO,
-                         "%s: %s %ld MiB: levels hit %.0f, near miss %.0f, far miss %.0f cycles: expected each "
+                         "%s: %s: levels hit %.0f, near miss %.0f, far miss %.0f cycles: expected each "
                          "at least %.0f above the one before",
-                         where, kind, cs->mib, l_hit, l_near, l_far, E25_MIN_GAP);
+                         where, kind, l_hit, l_near, l_far, E25_MIN_GAP);
     double r = l_far - (l_near - l_hit);
     double t_near = 0.5 * (l_hit + l_near), t_local = 0.5 * (l_hit + r), t_far = 0.5 * (r + l_far);
     lv[0] = l_hit, lv[1] = l_near, lv[2] = l_far, lv[3] = r;
@@ -209,11 +240,11 @@ static int e25_classify(const e25_case *cs, const char *where, e25_frac *out, do
     }
     /* every array of the kernel, each with enough lines of both classes
      * (a partial capture would leave rows unjudged) */
-    for (int a = 0; a < (cs->add ? 3 : 1); a++)
+    for (int a = 0; a < key_narr(&cs->key); a++)
         if (tot[a][0] < E25_MIN_LINES / 2 || tot[a][1] < E25_MIN_LINES / 2)
-            return sk_errorf(e, SK_EIO, "%s: %s %ld MiB: array %c has %.0f near and %.0f far lines: expected at "
+            return sk_errorf(e, SK_EIO, "%s: %s: array %c has %.0f near and %.0f far lines: expected at "
                              "least %d of each",
-                             where, kind, cs->mib, "abc"[a], tot[a][0], tot[a][1], E25_MIN_LINES / 2);
+                             where, kind, "abc"[a], tot[a][0], tot[a][1], E25_MIN_LINES / 2);
     for (int a = 0; a < 3; a++) {
         out->f[a][E25_NEAR_HIT] = tot[a][0] ? cnt[a][E25_NEAR_HIT] / tot[a][0] : NAN;
         out->f[a][E25_FAR_HIT] = tot[a][1] ? cnt[a][E25_FAR_HIT] / tot[a][1] : NAN;
@@ -249,20 +280,57 @@ static int bases(const kernel *k, uint64_t *out, int max)
     return n;
 }
 
-/* The model's fractions for a case (the file comment). */
-static int model_frac(const cfg *c, int add, long mib, e25_frac *out, sk_error *e)
+/* E39's second kernel: the .cg stream of ymib MiB, one pass, its array 1
+ * GiB above the first kernel's (cap_mem.cu: buf + 1 GB). */
+static int e39_push(kernel *k, long ymib, sk_error *e)
 {
-    long long bytes = (long long)mib << 20;
-    const long passes = 8;   /* cap_mem.cu's stream here: 8 passes a launch */
-    int narr = add ? 3 : 1, nk = 2 + 2 * narr, made = 0, rc = 0;
+    int rc = gen_stream_cache(k, 1056, 256, (long long)ymib << 20, 1, 1, e);
+    for (uint32_t p = 0; rc == 0 && p < k->nprogs; p++)
+        for (uint32_t i = 0; i < k->progs[p].napats; i++)
+            k->progs[p].apats[i].base += 1ull << 30;
+    return rc;
+}
+
+/* The two kernels before the probes: E25's kernel twice (the second
+ * launched once the first completed), or E39's write or read of its array
+ * and then the stream that pushes it out (none for ymib 0).  The count
+ * made into *made; 0 or a negative code. */
+static int case_kernels(const e25_key *key, kernel *k, int *made, sk_error *e)
+{
+    long long bytes = (long long)key->mib << 20;
+    const long passes = 8;   /* cap_mem.cu's stream in `retain`: 8 passes a launch */
+    int rc = 0;
+    switch (key->kind) {
+    case E25_K_ADD:
+    case E25_K_CG:
+        for (*made = 0; *made < 2 && rc == 0; (*made)++)
+            rc = key->kind == E25_K_ADD ? gen_add(&k[*made], 1056, 256, bytes, e)
+                                        : gen_stream_cache(&k[*made], 1056, 256, bytes, passes, 1, e);
+        return rc;
+    default:   /* E39: k_write (float4 stores) or the .cg stream, one pass */
+        *made = 1;
+        rc = key->kind == E39_K_WRITE ? gen_rw(&k[0], 1056, 256, bytes, 1, 16, e)
+                                      : gen_stream_cache(&k[0], 1056, 256, bytes, 1, 1, e);
+        if (rc == 0 && key->ymib > 0)
+            rc = e39_push(&k[(*made)++], key->ymib, e);
+        return rc;
+    }
+}
+
+/* The model's fractions for a case (the file comment). */
+static int model_frac(const cfg *c, const e25_key *key, e25_frac *out, sk_error *e)
+{
+    long long bytes = (long long)key->mib << 20;
+    int narr = key_narr(key), made = 0;
     kernel k[8];
     memset(k, 0, sizeof k);
-    for (; made < 2 && rc == 0; made++)
-        rc = add ? gen_add(&k[made], 1056, 256, bytes, e) : gen_stream_cache(&k[made], 1056, 256, bytes, passes, 1, e);
+    int rc = case_kernels(key, k, &made, e);
+    int nk = made + 2 * narr, first = made;
     uint64_t base[3];
+    char what[64];
     if (rc == 0 && bases(&k[0], base, 3) != narr)
-        rc = sk_errorf(e, SK_EUSAGE, "validate: E25: the %s kernel's arrays: expected %d", add ? "add" : "stream",
-                       narr);
+        rc = sk_errorf(e, SK_EUSAGE, "validate: E25: the %s kernel's arrays: expected %d",
+                       key_label(key, what, sizeof what, 1), narr);
     for (int a = 0; a < narr && rc == 0; a++)
         for (int part = 0; part < 2 && rc == 0; part++, made++) {
             kernel *p = &k[made];
@@ -296,7 +364,8 @@ static int model_frac(const cfg *c, int add, long mib, e25_frac *out, sk_error *
         return sk_errorf(e, SK_EUSAGE, "validate: E25: %zu kernels simulated: expected %d", got, nk);
     }
     for (int a = 0; a < narr; a++) {
-        const kernel_stats *nr = results_kernel(r, (size_t)(2 + 2 * a)), *fr = results_kernel(r, (size_t)(3 + 2 * a));
+        const kernel_stats *nr = results_kernel(r, (size_t)(first + 2 * a));
+        const kernel_stats *fr = results_kernel(r, (size_t)(first + 1 + 2 * a));
         double h = E25_HOPS;
         out->f[a][E25_NEAR_HIT] = nr->has_mem ? (double)nr->mem.l2_hits / h : NAN;
         out->f[a][E25_FAR_HIT] = fr->has_mem ? (double)fr->mem.l2_hits / h : NAN;
@@ -357,55 +426,104 @@ static const char *tag_mark(char *buf, size_t n, const char *tag)
  * and class a row per chip run (chip[j], tag[j]: judged unless fitted[j],
  * marked [TAG] for a further run), or, with no run (n 0), the model's side
  * alone. */
-static int case_rows(const cfg *c, int add, long mib, const e25_frac *const *chip, const char *const *tag,
+static int case_rows(const cfg *c, const e25_key *key, const e25_frac *const *chip, const char *const *tag,
                      const int *fitted, int n, int *fails, sk_error *e)
 {
     e25_frac m;
-    int rc = model_frac(c, add, mib, &m, e);
+    int rc = model_frac(c, key, &m, e);
     if (rc < 0)
         return rc;
-    for (int a = 0; a < (add ? 3 : 1); a++)
+    char label[64];
+    key_label(key, label, sizeof label, 0);
+    for (int a = 0; a < key_narr(key); a++)
         for (int cl = 0; cl < E25_NCLASS; cl++)
             for (int j = 0; j < (n ? n : 1); j++) {
-                char what[64], mark[32];
-                snprintf(what, sizeof what, "%s %ld MiB %c %s%s", add ? "add" : "stream.cg", mib, "abc"[a],
-                         class_name[cl], tag_mark(mark, sizeof mark, n ? tag[j] : NULL));
+                char what[128], mark[32];
+                snprintf(what, sizeof what, "%s %c %s%s", label, "abc"[a], class_name[cl],
+                         tag_mark(mark, sizeof mark, n ? tag[j] : NULL));
                 row(what, n ? chip[j]->f[a][cl] : NAN, m.f[a][cl], n && fitted[j], fails);
             }
     return 0;
 }
 
-#define E25_HEADER "kernel,mib,array,line,cold1,cold2,cold3,after"
 #define E25_MAX_MIB 256
+#define E39_MAX_YMIB 1024
 
-/* cap_mem.cu's cases, in its order: what validate_e25_model prints and
- * what a capture is expected to hold */
-static const struct { int add; long mib; } e25_cases[] = {{1, 12}, {1, 16}, {1, 20}, {1, 24}, {0, 48},
-                                                         {0, 52}, {0, 56}, {0, 60}, {0, 64}};
+/* One experiment of this file: E25 (retain.csv) or E39 (dirty.csv). */
+typedef struct e25_exp {
+    const char *id;             /* "E25" */
+    const char *prefix;         /* its files: PREFIX.csv, PREFIX_TAG.csv */
+    const char *header;
+    const char *expect;         /* what a data line holds, for errors */
+    const e25_key *cases;       /* cap_mem.cu's cases, in its order: what the
+                                   model's side prints and a capture should hold */
+    size_t ncases;
+    const char *title;          /* the section's heading, after "E25 " */
+    const char *count_what;     /* "(kernel, mib)" */
+} e25_exp;
 
-/* One data line of retain.csv into *l, *add and *mib; 0, or -1 when it
- * does not parse. */
-static int parse_line(const char *s, int *add, long *mib, e25_line *l)
+static const e25_key e25_cases[] = {{E25_K_ADD, 12, 0}, {E25_K_ADD, 16, 0}, {E25_K_ADD, 20, 0},
+                                    {E25_K_ADD, 24, 0}, {E25_K_CG, 48, 0},  {E25_K_CG, 52, 0},
+                                    {E25_K_CG, 56, 0},  {E25_K_CG, 60, 0},  {E25_K_CG, 64, 0}};
+static const e25_key e39_cases[] = {{E39_K_WRITE, 8, 0},  {E39_K_READ, 8, 0},  {E39_K_WRITE, 8, 32},
+                                    {E39_K_READ, 8, 32},  {E39_K_WRITE, 8, 96}, {E39_K_READ, 8, 96}};
+
+static const e25_exp exp_e25 = {
+    "E25", "retain", "kernel,mib,array,line,cold1,cold2,cold3,after",
+    "with kernel add (arrays a, b, c) or stream_cg (a), mib 1..256, a line of the array and cycles 1..1000000",
+    e25_cases, sizeof e25_cases / sizeof e25_cases[0],
+    "what the L2 holds after the kernel ran twice: fraction of sampled lines SM 0 hits (near: its partition's; "
+    "far: the other's, local = a replica)",
+    "(kernel, mib)"};
+static const e25_exp exp_e39 = {
+    "E39", "dirty", "mode,x_mib,y_mib,line,cold1,cold2,cold3,after",
+    "with mode write or read, x_mib 1..256, y_mib 0..1024, a line of the array and cycles 1..1000000",
+    e39_cases, sizeof e39_cases / sizeof e39_cases[0],
+    "written or read lines under a stream: an 8 MiB array written (float4 stores) or read (.cg), then a .cg "
+    "stream of Y MiB elsewhere; fraction of its sampled lines SM 0 hits (near, far, far local as E25)",
+    "(mode, x_mib, y_mib)"};
+
+_Static_assert(E25_MAX_CYC == 1000000u, "exp_e25.expect and exp_e39.expect say 1..1000000");
+
+/* One data line of a capture into *l and *key; 0, or -1 when it does not
+ * parse. */
+static int parse_line(const e25_exp *x, const char *s, e25_key *key, e25_line *l)
 {
-    char kind[16], arr;
-    long m;
+    char kind[16], arr = 'a';
+    long m, y = 0;
     unsigned long line, c1, c2, c3, af;
     int used = 0;
-    if (sscanf(s, "%15[^,],%ld,%c,%lu,%lu,%lu,%lu,%lu%n", kind, &m, &arr, &line, &c1, &c2, &c3, &af, &used) != 8)
-        return -1;
+    if (x == &exp_e39) {
+        if (sscanf(s, "%15[^,],%ld,%ld,%lu,%lu,%lu,%lu,%lu%n", kind, &m, &y, &line, &c1, &c2, &c3, &af, &used) != 8)
+            return -1;
+        if (!strcmp(kind, "write"))
+            key->kind = E39_K_WRITE;
+        else if (!strcmp(kind, "read"))
+            key->kind = E39_K_READ;
+        else
+            return -1;
+        if (y < 0 || y > E39_MAX_YMIB)
+            return -1;
+    } else {
+        if (sscanf(s, "%15[^,],%ld,%c,%lu,%lu,%lu,%lu,%lu%n", kind, &m, &arr, &line, &c1, &c2, &c3, &af, &used) != 8)
+            return -1;
+        if (!strcmp(kind, "add"))
+            key->kind = E25_K_ADD;
+        else if (!strcmp(kind, "stream_cg"))
+            key->kind = E25_K_CG;
+        else
+            return -1;
+    }
     if (s[used + strspn(s + used, " \t\r\n")] != '\0')
         return -1;
-    int is_add = !strcmp(kind, "add");
-    if (!is_add && strcmp(kind, "stream_cg"))
-        return -1;
-    if (m < 1 || m > E25_MAX_MIB || arr < 'a' || arr > (is_add ? 'c' : 'a'))
+    key->mib = m;
+    key->ymib = y;
+    if (m < 1 || m > E25_MAX_MIB || arr < 'a' || arr >= 'a' + key_narr(key))
         return -1;
     if (line >= ((unsigned long)m << 20) / 128)
         return -1;
     if (!c1 || !c2 || !c3 || !af || c1 > E25_MAX_CYC || c2 > E25_MAX_CYC || c3 > E25_MAX_CYC || af > E25_MAX_CYC)
         return -1;
-    *add = is_add;
-    *mib = m;
     *l = (e25_line){arr - 'a', (uint32_t)line, (unsigned)c1, (unsigned)c2, (unsigned)c3, (unsigned)af};
     return 0;
 }
@@ -419,7 +537,7 @@ static int cmp_line(const void *a, const void *b)
 }
 
 /* The capture's lines by case; 0 or a negative code. */
-static int read_capture(const char *path, e25_case *cs, int *ncase, sk_error *e)
+static int read_capture(const e25_exp *x, const char *path, e25_case *cs, int *ncase, sk_error *e)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -431,37 +549,33 @@ static int read_capture(const char *path, e25_case *cs, int *ncase, sk_error *e)
         lineno++;
         size_t len = strlen(line);
         if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
-            rc = sk_errorf(e, SK_EIO, "%s:%ld: a line longer than %zu characters: expected " E25_HEADER, path,
-                           lineno, sizeof line - 2);
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: a line longer than %zu characters: expected %s", path, lineno,
+                           sizeof line - 2, x->header);
             break;
         }
         line[strcspn(line, "\r\n")] = '\0';
         if (lineno == 1) {
-            if (strcmp(line, E25_HEADER))
-                rc = sk_errorf(e, SK_EIO, "%s:1: '%.60s': expected the header " E25_HEADER, path, line);
+            if (strcmp(line, x->header))
+                rc = sk_errorf(e, SK_EIO, "%s:1: '%.60s': expected the header %s", path, line, x->header);
             continue;
         }
         if (line[strspn(line, " \t")] == '\0')
             continue;
-        int add;
-        long mib;
+        e25_key key;
         e25_line l;
-        if (parse_line(line, &add, &mib, &l) < 0) {
-            rc = sk_errorf(e, SK_EIO,
-                           "%s:%ld: '%.80s': expected " E25_HEADER " with kernel add (arrays a, b, c) or "
-                           "stream_cg (a), mib 1..%d, a line of the array and cycles 1..%u",
-                           path, lineno, line, E25_MAX_MIB, E25_MAX_CYC);
+        if (parse_line(x, line, &key, &l) < 0) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: '%.80s': expected %s %s", path, lineno, line, x->header, x->expect);
             break;
         }
         int k = 0;
-        while (k < *ncase && !(cs[k].add == add && cs[k].mib == mib))
+        while (k < *ncase && !key_eq(&cs[k].key, &key))
             k++;
         if (k == *ncase) {
             if (*ncase == E25_MAX_CASES) {
-                rc = sk_errorf(e, SK_EIO, "%s:%ld: more than %d (kernel, mib) cases", path, lineno, E25_MAX_CASES);
+                rc = sk_errorf(e, SK_EIO, "%s:%ld: more than %d %s cases", path, lineno, E25_MAX_CASES, x->count_what);
                 break;
             }
-            cs[(*ncase)++] = (e25_case){add, mib, NULL, 0, 0};
+            cs[(*ncase)++] = (e25_case){key, NULL, 0, 0};
         }
         if (cs[k].n == cs[k].cap) {
             cs[k].cap = cs[k].cap ? 2 * cs[k].cap : 1024;
@@ -471,27 +585,29 @@ static int read_capture(const char *path, e25_case *cs, int *ncase, sk_error *e)
     }
     fclose(f);
     if (rc == 0 && lineno == 0)
-        rc = sk_errorf(e, SK_EIO, "%s: empty: expected the header " E25_HEADER, path);
+        rc = sk_errorf(e, SK_EIO, "%s: empty: expected the header %s", path, x->header);
     if (rc == 0 && *ncase == 0)
-        rc = sk_errorf(e, SK_EIO, "%s: no data lines: expected " E25_HEADER, path);
+        rc = sk_errorf(e, SK_EIO, "%s: no data lines: expected %s", path, x->header);
     /* a line sampled twice: cap_mem appends, so a second run over an old
      * capture repeats every line */
     for (int k = 0; k < *ncase && rc == 0; k++) {
         e25_line *v = xmalloc(cs[k].n * sizeof *v);
         memcpy(v, cs[k].l, cs[k].n * sizeof *v);
         qsort(v, cs[k].n, sizeof *v, cmp_line);
+        char label[64];
+        key_label(&cs[k].key, label, sizeof label, 1);
         for (size_t i = 1; i < cs[k].n && rc == 0; i++)
             if (!cmp_line(&v[i - 1], &v[i]))
                 rc = sk_errorf(e, SK_EIO,
-                               "%s: %s %ld MiB: array %c line %u appears twice: expected each sampled line once "
+                               "%s: %s: array %c line %u appears twice: expected each sampled line once "
                                "(a capture appended to an older one?)",
-                               path, cs[k].add ? "add" : "stream_cg", cs[k].mib, "abc"[v[i].array], v[i].line);
+                               path, label, "abc"[v[i].array], v[i].line);
         free(v);
     }
     return rc;
 }
 
-/* One capture file: retain.csv (tag "") or retain_TAG.csv, a further run
+/* One capture file: PREFIX.csv (tag "") or PREFIX_TAG.csv, a further run
  * (another chip, or the same one again) judged against the same model. */
 typedef struct e25_run {
     char path[4096];
@@ -503,28 +619,29 @@ typedef struct e25_run {
     double lv[E25_MAX_CASES][4];
 } e25_run;
 
-/* The tag of a capture file's name into tag: "" for retain.csv, TAG for
- * retain_TAG.csv; -1 for any other name. */
-static int run_tag(const char *path, char *tag)
+/* The tag of a capture file's name into tag: "" for PREFIX.csv, TAG for
+ * PREFIX_TAG.csv; -1 for any other name. */
+static int run_tag(const e25_exp *x, const char *path, char *tag)
 {
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;
-    size_t n = strlen(b);
-    if (!strcmp(b, "retain.csv")) {
+    size_t n = strlen(b), np = strlen(x->prefix);
+    if (!strncmp(b, x->prefix, np) && !strcmp(b + np, ".csv")) {
         tag[0] = '\0';
         return 0;
     }
-    if (strncmp(b, "retain_", 7) || n < 12 || strcmp(b + n - 4, ".csv"))
+    /* PREFIX _ TAG .csv, TAG at least one character */
+    if (strncmp(b, x->prefix, np) || b[np] != '_' || n < np + 6 || strcmp(b + n - 4, ".csv"))
         return -1;
-    size_t t = n - 11;
+    size_t t = n - np - 5;
     if (t > E25_MAX_TAG)
         return -1;
     for (size_t i = 0; i < t; i++) {
-        char ch = b[7 + i];
+        char ch = b[np + 1 + i];
         if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-'))
             return -1;
     }
-    memcpy(tag, b + 7, t);
+    memcpy(tag, b + np + 1, t);
     tag[t] = '\0';
     return 0;
 }
@@ -534,10 +651,10 @@ static int cmp_run(const void *a, const void *b)
     return strcmp(((const e25_run *)a)->tag, ((const e25_run *)b)->tag);
 }
 
-static int find_case(const e25_run *r, int add, long mib)
+static int find_case(const e25_run *r, const e25_key *key)
 {
     for (int k = 0; k < r->ncase; k++)
-        if (r->cs[k].add == add && r->cs[k].mib == mib)
+        if (key_eq(&r->cs[k].key, key))
             return k;
     return -1;
 }
@@ -547,14 +664,15 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in DIR/capture that match retain*.csv, sorted by bytes, into
+/* The names in DIR/capture that match PREFIX*.csv, sorted by bytes, into
  * *names (each and the array the caller's to free); their count, or -1
  * where the folder cannot be read.  readdir, not glob: a directory name
  * holding [, * or ? must not be read as a pattern. */
-static int list_runs(const char *dir, char ***names)
+static int list_runs(const e25_exp *x, const char *dir, char ***names)
 {
-    char path[4096];
+    char path[4096], pat[64];
     snprintf(path, sizeof path, "%s/capture", dir);
+    snprintf(pat, sizeof pat, "%s*.csv", x->prefix);
     *names = NULL;
     DIR *d = opendir(path);
     if (!d)
@@ -562,7 +680,7 @@ static int list_runs(const char *dir, char ***names)
     int n = 0, cap = 0;
     struct dirent *de;
     while ((de = readdir(d))) {
-        if (fnmatch("retain*.csv", de->d_name, 0) != 0)
+        if (fnmatch(pat, de->d_name, 0) != 0)
             continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 8;
@@ -583,66 +701,66 @@ static void free_names(char **names, int n)
     free(names);
 }
 
-int validate_e25_has_capture(const char *dir)
+static int has_capture(const e25_exp *x, const char *dir)
 {
     char **names;
-    int n = list_runs(dir, &names);
+    int n = list_runs(x, dir, &names);
     free_names(names, n > 0 ? n : 0);
     return n > 0;
 }
 
-int validate_e25(const cfg *c0, const char *dir, int *fails, sk_error *e)
+static int judge(const e25_exp *x, const cfg *c0, const char *dir, int *fails, sk_error *e)
 {
     cfg c = *c0;
     if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
         return e->code;
     char **names;
-    int nname = list_runs(dir, &names);
+    int nname = list_runs(x, dir, &names);
     if (nname <= 0) {
         free_names(names, nname > 0 ? nname : 0);
-        return sk_errorf(e, SK_EIO, "%s/capture/retain.csv: cannot open", dir);
+        return sk_errorf(e, SK_EIO, "%s/capture/%s.csv: cannot open", dir, x->prefix);
     }
     int rc = 0, nrun = 0;
     e25_run *run = xcalloc(E25_MAX_RUNS, sizeof *run);
     for (int i = 0; i < nname && rc == 0; i++) {
         if (nrun == E25_MAX_RUNS) {
-            rc = sk_errorf(e, SK_EIO, "%s/capture: %d files retain*.csv: expected at most %d runs", dir, nname,
-                           E25_MAX_RUNS);
+            rc = sk_errorf(e, SK_EIO, "%s/capture: %d files %s*.csv: expected at most %d runs", dir, nname,
+                           x->prefix, E25_MAX_RUNS);
             break;
         }
         e25_run *r = &run[nrun];
         snprintf(r->path, sizeof r->path, "%s/capture/%s", dir, names[i]);
-        if (strlen(dir) + strlen(names[i]) + 10 >= sizeof r->path || run_tag(names[i], r->tag) < 0) {
-            rc = sk_errorf(e, SK_EIO, "%s: not a capture name: expected retain.csv or retain_TAG.csv (TAG 1-%d "
-                           "letters, digits or '-')", r->path, E25_MAX_TAG);
+        if (strlen(dir) + strlen(names[i]) + 10 >= sizeof r->path || run_tag(x, names[i], r->tag) < 0) {
+            rc = sk_errorf(e, SK_EIO, "%s: not a capture name: expected %s.csv or %s_TAG.csv (TAG 1-%d "
+                           "letters, digits or '-')", r->path, x->prefix, x->prefix, E25_MAX_TAG);
             break;
         }
-        r->fitted = !r->tag[0] && fitted_dir(dir);
+        /* only E25's first runs had a parameter chosen on them */
+        r->fitted = x == &exp_e25 && !r->tag[0] && fitted_dir(dir);
         nrun++;
-        rc = read_capture(r->path, r->cs, &r->ncase, e);
+        rc = read_capture(x, r->path, r->cs, &r->ncase, e);
         for (int k = 0; k < r->ncase && rc == 0; k++)
             rc = e25_classify(&r->cs[k], r->path, &r->chip[k], r->lv[k], e);
     }
     free_names(names, nname);
-    /* retain.csv first, the further runs by tag (byte order: x10 before
+    /* PREFIX.csv first, the further runs by tag (byte order: x10 before
      * x2) */
     qsort(run, (size_t)nrun, sizeof *run, cmp_run);
     if (rc == 0 && (nrun == 0 || run[0].tag[0]))
-        rc = sk_errorf(e, SK_EIO, "%s/capture/retain.csv: cannot open: expected it beside %s (the first run)", dir,
-                       run[0].path);
+        rc = sk_errorf(e, SK_EIO, "%s/capture/%s.csv: cannot open: expected it beside %s (the first run)", dir,
+                       x->prefix, run[0].path);
     if (rc == 0) {
-        printf("\nE25 what the L2 holds after the kernel ran twice: fraction of sampled lines SM 0 hits "
-               "(near: its partition's; far: the other's, local = a replica)");
+        printf("\n%s %s", x->id, x->title);
         if (nrun > 1)
-            printf("; %d runs, rows of retain_TAG.csv marked [TAG]", nrun);
+            printf("; %d runs, rows of %s_TAG.csv marked [TAG]", nrun, x->prefix);
         printf("\n");
         /* cap_mem's cases that a run lacks: said, not judged */
-        char mark[32];
+        char mark[32], label[64];
         for (int j = 0; j < nrun; j++)
-            for (size_t i = 0; i < sizeof e25_cases / sizeof e25_cases[0]; i++)
-                if (find_case(&run[j], e25_cases[i].add, e25_cases[i].mib) < 0)
-                    printf("%-6s %s %ld MiB%s: not in the capture\n", "absent", e25_cases[i].add ? "add" : "stream.cg",
-                           e25_cases[i].mib, tag_mark(mark, sizeof mark, run[j].tag));
+            for (size_t i = 0; i < x->ncases; i++)
+                if (find_case(&run[j], &x->cases[i]) < 0)
+                    printf("%-6s %s%s: not in the capture\n", "absent", key_label(&x->cases[i], label, sizeof label, 0),
+                           tag_mark(mark, sizeof mark, run[j].tag));
         /* every case of any run, in the order the runs give them, with
          * the runs that hold it (none before run j does) */
         for (int j = 0; j < nrun && rc == 0; j++)
@@ -650,26 +768,26 @@ int validate_e25(const cfg *c0, const char *dir, int *fails, sk_error *e)
                 const e25_case *cs = &run[j].cs[k];
                 int seen = 0;
                 for (int jj = 0; jj < j && !seen; jj++)
-                    seen = find_case(&run[jj], cs->add, cs->mib) >= 0;
+                    seen = find_case(&run[jj], &cs->key) >= 0;
                 if (seen)
                     continue;
                 const e25_frac *chip[E25_MAX_RUNS];
                 const char *tag[E25_MAX_RUNS];
                 int fit[E25_MAX_RUNS], n = 0;
                 for (int jj = j; jj < nrun; jj++) {
-                    int kk = find_case(&run[jj], cs->add, cs->mib);
+                    int kk = find_case(&run[jj], &cs->key);
                     if (kk < 0)
                         continue;
                     const double *lv = run[jj].lv[kk];
-                    printf("%-6s %s %ld MiB%s: levels (cycles) hit %.0f, near miss %.0f, far miss %.0f, far hit "
+                    printf("%-6s %s%s: levels (cycles) hit %.0f, near miss %.0f, far miss %.0f, far hit "
                            "%.0f (derived)\n",
-                           "levels", cs->add ? "add" : "stream.cg", cs->mib, tag_mark(mark, sizeof mark, run[jj].tag),
-                           lv[0], lv[1], lv[2], lv[3]);
+                           "levels", key_label(&cs->key, label, sizeof label, 0),
+                           tag_mark(mark, sizeof mark, run[jj].tag), lv[0], lv[1], lv[2], lv[3]);
                     chip[n] = &run[jj].chip[kk];
                     fit[n] = run[jj].fitted;
                     tag[n++] = run[jj].tag;
                 }
-                rc = case_rows(&c, cs->add, cs->mib, chip, tag, fit, n, fails, e);
+                rc = case_rows(&c, &cs->key, chip, tag, fit, n, fails, e);
             }
     }
     for (int j = 0; j < nrun; j++)
@@ -679,18 +797,47 @@ int validate_e25(const cfg *c0, const char *dir, int *fails, sk_error *e)
     return rc;
 }
 
-int validate_e25_model(const cfg *c0, sk_error *e)
+static int model_only(const e25_exp *x, const cfg *c0, sk_error *e)
 {
     cfg c = *c0;
     if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
         return e->code;
-    printf("\nE25 (no capture/retain.csv yet: the model's side only, nothing judged) what the L2 holds after "
-           "the kernel ran twice: fraction of sampled lines SM 0 hits\n");
+    printf("\n%s (no capture/%s.csv yet: the model's side only, nothing judged) %s\n", x->id, x->prefix, x->title);
     int ign = 0;
-    for (size_t i = 0; i < sizeof e25_cases / sizeof e25_cases[0]; i++) {
-        int rc = case_rows(&c, e25_cases[i].add, e25_cases[i].mib, NULL, NULL, NULL, 0, &ign, e);
+    for (size_t i = 0; i < x->ncases; i++) {
+        int rc = case_rows(&c, &x->cases[i], NULL, NULL, NULL, 0, &ign, e);
         if (rc < 0)
             return rc;
     }
     return 0;
+}
+
+int validate_e25_has_capture(const char *dir)
+{
+    return has_capture(&exp_e25, dir);
+}
+
+int validate_e25(const cfg *c, const char *dir, int *fails, sk_error *e)
+{
+    return judge(&exp_e25, c, dir, fails, e);
+}
+
+int validate_e25_model(const cfg *c, sk_error *e)
+{
+    return model_only(&exp_e25, c, e);
+}
+
+int validate_e39_has_capture(const char *dir)
+{
+    return has_capture(&exp_e39, dir);
+}
+
+int validate_e39(const cfg *c, const char *dir, int *fails, sk_error *e)
+{
+    return judge(&exp_e39, c, dir, fails, e);
+}
+
+int validate_e39_model(const cfg *c, sk_error *e)
+{
+    return model_only(&exp_e39, c, e);
 }

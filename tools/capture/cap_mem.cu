@@ -31,13 +31,18 @@
 //          a flushed L2 twice, cold1 then cold2, and once more after another
 //          flush, cold3: the line's partition and the hit level; then
 //          `after`) -> DIR/retain.csv
+//  dirty   (E39) the same reads of 1024 sampled lines of an 8 MiB array X
+//          after X was written (every SM, float4 stores) or read (.cg), then
+//          a .cg stream of 0, 32 or 96 MiB elsewhere: does the L2 keep
+//          written lines longer than read ones? -> DIR/dirty.csv
 //  l1cap   (E35) the stream, default-cached and .cg, at per-SM footprints of
 //          64-768 KiB a pass and 1, 2, 4 or 8 CTAs an SM, over zeros and over
 //          hashed words -> DIR/l1cap_stream.csv
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_mem cap_mem.cu
-// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain,l1cap]
+// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,l1cap]
 #include "cap.h"
+#include "rw_kernels.h"
 
 // ---------------------------------------------------------------- chase
 template <bool CG>
@@ -215,7 +220,7 @@ static void flush_l2(const float4 *fb, size_t fbytes, float *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm,retain,l1cap]\n");
+        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,l1cap]\n");
         return 2;
     }
     std::string dir = argv[1], parts = argc > 2 ? argv[2] : "chase,l2map,hbm,stream";
@@ -462,16 +467,82 @@ int main(int argc, char **argv)
     // launches after an untimed one) and read them again (after).  Each
     // read brings in one 32 B sector of its line (a far miss also its
     // replica): under 200 KB a kernel, well under 1 % of the L2.
+    // One sampled case of `retain` and `dirty`: 1024 distinct lines of each
+    // of narr arrays of `bytes` (a, b, c at buf, +1 GB, +2 GB, as `stream`),
+    // drawn by the seeded xorshift x and read in one random order; cold1,
+    // cold2 from a flushed L2, cold3 after another flush, then flush, run
+    // seq() and read them again (after).  Each read brings in one 32 B
+    // sector of its line (a far miss also its replica): under 200 KB a case,
+    // well under 1 % of the L2.
+    const int rctas = 1056, rblock = 256, per_array = 1024, target = 0;
+    Rec *drec;
+    uint64_t *doffs;
+    uint32_t *dcyc;
+    const size_t nmax = 3 * per_array;
+    CK(cudaMalloc(&drec, sizeof(Rec) * rctas));
+    CK(cudaMalloc(&doffs, 8 * nmax));
+    CK(cudaMalloc(&dcyc, 4 * nmax));
+    CK(cudaFuncSetAttribute(probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_1PER_SM));
+    uint64_t x = 0x9E3779B97F4A7C15ull;   // fixed seed (xorshift64), one stream over both parts
+    auto rnd = [&x]() {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        return x;
+    };
+    struct Sampled {
+        std::vector<std::pair<int, uint32_t>> smp;   // (array, line), in read order
+        std::vector<uint32_t> c1, c2, c3, ca;
+    };
+    auto sample_case = [&](size_t bytes, int narr, auto seq) {
+        Sampled r;
+        size_t nlines = bytes / 128;
+        for (int a = 0; a < narr; a++) {
+            std::vector<char> seen(nlines, 0);
+            for (int k = 0; k < per_array;) {
+                uint32_t l = (uint32_t)(rnd() % nlines);
+                if (seen[l])
+                    continue;
+                seen[l] = 1;
+                r.smp.push_back({a, l});
+                k++;
+            }
+        }
+        for (size_t m = r.smp.size() - 1; m > 0; m--)
+            std::swap(r.smp[m], r.smp[rnd() % (m + 1)]);
+        int n = (int)r.smp.size();
+        std::vector<uint64_t> offs(n);
+        for (int i = 0; i < n; i++)
+            offs[i] = (uint64_t)r.smp[i].first * GB + (uint64_t)r.smp[i].second * 128;
+        CK(cudaMemcpy(doffs, offs.data(), 8ull * n, cudaMemcpyHostToDevice));
+        auto probe = [&](std::vector<uint32_t> &h) {
+            h.resize(n);
+            CK(cudaMemset(dcyc, 0xff, 4ull * n));   // a sentinel: SM 0 got no CTA if it stays
+            probe_kernel<<<nsm, 32, SMEM_1PER_SM>>>((const char *)buf, doffs, n, target, dcyc, usink);
+            CK(cudaGetLastError());
+            CK(cudaDeviceSynchronize());
+            CK(cudaMemcpy(h.data(), dcyc, 4ull * n, cudaMemcpyDeviceToHost));
+            for (int i = 0; i < n; i++)
+                if (h[i] == 0xffffffffu) {
+                    std::fprintf(stderr, "cap_mem: read %d was not timed (no CTA on SM %d?)\n", i, target);
+                    std::exit(1);
+                }
+        };
+        flush_l2(fb, fbytes, fsink);
+        probe(r.c1);
+        probe(r.c2);
+        flush_l2(fb, fbytes, fsink);
+        probe(r.c3);
+        flush_l2(fb, fbytes, fsink);
+        seq();
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        probe(r.ca);
+        return r;
+    };
+
+    // `retain` (E25): for each of E24's kernels below, a sampled case whose
+    // sequence runs the kernel twice (E24 times launches after an untimed
+    // one).
     if (parts.find("retain") != std::string::npos) {
-        const int ctas = 1056, block = 256, per_array = 1024, target = 0;
-        const size_t nmax = 3 * per_array;
-        Rec *drec;
-        uint64_t *doffs;
-        uint32_t *dcyc;
-        CK(cudaMalloc(&drec, sizeof(Rec) * ctas));
-        CK(cudaMalloc(&doffs, 8 * nmax));
-        CK(cudaMalloc(&dcyc, 4 * nmax));
-        CK(cudaFuncSetAttribute(probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_1PER_SM));
         FILE *f = cap_open(dir, "retain.csv", "kernel,mib,array,line,cold1,cold2,cold3,after");
         struct Case {
             const char *kind;
@@ -479,80 +550,70 @@ int main(int argc, char **argv)
         };
         const Case cases[] = {{"add", 12}, {"add", 16}, {"add", 20}, {"add", 24}, {"stream_cg", 48},
                               {"stream_cg", 52}, {"stream_cg", 56}, {"stream_cg", 60}, {"stream_cg", 64}};
-        uint64_t x = 0x9E3779B97F4A7C15ull;   // fixed seed (xorshift64)
-        auto rnd = [&x]() {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            return x;
-        };
         for (const Case &cs : cases) {
             bool add = !std::strcmp(cs.kind, "add");
-            size_t bytes = cs.mib * MB, nlines = bytes / 128;
-            int narr = add ? 3 : 1;
-            // (array, line) samples, then their order
-            std::vector<std::pair<int, uint32_t>> smp;
-            for (int a = 0; a < narr; a++) {
-                std::vector<char> seen(nlines, 0);
-                for (int k = 0; k < per_array;) {
-                    uint32_t l = (uint32_t)(rnd() % nlines);
-                    if (seen[l])
-                        continue;
-                    seen[l] = 1;
-                    smp.push_back({a, l});
-                    k++;
-                }
-            }
-            for (size_t m = smp.size() - 1; m > 0; m--)
-                std::swap(smp[m], smp[rnd() % (m + 1)]);
-            std::vector<uint64_t> offs(smp.size());
-            for (size_t i = 0; i < smp.size(); i++)   // arrays a, b, c at buf, +1 GB, +2 GB, as `stream`
-                offs[i] = (uint64_t)smp[i].first * GB + (uint64_t)smp[i].second * 128;
-            int n = (int)smp.size();
-            CK(cudaMemcpy(doffs, offs.data(), 8ull * n, cudaMemcpyHostToDevice));
-            std::vector<uint32_t> c1(n), c2(n), c3(n), ca(n);
-            auto probe = [&](std::vector<uint32_t> &h) {
-                CK(cudaMemset(dcyc, 0xff, 4ull * n));   // a sentinel: SM 0 got no CTA if it stays
-                probe_kernel<<<nsm, 32, SMEM_1PER_SM>>>((const char *)buf, doffs, n, target, dcyc, usink);
-                CK(cudaGetLastError());
-                CK(cudaDeviceSynchronize());
-                CK(cudaMemcpy(h.data(), dcyc, 4ull * n, cudaMemcpyDeviceToHost));
-                for (int i = 0; i < n; i++)
-                    if (h[i] == 0xffffffffu) {
-                        std::fprintf(stderr, "cap_mem retain: read %d was not timed (no CTA on SM %d?)\n", i,
-                                     target);
-                        std::exit(1);
-                    }
-            };
+            size_t bytes = cs.mib * MB;
             auto kernel = [&]() {
                 if (add) {
                     float *a = (float *)buf, *b = (float *)((char *)buf + GB), *c = (float *)((char *)buf + 2 * GB);
-                    add_kernel<<<ctas, block>>>(drec, a, b, c, bytes / 4);
+                    add_kernel<<<rctas, rblock>>>(drec, a, b, c, bytes / 4);
                 } else {   // 8 passes a launch (E24's run 4 GiB: 64-85), so that the model's side is quick
-                    stream_kernel<true><<<ctas, block>>>(drec, (const float4 *)buf, bytes / 16, 8, fsink);
+                    stream_kernel<true><<<rctas, rblock>>>(drec, (const float4 *)buf, bytes / 16, 8, fsink);
                 }
                 CK(cudaGetLastError());
                 CK(cudaDeviceSynchronize());
             };
-            flush_l2(fb, fbytes, fsink);
-            probe(c1);
-            probe(c2);
-            flush_l2(fb, fbytes, fsink);
-            probe(c3);
-            flush_l2(fb, fbytes, fsink);
-            kernel();
-            kernel();
-            probe(ca);
-            for (int i = 0; i < n; i++)
-                std::fprintf(f, "%s,%zu,%c,%u,%u,%u,%u,%u\n", cs.kind, cs.mib, "abc"[smp[i].first], smp[i].second,
-                             c1[i], c2[i], c3[i], ca[i]);
+            Sampled r = sample_case(bytes, add ? 3 : 1, [&]() {
+                kernel();
+                kernel();
+            });
+            for (size_t i = 0; i < r.smp.size(); i++)
+                std::fprintf(f, "%s,%zu,%c,%u,%u,%u,%u,%u\n", cs.kind, cs.mib, "abc"[r.smp[i].first], r.smp[i].second,
+                             r.c1[i], r.c2[i], r.c3[i], r.ca[i]);
             std::fflush(f);
             std::printf("retain %s %zu MiB done\n", cs.kind, cs.mib);
             std::fflush(stdout);
         }
         std::fclose(f);
-        CK(cudaFree(drec));
-        CK(cudaFree(doffs));
-        CK(cudaFree(dcyc));
     }
+
+    // `dirty` (E39): does the L2 keep lines a kernel wrote longer than lines
+    // it only read?  X (8 MiB at buf) is written (k_write, float4 stores by
+    // every SM) or read (the .cg stream, one pass); then a .cg stream of Y
+    // MiB at buf + 1 GB, one pass, pushes it out (Y 0: none); then SM 0
+    // reads X's sampled lines.  Under LRU both modes keep the same lines;
+    // an L2 that evicts clean lines before dirty ones keeps more written.
+    if (parts.find("dirty") != std::string::npos) {
+        FILE *f = cap_open(dir, "dirty.csv", "mode,x_mib,y_mib,line,cold1,cold2,cold3,after");
+        x = 0xD1B54A32D192ED03ull;   // its own seed: the same lines whether `retain` ran first or not
+        const size_t xmib = 8, ymibs[] = {0, 32, 96};
+        for (size_t ymib : ymibs)
+            for (int wr = 1; wr >= 0; wr--) {
+                size_t xb = xmib * MB, yb = ymib * MB;
+                Sampled r = sample_case(xb, 1, [&]() {
+                    if (wr)
+                        k_write<<<rctas, rblock>>>((float4 *)buf, xb / 16, 1.0f);
+                    else
+                        stream_kernel<true><<<rctas, rblock>>>(drec, (const float4 *)buf, xb / 16, 1, fsink);
+                    CK(cudaGetLastError());
+                    CK(cudaDeviceSynchronize());
+                    if (yb)
+                        stream_kernel<true><<<rctas, rblock>>>(drec, (const float4 *)((char *)buf + GB), yb / 16, 1,
+                                                               fsink);
+                });
+                const char *mode = wr ? "write" : "read";
+                for (size_t i = 0; i < r.smp.size(); i++)
+                    std::fprintf(f, "%s,%zu,%zu,%u,%u,%u,%u,%u\n", mode, xmib, ymib, r.smp[i].second, r.c1[i], r.c2[i],
+                                 r.c3[i], r.ca[i]);
+                std::fflush(f);
+                std::printf("dirty %s x %zu MiB y %zu MiB done\n", mode, xmib, ymib);
+                std::fflush(stdout);
+            }
+        std::fclose(f);
+    }
+    CK(cudaFree(drec));
+    CK(cudaFree(doffs));
+    CK(cudaFree(dcyc));
 
     // `l1cap` (E35): the stream, default-cached and .cg, with a per-SM
     // footprint of F KiB a pass (132 x F KiB in all) at k CTAs an SM (132 k
