@@ -1115,23 +1115,13 @@ START_TEST(test_validate_e39)
     }
     /* E25's header is not E39's, and a further run's name is checked
      * against its own prefix */
-    char *cmd = tu_strf("cp " TEST_DATA "/e25/capture/retain.csv %s/dirty.csv", d);
-    ck_assert_int_eq(system(cmd), 0);
-    free(cmd);
-    run_cli(args, &r);
-    ck_assert_msg(r.status != 0 && strstr(r.err, "dirty.csv:1: 'kernel,mib,array,line,cold1,cold2,cold3,after': "
-                                                 "expected the header mode,x_mib,y_mib,line,cold1,cold2,cold3,after"),
-                  "status %d: %s", r.status, r.err);
-    cli_free(&r);
-    cmd = tu_strf("cp " TEST_DATA "/e39/capture/dirty.csv %s/dirty.csv && cp " TEST_DATA
-                  "/e39/capture/dirty.csv %s/dirty_h100.x.csv", d, d);
-    ck_assert_int_eq(system(cmd), 0);
-    free(cmd);
-    run_cli(args, &r);
-    ck_assert_msg(r.status != 0 && strstr(r.err, "dirty_h100.x.csv: not a capture name: expected dirty.csv or "
-                                                 "dirty_TAG.csv (TAG 1-16 letters, digits or '-')"),
-                  "status %d: %s", r.status, r.err);
-    cli_free(&r);
+    cli_fails_with(tu_strf("cp " TEST_DATA "/e25/capture/retain.csv %s/dirty.csv", d), xstrdup(args),
+                   "dirty.csv:1: 'kernel,mib,array,line,cold1,cold2,cold3,after': expected the header "
+                   "mode,x_mib,y_mib,line,cold1,cold2,cold3,after", NULL);
+    cli_fails_with(tu_strf("cp " TEST_DATA "/e39/capture/dirty.csv %s/dirty.csv && cp " TEST_DATA
+                           "/e39/capture/dirty.csv %s/dirty_h100.x.csv", d, d),
+                   xstrdup(args), "dirty_h100.x.csv: not a capture name: expected dirty.csv or dirty_TAG.csv (TAG "
+                   "1-16 letters, digits or '-')", NULL);
     free(args);
     free(d);
 }
