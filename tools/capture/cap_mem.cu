@@ -457,23 +457,16 @@ int main(int argc, char **argv)
         std::printf("passes done\n");
     }
 
-    // `retain` (E25): for each of E24's kernels below, sample 1024 lines of
-    // each array (a seeded xorshift, distinct lines), interleave the arrays'
-    // samples in one seeded random order, and time a read of each from SM 0:
-    // cold1, cold2 right after a flush (the line's partition from the HBM
-    // level, and the hit level), cold3 after another flush (a refresh that
-    // held one cold read back rarely holds both: the partition is read
-    // from the lesser); then flush, run the kernel twice (E24 times
-    // launches after an untimed one) and read them again (after).  Each
-    // read brings in one 32 B sector of its line (a far miss also its
-    // replica): under 200 KB a kernel, well under 1 % of the L2.
     // One sampled case of `retain` and `dirty`: 1024 distinct lines of each
     // of narr arrays of `bytes` (a, b, c at buf, +1 GB, +2 GB, as `stream`),
-    // drawn by the seeded xorshift x and read in one random order; cold1,
-    // cold2 from a flushed L2, cold3 after another flush, then flush, run
-    // seq() and read them again (after).  Each read brings in one 32 B
-    // sector of its line (a far miss also its replica): under 200 KB a case,
-    // well under 1 % of the L2.
+    // drawn by the seeded xorshift x, the arrays' samples interleaved in one
+    // seeded random order, each timed by one read from SM 0: cold1, cold2
+    // right after a flush (the line's partition from the HBM level, and the
+    // hit level), cold3 after another flush (a refresh that held one cold
+    // read back rarely holds both: the partition is read from the lesser);
+    // then flush, run seq() and read them again (after).  Each read brings
+    // in one 32 B sector of its line (a far miss also its replica): under
+    // 200 KB a case, well under 1 % of the L2.
     const int rctas = 1056, rblock = 256, per_array = 1024, target = 0;
     Rec *drec;
     uint64_t *doffs;
@@ -483,7 +476,7 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&doffs, 8 * nmax));
     CK(cudaMalloc(&dcyc, 4 * nmax));
     CK(cudaFuncSetAttribute(probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_1PER_SM));
-    uint64_t x = 0x9E3779B97F4A7C15ull;   // fixed seed (xorshift64), one stream over both parts
+    uint64_t x = 0x9E3779B97F4A7C15ull;   // fixed seed (xorshift64): retain's; `dirty` sets its own
     auto rnd = [&x]() {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         return x;
