@@ -46,7 +46,14 @@
  * A capture directory may hold further runs beside retain.csv, another
  * chip or the same one again, as retain_TAG.csv: each is classified by
  * its own levels and judged against the same model, its rows marked
- * [TAG] (validation/h100: three H100s, two runs each). */
+ * [TAG] (validation/h100: three H100s, two runs each).
+ *
+ * E39 (capture/dirty.csv, cap_mem.cu `dirty`; validation/h200 README
+ * "E39") uses the same probe, classes and tolerance on one 8 MiB array
+ * written (gen rw's float4 write) or read (the .cg stream, one pass) and
+ * then pushed by a .cg stream of Y MiB 1 GiB above it (none for Y 0): does
+ * the L2 keep written lines longer than read ones (memory.l2.clean_first)?
+ * Nothing was fitted on it.  The two are rows of one table (e25_exp). */
 #include <dirent.h>
 #include <fnmatch.h>
 #include <math.h>
@@ -309,7 +316,7 @@ static int case_kernels(const e25_key *key, kernel *k, int *made, sk_error *e)
         return rc;
     default:   /* E39: k_write (float4 stores) or the .cg stream, one pass */
         *made = 1;
-        rc = key->kind == E39_K_WRITE ? gen_rw(&k[0], 1056, 256, bytes, 1, 16, e)
+        rc = key->kind == E39_K_WRITE ? gen_rw(&k[0], 1056, 256, bytes, 1 /* write */, 16, e)
                                       : gen_stream_cache(&k[0], 1056, 256, bytes, 1, 1, e);
         if (rc == 0 && key->ymib > 0)
             rc = e39_push(&k[(*made)++], key->ymib, e);
