@@ -842,6 +842,25 @@ START_TEST(test_validate_e24)
 }
 END_TEST
 
+/* E25's and E39's rows: each named row is printed with the chip's
+ * fraction given (to the printed 3 decimals) and a model's beside it. */
+typedef struct chip_row {
+    const char *row;
+    double chip;
+} chip_row;
+
+static void chip_rows(const char *out, const chip_row *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *p = strstr(out, want[i].row);
+        double chip = NAN, simv = NAN;
+        ck_assert_msg(p && sscanf(p + strlen(want[i].row), "%lf %lf", &chip, &simv) == 2, "%s missing:\n%s",
+                      want[i].row, out);
+        ck_assert_msg(fabs(chip - want[i].chip) < 0.0005, "%s: chip %.3f, expected %.3f", want[i].row, chip,
+                      want[i].chip);
+    }
+}
+
 /* validate's E25 section on a synthetic retain.csv (tests/data/e25, made
  * by make_retain.py; not a measurement) whose classes are known.  add 12
  * MiB: near lines 60 % hits, far lines of a and b 30 % local, 40 % remote
@@ -863,20 +882,13 @@ START_TEST(test_validate_e25)
     cli_result r;
     run_cli("validate -c " TU_H200 " -d " TEST_DATA "/e25 --only e25", &r);
     ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
-    static const struct { const char *row; double chip; } want[] = {
+    static const chip_row want[] = {
         {"add 12 MiB a near hit", 0.6},         {"add 12 MiB a far hit", 0.7},       {"add 12 MiB a far local", 0.3},
         {"add 12 MiB b near hit", 59 / 99.0},   {"add 12 MiB b far hit", 71 / 101.0}, {"add 12 MiB b far local", 31 / 101.0},
         {"add 12 MiB c near hit", 0.6},         {"add 12 MiB c far hit", 0.7},       {"add 12 MiB c far local", 0.0},
         {"stream.cg 48 MiB a near hit", 0.5},   {"stream.cg 48 MiB a far hit", 0.7}, {"stream.cg 48 MiB a far local", 0.2},
     };
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        const char *p = strstr(r.out, want[i].row);
-        double chip = NAN, simv = NAN;
-        ck_assert_msg(p && sscanf(p + strlen(want[i].row), "%lf %lf", &chip, &simv) == 2, "%s missing:\n%s",
-                      want[i].row, r.out);
-        ck_assert_msg(fabs(chip - want[i].chip) < 0.0005, "%s: chip %.3f, expected %.3f", want[i].row, chip,
-                      want[i].chip);
-    }
+    chip_rows(r.out, want, sizeof want / sizeof want[0]);
     ck_assert_msg(strstr(r.out, "levels add 12 MiB: levels (cycles) hit 305, near miss 487, far miss 652, far hit 470 (derived)"),
                   "%s", r.out);
     ck_assert_msg(strstr(r.out, "absent stream.cg 64 MiB: not in the capture"), "%s", r.out);
@@ -1063,19 +1075,12 @@ START_TEST(test_validate_e39)
     cli_result r;
     run_cli("validate -c " TU_H200 " -d " TEST_DATA "/e39 --only e39", &r);
     ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
-    static const struct { const char *row; double chip; } want[] = {
+    static const chip_row want[] = {
         {"write 8 MiB, cg 96 MiB a near hit", 0.5}, {"write 8 MiB, cg 96 MiB a far hit", 0.4},
         {"write 8 MiB, cg 96 MiB a far local", 0.0}, {"read 8 MiB, cg 96 MiB a near hit", 0.1},
         {"read 8 MiB, cg 96 MiB a far hit", 0.2},   {"read 8 MiB, cg 96 MiB a far local", 0.1},
     };
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        const char *p = strstr(r.out, want[i].row);
-        double chip = NAN, simv = NAN;
-        ck_assert_msg(p && sscanf(p + strlen(want[i].row), "%lf %lf", &chip, &simv) == 2, "%s missing:\n%s",
-                      want[i].row, r.out);
-        ck_assert_msg(fabs(chip - want[i].chip) < 0.0005, "%s: chip %.3f, expected %.3f", want[i].row, chip,
-                      want[i].chip);
-    }
+    chip_rows(r.out, want, sizeof want / sizeof want[0]);
     ck_assert_msg(strstr(r.out, "absent write 8 MiB, cg 32 MiB: not in the capture") &&
                       strstr(r.out, "levels read 8 MiB, cg 96 MiB: levels (cycles) hit 304, near miss 488") &&
                       strstr(r.out, "FAIL   read 8 MiB, cg 96 MiB a far hit") &&
