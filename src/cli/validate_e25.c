@@ -490,7 +490,8 @@ static const e25_exp exp_e39 = {
     "stream of Y MiB elsewhere; fraction of its sampled lines SM 0 hits (near, far, far local as E25)",
     "(mode, x_mib, y_mib)"};
 
-_Static_assert(E25_MAX_CYC == 1000000u, "exp_e25.expect and exp_e39.expect say 1..1000000");
+_Static_assert(E25_MAX_CYC == 1000000u && E25_MAX_MIB == 256 && E39_MAX_YMIB == 1024,
+               "exp_e25.expect and exp_e39.expect spell out these bounds");
 
 /* One data line of a capture into *l and *key; 0, or -1 when it does not
  * parse. */
