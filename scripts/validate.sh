@@ -83,7 +83,7 @@ else
     PARTS="d measured h100 h100_cluster h100_power h100_sdata"
     part d "$CFG" -d validation/h200
     part measured "$CFG" --measured validation/h200/capture --max-mape "$MAPE"
-    part h100 "$H100_CFG" -d validation/h100 --only e24,e25,e30,e31,e35,e36
+    part h100 "$H100_CFG" -d validation/h100 --only e24,e25,e30,e31,e35,e36,e39
     part h100_cluster "$H100_CFG" --measured validation/h100/cluster --max-mape "$MAPE"
     part h100_power "$H100_CFG" --measured validation/h100/power --max-mape "$MAPE"
     part h100_sdata "$H100_CFG" --measured validation/h100/sdata --max-mape "$MAPE"
