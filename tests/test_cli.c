@@ -1063,46 +1063,52 @@ START_TEST(test_validate_e25)
 END_TEST
 
 /* validate's E39 section on a synthetic dirty.csv (tests/data/e39, made by
- * make_dirty.py; not a measurement): an 8 MiB array written, then a 96
- * MiB .cg stream, near lines 50 % hits, far 40 % and none local; read,
- * near 10 %, far 20 % with 10 % local.  The model's side is the
- * mechanism's prediction: under memory.l2.clean_first (2 in the H200's
- * config) a set's last written line outlives the stream (about half the
- * written lines stay), the read ones go; under plain LRU (0) both go.
- * Then bad lines, each with its message. */
+ * make_dirty.py; not a measurement): an 8 MiB array written, then a 32 or
+ * a 96 MiB .cg stream, near lines 50 % hits, far 40 % and none local;
+ * read, then 32 MiB, near 10 %, far 20 % with 10 % local.  The model's side
+ * is the mechanism's: under memory.l2.dirty_reprieve (1 in the H200's
+ * config) a written line due for eviction goes once to its set's median
+ * age, so after 32 MiB the written lines all stay where a read array's
+ * lose a quarter, and after 96 MiB they go too; under plain LRU (0) the
+ * written lines after 32 MiB fare as the read ones do.  Then bad lines,
+ * each with its message. */
 START_TEST(test_validate_e39)
 {
     cli_result r;
     run_cli("validate -c " TU_H200 " -d " TEST_DATA "/e39 --only e39", &r);
     ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
     static const chip_row want[] = {
+        {"write 8 MiB, cg 32 MiB a near hit", 0.5}, {"write 8 MiB, cg 32 MiB a far hit", 0.4},
+        {"write 8 MiB, cg 32 MiB a far local", 0.0}, {"read 8 MiB, cg 32 MiB a near hit", 0.1},
+        {"read 8 MiB, cg 32 MiB a far hit", 0.2},   {"read 8 MiB, cg 32 MiB a far local", 0.1},
         {"write 8 MiB, cg 96 MiB a near hit", 0.5}, {"write 8 MiB, cg 96 MiB a far hit", 0.4},
-        {"write 8 MiB, cg 96 MiB a far local", 0.0}, {"read 8 MiB, cg 96 MiB a near hit", 0.1},
-        {"read 8 MiB, cg 96 MiB a far hit", 0.2},   {"read 8 MiB, cg 96 MiB a far local", 0.1},
     };
     chip_rows(r.out, want, sizeof want / sizeof want[0]);
-    ck_assert_msg(strstr(r.out, "absent write 8 MiB, cg 32 MiB: not in the capture") &&
-                      strstr(r.out, "levels read 8 MiB, cg 96 MiB: levels (cycles) hit 304, near miss 488") &&
-                      strstr(r.out, "FAIL   read 8 MiB, cg 96 MiB a far hit") &&
-                      strstr(r.out, "PASS   write 8 MiB, cg 96 MiB a near hit"),
+    ck_assert_msg(strstr(r.out, "absent read 8 MiB, cg 96 MiB: not in the capture") &&
+                      strstr(r.out, "levels read 8 MiB, cg 32 MiB: levels (cycles) hit 304, near miss 488") &&
+                      strstr(r.out, "FAIL   write 8 MiB, cg 32 MiB a near hit") &&
+                      strstr(r.out, "PASS   write 8 MiB, cg 96 MiB a far local"),
                   "%s", r.out);
-    double w_near = row_sim(r.out, "write 8 MiB, cg 96 MiB a near hit", "predicted");
-    double w_far = row_sim(r.out, "write 8 MiB, cg 96 MiB a far hit", "predicted");
-    double rd_near = row_sim(r.out, "read 8 MiB, cg 96 MiB a near hit", "predicted");
-    ck_assert_msg(w_near > 0.35 && w_near < 0.65 && w_far > 0.35 && rd_near < 0.05,
-                  "clean_first 2: written near %.3f far %.3f, read near %.3f", w_near, w_far, rd_near);
+    double w_near = row_sim(r.out, "write 8 MiB, cg 32 MiB a near hit", "predicted");
+    double w_far = row_sim(r.out, "write 8 MiB, cg 32 MiB a far hit", "predicted");
+    double rd_near = row_sim(r.out, "read 8 MiB, cg 32 MiB a near hit", "predicted");
+    double w96 = row_sim(r.out, "write 8 MiB, cg 96 MiB a near hit", "predicted");
+    ck_assert_msg(w_near > 0.95 && w_far > 0.95 && rd_near < 0.85 && w96 < 0.05,
+                  "dirty_reprieve 1: written near %.3f far %.3f, read near %.3f, written after 96 MiB %.3f", w_near,
+                  w_far, rd_near, w96);
     cli_free(&r);
-    /* the written case alone (its model's side is what moves) */
+    /* the written cases alone (their model's side is what moves) */
     char *cmd = tu_strf("rm -rf %s/e39w && mkdir -p %s/e39w/capture && grep -v '^read,' " TEST_DATA
                         "/e39/capture/dirty.csv > %s/e39w/capture/dirty.csv", tmpdir, tmpdir, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     free(cmd);
-    char *args = tu_strf("validate -c " TU_H200 " -d %s/e39w --only e39 --set memory.l2.clean_first=0", tmpdir);
+    char *args = tu_strf("validate -c " TU_H200 " -d %s/e39w --only e39 --set memory.l2.dirty_reprieve=0", tmpdir);
     run_cli(args, &r);
     free(args);
-    w_near = row_sim(r.out, "write 8 MiB, cg 96 MiB a near hit", "predicted");
-    ck_assert_msg(w_near < 0.05 && !strstr(r.out, "levels read"), "clean_first 0: written near %.3f\n%s", w_near,
-                  r.out);
+    double lru = row_sim(r.out, "write 8 MiB, cg 32 MiB a near hit", "predicted");
+    w96 = row_sim(r.out, "write 8 MiB, cg 96 MiB a near hit", "predicted");
+    ck_assert_msg(lru < rd_near + 0.1 && w96 < 0.05 && !strstr(r.out, "levels read"),
+                  "dirty_reprieve 0: written near %.3f (read %.3f), after 96 MiB %.3f\n%s", lru, rd_near, w96, r.out);
     cli_free(&r);
 
     static const struct { const char *line, *err; } badline[] = {

@@ -184,7 +184,15 @@ typedef struct mem_cache_geom {
      * copy held only for the other partition's replicas, the least recent
      * such copy among the set's k least recent lines is (0: none) */
     uint32_t remote_first;
+    /* dirty_reprieve n > 0 (write-back caches): a dirty line that would be
+     * the victim goes to the median age of its set's other lines instead
+     * (as MEM_CACHE_MID places a line), at most n times (up to
+     * MEM_CACHE_MAX_REPRIEVE) since it was last written; it is written back
+     * only when it finally goes (0: none) */
+    uint32_t dirty_reprieve;
 } mem_cache_geom;
+/* dirty_reprieve's largest value: two bits a line count the reprieves */
+#define MEM_CACHE_MAX_REPRIEVE 3
 
 /* What the cache asks of the level behind it.  fetch: bring `smask`
  * sectors of the line at `line_addr`, requested at t; returns when they are

@@ -36,10 +36,12 @@
  * lines of the array's pages in one partition (part=0, part=1); the
  * probes' L2 counters give the fractions: near l2_hits, far l2_replica_hits
  * (local) and l2_hits (either).  Lines are drawn with replacement (~0.5 %
- * repeats, each a hit); the chip's are distinct.  One run was fitted to:
- * memory.l2.clean_first was chosen on the H200's first (retain.csv of the
- * chip e25_fitted names, by the uuid in capture/retain_gpu.txt), whose
- * rows are marked fitted and not judged; every other run's are predicted.
+ * repeats, each a hit); the chip's are distinct.  The runs a parameter
+ * was chosen on (e25_exp.fit_uuid: the chip's uuid in PREFIX_gpu.txt) are
+ * marked fitted and not judged: E25's H200 first run (retain.csv;
+ * memory.l2.clean_first, session 24, and the comparison that chose
+ * memory.l2.dirty_reprieve, session 26) and both E39 runs of the H100 that
+ * chose dirty_reprieve; every other run's are predicted.
  * Fractions are judged within 0.10 absolute (1024 lines give the chip's a
  * standard error of ~0.02).
  *
@@ -396,25 +398,20 @@ static void row(const char *what, double meas, double simv, int fitted, int *fai
         (*fails)++;
 }
 
-/* The chips whose first run (retain.csv) a parameter was chosen on, by
- * the uuid nvidia-smi gave (capture/retain_gpu.txt): memory.l2.clean_first
- * (configs/h200.yaml), among 0, 2, 3 and 4, on the H200's. */
-static const char *const e25_fitted[] = {"GPU-1555c601-f08f-e040-564f-5f7609b54dba"};
-
-/* 1 when DIR's retain.csv is one e25_fitted names (capture/retain_gpu.txt:
- * a header line, then the uuid first on the next; absent: 0). */
-static int fitted_dir(const char *dir)
+/* 1 when DIR's PREFIX_gpu.txt (a header line, then nvidia-smi's uuid
+ * first on the next; absent: 0) names uuid, the chip a parameter was
+ * chosen on. */
+static int fitted_dir(const char *dir, const char *prefix, const char *uuid)
 {
     char path[4096], line[512];
-    snprintf(path, sizeof path, "%s/capture/retain_gpu.txt", dir);
+    snprintf(path, sizeof path, "%s/capture/%s_gpu.txt", dir, prefix);
     FILE *f = fopen(path, "r");
     if (!f)
         return 0;
     int hit = 0;
     if (fgets(line, sizeof line, f) && fgets(line, sizeof line, f)) {
         line[strcspn(line, ", \r\n")] = '\0';
-        for (size_t i = 0; i < sizeof e25_fitted / sizeof e25_fitted[0]; i++)
-            hit |= !strcmp(line, e25_fitted[i]);
+        hit = !strcmp(line, uuid);
     }
     fclose(f);
     return hit;
@@ -467,6 +464,11 @@ typedef struct e25_exp {
     size_t ncases;
     const char *title;          /* the section's heading, after "E25 " */
     const char *count_what;     /* "(kernel, mib)" */
+    /* the chip a parameter was chosen on (PREFIX_gpu.txt's uuid): its
+     * first run's rows, or with fit_all every run's in the directory, are
+     * marked fitted and not judged */
+    const char *fit_uuid;
+    int fit_all;
 } e25_exp;
 
 static const e25_key e25_cases[] = {{E25_K_ADD, 12, 0}, {E25_K_ADD, 16, 0}, {E25_K_ADD, 20, 0},
@@ -481,14 +483,21 @@ static const e25_exp exp_e25 = {
     e25_cases, sizeof e25_cases / sizeof e25_cases[0],
     "what the L2 holds after the kernel ran twice: fraction of sampled lines SM 0 hits (near: its partition's; "
     "far: the other's, local = a replica)",
-    "(kernel, mib)"};
+    "(kernel, mib)",
+    /* memory.l2.clean_first, chosen among 0, 2, 3 and 4 on the H200's
+     * first run (session 24; replaced by dirty_reprieve in session 26,
+     * whose choice these rows were part of) */
+    "GPU-1555c601-f08f-e040-564f-5f7609b54dba", 0};
 static const e25_exp exp_e39 = {
     "E39", "dirty", "mode,x_mib,y_mib,line,cold1,cold2,cold3,after",
     "with mode write or read, x_mib 1..256, y_mib 0..1024, a line of the array and cycles 1..1000000",
     e39_cases, sizeof e39_cases / sizeof e39_cases[0],
     "written or read lines under a stream: an 8 MiB array written (float4 stores) or read (.cg), then a .cg "
     "stream of Y MiB elsewhere; fraction of its sampled lines SM 0 hits (near, far, far local as E25)",
-    "(mode, x_mib, y_mib)"};
+    "(mode, x_mib, y_mib)",
+    /* memory.l2.dirty_reprieve, chosen on the H100 board aa's two runs
+     * (validation/h100 README "E39", session 26) */
+    "GPU-09fc4dd2-2847-a3e4-be2a-89d747a50269", 1};
 
 _Static_assert(E25_MAX_CYC == 1000000u && E25_MAX_MIB == 256 && E39_MAX_YMIB == 1024,
                "exp_e25.expect and exp_e39.expect spell out these bounds");
@@ -620,7 +629,7 @@ static int read_capture(const e25_exp *x, const char *path, e25_case *cs, int *n
 typedef struct e25_run {
     char path[4096];
     char tag[E25_MAX_TAG + 1];
-    int fitted;                       /* a parameter was chosen on it (e25_fitted) */
+    int fitted;                       /* a parameter was chosen on it (e25_exp.fit_uuid) */
     e25_case cs[E25_MAX_CASES];
     int ncase;
     e25_frac chip[E25_MAX_CASES];
@@ -743,8 +752,7 @@ static int judge(const e25_exp *x, const cfg *c0, const char *dir, int *fails, s
                            "letters, digits or '-')", r->path, x->prefix, x->prefix, E25_MAX_TAG);
             break;
         }
-        /* only E25's first runs had a parameter chosen on them */
-        r->fitted = x == &exp_e25 && !r->tag[0] && fitted_dir(dir);
+        r->fitted = (x->fit_all || !r->tag[0]) && fitted_dir(dir, x->prefix, x->fit_uuid);
         nrun++;
         rc = read_capture(x, r->path, r->cs, &r->ncase, e);
         for (int k = 0; k < r->ncase && rc == 0; k++)

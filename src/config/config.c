@@ -384,6 +384,10 @@ static const cfg_key cfg_schema[] = {
             "with memory.l2.replicate 6: after memory.l2.clean_first's choice, a victim that is not a home "
             "copy held only for the other partition's replicas gives way to the least recent such copy among "
             "the set's N least recently used lines (0: none)"),
+    ROW_INT("memory.l2.dirty_reprieve", l2_dirty_reprieve, 0, 0, 3, "turns",
+            "a dirty line that would be the victim goes to the median age of its set's other lines "
+            "instead, at most N times since it was last written (before memory.l2.clean_first's choice; "
+            "0: none)"),
     ROW_INT("memory.l2.sector_pj", l2_sector_pj, 72, 0, 1000000, "pJ",
             "L2 slice array energy per sector read or written"),
     ROW_INT("memory.l2.wire_fj_per_bit_mm", l2_wire_fj_per_bit_mm, 200, 0, 1000000, "fJ",

@@ -52,6 +52,11 @@ typedef struct cline {
     uint8_t valid, dirty;       /* sector masks */
 } cline;
 
+/* Two bits of tagf's top byte count a line's dirty reprieves
+ * (mem_cache_geom.dirty_reprieve); no fill flag a caller passes uses them. */
+#define LINE_REPRIEVE_ONE 0x04
+#define LINE_REPRIEVES 0x0C
+
 /* The fill_flags a line was allocated with (tagf's top byte). */
 static inline uint8_t line_flags(const cline *l)
 {
@@ -103,6 +108,8 @@ const char *mem_cache_geom_check(const mem_cache_geom *g)
         return "expected 1..65534 MSHRs";
     if (g->drop_bit > 56)
         return "expected a dropped set-index bit of 0..55";
+    if (g->dirty_reprieve > MEM_CACHE_MAX_REPRIEVE)
+        return "expected at most 3 dirty reprieves";
     return "";
 }
 
@@ -325,22 +332,38 @@ static size_t window_victim(const mem_cache *c, size_t base, uint32_t window, in
 
 /* Choose and clear a way for line li at *t (which may move later when every
  * way is filling). */
+/* The LRU way of the set at base, or an invalid one. */
+static size_t lru_way(const mem_cache *c, size_t base)
+{
+    size_t victim = SIZE_MAX;
+    for (size_t w = base; w < base + c->g.ways; w++) {
+        if (!c->sig[w])
+            return w;
+        if (victim == SIZE_MAX || c->line[w].stamp < c->line[victim].stamp)
+            victim = w;
+    }
+    return victim;
+}
+
 static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
                        const mem_cache_io *io, mem_cache_res *res)
 {
     size_t base = set_base(c, li);
-    size_t victim = SIZE_MAX;
     /* the LRU way, or an invalid one; only when that one is still filling
      * (rare) are the others' MSHRs looked at */
-    for (size_t w = base; w < base + c->g.ways; w++) {
-        const cline *l = &c->line[w];
-        if (!c->sig[w]) {
-            victim = w;
-            break;
+    size_t victim = lru_way(c, base);
+    /* dirty_reprieve: a dirty victim with reprieves left goes to the
+     * middle of its set's LRU order instead (each pass spends one of a
+     * line's, so this ends) */
+    if (c->g.dirty_reprieve)
+        while (c->sig[victim] && c->line[victim].dirty) {
+            unsigned used = (line_flags(&c->line[victim]) & LINE_REPRIEVES) / LINE_REPRIEVE_ONE, n;
+            if (used >= c->g.dirty_reprieve)
+                break;
+            c->line[victim].tagf += (uint64_t)LINE_REPRIEVE_ONE << 56;
+            c->line[victim].stamp = mid_stamp(c, victim, 0, &n);
+            victim = lru_way(c, base);
         }
-        if (victim == SIZE_MAX || l->stamp < c->line[victim].stamp)
-            victim = w;
-    }
     /* clean_first: a dirty least recent line gives way to a clean one
      * near it; remote_first: then any but a home copy held for the other
      * partition's replicas gives way to such a copy near it */
@@ -382,7 +405,7 @@ static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
         }
     }
     clear(c, victim);
-    v->tagf = (li + 1) | (uint64_t)fill_flags << 56;
+    v->tagf = (li + 1) | (uint64_t)(fill_flags & (uint8_t)~LINE_REPRIEVES) << 56;
     c->sig[victim] = sig_of(li);
     return victim;
 }
@@ -496,8 +519,10 @@ int mem_cache_write(mem_cache *c, uint64_t addr, unsigned smask, ps_t t,
     /* a written sector is whole and valid now: any fill still on its way
      * for it merges into the written data (its time is left as it is) */
     c->line[w].valid |= (uint8_t)smask;
-    if (c->g.write_back)
+    if (c->g.write_back) {
         c->line[w].dirty |= (uint8_t)smask;
+        c->line[w].tagf &= ~((uint64_t)LINE_REPRIEVES << 56);   /* a write re-arms its reprieves */
+    }
     return hit;
 }
 
