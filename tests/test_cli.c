@@ -1110,6 +1110,24 @@ START_TEST(test_validate_e39)
     ck_assert_msg(lru < rd_near + 0.1 && w96 < 0.05 && !strstr(r.out, "levels read"),
                   "dirty_reprieve 0: written near %.3f (read %.3f), after 96 MiB %.3f\n%s", lru, rd_near, w96, r.out);
     cli_free(&r);
+    /* the runs dirty_reprieve was chosen on: in a directory whose
+     * dirty_gpu.txt names that H100, the first run and run b are fitted
+     * (shown, not judged), any other run predicted */
+    cmd = tu_strf("cd %s/e39w/capture && cp dirty.csv dirty_b.csv && cp dirty.csv dirty_c.csv && printf "
+                  "'uuid, name\\nGPU-09fc4dd2-2847-a3e4-be2a-89d747a50269, NVIDIA H100 80GB HBM3\\n' > dirty_gpu.txt",
+                  tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    args = tu_strf("validate -c " TU_H200 " -d %s/e39w --only e39", tmpdir);
+    run_cli(args, &r);
+    free(args);
+    ck_assert_msg(r.status == 5 && strstr(r.out, "\ninfo   write 8 MiB, cg 32 MiB a near hit  ") &&
+                      strstr(r.out, "\ninfo   write 8 MiB, cg 32 MiB a near hit [b]") &&
+                      strstr(r.out, "\nFAIL   write 8 MiB, cg 32 MiB a near hit [c]") &&
+                      !isnan(row_sim(r.out, "write 8 MiB, cg 32 MiB a near hit  ", "fitted")) &&
+                      !isnan(row_sim(r.out, "write 8 MiB, cg 32 MiB a near hit [c]", "predicted")),
+                  "status %d\n%s", r.status, r.out);
+    cli_free(&r);
 
     static const struct { const char *line, *err; } badline[] = {
         {"copy,8,96,1,490,305,490,305", "dirty.csv:2: 'copy,8,96,1,490,305,490,305': expected mode,x_mib,y_mib,line,"

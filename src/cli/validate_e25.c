@@ -464,11 +464,12 @@ typedef struct e25_exp {
     size_t ncases;
     const char *title;          /* the section's heading, after "E25 " */
     const char *count_what;     /* "(kernel, mib)" */
-    /* the chip a parameter was chosen on (PREFIX_gpu.txt's uuid): its
-     * first run's rows, or with fit_all every run's in the directory, are
-     * marked fitted and not judged */
+    /* the chip a parameter was chosen on (PREFIX_gpu.txt's uuid): in a
+     * directory whose PREFIX_gpu.txt names it, the rows of the runs whose
+     * tags fit_tags lists ("" the first run, PREFIX.csv) are marked fitted
+     * and not judged */
     const char *fit_uuid;
-    int fit_all;
+    const char *fit_tags[3];
 } e25_exp;
 
 static const e25_key e25_cases[] = {{E25_K_ADD, 12, 0}, {E25_K_ADD, 16, 0}, {E25_K_ADD, 20, 0},
@@ -487,7 +488,7 @@ static const e25_exp exp_e25 = {
     /* memory.l2.clean_first, chosen among 0, 2, 3 and 4 on the H200's
      * first run (session 24; replaced by dirty_reprieve in session 26,
      * whose choice these rows were part of) */
-    "GPU-1555c601-f08f-e040-564f-5f7609b54dba", 0};
+    "GPU-1555c601-f08f-e040-564f-5f7609b54dba", {"", NULL}};
 static const e25_exp exp_e39 = {
     "E39", "dirty", "mode,x_mib,y_mib,line,cold1,cold2,cold3,after",
     "with mode write or read, x_mib 1..256, y_mib 0..1024, a line of the array and cycles 1..1000000",
@@ -495,9 +496,9 @@ static const e25_exp exp_e39 = {
     "written or read lines under a stream: an 8 MiB array written (float4 stores) or read (.cg), then a .cg "
     "stream of Y MiB elsewhere; fraction of its sampled lines SM 0 hits (near, far, far local as E25)",
     "(mode, x_mib, y_mib)",
-    /* memory.l2.dirty_reprieve, chosen on the H100 board aa's two runs
-     * (validation/h100 README "E39", session 26) */
-    "GPU-09fc4dd2-2847-a3e4-be2a-89d747a50269", 1};
+    /* memory.l2.dirty_reprieve, chosen on the H100 board aa's two runs,
+     * dirty.csv and dirty_b.csv (validation/h100 README "E39", session 26) */
+    "GPU-09fc4dd2-2847-a3e4-be2a-89d747a50269", {"", "b", NULL}};
 
 _Static_assert(E25_MAX_CYC == 1000000u && E25_MAX_MIB == 256 && E39_MAX_YMIB == 1024,
                "exp_e25.expect and exp_e39.expect spell out these bounds");
@@ -752,7 +753,9 @@ static int judge(const e25_exp *x, const cfg *c0, const char *dir, int *fails, s
                            "letters, digits or '-')", r->path, x->prefix, x->prefix, E25_MAX_TAG);
             break;
         }
-        r->fitted = (x->fit_all || !r->tag[0]) && fitted_dir(dir, x->prefix, x->fit_uuid);
+        r->fitted = 0;
+        for (int k = 0; x->fit_tags[k] && !r->fitted; k++)
+            r->fitted = !strcmp(r->tag, x->fit_tags[k]) && fitted_dir(dir, x->prefix, x->fit_uuid);
         nrun++;
         rc = read_capture(x, r->path, r->cs, &r->ncase, e);
         for (int k = 0; k < r->ncase && rc == 0; k++)
