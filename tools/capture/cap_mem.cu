@@ -35,12 +35,14 @@
 //          after X was written (every SM, float4 stores) or read (.cg), then
 //          a .cg stream of 0, 32 or 96 MiB elsewhere: does the L2 keep
 //          written lines longer than read ones? -> DIR/dirty.csv
+//  ysweep  (E39) the same after streams of 16, 24, 40, 48, 56, 64 and 80
+//          MiB -> DIR/dirty_ysweep.csv
 //  l1cap   (E35) the stream, default-cached and .cg, at per-SM footprints of
 //          64-768 KiB a pass and 1, 2, 4 or 8 CTAs an SM, over zeros and over
 //          hashed words -> DIR/l1cap_stream.csv
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_mem cap_mem.cu
-// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,l1cap]
+// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,ysweep,l1cap]
 #include "cap.h"
 #include "rw_kernels.h"
 
@@ -220,7 +222,7 @@ static void flush_l2(const float4 *fb, size_t fbytes, float *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,l1cap]\n");
+        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,ysweep,l1cap]\n");
         return 2;
     }
     std::string dir = argv[1], parts = argc > 2 ? argv[2] : "chase,l2map,hbm,stream";
@@ -576,10 +578,16 @@ int main(int argc, char **argv)
     // MiB at buf + 1 GB, one pass, pushes it out (Y 0: none); then SM 0
     // reads X's sampled lines.  Under LRU both modes keep the same lines;
     // an L2 that evicts clean lines before dirty ones keeps more written.
-    if (parts.find("dirty") != std::string::npos) {
-        FILE *f = cap_open(dir, "dirty.csv", "mode,x_mib,y_mib,line,cold1,cold2,cold3,after");
+    // `ysweep`: the same at more stream sizes (16-80 MiB), into
+    // dirty_ysweep.csv, a further run of E39 for validate.
+    for (int sweep = 0; sweep < 2; sweep++) {
+        if (parts.find(sweep ? "ysweep" : "dirty") == std::string::npos)
+            continue;
+        FILE *f = cap_open(dir, sweep ? "dirty_ysweep.csv" : "dirty.csv", "mode,x_mib,y_mib,line,cold1,cold2,cold3,after");
         x = 0xD1B54A32D192ED03ull;   // its own seed: the same lines whether `retain` ran first or not
-        const size_t xmib = 8, ymibs[] = {0, 32, 96};
+        const size_t xmib = 8;
+        const std::vector<size_t> ymibs = sweep ? std::vector<size_t>{16, 24, 40, 48, 56, 64, 80}
+                                                : std::vector<size_t>{0, 32, 96};
         for (size_t ymib : ymibs)
             for (int wr = 1; wr >= 0; wr--) {
                 size_t xb = xmib * MB, yb = ymib * MB;
