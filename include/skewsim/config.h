@@ -191,7 +191,7 @@ typedef struct cfg {
     int l2_scatter_ppm;               /* memory.l2.scatter_ppm: chunks placed by a hash, per million */
     int l2_clean_first;               /* memory.l2.clean_first: victim window preferring clean lines */
     int l2_remote_first;              /* memory.l2.remote_first: victim window preferring home copies held for replicas */
-    int l2_dirty_reprieve;            /* memory.l2.dirty_reprieve: turns a dirty victim goes back to most recent */
+    int l2_dirty_reprieve;            /* memory.l2.dirty_reprieve: turns a dirty victim goes to its set's median age */
     int l2_sector_pj;                 /* memory.l2.sector_pj: slice array, per sector */
     int l2_wire_fj_per_bit_mm;        /* memory.l2.wire_fj_per_bit_mm: on-die wires */
     int hbm_stacks, hbm_channels_per_stack, hbm_pcs_per_channel;  /* memory.hbm.* */

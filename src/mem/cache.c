@@ -330,8 +330,6 @@ static size_t window_victim(const mem_cache *c, size_t base, uint32_t window, in
     return older < window ? best : none;
 }
 
-/* Choose and clear a way for line li at *t (which may move later when every
- * way is filling). */
 /* The LRU way of the set at base, or an invalid one. */
 static size_t lru_way(const mem_cache *c, size_t base)
 {
@@ -345,6 +343,8 @@ static size_t lru_way(const mem_cache *c, size_t base)
     return victim;
 }
 
+/* Choose and clear a way for line li at *t (which may move later when every
+ * way is filling). */
 static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
                        const mem_cache_io *io, mem_cache_res *res)
 {
