@@ -58,7 +58,7 @@ static ps_t mock_wb(void *ud, uint64_t line, unsigned smask, ps_t t)
 START_TEST(test_cache_stream)
 {
     /* 2 sets x 2 ways: lines 0, 2, 4 share set 0 */
-    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -111,7 +111,7 @@ END_TEST
 
 START_TEST(test_cache_writeback)
 {
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 10 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -158,7 +158,7 @@ END_TEST
 START_TEST(test_cache_mshrs)
 {
     /* two MSHRs: the third miss at t = 0 waits for the first to return */
-    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -181,7 +181,7 @@ END_TEST
 START_TEST(test_cache_reservation)
 {
     /* one set of two ways, both filling until 100: a third line waits */
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -200,7 +200,7 @@ END_TEST
 START_TEST(test_cache_vs_reference)
 {
     enum { SETS = 4, WAYS = 4, LINES = 40, N = 5000 };
-    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -238,7 +238,7 @@ END_TEST
 
 START_TEST(test_geom_check)
 {
-    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, g;
+    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, g;
     ck_assert_str_eq(mem_cache_geom_check(&ok), "");
     g = ok;
     g.sets = 3;
@@ -875,7 +875,7 @@ START_TEST(test_cache_remote_first)
     static const struct { uint32_t k; uint64_t gone_e, gone_f; } cs[] = { { 0, 1, 0 }, { 1, 1, 0 }, { 2, 0, 2 } };
     const uint8_t rem = MEM_CACHE_KEEP_PLACE | MEM_LINE_FOR_REMOTE;
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, cs[i].k, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, cs[i].k, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -909,7 +909,7 @@ START_TEST(test_cache_dirty_reprieve)
 {
     static const struct { uint32_t n; uint64_t gone_d, gone_e; } cs[] = { { 0, 0, 1 }, { 1, 1, 0 }, { 2, 1, 2 } };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
         g.dirty_reprieve = cs[i].n;
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
@@ -937,7 +937,7 @@ START_TEST(test_cache_dirty_reprieve)
         mem_cache_destroy(c);
     }
     /* the re-arm, with one */
-    mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     g.dirty_reprieve = 1;
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res r = { 0 };
@@ -955,6 +955,57 @@ START_TEST(test_cache_dirty_reprieve)
     /* more than two bits' worth is refused */
     g.dirty_reprieve = MEM_CACHE_MAX_REPRIEVE + 1;
     ck_assert_str_eq(mem_cache_geom_check(&g), "expected at most 3 dirty reprieves");
+}
+END_TEST
+
+/* reprieve_place (memory.l2.reprieve_place), one write-back set of 8
+ * ways: X is written, 7 lines read fill the set with X the least recent,
+ * then new lines are read until X goes.  Under the median place X goes to
+ * the rank of the 4th oldest of the other 7 (ties go to the lower way, X's)
+ * and outlives 3 more reads, whatever its address; hashed, its rank r, and
+ * so the reads it outlives, is drawn from 0..6 by its address: over 256
+ * addresses every r comes up, about evenly, and each address meets the
+ * same draw again. */
+static int reads_outlived(uint32_t place, uint32_t reprieve, uint64_t x)
+{
+    mem_cache_geom g = { 1, 8, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    g.dirty_reprieve = reprieve;
+    g.reprieve_place = place;
+    ck_assert_str_eq(mem_cache_geom_check(&g), "");
+    mem_cache *c = mem_cache_create(&g);
+    mem_cache_res r = { 0 };
+    ps_t t = 0;
+    mem_cache_write(c, L(x), 0xf, t += 1000, NULL, &r);
+    for (uint64_t li = 1; li <= 7; li++)
+        mem_cache_read(c, L(li), 0xf, t += 1000, 0, NULL, &r);
+    int n = -1;
+    for (uint64_t li = 8; li < 8 + 16 && mem_cache_probe(c, L(x), NULL); li++) {
+        mem_cache_read(c, L(li), 0xf, t += 1000, 0, NULL, &r);
+        n++;
+    }
+    ck_assert_msg(mem_cache_probe(c, L(x), NULL) == 0, "line %llu never went", (unsigned long long)x);
+    ck_assert_uint_eq(r.wb_sectors, 4);
+    mem_cache_destroy(c);
+    return n;
+}
+
+START_TEST(test_cache_reprieve_place)
+{
+    int count[8] = { 0 }, sum = 0;
+    for (uint64_t x = 1000; x < 1256; x++) {
+        ck_assert_int_eq(reads_outlived(0, 0, x), 0);
+        ck_assert_int_eq(reads_outlived(0, 1, x), 3);
+        int n = reads_outlived(1, 1, x);
+        ck_assert_msg(n >= 0 && n <= 6, "line %llu outlived %d reads", (unsigned long long)x, n);
+        ck_assert_int_eq(reads_outlived(1, 1, x), n);
+        count[n]++;
+        sum += n;
+    }
+    for (int k = 0; k <= 6; k++)
+        ck_assert_msg(count[k] >= 16 && count[k] <= 58, "rank %d drawn %d times of 256", k, count[k]);
+    ck_assert_msg(sum >= 256 * 5 / 2 && sum <= 256 * 7 / 2, "mean %.2f reads, expected about 3", sum / 256.0);
+    mem_cache_geom g = { 1, 8, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2 };
+    ck_assert_str_eq(mem_cache_geom_check(&g), "expected a reprieve place of 0 (median) or 1 (hashed)");
 }
 END_TEST
 
@@ -1027,7 +1078,7 @@ START_TEST(test_cache_mid_insertion)
     static const uint8_t flag[4] = { 0, MEM_CACHE_NO_TOUCH, MEM_CACHE_MID, MEM_CACHE_KEEP_PLACE };
     static const int gone_at[4] = { 4, 1, 2, 4 };
     for (int f = 0; f < 4; f++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -1042,7 +1093,7 @@ START_TEST(test_cache_mid_insertion)
         ck_assert_uint_eq(mem_cache_probe(c, L(9), NULL), 0);
         mem_cache_destroy(c);
     }
-    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res r = { 0 };
     ps_t t = 0;
@@ -1070,7 +1121,7 @@ END_TEST
 START_TEST(test_cache_keep_place)
 {
     for (int f = 0; f < 2; f++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -1098,7 +1149,7 @@ START_TEST(test_cache_clean_first)
         { 0, 0, 1, 4 }, { 2, 1, 0, 4 }, { 4, 1, 3, 0 },
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, cs[i].k, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, cs[i].k, 0, 0, 0 };
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
@@ -1138,7 +1189,7 @@ START_TEST(test_cache_mid_remote)
     const uint8_t rem = MEM_CACHE_MID | MEM_LINE_FOR_REMOTE;
     unsigned miss[2];
     for (int k = 0; k < 2; k++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -1151,7 +1202,7 @@ START_TEST(test_cache_mid_remote)
     ck_assert_uint_eq(miss[1], 4 * 5 * 4);
     ck_assert_uint_lt(miss[0], miss[1]);
 
-    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res r = { 0 };
     ps_t t = 0;
@@ -1278,7 +1329,7 @@ END_TEST
 START_TEST(test_cache_set_div)
 {
     for (int div = 0; div <= 4; div += 4) {
-        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0, 0, 0, 0, 0, 0, 0 };
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res res = { 0 };
@@ -1290,7 +1341,7 @@ START_TEST(test_cache_set_div)
         mem_cache_destroy(c);
     }
     /* drop_bit 2 (line bit 1): lines 0, 1, 4, 5 are sets 0, 1, 2, 3 */
-    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     const uint64_t li[4] = { 0, 1, 4, 5 };
@@ -1305,7 +1356,7 @@ START_TEST(test_cache_set_div)
     /* scatter (every chunk of one line hashed): the set is mem_place's, so
      * two lines whose placed sets agree (and whose own indices do not)
      * evict each other in a 1-way cache */
-    mem_cache_geom h = { 16, 1, 128, 32, 8, 0, 0, 0, 0, 1000000, 0, 0, 0, 0 };
+    mem_cache_geom h = { 16, 1, 128, 32, 8, 0, 0, 0, 0, 1000000, 0, 0, 0, 0, 0 };
     uint64_t p = 0, q = 1;
     while (q < 4096 && ((mem_place(q, 1000000, 0) & 15) != (mem_place(p, 1000000, 0) & 15) || (q & 15) == (p & 15)))
         q++;
@@ -1328,7 +1379,7 @@ END_TEST
  * unevenly over the sets; the low-bits index keeps them all. */
 static unsigned second_pass_misses(int hash, uint64_t step, uint64_t lines)
 {
-    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     unsigned before = 0;
@@ -1370,7 +1421,7 @@ END_TEST
  * some but not all, so the count says something). */
 static unsigned pass_misses(const uint64_t *order, uint64_t n, int passes)
 {
-    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     unsigned before = 0;
@@ -3734,6 +3785,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_cache_clean_first);
     tcase_add_test(tc, test_cache_remote_first);
     tcase_add_test(tc, test_cache_dirty_reprieve);
+    tcase_add_test(tc, test_cache_reprieve_place);
     tcase_add_test(tc, test_l2_clean_first);
     tcase_add_test(tc, test_l2_remote_first);
     tcase_add_test(tc, test_l2_replica_home_keep);

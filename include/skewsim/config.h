@@ -77,6 +77,9 @@ enum cfg_mem_model { MEM_MODEL_FLAT, MEM_MODEL_HIERARCHY };
 enum cfg_tlb_scope { TLB_SCOPE_CHIP, TLB_SCOPE_GPC };
 /* memory.tlb.l1_replace: the L1 TLB's victim in a full set (memsys.h mem_tlb_create). */
 enum cfg_tlb_replace { TLB_REPLACE_LRU, TLB_REPLACE_MRU, TLB_REPLACE_RANDOM };
+/* memory.l2.reprieve_place: where a dirty line's reprieve puts it in its set's
+ * LRU order (mem_cache_geom.reprieve_place). */
+enum cfg_reprieve_place { REPRIEVE_MEDIAN, REPRIEVE_HASHED };
 /* launch.module_loading: which one-time launch costs a run pays. */
 enum cfg_module_loading { MODLOAD_STEADY, MODLOAD_LAZY, MODLOAD_EAGER };
 
@@ -191,7 +194,8 @@ typedef struct cfg {
     int l2_scatter_ppm;               /* memory.l2.scatter_ppm: chunks placed by a hash, per million */
     int l2_clean_first;               /* memory.l2.clean_first: victim window preferring clean lines */
     int l2_remote_first;              /* memory.l2.remote_first: victim window preferring home copies held for replicas */
-    int l2_dirty_reprieve;            /* memory.l2.dirty_reprieve: turns a dirty victim goes to its set's median age */
+    int l2_dirty_reprieve;            /* memory.l2.dirty_reprieve: turns a dirty victim goes back into its set */
+    int l2_reprieve_place;            /* memory.l2.reprieve_place: enum cfg_reprieve_place */
     int l2_sector_pj;                 /* memory.l2.sector_pj: slice array, per sector */
     int l2_wire_fj_per_bit_mm;        /* memory.l2.wire_fj_per_bit_mm: on-die wires */
     int hbm_stacks, hbm_channels_per_stack, hbm_pcs_per_channel;  /* memory.hbm.* */

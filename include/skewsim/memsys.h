@@ -185,11 +185,16 @@ typedef struct mem_cache_geom {
      * such copy among the set's k least recent lines is (0: none) */
     uint32_t remote_first;
     /* dirty_reprieve n > 0 (write-back caches): a dirty line that would be
-     * the victim goes to the median age of its set's other lines instead
-     * (as MEM_CACHE_MID places a line), at most n times (up to
+     * the victim goes back into its set's LRU order instead (reprieve_place
+     * says where; 0: at the median age of its set's other lines, as
+     * MEM_CACHE_MID places a line), at most n times (up to
      * MEM_CACHE_MAX_REPRIEVE) since it was last written; it is written back
      * only when it finally goes (0: none) */
     uint32_t dirty_reprieve;
+    /* reprieve_place (with dirty_reprieve): 0, the median age as above; 1,
+     * the age of one of the set's other valid lines, drawn uniformly by a
+     * hash of the line's index and its reprieves so far */
+    uint32_t reprieve_place;
 } mem_cache_geom;
 /* dirty_reprieve's largest value: two bits a line count the reprieves */
 #define MEM_CACHE_MAX_REPRIEVE 3

@@ -141,6 +141,7 @@ static const char *const module_loadings[] = { "steady", "lazy", "eager", NULL }
 static const char *const tlb_scopes[] = { "chip", "gpc", NULL };
 /* memory.tlb.l1_replace: in the order of enum cfg_tlb_replace. */
 static const char *const tlb_replaces[] = { "lru", "mru", "random", NULL };
+static const char *const reprieve_places[] = { "median", "hashed", NULL };
 
 /* Keys of one section must be contiguous: cfg_dump() nests by comparing each
  * row's path with the previous row's. */
@@ -385,9 +386,13 @@ static const cfg_key cfg_schema[] = {
             "copy held only for the other partition's replicas gives way to the least recent such copy among "
             "the set's N least recently used lines (0: none)"),
     ROW_INT("memory.l2.dirty_reprieve", l2_dirty_reprieve, 0, 0, 3, "turns",
-            "a dirty line that would be the victim goes to the median age of its set's other lines "
-            "instead, at most N times since it was last written (before memory.l2.clean_first's choice; "
-            "0: none)"),
+            "a dirty line that would be the victim goes back into its set's LRU order instead (where: "
+            "memory.l2.reprieve_place), at most N times since it was last written (before "
+            "memory.l2.clean_first's choice; 0: none)"),
+    ROW_ENUM("memory.l2.reprieve_place", l2_reprieve_place, "median", reprieve_places,
+             "with memory.l2.dirty_reprieve: median, the median age of the set's other lines; hashed, "
+             "the age of one of them drawn uniformly by a hash of the line's address and its reprieves so "
+             "far (the same every run), so that reprieved lines outlive the set's turn by 0 to 1 of it"),
     ROW_INT("memory.l2.sector_pj", l2_sector_pj, 72, 0, 1000000, "pJ",
             "L2 slice array energy per sector read or written"),
     ROW_INT("memory.l2.wire_fj_per_bit_mm", l2_wire_fj_per_bit_mm, 200, 0, 1000000, "fJ",

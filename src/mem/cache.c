@@ -110,6 +110,8 @@ const char *mem_cache_geom_check(const mem_cache_geom *g)
         return "expected a dropped set-index bit of 0..55";
     if (g->dirty_reprieve > MEM_CACHE_MAX_REPRIEVE)
         return "expected at most 3 dirty reprieves";
+    if (g->reprieve_place > 1)
+        return "expected a reprieve place of 0 (median) or 1 (hashed)";
     return "";
 }
 
@@ -267,24 +269,17 @@ static void touch(mem_cache *c, size_t w)
     c->line[w].stamp = c->clock;
 }
 
-/* The median LRU stamp of the valid ways of w's set other than w (0 when
- * there is none): a line given it has as many of them older as younger,
- * to within one (MEM_CACHE_MID).  Ties in stamp go to the lower way when a
- * victim is chosen. */
-static uint32_t mid_stamp(const mem_cache *c, size_t w, uint8_t skip, unsigned *count)
+/* The LRU stamps of the valid ways of w's set other than w and those with
+ * a flag in skip, ascending, into st (at most 64: past that, not an L2 we
+ * configure, the first 64 stand for the set); returns how many. */
+static unsigned set_stamps(const mem_cache *c, size_t w, uint8_t skip, uint32_t st[64])
 {
     size_t base = w - w % c->g.ways;
-    uint32_t st[64];
     unsigned n = 0;
-    for (size_t i = base; i < base + c->g.ways; i++) {
+    for (size_t i = base; i < base + c->g.ways && n < 64; i++) {
         if (i == w || !c->sig[i] || line_flags(&c->line[i]) & skip)
             continue;
         uint32_t v = c->line[i].stamp;
-        if (n == 64) {
-            /* more than 64 ways (not an L2 we configure): the median of
-             * the first 64 is close enough */
-            break;
-        }
         unsigned k = n++;
         while (k > 0 && st[k - 1] > v) {  /* insertion sort: a set's ways */
             st[k] = st[k - 1];
@@ -292,8 +287,37 @@ static uint32_t mid_stamp(const mem_cache *c, size_t w, uint8_t skip, unsigned *
         }
         st[k] = v;
     }
+    return n;
+}
+
+/* The median LRU stamp of the valid ways of w's set other than w (0 when
+ * there is none): a line given it has as many of them older as younger,
+ * to within one (MEM_CACHE_MID).  Ties in stamp go to the lower way when a
+ * victim is chosen. */
+static uint32_t mid_stamp(const mem_cache *c, size_t w, uint8_t skip, unsigned *count)
+{
+    uint32_t st[64];
+    unsigned n = set_stamps(c, w, skip, st);
     *count = n;
     return n ? st[n / 2] : 0;
+}
+
+/* Where a dirty line at way w, due for eviction, goes for its reprieve:
+ * the median age of its set's other lines (reprieve_place 0), or the age
+ * of one of them drawn uniformly (1) by a hash of the line's index and the
+ * reprieves it has had, so that the same address meets the same draw in
+ * every run and a second reprieve draws anew. */
+static uint32_t reprieve_stamp(const mem_cache *c, size_t w, unsigned used)
+{
+    uint32_t st[64];
+    unsigned n = set_stamps(c, w, 0, st);
+    if (n == 0)
+        return 0;
+    if (!c->g.reprieve_place)
+        return st[n / 2];
+    uint64_t li = (c->line[w].tagf & TAG_MASK) - 1;
+    uint64_t h = sk_mix64(li ^ (uint64_t)used << 58) >> 32;
+    return st[(h * n) >> 32];
 }
 
 /* Empty way w (its MSHR, if any, stays busy but forgets it). */
@@ -352,16 +376,16 @@ static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
     /* the LRU way, or an invalid one; only when that one is still filling
      * (rare) are the others' MSHRs looked at */
     size_t victim = lru_way(c, base);
-    /* dirty_reprieve: a dirty victim with reprieves left goes to the
-     * middle of its set's LRU order instead (each pass spends one of a
-     * line's, so this ends) */
+    /* dirty_reprieve: a dirty victim with reprieves left goes back into
+     * its set's LRU order instead (reprieve_stamp; each pass spends one of
+     * a line's, so this ends) */
     if (c->g.dirty_reprieve)
         while (c->sig[victim] && c->line[victim].dirty) {
-            unsigned used = (line_flags(&c->line[victim]) & LINE_REPRIEVES) / LINE_REPRIEVE_ONE, n;
+            unsigned used = (line_flags(&c->line[victim]) & LINE_REPRIEVES) / LINE_REPRIEVE_ONE;
             if (used >= c->g.dirty_reprieve)
                 break;
             c->line[victim].tagf += (uint64_t)LINE_REPRIEVE_ONE << 56;
-            c->line[victim].stamp = mid_stamp(c, victim, 0, &n);
+            c->line[victim].stamp = reprieve_stamp(c, victim, used);
             victim = lru_way(c, base);
         }
     /* clean_first: a dirty least recent line gives way to a clean one

@@ -375,7 +375,7 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
         (uint32_t)c->l2_sets,
         (uint32_t)((uint64_t)c->l2_slice_bytes / ((uint64_t)c->l2_sets * (uint64_t)c->l2_line_bytes)),
         (uint32_t)c->l2_line_bytes, (uint32_t)c->l2_sector_bytes, (uint32_t)c->l2_mshrs, 1, 0,
-        (uint32_t)c->l2_slices_per_partition, 0, 0, 0, 0, 0, 0,
+        (uint32_t)c->l2_slices_per_partition, 0, 0, 0, 0, 0, 0, 0,
     };
     cfg_bit_list(c->l2_hash_bits, &s->hash_mask);
     s->frame_bit = c->l2_frame_bit;
@@ -406,6 +406,7 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
     g.clean_first = (uint32_t)c->l2_clean_first;
     g.remote_first = (uint32_t)c->l2_remote_first;
     g.dirty_reprieve = (uint32_t)c->l2_dirty_reprieve;
+    g.reprieve_place = (uint32_t)c->l2_reprieve_place;
     s->slice = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->slice);
     s->port = xcalloc((size_t)(s->nparts * s->nslices), sizeof *s->port);
     /* 1 GB/s = 1e9 B per 1e15 fs: 1e6 fs per byte; calendars of 8 us (bw.c) */
