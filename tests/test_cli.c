@@ -1087,9 +1087,10 @@ END_TEST
  * a 96 MiB .cg stream, near lines 50 % hits, far 40 % and none local;
  * read, then 32 MiB, near 10 %, far 20 % with 10 % local.  The model's side
  * is the mechanism's: under memory.l2.dirty_reprieve (1 in the H200's
- * config) a written line due for eviction goes once to its set's median
- * age, so after 32 MiB the written lines all stay where a read array's
- * lose a quarter, and after 96 MiB they go too; under plain LRU (0) the
+ * config) a written line due for eviction goes once back into its set (at
+ * the age of another of its lines, drawn by a hash: reprieve_place), so
+ * after 32 MiB nearly all written lines stay where a read array's lose a
+ * quarter, and after 96 MiB they go too; under plain LRU (0) the
  * written lines after 32 MiB fare as the read ones do.  Then bad lines,
  * each with its message. */
 START_TEST(test_validate_e39)
@@ -1113,7 +1114,7 @@ START_TEST(test_validate_e39)
     double w_far = row_sim(r.out, "write 8 MiB, cg 32 MiB a far hit", "predicted");
     double rd_near = row_sim(r.out, "read 8 MiB, cg 32 MiB a near hit", "predicted");
     double w96 = row_sim(r.out, "write 8 MiB, cg 96 MiB a near hit", "predicted");
-    ck_assert_msg(w_near > 0.95 && w_far > 0.95 && rd_near < 0.85 && w96 < 0.05,
+    ck_assert_msg(w_near > 0.9 && w_far > 0.9 && rd_near < 0.85 && w96 < 0.05,
                   "dirty_reprieve 1: written near %.3f far %.3f, read near %.3f, written after 96 MiB %.3f", w_near,
                   w_far, rd_near, w96);
     cli_free(&r);
