@@ -141,6 +141,7 @@ static const char *const module_loadings[] = { "steady", "lazy", "eager", NULL }
 static const char *const tlb_scopes[] = { "chip", "gpc", NULL };
 /* memory.tlb.l1_replace: in the order of enum cfg_tlb_replace. */
 static const char *const tlb_replaces[] = { "lru", "mru", "random", NULL };
+/* memory.l2.reprieve_place: in the order of enum cfg_reprieve_place. */
 static const char *const reprieve_places[] = { "median", "hashed", NULL };
 
 /* Keys of one section must be contiguous: cfg_dump() nests by comparing each

@@ -310,11 +310,11 @@ static uint32_t mid_stamp(const mem_cache *c, size_t w, uint8_t skip, unsigned *
 static uint32_t reprieve_stamp(const mem_cache *c, size_t w, unsigned used)
 {
     uint32_t st[64];
-    unsigned n = set_stamps(c, w, 0, st);
-    if (n == 0)
-        return 0;
+    unsigned n;
     if (!c->g.reprieve_place)
-        return st[n / 2];
+        return mid_stamp(c, w, 0, &n);
+    if ((n = set_stamps(c, w, 0, st)) == 0)
+        return 0;
     uint64_t li = (c->line[w].tagf & TAG_MASK) - 1;
     uint64_t h = sk_mix64(li ^ (uint64_t)used << 58) >> 32;
     return st[(h * n) >> 32];
