@@ -294,7 +294,13 @@ END_TEST
  *     so the LDC takes it at 12, ready 32, end 34 (30 were the pipe free
  *     2 cycles after each);
  *   four warps of LDC (the constant cache, not the array; the unit's ii
- *     4): each at 0, 4, 8, 12, every warp ends at 34. */
+ *     4): each at 0, 4, 8, 12, every warp ends at 34;
+ *   one warp's loads returning a wavefront each 2 cycles at most
+ *     (memory.smem_warp_wf_cycles 2): LDS.128 at the array at 0, 4,
+ *     8, 12 as above, but the warp's own wavefronts at 0-6, 8-14, 16-22,
+ *     24-30, ready 50, end 52; LDS.32 at ii 2 already comes one each 2
+ *     cycles: end 28 as without; the 2-way conflict's two wavefronts at
+ *     0-2, 4-6, 8-10, 12-14, ready 34, end 36. */
 #define SMEM_BODY(op, extra)                                                            \
     op " R4 <- R2 " extra " stall=1\n" op " R5 <- R2 " extra " stall=1\n" op " R6 <- R2 " extra \
     " stall=1\n" op " R7 <- R2 " extra " stall=1\nFFMA R10 <- R7 stall=1\nEXIT\n"
@@ -316,6 +322,12 @@ static const struct {
      "LDS.128 R4 <- R2 bytes=16 stall=1\nLDS.128 R5 <- R2 bytes=16 stall=1\nLDS.128 R6 <- R2 bytes=16 stall=1\n"
      "LDS.128 R7 <- R2 bytes=16 stall=1\nLDC R8 bytes=4 stall=1\nFFMA R10 <- R8 stall=1\nEXIT\n", 32, 34},
     {"LDC, four schedulers", "smem_wavefront_cycles: 1", SMEM_BODY("LDC", "bytes=4"), 128, 34},
+    {"LDS.128, one warp's wavefronts 2 apart", "smem_wavefront_cycles: 1, smem_warp_wf_cycles: 2",
+     SMEM_BODY("LDS.128", "bytes=16"), 32, 52},
+    {"LDS ii 2, one warp's wavefronts 2 apart", "smem_load_ii_cycles: 2, smem_warp_wf_cycles: 2",
+     SMEM_BODY("LDS", "bytes=4"), 32, 28},
+    {"2-way conflict, one warp's wavefronts 2 apart", "model: hierarchy, smem_warp_wf_cycles: 2",
+     SMEM_BODY("LDS", "bytes=4 addr=0 lane=8"), 32, 36},
 };
 
 /* The queue counts instructions, whatever each holds the pipe: one warp,

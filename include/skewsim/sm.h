@@ -52,6 +52,8 @@ typedef struct warp {
      * of code and reg made the hierarchy's scans no faster and FMA about 4 %
      * slower: docs/performance.md.) */
     uint64_t ldg_done;        /* cycle its latest global load's registers are ready (stall reasons) */
+    uint64_t smem_next;       /* cycle its next shared-memory load's first wavefront may return
+                                 (memory.smem_warp_wf_cycles; 0 at launch) */
     uint64_t age;             /* launch order on the chip: smaller is older */
     ps_t bar_ps;              /* when it arrived at the barrier it waits at (W_BARRIER, W_GRIDBAR) */
     double work;              /* CTA work factor for IF_WORK_SCALED loops */

@@ -295,6 +295,10 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("memory.smem_wavefront_cycles", smem_wavefront_cycles, 1, 0, 1000, "cycles",
             "SM cycles the shared-memory array takes a wavefront (one row of 32 banks x 4 B), shared "
             "by the SM's sub-partitions; 0: no SM-wide limit"),
+    ROW_INT("memory.smem_warp_wf_cycles", smem_warp_wf_cycles, 0, 0, 1000, "cycles",
+            "SM cycles between one warp's own shared-memory load wavefronts (wf): its loads return "
+            "in its order, one wavefront each this many cycles at most, other warps' passing the "
+            "array in between; 0: no per-warp limit"),
 
     /* The memory hierarchy (src/mem, docs/memory.md); configs/h200.yaml
      * gives the source of every H200 value, which are the defaults. */

@@ -658,8 +658,18 @@ static int issue(sim *s, sm *m, int slot, uint64_t c)
     case IK_LD_SHARED:
         /* its last wavefront read, then the latency (LDC, ULDC: the
          * latency from its pipeline) */
-        done = arr + (uint64_t)cf->smem_latency_cycles +
-               (wf > 1 ? (uint64_t)(wf - 1) * (uint64_t)SK_MAX(cf->smem_wavefront_cycles, 1) : 0);
+        done = arr + (wf > 1 ? (uint64_t)(wf - 1) * (uint64_t)SK_MAX(cf->smem_wavefront_cycles, 1) : 0);
+        /* one warp's loads return in its order, a wavefront each
+         * smem_warp_wf_cycles at most (E30 board n: one warp's
+         * LDS.128 go one in ~11 cycles, latency included, where the
+         * array's rate alone would give one in 4; two warps of one
+         * sub-partition go as fast each), others' passing meanwhile */
+        if (cf->smem_warp_wf_cycles && wf) {
+            const uint64_t W = (uint64_t)cf->smem_warp_wf_cycles;
+            done = SK_MAX(done, SK_MAX(arr, w->smem_next) + (uint64_t)(wf - 1) * W);
+            w->smem_next = done + W;
+        }
+        done += (uint64_t)cf->smem_latency_cycles;
         break;
     case IK_LD_GLOBAL:
         done = sm_cycle_at(m, global_access(s, m, w, in, c));
