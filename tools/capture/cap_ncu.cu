@@ -19,6 +19,14 @@
 //          (ld.ca, each read's address from the last): how many lines of a
 //          stride the L1 holds, i.e. whether its set index lets lines at
 //          power-of-two-like strides (E35's 528 KiB at one CTA an SM) meet
+//  layout  one thread walks N lines laid out as a one-CTA-an-SM stream
+//          lays out what one SM reads (`cap_ncu DIR layout`): pieces of P
+//          bytes D bytes apart, in address order, ld.ca, R rounds.  E37 found
+//          the one-CTA stream at 192 KiB an SM losing a third of its L1 hits
+//          with CTAs of 32-256 threads (pieces of 512 B - 4 KiB, 66-528 KiB
+//          apart) and 3 % with 512 or 1024 (8, 16 KiB pieces): does the
+//          same walk from one thread lose them too (the set index crowds
+//          such pieces) or only the CTA's warps (their concurrency)?
 //
 // The arrays hold hashed words (no two lines alike, none zero), except the
 // chase's next-line indices.  DIR/ncu_launches.csv and stdout: one line per
@@ -27,7 +35,7 @@
 // with its event-timed ns (right without ncu as well).
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_ncu cap_ncu.cu
-// Usage: cap_ncu DIR [e36|strides|carve|warps|pref]   (run under ncu --clock-control none)
+// Usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout]   (run under ncu --clock-control none)
 #include "cap.h"
 
 __global__ void ncu_chase(const uint32_t *a, int hops, uint32_t *sink)
@@ -54,15 +62,24 @@ __global__ void ncu_walk(const uint32_t *a, int hops, uint32_t *sink)
     sink[0] = j;
 }
 
+// the layout's cycle: off[i] (a word index) holds off[i + 1], the last the first
+__global__ void ncu_fill_list(uint32_t *a, const uint32_t *off, uint32_t n)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        a[off[i]] = off[(i + 1) % n];
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps|pref]\n");
+        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout]\n");
         return 2;
     }
     std::string dir = argv[1], part = argc > 2 ? argv[2] : "e36";
-    if (part != "e36" && part != "strides" && part != "carve" && part != "warps" && part != "pref") {
-        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides, carve, warps or pref\n", part.c_str());
+    if (part != "e36" && part != "strides" && part != "carve" && part != "warps" && part != "pref" &&
+        part != "layout") {
+        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides, carve, warps, pref or layout\n", part.c_str());
         return 2;
     }
     Cap cap = cap_begin(dir);
@@ -190,7 +207,53 @@ int main(int argc, char **argv)
         CK(cudaFuncSetAttribute((const void *)stream_kernel<false>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                 -1));
     }
-    if (part == "carve" || part == "warps" || part == "pref") {
+    // layout: one thread, N lines in pieces of P bytes D apart (the stream's
+    // per-SM layout at C threads a CTA: P = 16 C, D = 132 P), address order,
+    // logged as kind layout_P_D (bytes), k= N, kib= D in KiB, passes the hops
+    if (part == "layout") {
+        struct { uint32_t n; size_t piece, gap; } cells[] = {
+            {1536, 4096, 540672},      // 256 threads: E37 lost a third
+            {1536, 16384, 2162688},    // 1024 threads: E37 kept 0.97
+            {1536, 196608, 196608},    // contiguous 192 KiB
+            {1536, 512, 67584},        // 32 threads
+            {1536, 8192, 1081344},     // 512 threads
+            {1536, 4096, 544768},      // 4 KiB pieces 532 KiB apart (no power of two)
+            {1536, 4096, 8192},        // 4 KiB pieces 8 KiB apart
+            {1280, 4096, 540672}, {1792, 4096, 540672},
+            {1280, 196608, 196608}, {1792, 229376, 229376},
+        };
+        uint32_t *doff;
+        CK(cudaMalloc(&doff, 4096 * sizeof(uint32_t)));
+        for (auto &x : cells) {
+            std::vector<uint32_t> off;
+            size_t lines_a_piece = x.piece / 128;
+            for (uint32_t i = 0; i < x.n; i++) {
+                size_t b = (i / lines_a_piece) * x.gap + (i % lines_a_piece) * 128;
+                off.push_back((uint32_t)(b / 4));
+            }
+            if ((size_t)off.back() * 4 + 128 > big) {
+                std::fprintf(stderr, "cap_ncu: layout %zu/%zu past the buffer\n", x.piece, x.gap);
+                continue;
+            }
+            CK(cudaMemcpy(doff, off.data(), off.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
+            ncu_fill_list<<<(x.n + 255) / 256, 256>>>(buf, doff, x.n);
+            CK(cudaGetLastError());
+            CK(cudaDeviceSynchronize());
+            int rounds = (int)std::max<uint32_t>(4, 8192 / x.n);
+            char kind[48];
+            std::snprintf(kind, sizeof kind, "layout_%zu_%zu", x.piece, x.gap);
+            for (int hops : {rounds * (int)x.n, 2 * rounds * (int)x.n}) {
+                CK(cudaEventRecord(ea));
+                ncu_walk<<<1, 1>>>(buf, hops, usink);
+                CK(cudaEventRecord(eb));
+                CK(cudaEventSynchronize(eb));
+                CK(cudaGetLastError());
+                log(kind, "default", (int)x.n, (int)(x.gap / 1024), (size_t)x.n * 128, hops, ev_ms(ea, eb) * 1e6);
+            }
+        }
+        CK(cudaFree(doff));
+    }
+    if (part == "carve" || part == "warps" || part == "pref" || part == "layout") {
         std::fclose(f);
         cap_end(cap);
         return 0;
