@@ -27,6 +27,8 @@
 //          apart) and 3 % with 512 or 1024 (8, 16 KiB pieces): does the
 //          same walk from one thread lose them too (the set index crowds
 //          such pieces) or only the CTA's warps (their concurrency)?
+//          (`spectrum`: 48 pieces of 4 KiB at 2-140 times 4 KiB apart and
+//          a few farther: which distances crowd the sets)
 //
 // The arrays hold hashed words (no two lines alike, none zero), except the
 // chase's next-line indices.  DIR/ncu_launches.csv and stdout: one line per
@@ -35,7 +37,7 @@
 // with its event-timed ns (right without ncu as well).
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_ncu cap_ncu.cu
-// Usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout]   (run under ncu --clock-control none)
+// Usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum]   (run under ncu --clock-control none)
 #include "cap.h"
 
 __global__ void ncu_chase(const uint32_t *a, int hops, uint32_t *sink)
@@ -73,13 +75,14 @@ __global__ void ncu_fill_list(uint32_t *a, const uint32_t *off, uint32_t n)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout]\n");
+        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum]\n");
         return 2;
     }
     std::string dir = argv[1], part = argc > 2 ? argv[2] : "e36";
     if (part != "e36" && part != "strides" && part != "carve" && part != "warps" && part != "pref" &&
-        part != "layout") {
-        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides, carve, warps, pref or layout\n", part.c_str());
+        part != "layout" && part != "spectrum") {
+        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides, carve, warps, pref, layout or spectrum\n",
+                     part.c_str());
         return 2;
     }
     Cap cap = cap_begin(dir);
@@ -210,8 +213,9 @@ int main(int argc, char **argv)
     // layout: one thread, N lines in pieces of P bytes D apart (the stream's
     // per-SM layout at C threads a CTA: P = 16 C, D = 132 P), address order,
     // logged as kind layout_P_D (bytes), k= N, kib= D in KiB, passes the hops
-    if (part == "layout") {
-        struct { uint32_t n; size_t piece, gap; } cells[] = {
+    if (part == "layout" || part == "spectrum") {
+        struct cell { uint32_t n; size_t piece, gap; };
+        std::vector<cell> cells = {
             {1536, 4096, 540672},      // 256 threads: E37 lost a third
             {1536, 16384, 2162688},    // 1024 threads: E37 kept 0.97
             {1536, 196608, 196608},    // contiguous 192 KiB
@@ -222,6 +226,15 @@ int main(int argc, char **argv)
             {1280, 4096, 540672}, {1792, 4096, 540672},
             {1280, 196608, 196608}, {1792, 229376, 229376},
         };
+        // spectrum: 48 pieces of 4 KiB (1536 lines) at every distance of
+        // 2-140 times 4 KiB and a few beyond: which distances crowd
+        if (part == "spectrum") {
+            cells.clear();
+            for (size_t t = 2; t <= 140; t++)
+                cells.push_back({1536, 4096, 4096 * t});
+            for (size_t t : {256ul, 264ul, 512ul, 528ul, 1024ul, 1056ul})
+                cells.push_back({1536, 4096, 4096 * t});
+        }
         uint32_t *doff;
         CK(cudaMalloc(&doff, 4096 * sizeof(uint32_t)));
         for (auto &x : cells) {
@@ -253,7 +266,7 @@ int main(int argc, char **argv)
         }
         CK(cudaFree(doff));
     }
-    if (part == "carve" || part == "warps" || part == "pref" || part == "layout") {
+    if (part == "carve" || part == "warps" || part == "pref" || part == "layout" || part == "spectrum") {
         std::fclose(f);
         cap_end(cap);
         return 0;
