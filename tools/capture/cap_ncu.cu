@@ -28,7 +28,8 @@
 //          same walk from one thread lose them too (the set index crowds
 //          such pieces) or only the CTA's warps (their concurrency)?
 //          (`spectrum`: 48 pieces of 4 KiB at 2-140 times 4 KiB apart and
-//          a few farther: which distances crowd the sets)
+//          a few farther: which distances crowd the sets; `ways`: how many
+//          pieces, or single lines, fit at distances that crowd)
 //
 // The arrays hold hashed words (no two lines alike, none zero), except the
 // chase's next-line indices.  DIR/ncu_launches.csv and stdout: one line per
@@ -37,7 +38,7 @@
 // with its event-timed ns (right without ncu as well).
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_ncu cap_ncu.cu
-// Usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum]   (run under ncu --clock-control none)
+// Usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum|ways]   (run under ncu --clock-control none)
 #include "cap.h"
 
 __global__ void ncu_chase(const uint32_t *a, int hops, uint32_t *sink)
@@ -75,13 +76,13 @@ __global__ void ncu_fill_list(uint32_t *a, const uint32_t *off, uint32_t n)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum]\n");
+        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum|ways]\n");
         return 2;
     }
     std::string dir = argv[1], part = argc > 2 ? argv[2] : "e36";
     if (part != "e36" && part != "strides" && part != "carve" && part != "warps" && part != "pref" &&
-        part != "layout" && part != "spectrum") {
-        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides, carve, warps, pref, layout or spectrum\n",
+        part != "layout" && part != "spectrum" && part != "ways") {
+        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides, carve, warps, pref, layout, spectrum or ways\n",
                      part.c_str());
         return 2;
     }
@@ -213,7 +214,7 @@ int main(int argc, char **argv)
     // layout: one thread, N lines in pieces of P bytes D apart (the stream's
     // per-SM layout at C threads a CTA: P = 16 C, D = 132 P), address order,
     // logged as kind layout_P_D (bytes), k= N, kib= D in KiB, passes the hops
-    if (part == "layout" || part == "spectrum") {
+    if (part == "layout" || part == "spectrum" || part == "ways") {
         struct cell { uint32_t n; size_t piece, gap; };
         std::vector<cell> cells = {
             {1536, 4096, 540672},      // 256 threads: E37 lost a third
@@ -228,6 +229,17 @@ int main(int argc, char **argv)
         };
         // spectrum: 48 pieces of 4 KiB (1536 lines) at every distance of
         // 2-140 times 4 KiB and a few beyond: which distances crowd
+        // ways: how many pieces fit where they crowd: M pieces of 4 KiB at
+        // 65, 8 and 132 times 4 KiB apart, and M single lines 260 KiB apart
+        if (part == "ways") {
+            cells.clear();
+            for (size_t t : {65ul, 8ul, 132ul})
+                for (uint32_t m : {2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 15u, 16u, 20u, 24u, 28u,
+                                   32u, 40u, 48u})
+                    cells.push_back({32 * m, 4096, 4096 * t});
+            for (uint32_t m : {2u, 4u, 6u, 7u, 8u, 9u, 10u, 12u, 14u, 15u, 16u, 17u, 18u, 20u, 24u, 28u, 32u, 40u})
+                cells.push_back({m, 128, 4096 * 65});
+        }
         if (part == "spectrum") {
             cells.clear();
             for (size_t t = 2; t <= 140; t++)
@@ -266,7 +278,8 @@ int main(int argc, char **argv)
         }
         CK(cudaFree(doff));
     }
-    if (part == "carve" || part == "warps" || part == "pref" || part == "layout" || part == "spectrum") {
+    if (part == "carve" || part == "warps" || part == "pref" || part == "layout" || part == "spectrum" ||
+        part == "ways") {
         std::fclose(f);
         cap_end(cap);
         return 0;
