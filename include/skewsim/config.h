@@ -159,7 +159,7 @@ typedef struct cfg {
     int smem_latency_cycles;          /* memory.smem_latency_cycles: shared memory load to use */
     int smem_load_ii_cycles;          /* memory.smem_load_ii_cycles: LDS's hold on its LD/ST pipe */
     int smem_wavefront_cycles;        /* memory.smem_wavefront_cycles: the SM's array, a wavefront */
-    int smem_warp_wf_cycles;   /* memory.smem_warp_wf_cycles: one warp's, a wavefront */
+    int smem_warp_wf_cycles;          /* memory.smem_warp_wf_cycles: one warp's, a wavefront */
     /* memory hierarchy (memory.model = hierarchy; src/mem, docs/memory.md) */
     int mem_model;                    /* memory.model: enum cfg_mem_model */
     int l1_unified_bytes;             /* memory.l1.unified_bytes: L1 + shared memory per SM */

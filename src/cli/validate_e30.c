@@ -20,9 +20,9 @@
  * rows units.ldst.queue was chosen on (fitted); 1 and 2 warps, and 16
  * (two CTAs an SM, where a capture has them), are predicted.  Of the rate
  * loops, LDS.128 from one warp in sub-partition 0, two there, and one in
- * each of two are the rows memory.smem_warp_wf_cycles was chosen
- * on (fitted); the rest are predicted.  Measured numbers are read from the capture, never written
- * here.
+ * each of two are the rows memory.smem_warp_wf_cycles was chosen on
+ * (fitted); the rest are predicted.  Measured numbers are read from the
+ * capture, never written here.
  */
 #include <glob.h>
 #include <math.h>
@@ -307,9 +307,9 @@ int validate_e30(const cfg *c, const char *dir, int *fails, sk_error *e)
                     char what[64];
                     snprintf(what, sizeof what, "%s mask %s %d warp%s/SMSP", e30_ops[op], e30_masks[mi], w,
                              w > 1 ? "s" : "");
-                    /* memory.smem_warp_wf_cycles was chosen on
-                     * the LDS.128 loops of one warp a sub-partition and
-                     * two in one (fitted) */
+                    /* memory.smem_warp_wf_cycles was chosen on the
+                     * LDS.128 loops of one warp in one or two
+                     * sub-partitions and two warps in one (fitted) */
                     int fit = !strcmp(e30_ops[op], "lds128") &&
                               ((!strcmp(e30_masks[mi], "1") && w <= 2) || (!strcmp(e30_masks[mi], "3") && w == 1));
                     e11_row(what, meas, b - a, "cyc", fit, E30_TOL, fails);
