@@ -29,7 +29,8 @@
 //          such pieces) or only the CTA's warps (their concurrency)?
 //          (`spectrum`: 48 pieces of 4 KiB at 2-140 times 4 KiB apart and
 //          a few farther: which distances crowd the sets; `ways`: how many
-//          pieces, or single lines, fit at distances that crowd)
+//          pieces, or single lines, fit at distances that crowd; `ways2`:
+//          the same nearer the edge, and up to 64 pieces)
 //
 // The arrays hold hashed words (no two lines alike, none zero), except the
 // chase's next-line indices.  DIR/ncu_launches.csv and stdout: one line per
@@ -38,7 +39,7 @@
 // with its event-timed ns (right without ncu as well).
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_ncu cap_ncu.cu
-// Usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum|ways]   (run under ncu --clock-control none)
+// Usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum|ways|ways2]   (run under ncu --clock-control none)
 #include "cap.h"
 
 __global__ void ncu_chase(const uint32_t *a, int hops, uint32_t *sink)
@@ -76,13 +77,14 @@ __global__ void ncu_fill_list(uint32_t *a, const uint32_t *off, uint32_t n)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum|ways]\n");
+        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum|ways|ways2]\n");
         return 2;
     }
     std::string dir = argv[1], part = argc > 2 ? argv[2] : "e36";
     if (part != "e36" && part != "strides" && part != "carve" && part != "warps" && part != "pref" &&
-        part != "layout" && part != "spectrum" && part != "ways") {
-        std::fprintf(stderr, "cap_ncu: '%s': expected e36, strides, carve, warps, pref, layout, spectrum or ways\n",
+        part != "layout" && part != "spectrum" && part != "ways" && part != "ways2") {
+        std::fprintf(stderr,
+                     "cap_ncu: '%s': expected e36, strides, carve, warps, pref, layout, spectrum, ways or ways2\n",
                      part.c_str());
         return 2;
     }
@@ -214,7 +216,7 @@ int main(int argc, char **argv)
     // layout: one thread, N lines in pieces of P bytes D apart (the stream's
     // per-SM layout at C threads a CTA: P = 16 C, D = 132 P), address order,
     // logged as kind layout_P_D (bytes), k= N, kib= D in KiB, passes the hops
-    if (part == "layout" || part == "spectrum" || part == "ways") {
+    if (part == "layout" || part == "spectrum" || part == "ways" || part == "ways2") {
         struct cell { uint32_t n; size_t piece, gap; };
         std::vector<cell> cells = {
             {1536, 4096, 540672},      // 256 threads: E37 lost a third
@@ -239,6 +241,16 @@ int main(int argc, char **argv)
                     cells.push_back({32 * m, 4096, 4096 * t});
             for (uint32_t m : {2u, 4u, 6u, 7u, 8u, 9u, 10u, 12u, 14u, 15u, 16u, 17u, 18u, 20u, 24u, 28u, 32u, 40u})
                 cells.push_back({m, 128, 4096 * 65});
+        }
+        // ways2: where the group fills (t = 65, 33-39 pieces), and up to
+        // 64 pieces (the whole 256 KB) 4, 8, 256 and 512 KiB apart
+        if (part == "ways2") {
+            cells.clear();
+            for (uint32_t m = 33; m <= 39; m++)
+                cells.push_back({32 * m, 4096, 4096 * 65});
+            for (size_t t : {1ul, 2ul, 64ul, 128ul})
+                for (uint32_t m : {44u, 48u, 52u, 56u, 60u, 64u})
+                    cells.push_back({32 * m, 4096, 4096 * t});
         }
         if (part == "spectrum") {
             cells.clear();
@@ -279,7 +291,7 @@ int main(int argc, char **argv)
         CK(cudaFree(doff));
     }
     if (part == "carve" || part == "warps" || part == "pref" || part == "layout" || part == "spectrum" ||
-        part == "ways") {
+        part == "ways" || part == "ways2") {
         std::fclose(f);
         cap_end(cap);
         return 0;
