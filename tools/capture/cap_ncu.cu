@@ -30,7 +30,8 @@
 //          (`spectrum`: 48 pieces of 4 KiB at 2-140 times 4 KiB apart and
 //          a few farther: which distances crowd the sets; `ways`: how many
 //          pieces, or single lines, fit at distances that crowd; `ways2`:
-//          the same nearer the edge, and up to 64 pieces)
+//          the same nearer the edge, and up to 64 pieces; `conflict`:
+//          which 4 KiB blocks join one group of four)
 //
 // The arrays hold hashed words (no two lines alike, none zero), except the
 // chase's next-line indices.  DIR/ncu_launches.csv and stdout: one line per
@@ -39,7 +40,7 @@
 // with its event-timed ns (right without ncu as well).
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_ncu cap_ncu.cu
-// Usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum|ways|ways2]   (run under ncu --clock-control none)
+// Usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum|ways|ways2|conflict]   (run under ncu --clock-control none)
 #include "cap.h"
 
 __global__ void ncu_chase(const uint32_t *a, int hops, uint32_t *sink)
@@ -77,14 +78,15 @@ __global__ void ncu_fill_list(uint32_t *a, const uint32_t *off, uint32_t n)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum|ways|ways2]\n");
+        std::fprintf(stderr, "usage: cap_ncu DIR [e36|strides|carve|warps|pref|layout|spectrum|ways|ways2|conflict]\n");
         return 2;
     }
     std::string dir = argv[1], part = argc > 2 ? argv[2] : "e36";
     if (part != "e36" && part != "strides" && part != "carve" && part != "warps" && part != "pref" &&
-        part != "layout" && part != "spectrum" && part != "ways" && part != "ways2") {
+        part != "layout" && part != "spectrum" && part != "ways" && part != "ways2" && part != "conflict") {
         std::fprintf(stderr,
-                     "cap_ncu: '%s': expected e36, strides, carve, warps, pref, layout, spectrum, ways or ways2\n",
+                     "cap_ncu: '%s': expected e36, strides, carve, warps, pref, layout, spectrum, ways, ways2 "
+                     "or conflict\n",
                      part.c_str());
         return 2;
     }
@@ -216,8 +218,8 @@ int main(int argc, char **argv)
     // layout: one thread, N lines in pieces of P bytes D apart (the stream's
     // per-SM layout at C threads a CTA: P = 16 C, D = 132 P), address order,
     // logged as kind layout_P_D (bytes), k= N, kib= D in KiB, passes the hops
-    if (part == "layout" || part == "spectrum" || part == "ways" || part == "ways2") {
-        struct cell { uint32_t n; size_t piece, gap; };
+    if (part == "layout" || part == "spectrum" || part == "ways" || part == "ways2" || part == "conflict") {
+        struct cell { uint32_t n; size_t piece, gap, extra; };
         std::vector<cell> cells = {
             {1536, 4096, 540672},      // 256 threads: E37 lost a third
             {1536, 16384, 2162688},    // 1024 threads: E37 kept 0.97
@@ -252,6 +254,27 @@ int main(int argc, char **argv)
                 for (uint32_t m : {44u, 48u, 52u, 56u, 60u, 64u})
                     cells.push_back({32 * m, 4096, 4096 * t});
         }
+        // conflict: four 4 KiB pieces that E40c/E40d put in one group of
+        // 4 ways (4 KiB blocks 0, 520, 1040, 1560: 65 k for k = 0, 8, 16,
+        // 24) and a fifth at block X: all five lost if X's block joins
+        // that group, none if not.  X: 65 k (a check), single bits, pairs
+        // of bits 0-11 and triples of bits 0-7 of the block number
+        if (part == "conflict") {
+            cells.clear();
+            std::vector<size_t> xs = {65, 130, 195, 260, 325, 390, 455, 2080, 2600};
+            for (int i = 0; i < 18; i++)
+                xs.push_back(1ul << i);
+            for (int i = 0; i < 12; i++)
+                for (int j = i + 1; j < 12; j++)
+                    xs.push_back((1ul << i) | (1ul << j));
+            for (int i = 0; i < 8; i++)
+                for (int j = i + 1; j < 8; j++)
+                    for (int k = j + 1; k < 8; k++)
+                        xs.push_back((1ul << i) | (1ul << j) | (1ul << k));
+            for (size_t x : xs)
+                if (x != 520 && x != 1040 && x != 1560)
+                    cells.push_back({160, 4096, 0, x});
+        }
         if (part == "spectrum") {
             cells.clear();
             for (size_t t = 2; t <= 140; t++)
@@ -264,11 +287,13 @@ int main(int argc, char **argv)
         for (auto &x : cells) {
             std::vector<uint32_t> off;
             size_t lines_a_piece = x.piece / 128;
+            static const size_t group[4] = {0, 520, 1040, 1560};
             for (uint32_t i = 0; i < x.n; i++) {
-                size_t b = (i / lines_a_piece) * x.gap + (i % lines_a_piece) * 128;
-                off.push_back((uint32_t)(b / 4));
+                size_t p = i / lines_a_piece;
+                size_t base = !x.extra ? p * x.gap : (p < 4 ? group[p] : x.extra) * 4096;
+                off.push_back((uint32_t)((base + (i % lines_a_piece) * 128) / 4));
             }
-            if ((size_t)off.back() * 4 + 128 > big) {
+            if ((size_t)*std::max_element(off.begin(), off.end()) * 4 + 128 > big) {
                 std::fprintf(stderr, "cap_ncu: layout %zu/%zu past the buffer\n", x.piece, x.gap);
                 continue;
             }
@@ -278,7 +303,10 @@ int main(int argc, char **argv)
             CK(cudaDeviceSynchronize());
             int rounds = (int)std::max<uint32_t>(4, 8192 / x.n);
             char kind[48];
-            std::snprintf(kind, sizeof kind, "layout_%zu_%zu", x.piece, x.gap);
+            if (x.extra)
+                std::snprintf(kind, sizeof kind, "conflict_%zu", x.extra);
+            else
+                std::snprintf(kind, sizeof kind, "layout_%zu_%zu", x.piece, x.gap);
             for (int hops : {rounds * (int)x.n, 2 * rounds * (int)x.n}) {
                 CK(cudaEventRecord(ea));
                 ncu_walk<<<1, 1>>>(buf, hops, usink);
@@ -291,7 +319,7 @@ int main(int argc, char **argv)
         CK(cudaFree(doff));
     }
     if (part == "carve" || part == "warps" || part == "pref" || part == "layout" || part == "spectrum" ||
-        part == "ways" || part == "ways2") {
+        part == "ways" || part == "ways2" || part == "conflict") {
         std::fclose(f);
         cap_end(cap);
         return 0;

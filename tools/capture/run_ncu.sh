@@ -1,5 +1,5 @@
 #!/bin/bash
-# run_ncu.sh OUT [e36|strides|carve|warps|pref|layout|spectrum|ways|ways2]: E36 (issue 10): cap_ncu's launches under Nsight Compute's
+# run_ncu.sh OUT [e36|strides|carve|warps|pref|layout|spectrum|ways|ways2|conflict]: E36 (issue 10): cap_ncu's launches under Nsight Compute's
 # hardware counters (ncu --clock-control none: the clocks are left alone;
 # ncu flushes the caches before each replay). Writes OUT/cap/{ncu.csv,
 # ncu_launches.csv, metrics_query.txt, meta.csv, smi_before.txt, log.txt}.
