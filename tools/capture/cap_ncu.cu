@@ -122,6 +122,19 @@ int main(int argc, char **argv)
         std::fflush(stdout);
         launch++;
     };
+    // one thread's walk of the n-line cycle in buf, R and 2R rounds of it
+    // (R = 8192 / n, at least 4), logged with kib and bytes as given
+    auto walk_pair = [&](const char *kind, uint32_t n, int kib, size_t bytes) {
+        int rounds = (int)std::max<uint32_t>(4, 8192 / n);
+        for (int hops : {rounds * (int)n, 2 * rounds * (int)n}) {
+            CK(cudaEventRecord(ea));
+            ncu_walk<<<1, 1>>>(buf, hops, usink);
+            CK(cudaEventRecord(eb));
+            CK(cudaEventSynchronize(eb));
+            CK(cudaGetLastError());
+            log(kind, "default", (int)n, kib, bytes, hops, ev_ms(ea, eb) * 1e6);
+        }
+    };
     // one stream cell at 3 and at 6 passes (the counts' difference is three
     // steady passes), logged with `field` in the ctas_per_sm column
     auto stream_pair = [&](const char *kind, int cg, int ctas, int block, int field, int kib) {
@@ -254,11 +267,13 @@ int main(int argc, char **argv)
                 for (uint32_t m : {44u, 48u, 52u, 56u, 60u, 64u})
                     cells.push_back({32 * m, 4096, 4096 * t});
         }
-        // conflict: four 4 KiB pieces that E40c/E40d put in one group of
-        // 4 ways (4 KiB blocks 0, 520, 1040, 1560: 65 k for k = 0, 8, 16,
-        // 24) and a fifth at block X: all five lost if X's block joins
-        // that group, none if not.  X: 65 k (a check), single bits, pairs
-        // of bits 0-11 and triples of bits 0-7 of the block number
+        // conflict: four 4 KiB pieces that E40d's groups of 4 ways would
+        // share were 260 KiB pieces dealt to them by k mod 8 (4 KiB blocks
+        // 0, 520, 1040, 1560: 65 k for k = 0, 8, 16, 24) and a fifth at
+        // block X: all five lost if X's block joins them, none if not
+        // (E40e: none joined, so the deal is another).  X: 65 k (a check),
+        // single bits, pairs of bits 0-11 and triples of bits 0-7 of the
+        // block number
         if (part == "conflict") {
             cells.clear();
             std::vector<size_t> xs = {65, 130, 195, 260, 325, 390, 455, 2080, 2600};
@@ -282,9 +297,14 @@ int main(int argc, char **argv)
             for (size_t t : {256ul, 264ul, 512ul, 528ul, 1024ul, 1056ul})
                 cells.push_back({1536, 4096, 4096 * t});
         }
+        const uint32_t max_lines = 4096;
         uint32_t *doff;
-        CK(cudaMalloc(&doff, 4096 * sizeof(uint32_t)));
+        CK(cudaMalloc(&doff, max_lines * sizeof(uint32_t)));
         for (auto &x : cells) {
+            if (x.n > max_lines) {
+                std::fprintf(stderr, "cap_ncu: a walk of %u lines: at most %u\n", x.n, max_lines);
+                continue;
+            }
             std::vector<uint32_t> off;
             size_t lines_a_piece = x.piece / 128;
             static const size_t group[4] = {0, 520, 1040, 1560};
@@ -301,20 +321,12 @@ int main(int argc, char **argv)
             ncu_fill_list<<<(x.n + 255) / 256, 256>>>(buf, doff, x.n);
             CK(cudaGetLastError());
             CK(cudaDeviceSynchronize());
-            int rounds = (int)std::max<uint32_t>(4, 8192 / x.n);
             char kind[48];
             if (x.extra)
                 std::snprintf(kind, sizeof kind, "conflict_%zu", x.extra);
             else
                 std::snprintf(kind, sizeof kind, "layout_%zu_%zu", x.piece, x.gap);
-            for (int hops : {rounds * (int)x.n, 2 * rounds * (int)x.n}) {
-                CK(cudaEventRecord(ea));
-                ncu_walk<<<1, 1>>>(buf, hops, usink);
-                CK(cudaEventRecord(eb));
-                CK(cudaEventSynchronize(eb));
-                CK(cudaGetLastError());
-                log(kind, "default", (int)x.n, (int)(x.gap / 1024), (size_t)x.n * 128, hops, ev_ms(ea, eb) * 1e6);
-            }
+            walk_pair(kind, x.n, (int)(x.gap / 1024), (size_t)x.n * 128);
         }
         CK(cudaFree(doff));
     }
@@ -345,15 +357,7 @@ int main(int argc, char **argv)
             ncu_fill_stride<<<(n + 255) / 256, 256>>>(buf, n, sw);
             CK(cudaGetLastError());
             CK(cudaDeviceSynchronize());
-            int rounds = (int)std::max<uint32_t>(4, 8192 / n);
-            for (int hops : {rounds * (int)n, 2 * rounds * (int)n}) {
-                CK(cudaEventRecord(ea));
-                ncu_walk<<<1, 1>>>(buf, hops, usink);
-                CK(cudaEventRecord(eb));
-                CK(cudaEventSynchronize(eb));
-                CK(cudaGetLastError());
-                log("stride", "default", (int)n, (int)(S / 1024), (size_t)n * S, hops, ev_ms(ea, eb) * 1e6);
-            }
+            walk_pair("stride", n, (int)(S / 1024), (size_t)n * S);
         }
     std::fclose(f);
     cap_end(cap);
