@@ -2016,6 +2016,22 @@ START_TEST(test_apat)
     mem_apat_lanes(&ch, 6, 0, 0, 8, a);
     ck_assert_uint_ne(a[0], b[0]);      /* another CTA starts elsewhere */
     (void)first;
+    /* a chase of 1000 lines (not a power of two): a random cycle, each line
+     * once a round, the same order every round, not in address order */
+    mem_apat cr = { MEM_AP_CHASE, 0, 0, 0, 0, 0, 1000 * 128, 9, 0, 0, 0, 0, 0 };
+    memset(seen, 0, sizeof seen);
+    int ascending = 0;
+    uint64_t prev = 0;
+    for (uint64_t i = 0; i < 1000; i++) {
+        mem_apat_lanes(&cr, 5, 0, i, 8, a);
+        ck_assert_uint_lt(a[0] / 128, 1000);
+        ck_assert_int_eq(seen[a[0] / 128]++, 0);
+        mem_apat_lanes(&cr, 5, 0, i + 1000, 8, b);
+        ck_assert_uint_eq(a[0], b[0]);
+        ascending += i > 0 && a[0] == prev + 128;
+        prev = a[0];
+    }
+    ck_assert_int_lt(ascending, 20);
 }
 END_TEST
 
@@ -2875,7 +2891,13 @@ START_TEST(test_gen_kernels)
     ck_assert_uint_eq(m.load_reqs, 164);
     ck_assert_uint_eq(m.l1_misses, 64);
     ck_assert_uint_eq(m.l1_hits, 100);
-    ck_assert_int_eq(gen_chase(&k, 8192 + 128, 1, 1, 0, 0, &e), SK_EUSAGE);
+    /* 65 lines (not a power of two): a random cycle of them, all missed
+     * once, then hits */
+    ck_assert_msg(gen_chase(&k, 8192 + 128, 100, 1, 65, 0, &e) == 0, "%s", e.msg);
+    m = run_gen(&k);
+    ck_assert_uint_eq(m.l1_misses, 65);
+    ck_assert_uint_eq(m.l1_hits, 100);
+    ck_assert_int_eq(gen_chase(&k, 8192 + 64, 1, 1, 0, 0, &e), SK_EUSAGE);
 }
 END_TEST
 

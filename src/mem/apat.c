@@ -18,7 +18,11 @@
  *            lines (a = 5, c odd: full period when n is a power of two,
  *            Hull-Dobell), every CTA starting at its own point of the one
  *            cycle, as E11's chase (tools/capture/cap_mem.cu) walks it.
- *            x_i is computed directly from x_0 in O(log i).
+ *            x_i is computed directly from x_0 in O(log i).  When n is not
+ *            a power of two, x_i is p((s + i) mod n) instead, p a seeded
+ *            permutation of the n lines (random_line below) and s the
+ *            CTA's start: a random cycle of any length (E20's Sattolo
+ *            cycles of 1408-2432 lines).
  *
  * With part=P any of these addresses numbers only the pages of L2
  * partition P (mem_apat_part_addr): its page k becomes the k-th page of P
@@ -46,6 +50,27 @@ static uint64_t lcg_jump(uint64_t x, uint64_t i, uint64_t a, uint64_t c, uint64_
         i >>= 1;
     }
     return (A * x + C) & mask;
+}
+
+/* A seeded permutation of [0, n): three rounds of an odd multiply, an added
+ * constant and an xorshift on the k bits of the next power of two (each a
+ * bijection modulo 2^k), walked until it lands below n ("cycle walking":
+ * from x < n the first value below n on x's cycle of the k-bit permutation,
+ * itself a bijection of [0, n); fewer than two steps on average). */
+static uint64_t random_line(uint64_t x, uint64_t n, uint64_t seed)
+{
+    unsigned k = 1;
+    while (k < 63 && (1ull << k) < n)
+        k++;
+    uint64_t mask = (1ull << k) - 1;
+    do {
+        for (uint64_t r = 0; r < 3; r++) {
+            uint64_t h = sk_mix64(seed + r);
+            x = (x * (h | 1) + (h >> 32)) & mask;
+            x ^= x >> ((k + 1) / 2);
+        }
+    } while (x >= n);
+    return x;
 }
 
 int mem_apat_set_hash(mem_apat *p, int nparts, uint64_t mask, int frame_bit)
@@ -95,9 +120,14 @@ void mem_apat_lanes(const mem_apat *p, uint64_t cta, uint32_t warp, uint64_t ite
     }
     case MEM_AP_CHASE: {
         uint64_t n = p->ws / 128;
-        uint64_t mask = n ? n - 1 : 0;
-        uint64_t x0 = sk_mix64(p->seed ^ sk_mix64(cta)) & mask;
-        uint64_t line = lcg_jump(x0, iter, 5, (sk_mix64(p->seed) | 1) & (mask ? mask : 1), mask);
+        uint64_t mask = n ? n - 1 : 0, line;
+        if (n && (n & mask)) {     /* not a power of two: a permutation's cycle */
+            uint64_t s0 = sk_mix64(p->seed ^ sk_mix64(cta)) % n;
+            line = random_line((s0 + iter % n) % n, n, p->seed);
+        } else {
+            uint64_t x0 = sk_mix64(p->seed ^ sk_mix64(cta)) & mask;
+            line = lcg_jump(x0, iter, 5, (sk_mix64(p->seed) | 1) & (mask ? mask : 1), mask);
+        }
         for (int l = 0; l < 32; l++)
             addr[l] = p->base + line * 128;
         break;

@@ -172,7 +172,8 @@ const gen_workload gen_workloads[] = {
                   -1, build_coop},
     [GEN_CHASE] = {"chase", "one thread per CTA following a cycle: random over 128-byte lines (E11) or in order (E20)", 14, 7,
                    {{"--bytes", "N", 16384, 128, STREAM_MAX_BYTES, 128, "", NULL,
-                     "bytes of the cycle: 128 x a power of two; seq: a multiple of\n"
+                     "bytes of the cycle: a multiple of 128 (a power of two of lines:\n"
+                     "                E11's LCG cycle, else a seeded random one); seq: a multiple of\n"
                      "                --stride (default %D)"},
                     {"--hops", "H", 4096, 0, INT32_MAX, 0, "", NULL, "timed hops, %R (default %D)"},
                     {"--ctas", "G", 1, 1, MAX_CTAS, 0, " CTAs", NULL, "CTAs of one thread, %R (default %D)"},

@@ -573,13 +573,12 @@ int gen_chase_stride(kernel *k, long long bytes, long hops, long ctas, long warm
         snprintf(keys, sizeof keys, "addr=0x%llx lane=0 warp=0 cta=0 iter=%lld ws=%lld",
                  (unsigned long long)ARRAY0, step, n * step);
     } else {
-        uint64_t lines = (uint64_t)bytes / 128;
         if (stride != 128)
             return sk_errorf(e, SK_EUSAGE, "gen chase: stride %ld: expected 128 with order random "
                              "(a random cycle of lines); order seq takes any stride", stride);
-        if (bytes % 128 || (lines & (lines - 1)))
-            return sk_errorf(e, SK_EUSAGE, "gen chase: bytes %lld: expected 128 bytes x a power of "
-                             "two (a full-period cycle of lines)", bytes);
+        if (bytes < 128 || bytes % 128)
+            return sk_errorf(e, SK_EUSAGE, "gen chase: bytes %lld: expected a positive multiple of 128 "
+                             "(whole lines; a power of two of them walks E11's LCG cycle)", bytes);
         snprintf(keys, sizeof keys, "addr=0x%llx ws=%lld chase=1", (unsigned long long)ARRAY0, bytes);
     }
     const char *op = cg ? "LDG.E.STRONG.GPU" : "LDG.E";

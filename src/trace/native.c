@@ -543,8 +543,8 @@ static int parse_instr(native *t, program *p)
             return fail_at(t, addr_col, "%s: expected one of rand= and chase=", op);
         if (ap.kind != MEM_AP_AFFINE && !ap.ws)
             return fail_at(t, addr_col, "%s: expected ws= with rand= or chase=", op);
-        if (ap.kind == MEM_AP_CHASE && (ap.ws % 128 || ((ap.ws / 128) & (ap.ws / 128 - 1))))
-            return fail_at(t, addr_col, "%s: ws=%llu: expected 128 bytes x a power of two for a chase",
+        if (ap.kind == MEM_AP_CHASE && ap.ws % 128)
+            return fail_at(t, addr_col, "%s: ws=%llu: expected a multiple of 128 bytes (whole lines) for a chase",
                            op, (unsigned long long)ap.ws);
         if (!(seen_addr & AK_LANE))
             ap.lane = (int64_t)bytes;
