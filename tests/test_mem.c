@@ -58,7 +58,7 @@ static ps_t mock_wb(void *ud, uint64_t line, unsigned smask, ps_t t)
 START_TEST(test_cache_stream)
 {
     /* 2 sets x 2 ways: lines 0, 2, 4 share set 0 */
-    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 2, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -111,7 +111,7 @@ END_TEST
 
 START_TEST(test_cache_writeback)
 {
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 10 };
     mem_cache_io io = { mock_fetch, mock_wb, &m };
@@ -158,7 +158,7 @@ END_TEST
 START_TEST(test_cache_mshrs)
 {
     /* two MSHRs: the third miss at t = 0 waits for the first to return */
-    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 16, 4, 128, 32, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -181,7 +181,7 @@ END_TEST
 START_TEST(test_cache_reservation)
 {
     /* one set of two ways, both filling until 100: a third line waits */
-    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 2, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 100 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -200,7 +200,7 @@ END_TEST
 START_TEST(test_cache_vs_reference)
 {
     enum { SETS = 4, WAYS = 4, LINES = 40, N = 5000 };
-    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { SETS, WAYS, 128, 32, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mock m = { .lat = 0 };
     mem_cache_io io = { mock_fetch, NULL, &m };
@@ -236,9 +236,133 @@ START_TEST(test_cache_vs_reference)
 }
 END_TEST
 
+/* One thread's cyclic walk of lines (128-byte line indices), `rounds`
+ * times, fills instant: the hits of the last round. */
+static int walk_hits(mem_cache *c, const uint64_t *li, int n, int rounds, ps_t *t)
+{
+    mock m = { .lat = 0 };
+    mem_cache_io io = { mock_fetch, NULL, &m };
+    int hits = 0;
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < n; i++) {
+            mem_cache_res res = { 0 };
+            mem_cache_read(c, L(li[i]), 1, (*t)++, 0, &io, &res);
+            if (r == rounds - 1)
+                hits += res.hits == 1;
+        }
+    return hits;
+}
+
+/* the lines of 4 KiB blocks b[0..nb) (32 each), optionally without line
+ * `skip` of the first, then `extra` single lines */
+static int blocks_lines(uint64_t *out, const uint64_t *b, int nb, int skip, const uint64_t *extra, int ne)
+{
+    int n = 0;
+    for (int i = 0; i < nb; i++)
+        for (int l = 0; l < 32; l++)
+            if (i != 0 || l != skip)
+                out[n++] = b[i] * 32 + (uint64_t)l;
+    for (int i = 0; i < ne; i++)
+        out[n++] = extra[i];
+    return n;
+}
+
+/* GH100's L1 index (hash_index 2) against what the H100s showed (E41,
+ * validation/h100/l1set): the 4 KiB blocks 455, 520, 1105, 1950 and 2080
+ * share one group of 32 sets x 4 ways (cap_l1set found them from the 33
+ * pieces 260 KiB apart), so four of them fit and the fifth costs all five,
+ * while block 390 lies in another group; and in the group of blocks 0, 19,
+ * 32 and 51, line 0 of block 75 takes the set of line 22 of block 0. */
+START_TEST(test_cache_gh100_index)
+{
+    mem_cache_geom g = { 512, 4, 128, 32, 8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0 };
+    ck_assert_str_eq(mem_cache_geom_check(&g), "");
+    static uint64_t li[4096];
+    ps_t t = 0;
+    const uint64_t grp[5] = { 455, 520, 1105, 1950, 2080 }, other[5] = { 455, 520, 1105, 1950, 390 };
+    mem_cache *c = mem_cache_create(&g);
+    int n = blocks_lines(li, grp, 4, -1, NULL, 0);
+    ck_assert_int_eq(walk_hits(c, li, n, 3, &t), 128);
+    mem_cache_destroy(c);
+    c = mem_cache_create(&g);
+    n = blocks_lines(li, grp, 5, -1, NULL, 0);
+    ck_assert_int_eq(walk_hits(c, li, n, 3, &t), 0);
+    mem_cache_destroy(c);
+    c = mem_cache_create(&g);
+    n = blocks_lines(li, other, 5, -1, NULL, 0);
+    ck_assert_int_eq(walk_hits(c, li, n, 3, &t), 160);
+    mem_cache_destroy(c);
+    /* the set inside the group: line 22 of block 0 left out makes room for
+     * line 0 of block 75; line 21 left out does not (its set keeps four,
+     * and line 0 of 75 is a fifth in line 22's set: five lines lost) */
+    const uint64_t quad[4] = { 0, 19, 32, 51 }, x = 75 * 32;
+    for (int skip = 21; skip <= 22; skip++) {
+        c = mem_cache_create(&g);
+        n = blocks_lines(li, quad, 4, skip, &x, 1);
+        ck_assert_int_eq(n, 128);
+        ck_assert_int_eq(walk_hits(c, li, n, 3, &t), skip == 22 ? 128 : 123);
+        mem_cache_destroy(c);
+    }
+    /* 2048 contiguous lines fill every set's four ways exactly */
+    c = mem_cache_create(&g);
+    for (int i = 0; i < 2048; i++)
+        li[i] = (uint64_t)i;
+    ck_assert_int_eq(walk_hits(c, li, 2048, 2, &t), 2048);
+    mem_cache_destroy(c);
+}
+END_TEST
+
+/* The data limit (cap_lines): never more lines than it, each eviction the
+ * least recent line of its set, and a cyclic walk past it keeps part. */
+START_TEST(test_cache_cap_lines)
+{
+    mem_cache_geom g = { 4, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 7 };
+    ck_assert_str_eq(mem_cache_geom_check(&g), "");
+    mem_cache *c = mem_cache_create(&g);
+    mock m = { .lat = 0 };
+    mem_cache_io io = { mock_fetch, NULL, &m };
+    ps_t t = 0;
+    /* lines 0-7: two a set, 0-3 the older of each set */
+    for (int i = 0; i < 8; i++) {
+        mem_cache_res r = { 0 };
+        mem_cache_read(c, L(i), 1, t++, 0, &io, &r);
+    }
+    ck_assert_uint_eq(mem_cache_lines(c, 0, NULL), 8);
+    mem_cache_res r = { 0 };
+    mem_cache_read(c, L(8), 1, t++, 0, &io, &r);      /* set 0 has room, the data do not */
+    ck_assert_uint_eq(mem_cache_lines(c, 0, NULL), 8);
+    int gone = 0;
+    for (int i = 0; i < 8; i++)
+        gone += !mem_cache_probe(c, L(i), NULL) ? (i < 4 ? 1 : 100) : 0;
+    ck_assert_int_eq(gone, 1);      /* one of 0-3 (its set's least recent), none of 4-7 */
+    mem_cache_destroy(c);
+    /* a cyclic walk of 12 lines (3 a set) over 8 lines of data */
+    static uint64_t li[12];
+    for (int i = 0; i < 12; i++)
+        li[i] = (uint64_t)i;
+    c = mem_cache_create(&g);
+    int hits = walk_hits(c, li, 12, 20, &t);
+    ck_assert_uint_le(mem_cache_lines(c, 0, NULL), 8);
+    ck_assert_int_gt(hits, 0);
+    ck_assert_int_lt(hits, 9);
+    mem_cache_destroy(c);
+    g.cap_lines = 0;
+    c = mem_cache_create(&g);
+    ck_assert_int_eq(walk_hits(c, li, 12, 20, &t), 12);
+    mem_cache_destroy(c);
+    /* the geometry's errors */
+    g.hash_index = 2;
+    ck_assert_str_eq(mem_cache_geom_check(&g), "expected 512 sets of 128-byte lines for the measured GH100 index");
+    g.hash_index = 0;
+    g.cap_lines = 8;
+    g.write_back = 1;
+    ck_assert_str_eq(mem_cache_geom_check(&g), "expected a write-through cache for a data limit (cap_lines)");
+}
+END_TEST
+
 START_TEST(test_geom_check)
 {
-    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, g;
+    mem_cache_geom ok = { 4, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, g;
     ck_assert_str_eq(mem_cache_geom_check(&ok), "");
     g = ok;
     g.sets = 3;
@@ -875,7 +999,7 @@ START_TEST(test_cache_remote_first)
     static const struct { uint32_t k; uint64_t gone_e, gone_f; } cs[] = { { 0, 1, 0 }, { 1, 1, 0 }, { 2, 0, 2 } };
     const uint8_t rem = MEM_CACHE_KEEP_PLACE | MEM_LINE_FOR_REMOTE;
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, cs[i].k, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, cs[i].k, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -909,7 +1033,7 @@ START_TEST(test_cache_dirty_reprieve)
 {
     static const struct { uint32_t n; uint64_t gone_d, gone_e; } cs[] = { { 0, 0, 1 }, { 1, 1, 0 }, { 2, 1, 2 } };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
         g.dirty_reprieve = cs[i].n;
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
@@ -937,7 +1061,7 @@ START_TEST(test_cache_dirty_reprieve)
         mem_cache_destroy(c);
     }
     /* the re-arm, with one */
-    mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     g.dirty_reprieve = 1;
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res r = { 0 };
@@ -968,7 +1092,7 @@ END_TEST
  * same draw again. */
 static int reads_outlived(uint32_t place, uint32_t reprieve, uint64_t x)
 {
-    mem_cache_geom g = { 1, 8, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 8, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     g.dirty_reprieve = reprieve;
     g.reprieve_place = place;
     ck_assert_str_eq(mem_cache_geom_check(&g), "");
@@ -1004,7 +1128,7 @@ START_TEST(test_cache_reprieve_place)
     for (int k = 0; k <= 6; k++)
         ck_assert_msg(count[k] >= 16 && count[k] <= 58, "rank %d drawn %d times of 256", k, count[k]);
     ck_assert_msg(sum >= 256 * 5 / 2 && sum <= 256 * 7 / 2, "mean %.2f reads, expected about 3", sum / 256.0);
-    mem_cache_geom g = { 1, 8, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2 };
+    mem_cache_geom g = { 1, 8, 128, 32, 8, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0 };
     ck_assert_str_eq(mem_cache_geom_check(&g), "expected a reprieve place of 0 (median) or 1 (hashed)");
 }
 END_TEST
@@ -1078,7 +1202,7 @@ START_TEST(test_cache_mid_insertion)
     static const uint8_t flag[4] = { 0, MEM_CACHE_NO_TOUCH, MEM_CACHE_MID, MEM_CACHE_KEEP_PLACE };
     static const int gone_at[4] = { 4, 1, 2, 4 };
     for (int f = 0; f < 4; f++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -1093,7 +1217,7 @@ START_TEST(test_cache_mid_insertion)
         ck_assert_uint_eq(mem_cache_probe(c, L(9), NULL), 0);
         mem_cache_destroy(c);
     }
-    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res r = { 0 };
     ps_t t = 0;
@@ -1121,7 +1245,7 @@ END_TEST
 START_TEST(test_cache_keep_place)
 {
     for (int f = 0; f < 2; f++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -1149,7 +1273,7 @@ START_TEST(test_cache_clean_first)
         { 0, 0, 1, 4 }, { 2, 1, 0, 4 }, { 4, 1, 3, 0 },
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, cs[i].k, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 1, 0, 0, 0, 0, 0, cs[i].k, 0, 0, 0, 0, 0 };
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
@@ -1189,7 +1313,7 @@ START_TEST(test_cache_mid_remote)
     const uint8_t rem = MEM_CACHE_MID | MEM_LINE_FOR_REMOTE;
     unsigned miss[2];
     for (int k = 0; k < 2; k++) {
-        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res r = { 0 };
         ps_t t = 0;
@@ -1202,7 +1326,7 @@ START_TEST(test_cache_mid_remote)
     ck_assert_uint_eq(miss[1], 4 * 5 * 4);
     ck_assert_uint_lt(miss[0], miss[1]);
 
-    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 1, 4, 128, 32, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res r = { 0 };
     ps_t t = 0;
@@ -1329,7 +1453,7 @@ END_TEST
 START_TEST(test_cache_set_div)
 {
     for (int div = 0; div <= 4; div += 4) {
-        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0, 0, 0, 0, 0, 0, 0 };
+        mem_cache_geom g = { 4, 2, 128, 32, 8, 0, 0, (uint32_t)div, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
         ck_assert_str_eq(mem_cache_geom_check(&g), "");
         mem_cache *c = mem_cache_create(&g);
         mem_cache_res res = { 0 };
@@ -1341,7 +1465,7 @@ START_TEST(test_cache_set_div)
         mem_cache_destroy(c);
     }
     /* drop_bit 2 (line bit 1): lines 0, 1, 4, 5 are sets 0, 1, 2, 3 */
-    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 4, 1, 128, 32, 8, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     const uint64_t li[4] = { 0, 1, 4, 5 };
@@ -1356,7 +1480,7 @@ START_TEST(test_cache_set_div)
     /* scatter (every chunk of one line hashed): the set is mem_place's, so
      * two lines whose placed sets agree (and whose own indices do not)
      * evict each other in a 1-way cache */
-    mem_cache_geom h = { 16, 1, 128, 32, 8, 0, 0, 0, 0, 1000000, 0, 0, 0, 0, 0 };
+    mem_cache_geom h = { 16, 1, 128, 32, 8, 0, 0, 0, 0, 1000000, 0, 0, 0, 0, 0, 0, 0 };
     uint64_t p = 0, q = 1;
     while (q < 4096 && ((mem_place(q, 1000000, 0) & 15) != (mem_place(p, 1000000, 0) & 15) || (q & 15) == (p & 15)))
         q++;
@@ -1379,7 +1503,7 @@ END_TEST
  * unevenly over the sets; the low-bits index keeps them all. */
 static unsigned second_pass_misses(int hash, uint64_t step, uint64_t lines)
 {
-    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 32, 64, 128, 32, 8, 0, 0, 0, hash, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     unsigned before = 0;
@@ -1421,7 +1545,7 @@ END_TEST
  * some but not all, so the count says something). */
 static unsigned pass_misses(const uint64_t *order, uint64_t n, int passes)
 {
-    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0 };
+    mem_cache_geom g = { 32, 62, 128, 32, 8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
     mem_cache *c = mem_cache_create(&g);
     mem_cache_res res = { 0 };
     unsigned before = 0;
@@ -2833,13 +2957,17 @@ END_TEST
 
 /* A generated kernel, written and read back as `skewsim gen` does, run on
  * the default chip with the hierarchy: its kernel's memory counters. */
-static mem_stats run_gen(kernel *k)
+/* Simulate kernel k alone under the defaults with the hierarchy on and
+ * the n settings of set: its memory counters. */
+static mem_stats run_gen_with(kernel *k, const char *const *set, size_t n)
 {
     sk_error e = { 0 };
     char *text = tu_kernel_text(k);
     cfg c;
     cfg_defaults(&c);
     ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+    for (size_t j = 0; j < n; j++)
+        ck_assert_msg(cfg_set(&c, set[j], &e) == 0, "%s", e.msg);
     trace *tr = trace_open_string("gen.trace", text, &e);
     free(text);
     ck_assert_msg(tr != NULL, "%s", e.msg);
@@ -2851,6 +2979,47 @@ static mem_stats run_gen(kernel *k)
     results_free(r);
     return m;
 }
+
+static mem_stats run_gen(kernel *k)
+{
+    return run_gen_with(k, NULL, 0);
+}
+
+/* The L1 of configs/h200.yaml (E41's index, whole tags, data limit) on
+ * one thread's walks (gen_walk): the steady hits, 4 rounds less 2. */
+static double walk_steady(long long piece, long long gap, long lines)
+{
+    static const char *const set[] = { "memory.l1.sets=512", "memory.l1.set_hash=2", "memory.l1.whole_tags=1",
+                                       "memory.l1.data_reserve_bytes=7168", "memory.l1.reserve_carveout=1" };
+    double h[2], sct[2];
+    for (int i = 0; i < 2; i++) {
+        sk_error e = { 0 };
+        kernel k;
+        ck_assert_msg(gen_walk(&k, piece, gap, lines, (2 + 2 * i) * lines, &e) == 0, "%s", e.msg);
+        mem_stats m = run_gen_with(&k, set, sizeof set / sizeof set[0]);
+        kernel_free(&k);
+        h[i] = (double)m.l1_hits;
+        sct[i] = (double)m.l1_sectors;
+    }
+    return (h[1] - h[0]) / (sct[1] - sct[0]);
+}
+
+/* E40b/E40c on an H100: 48 pieces of 4 KiB 256 KiB apart keep every hit,
+ * 260 KiB apart none, 32 of those fit; 4 KiB pieces 528 KiB apart (the
+ * one-CTA stream's layout) lose some.  Past the data limit (1736 lines:
+ * 224 KB less 7 KB) contiguous lines lose some, below it none. */
+START_TEST(test_l1_gh100_walks)
+{
+    ck_assert_double_eq_tol(walk_steady(4096, 64 * 4096, 48 * 32), 1.0, 1e-9);
+    ck_assert_double_eq_tol(walk_steady(4096, 65 * 4096, 48 * 32), 0.0, 1e-9);
+    ck_assert_double_eq_tol(walk_steady(4096, 65 * 4096, 32 * 32), 1.0, 1e-9);
+    double s = walk_steady(4096, 132 * 4096, 48 * 32);
+    ck_assert(s > 0.05 && s < 0.95);
+    ck_assert_double_eq_tol(walk_steady(1728 * 128, 1728 * 128, 1728), 1.0, 1e-9);
+    s = walk_steady(1792 * 128, 1792 * 128, 1792);
+    ck_assert(s > 0.5 && s < 0.99);
+}
+END_TEST
 
 START_TEST(test_gen_kernels)
 {
@@ -3773,6 +3942,8 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_cache_reservation);
     tcase_add_test(tc, test_cache_vs_reference);
     tcase_add_test(tc, test_geom_check);
+    tcase_add_test(tc, test_cache_gh100_index);
+    tcase_add_test(tc, test_cache_cap_lines);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("coalesce");
@@ -3847,6 +4018,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_energy);
     tcase_add_test(tc, test_tag_bounds);
     tcase_add_test(tc, test_gen_kernels);
+    tcase_add_test(tc, test_l1_gh100_walks);
     tcase_add_test(tc, test_mem_stall_cycles);
     tcase_add_test(tc, test_l1_reserve_carveout);
     tcase_add_test(tc, test_l1_launch_invalidate);

@@ -164,7 +164,10 @@ typedef struct cfg {
     int mem_model;                    /* memory.model: enum cfg_mem_model */
     int l1_unified_bytes;             /* memory.l1.unified_bytes: L1 + shared memory per SM */
     int l1_sets;                      /* memory.l1.sets (ways follow from the carve-out) */
-    int l1_set_hash;                  /* memory.l1.set_hash: 1 hashed set index, 0 low line bits */
+    int l1_set_hash;                  /* memory.l1.set_hash: 0 low line bits, 1 a random-like hash,
+                                         2 GH100's measured index */
+    int l1_whole_tags;                /* memory.l1.whole_tags */
+    int l1_data_reserve_bytes;        /* memory.l1.data_reserve_bytes */
     int l1_reserve_carveout;          /* memory.l1.reserve_carveout: a kernel without shared memory
                                          carves its CTAs' reserve out of the L1 too */
     int l1_line_bytes, l1_sector_bytes;   /* memory.l1.line_bytes, memory.l1.sector_bytes */

@@ -152,6 +152,12 @@ enum gen_chase_order { GEN_CHASE_RANDOM, GEN_CHASE_SEQ, GEN_CHASE_SPREAD };
 extern const char *const gen_chase_orders[];   /* "random", "seq", "spread", NULL */
 int gen_chase_stride(kernel *k, long long bytes, long hops, long ctas, long warm, long cg,
                      long stride, int order, sk_error *e);
+/* One thread's walk of `lines` 128-byte lines laid out as pieces of `piece`
+ * bytes `gap` bytes apart, in address order, `hops` hops (whole rounds):
+ * tools/capture/cap_ncu.cu's layout walks (E40; `piece` a multiple of 128
+ * of at most 32 KiB, or `piece` = `gap`: contiguous lines).  0 or
+ * SK_EUSAGE. */
+int gen_walk(kernel *k, long long piece, long long gap, long lines, long hops, sk_error *e);
 
 /* E16's single-unit power mixes (tools/capture/cap_power.cu, src/trace/
  * gen_unit.c): op 0 int_kernel (IMAD + IADD3), 1 dfma_kernel (DFMA), 2

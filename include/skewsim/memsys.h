@@ -165,10 +165,11 @@ typedef struct mem_cache_geom {
      * slices, l2.c: the set from the line's index within its partition and
      * slice, so that a contiguous range fills every set evenly). */
     uint32_t drop_bit, set_div;
-    /* hash_index 1: the set is a multiplicative hash of the line index
-     * instead (the H200 L1, E20b: lines 256 B and 512 B apart fill it like
-     * contiguous lines, and a random cycle loses hits the way lines
-     * scattered unevenly over the sets do); drop_bit and set_div unused. */
+    /* hash_index 1: the set is a random-like mix of the line index instead;
+     * 2: GH100's L1 index as measured on H100s (MEM_CACHE_GH100_SETS sets
+     * of 128-byte lines; E41, validation/h100/README.md, docs/memory.md
+     * "L1"): a linear (XOR) function of the address.  drop_bit and set_div
+     * unused. */
     int hash_index;
     /* scatter_ppm > 0 (L2 slices): that many groups in a million (the
      * lines whose squeezed index differs only in scatter_mask's bits) are
@@ -195,7 +196,15 @@ typedef struct mem_cache_geom {
      * the age of one of the set's other valid lines, drawn uniformly by a
      * hash of the line's index and its reprieves so far */
     uint32_t reprieve_place;
+    /* cap_lines > 0 (write-through caches): at most this many lines hold
+     * data; a fill past it first evicts the least recent line of the set of
+     * a valid line drawn at random (E41: GH100's L1 keeps the whole array's
+     * tags and the carve-out limits its data).  0: every way may fill. */
+    uint32_t cap_lines;
+    uint64_t cap_seed;      /* the draw's seed (a run's draws are its own) */
 } mem_cache_geom;
+/* hash_index 2's sets (16 groups of 32) */
+#define MEM_CACHE_GH100_SETS 512
 /* dirty_reprieve's largest value: two bits a line count the reprieves */
 #define MEM_CACHE_MAX_REPRIEVE 3
 

@@ -310,8 +310,16 @@ static const cfg_key cfg_schema[] = {
             "needs is taken from it"),
     ROW_INT("memory.l1.sets", l1_sets, 32, 1, 1048576, "sets",
             "L1 sets (a power of two); ways = what the carve-out leaves / (sets x line)"),
-    ROW_INT("memory.l1.set_hash", l1_set_hash, 1, 0, 1, "bool",
-            "1: a line's L1 set is a hash of its address (E20b on the H200); 0: its low line-index bits"),
+    ROW_INT("memory.l1.set_hash", l1_set_hash, 1, 0, 2, "index",
+            "0: a line's L1 set is its low line-index bits; 1: a random-like hash of its address; 2: "
+            "GH100's index as measured (E41: 16 groups of 32 sets by XORs of address bits; needs 512 "
+            "sets of 128-byte lines)"),
+    ROW_INT("memory.l1.whole_tags", l1_whole_tags, 0, 0, 1, "bool",
+            "1: the L1's tags span the whole unified array (ways = unified_bytes / (sets x line)) and "
+            "the carve-out limits the lines that hold data (E41); 0: ways = what the carve-out leaves"),
+    ROW_INT("memory.l1.data_reserve_bytes", l1_data_reserve_bytes, 0, 0, 16777216, "bytes",
+            "with whole_tags: of the L1 the carve-out leaves, this much holds no lines (E41: 7 KB on "
+            "H100s at every carve-out)"),
     ROW_INT("memory.l1.line_bytes", l1_line_bytes, 128, 16, 4096, "bytes", "L1 line"),
     ROW_INT("memory.l1.sector_bytes", l1_sector_bytes, 32, 16, 4096, "bytes",
             "L1 sector: the unit a miss fetches"),
@@ -1588,7 +1596,15 @@ static int check_memory(const cfg *c, sk_error *e)
     if (rc)
         return rc;
     int64_t way1 = (int64_t)c->l1_sets * c->l1_line_bytes;
-    for (size_t i = 0; i < SK_ARRAY_LEN(carve_kb); i++) {
+    if (c->l1_set_hash == 2 && (c->l1_sets != 512 || c->l1_line_bytes != 128))
+        return sk_errorf(e, SK_ECONFIG, "config: memory.l1.set_hash: 2: expected memory.l1.sets 512 and "
+                         "memory.l1.line_bytes 128 (the measured GH100 index), got %d and %d",
+                         c->l1_sets, c->l1_line_bytes);
+    if (c->l1_whole_tags && c->l1_unified_bytes % way1 != 0)
+        return sk_errorf(e, SK_ECONFIG, "config: memory.l1.unified_bytes: %d: expected a multiple of "
+                         "memory.l1.sets x memory.l1.line_bytes (%lld bytes) with memory.l1.whole_tags",
+                         c->l1_unified_bytes, (long long)way1);
+    for (size_t i = 0; i < SK_ARRAY_LEN(carve_kb) && !c->l1_whole_tags; i++) {
         int64_t left = (int64_t)c->l1_unified_bytes - (int64_t)carve_kb[i] * 1024;
         if (left >= 0 && left % way1 != 0)
             return sk_errorf(e, SK_ECONFIG, "config: memory.l1.unified_bytes: %d: expected a "

@@ -80,6 +80,9 @@ struct mem_cache {
     uint16_t *sig;              /* per line: a 16-bit hash of its tag, 0 when invalid, so
                                    that a lookup scans 2 bytes a way, not 16 */
     uint32_t clock;
+    size_t nvalid;              /* valid lines (g.cap_lines) */
+    uint64_t rng;               /* xorshift64 state of cap_lines' draws */
+    uint16_t *gh_lo, *gh_hi;    /* hash_index 2: set bits by block-number bits 0-11, 12-19 */
     mshr *m;                    /* g.mshrs entries */
     uint16_t *heap;             /* min-heap of entries by free_ps ... */
     ps_t *key;                  /* ... whose free_ps, side by side, the heap compares */
@@ -112,6 +115,10 @@ const char *mem_cache_geom_check(const mem_cache_geom *g)
         return "expected at most 3 dirty reprieves";
     if (g->reprieve_place > 1)
         return "expected a reprieve place of 0 (median) or 1 (hashed)";
+    if (g->hash_index == 2 && (g->sets != MEM_CACHE_GH100_SETS || g->line_bytes != 128))
+        return "expected 512 sets of 128-byte lines for the measured GH100 index";
+    if (g->cap_lines && g->write_back)
+        return "expected a write-through cache for a data limit (cap_lines)";
     return "";
 }
 
@@ -158,6 +165,56 @@ static void mshr_reset(mem_cache *c)
     }
 }
 
+/* GH100's L1 set index (hash_index 2), measured on H100s by
+ * tools/capture/cap_l1set.cu (E41, validation/h100/README.md; docs/memory.md
+ * "L1").  A line's 128-byte index is l (its place in its 4 KiB block, 5
+ * bits) and b (the block's number).  Its set is g x 32 + (l XOR d): g, one
+ * of 16 groups of 32 sets, is a 4-bit linear function of b, and d a 5-bit
+ * one, each output bit the parity of b under a mask.  The masks over b's
+ * bits 0-11 (the first 16 MiB of a buffer) reproduce every group and offset
+ * the captures found and E40b's 84 walks within 16 MiB exactly; of bits
+ * 12-19 only the group each moves to was measured (one board: GH_GROUP_HI),
+ * not its offset (taken 0), and bits 20 up are folded onto 0-19
+ * (assumed: the chip hashes physical addresses, which no capture saw). */
+static const uint32_t GH_GROUP_MASK[4] = { 0x81A, 0xE04, 0x555, 0x0D6 };
+static const uint32_t GH_OFFSET_MASK[5] = { 0x7B0, 0x860, 0xC40, 0xDA0, 0x570 };
+static const uint8_t GH_GROUP_HI[8] = { 15, 3, 13, 6, 5, 13, 3, 1 };
+
+static unsigned parity32(uint32_t x)
+{
+    return (unsigned)__builtin_parity(x);
+}
+
+static void gh_tables(mem_cache *c)
+{
+    c->gh_lo = xcalloc(4096, sizeof *c->gh_lo);
+    c->gh_hi = xcalloc(256, sizeof *c->gh_hi);
+    for (uint32_t b = 0; b < 4096; b++) {
+        unsigned gr = 0, d = 0;
+        for (int i = 0; i < 4; i++)
+            gr |= parity32(b & GH_GROUP_MASK[i]) << i;
+        for (int i = 0; i < 5; i++)
+            d |= parity32(b & GH_OFFSET_MASK[i]) << i;
+        c->gh_lo[b] = (uint16_t)(gr << 5 | d);
+    }
+    for (uint32_t k = 0; k < 256; k++) {
+        unsigned gr = 0;
+        for (int i = 0; i < 8; i++)
+            if (k >> i & 1)
+                gr ^= GH_GROUP_HI[i];
+        c->gh_hi[k] = (uint16_t)(gr << 5);
+    }
+}
+
+static size_t gh_set(const mem_cache *c, uint64_t li)
+{
+    uint64_t b = li >> 5;
+    uint32_t x = (uint32_t)(b & 0xFFFFF);
+    for (uint64_t hi = b >> 20; hi; hi >>= 20)
+        x ^= (uint32_t)(hi & 0xFFFFF);
+    return (size_t)((c->gh_lo[x & 4095] ^ c->gh_hi[x >> 12]) ^ (li & 31));
+}
+
 mem_cache *mem_cache_create(const mem_cache_geom *g)
 {
     mem_cache *c = xcalloc(1, sizeof *c);
@@ -173,6 +230,9 @@ mem_cache *mem_cache_create(const mem_cache_geom *g)
     c->m = xcalloc(g->mshrs, sizeof *c->m);
     c->heap = xcalloc(g->mshrs, sizeof *c->heap);
     c->key = xcalloc(g->mshrs, sizeof *c->key);
+    c->rng = g->cap_seed | 1;
+    if (g->hash_index == 2)
+        gh_tables(c);
     mshr_reset(c);
     return c;
 }
@@ -186,6 +246,8 @@ void mem_cache_destroy(mem_cache *c)
     free(c->m);
     free(c->heap);
     free(c->key);
+    free(c->gh_lo);
+    free(c->gh_hi);
     free(c);
 }
 
@@ -211,6 +273,8 @@ static size_t set_base(const mem_cache *c, uint64_t li)
      * Steele et al., OOPSLA 2014): a plain multiplicative hash spreads
      * consecutive lines too evenly (its top bits) or in stripes (middle
      * bits) */
+    if (c->g.hash_index == 2)
+        return gh_set(c, li) * c->g.ways;
     if (c->g.hash_index)
         return (size_t)(sk_mix64(li) & c->set_mask) * c->g.ways;
     if (c->g.drop_bit)
@@ -324,6 +388,8 @@ static uint32_t reprieve_stamp(const mem_cache *c, size_t w, unsigned used)
 static void clear(mem_cache *c, size_t w)
 {
     cline *l = &c->line[w];
+    if (c->sig[w])
+        c->nvalid--;
     if (l->mshr != NIL)
         c->m[l->mshr].gw = SIZE_MAX;
     memset(l, 0, sizeof *l);
@@ -365,6 +431,33 @@ static size_t lru_way(const mem_cache *c, size_t base)
             victim = w;
     }
     return victim;
+}
+
+/* The data limit (g.cap_lines) is reached and a fill into the set at base
+ * needs a line's room: draw valid lines at random until one whose set has a
+ * line with no fill in flight (the set being filled too), and evict
+ * that set's least recent such line (E41: one inserted line costs lines
+ * scattered over other groups, and the losses of sequential and random
+ * cycles past the limit follow this draw; docs/memory.md "L1").  Gives up
+ * after 64 draws (the fill then goes over the limit). */
+static void evict_for_data(mem_cache *c, ps_t t)
+{
+    for (int tries = 0; tries < 64; tries++) {
+        c->rng ^= c->rng << 13;
+        c->rng ^= c->rng >> 7;
+        c->rng ^= c->rng << 17;
+        size_t w = (size_t)((c->rng >> 11) % c->nlines);
+        if (!c->sig[w])
+            continue;
+        size_t b = w - w % c->g.ways, victim = SIZE_MAX;
+        for (size_t k = b; k < b + c->g.ways; k++)
+            if (c->sig[k] && busy(c, k) <= t && (victim == SIZE_MAX || c->line[k].stamp < c->line[victim].stamp))
+                victim = k;
+        if (victim != SIZE_MAX) {
+            clear(c, victim);
+            return;
+        }
+    }
 }
 
 /* Choose and clear a way for line li at *t (which may move later when every
@@ -429,8 +522,11 @@ static size_t allocate(mem_cache *c, uint64_t li, ps_t *t, uint8_t fill_flags,
         }
     }
     clear(c, victim);
+    if (c->g.cap_lines && c->nvalid >= c->g.cap_lines)
+        evict_for_data(c, *t);
     v->tagf = (li + 1) | (uint64_t)(fill_flags & (uint8_t)~LINE_REPRIEVES) << 56;
     c->sig[victim] = sig_of(li);
+    c->nvalid++;
     return victim;
 }
 
@@ -591,6 +687,7 @@ int mem_cache_invalidate(mem_cache *c, uint64_t addr)
 
 void mem_cache_flush(mem_cache *c)
 {
+    c->nvalid = 0;
     memset(c->line, 0, c->nlines * sizeof *c->line);
     memset(c->sig, 0, c->nlines * sizeof *c->sig);
     for (size_t w = 0; w < c->nlines; w++)

@@ -43,7 +43,10 @@
 typedef struct l1_state {
     int sm;
     mem_cache *c;                 /* NULL: no L1 left after the carve-out */
-    mem_cache_geom g;             /* ways is per capacity */
+    mem_cache_geom g;             /* ways is per capacity (or of the whole array) */
+    int whole_tags;               /* memory.l1.whole_tags */
+    uint64_t unified_bytes;       /* memory.l1.unified_bytes */
+    uint64_t data_reserve;        /* memory.l1.data_reserve_bytes */
     ps_t *bypass_mshr;            /* min-heap of free times, g.mshrs */
     ps_t *store_slot;             /* stores on their way to the L2: min-heap of the times
                                      the L2 took them, g.mshrs */
@@ -325,10 +328,17 @@ void mem_l1_resize(mem_level *l, uint64_t l1_bytes, int flush)
 {
     l1_state *s = l->st;
     uint64_t per_way = (uint64_t)s->g.sets * s->g.line_bytes;
-    uint32_t ways = (uint32_t)(l1_bytes / per_way);
-    if (s->vta && (flush || !s->c || s->g.ways != ways))   /* the lines go, so do their tags */
+    uint32_t ways = (uint32_t)(l1_bytes / per_way), cap = 0;
+    if (s->whole_tags) {
+        /* the tags span the whole array; the carve-out and the reserve
+         * limit the lines with data (E41) */
+        uint64_t data = l1_bytes > s->data_reserve ? l1_bytes - s->data_reserve : 0;
+        cap = (uint32_t)(data / s->g.line_bytes);
+        ways = cap ? (uint32_t)(s->unified_bytes / per_way) : 0;
+    }
+    if (s->vta && (flush || !s->c || s->g.ways != ways || s->g.cap_lines != cap))   /* the lines go, so do their tags */
         vta_reset(s->vta, (size_t)s->g.sets * ways);
-    if (s->c && s->g.ways == ways) {
+    if (s->c && s->g.ways == ways && s->g.cap_lines == cap) {
         if (flush)
             mem_cache_flush(s->c);
         return;
@@ -336,6 +346,7 @@ void mem_l1_resize(mem_level *l, uint64_t l1_bytes, int flush)
     mem_cache_destroy(s->c);
     s->c = NULL;
     s->g.ways = ways;
+    s->g.cap_lines = cap;
     if (ways > 0)
         s->c = mem_cache_create(&s->g);
 }
@@ -373,6 +384,10 @@ mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *nex
     s->sm = sm;
     s->g.sets = (uint32_t)c->l1_sets;
     s->g.hash_index = c->l1_set_hash;
+    s->g.cap_seed = 0x9E3779B97F4A7C15ull * (uint64_t)(sm + 1);   /* each SM's own draws */
+    s->whole_tags = c->l1_whole_tags;
+    s->unified_bytes = (uint64_t)c->l1_unified_bytes;
+    s->data_reserve = (uint64_t)c->l1_data_reserve_bytes;
     s->g.line_bytes = (uint32_t)c->l1_line_bytes;
     s->g.sector_bytes = (uint32_t)c->l1_sector_bytes;
     s->g.mshrs = (uint32_t)c->l1_mshrs;

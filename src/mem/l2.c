@@ -372,10 +372,13 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
     s->nparts = c->l2_partitions;
     s->nslices = c->l2_slices_per_partition;
     mem_cache_geom g = {
-        (uint32_t)c->l2_sets,
-        (uint32_t)((uint64_t)c->l2_slice_bytes / ((uint64_t)c->l2_sets * (uint64_t)c->l2_line_bytes)),
-        (uint32_t)c->l2_line_bytes, (uint32_t)c->l2_sector_bytes, (uint32_t)c->l2_mshrs, 1, 0,
-        (uint32_t)c->l2_slices_per_partition, 0, 0, 0, 0, 0, 0, 0,
+        .sets = (uint32_t)c->l2_sets,
+        .ways = (uint32_t)((uint64_t)c->l2_slice_bytes / ((uint64_t)c->l2_sets * (uint64_t)c->l2_line_bytes)),
+        .line_bytes = (uint32_t)c->l2_line_bytes,
+        .sector_bytes = (uint32_t)c->l2_sector_bytes,
+        .mshrs = (uint32_t)c->l2_mshrs,
+        .write_back = 1,
+        .set_div = (uint32_t)c->l2_slices_per_partition,
     };
     cfg_bit_list(c->l2_hash_bits, &s->hash_mask);
     s->frame_bit = c->l2_frame_bit;

@@ -602,3 +602,36 @@ int gen_chase_stride(kernel *k, long long bytes, long hops, long ctas, long warm
     free(b.s);
     return rc;
 }
+
+int gen_walk(kernel *k, long long piece, long long gap, long lines, long hops, sk_error *e)
+{
+    memset(k, 0, sizeof *k);
+    long lp = (long)(piece / 128);
+    int contiguous = piece == gap || lp >= lines;
+    if (piece < 128 || piece % 128 || gap < piece || lines < 1 || hops < lines || hops % lines ||
+        (!contiguous && (lp > 256 || lines % lp)) || (double)gap * (double)(lines / SK_MAX(lp, 1)) > 1e15)
+        return sk_errorf(e, SK_EUSAGE, "gen walk: piece %lld, gap %lld, %ld lines, %ld hops: expected pieces of "
+                         "128 B - 32 KiB (or contiguous lines), gap >= piece, whole pieces and whole rounds",
+                         piece, gap, lines, hops);
+    strbuf b = {NULL, 0, 0};
+    sb_printf(&b, "skewsim-trace 1\nkernel walk_kernel grid=1 block=1 regs=16 smem=0 data=quiet\n"
+                  "program main\nLDC.64 R4 bytes=8 pattern=uniform stall=1\nMOV R2 stall=1\n");
+    if (contiguous) {
+        sb_printf(&b, "loop %ld\nIMAD.WIDE.U32 R8 <- R2 R4 stall=4\nLDG.E R2 <- R8 bytes=4 addr=0x%llx lane=0 warp=0 "
+                      "cta=0 iter=128 ws=%lld stall=1\nend\n",
+                  hops, (unsigned long long)ARRAY0, (long long)lines * 128);
+    } else {
+        /* a round: the pieces (the innermost loop, whose iteration moves
+         * the gap), each its lines unrolled */
+        sb_printf(&b, "loop %ld\nloop %ld\n", hops / lines, lines / lp);
+        for (long l = 0; l < lp; l++)
+            sb_printf(&b, "IMAD.WIDE.U32 R8 <- R2 R4 stall=4\nLDG.E R2 <- R8 bytes=4 addr=0x%llx lane=0 warp=0 "
+                          "cta=0 iter=%lld stall=1\n",
+                      (unsigned long long)(ARRAY0 + (uint64_t)l * 128), gap);
+        sb_printf(&b, "end\nend\n");
+    }
+    sb_printf(&b, "STG.E <- R4 R2 bytes=4 pattern=uniform stall=1\nEXIT stall=5\nend\nendkernel\n");
+    int rc = gen_parse(k, "gen walk", b.s, e);
+    free(b.s);
+    return rc;
+}
