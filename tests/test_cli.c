@@ -708,6 +708,29 @@ START_TEST(test_validate_e36)
 }
 END_TEST
 
+/* validate's E40 walks beside E36's capture (tests/data/e40one: ncu/ as
+ * e36one, ncu/spectrum/ with two walks of 48 pieces of 4 KiB, 260 and
+ * 256 KiB apart, whose L1 counts differ by 7680 sectors between their R
+ * and 2R launches, none and 3840 of them hits): the chip's steady hits
+ * are the differences' (0.000 and 0.500), and the model's L1 (E41's index)
+ * keeps none of the first walk, where four of a group's ways take eight
+ * pieces in turn, and all of the second, so one row passes and one fails. */
+START_TEST(test_validate_e40)
+{
+    cli_result r;
+    run_cli("validate -c configs/h100.yaml -d tests/data/e40one --only e36", &r);
+    ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
+    ck_assert_msg(strstr(r.out, "PASS   spectrum N 1536 P 4096 D 260 KiB       0.000     0.000 hit   +0.000    "
+                                "predicted"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "FAIL   spectrum N 1536 P 4096 D 256 KiB       0.500     1.000 hit   +0.500    "
+                                "predicted"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "FAILED: 2 criterion(s) failed"), "%s", r.out);
+    cli_free(&r);
+}
+END_TEST
+
 /* validate's E36 section with E37's capture beside E36's (tests/data/
  * e37one: ncu/ as e36one, ncu/warps/ with a one-CTA-an-SM stream of 512
  * threads whose L1 counts differ as e36one's, and one SM's .cg stream of
@@ -1327,6 +1350,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_validate_e31);
     tcase_add_test(tc, test_validate_e35);
     tcase_add_test(tc, test_validate_e36);
+    tcase_add_test(tc, test_validate_e40);
     tcase_add_test(tc, test_validate_e37);
     tcase_add_test(tc, test_validate_e23);
     tcase_add_test(tc, test_validate_e24);

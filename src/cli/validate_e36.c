@@ -43,7 +43,7 @@
 #include "skewsim/gen.h"
 
 #define E36_TOL 0.10
-#define E36_MAXL 256     /* launches */
+#define E36_MAXL 512     /* launches */
 
 enum { M_L1S, M_L1H, M_TEX, M_TEXH, M_TEXM, M_FABH, M_N };
 static const char *const e36_metric[M_N] = {
@@ -53,7 +53,7 @@ static const char *const e36_metric[M_N] = {
 };
 
 typedef struct {
-    char kind[16], cache[16];
+    char kind[32], cache[16];
     int k, kib;
     long long bytes;
     long passes;
@@ -119,7 +119,7 @@ static int read_ncu(const char *path, e36_launch *L, int *nl, sk_error *e)
             e36_launch *x = &L[*nl];
             int id;
             if (*nl == E36_MAXL ||
-                sscanf(line, "launch %d %15s %15s k=%d kib=%d bytes=%lld passes=%ld", &id, x->kind, x->cache, &x->k,
+                sscanf(line, "launch %d %31s %15s k=%d kib=%d bytes=%lld passes=%ld", &id, x->kind, x->cache, &x->k,
                        &x->kib, &x->bytes, &x->passes) != 7 ||
                 id != *nl || x->k < 0 || x->kib < 0 || x->bytes <= 0 || x->passes <= 0) {
                 rc = sk_errorf(e, SK_EIO,
@@ -470,6 +470,99 @@ static int e36_judge(const cfg *c, const e36_cap *cp, const char *title, int *fa
     return 0;
 }
 
+/* The model's L1 sectors and hits of one walk (gen_walk). */
+static int walk_counts(const cfg *c, long long piece, long long gap, long lines, long hops, double m[2], sk_error *e)
+{
+    kernel k;
+    int rc = gen_walk(&k, piece, gap, lines, hops, e);
+    results *r = NULL;
+    if ((rc = e11_simulate_seq(c, &k, 1, rc, &r, e)) < 0)
+        return rc;
+    const kernel_stats *ks = results_kernel(r, 0);
+    m[0] = ks && ks->has_mem ? (double)ks->mem.l1_sectors : 0;
+    m[1] = ks && ks->has_mem ? (double)ks->mem.l1_hits : 0;
+    results_free(r);
+    return 0;
+}
+
+/* E40-E40d (validation/h100/README.md; ncu/layout, spectrum, ways,
+ * ways2): one thread walks N lines laid out as pieces of P bytes D apart
+ * (cap_ncu's kind layout_P_D, k= N, passes= the hops), at R and 2R rounds;
+ * the steady L1 hit fraction from the two launches' difference, chip and
+ * model alike.  Every row is a prediction of the L1's index (E41's maps)
+ * and, past the data limit (ways2's 56-64 pieces), of its victim draw. */
+#define E40_MAX 512
+typedef struct {
+    const char *part;
+    long long piece, gap;
+    long lines, hops;           /* the R-round launch's hops */
+    double chip;
+} e40_walk;
+
+static const char *const e40_parts[] = { "layout", "spectrum", "ways", "ways2" };
+
+/* Read and check every E40 capture present, before anything is printed. */
+static int e40_load(const char *dir, e40_walk *w, int *nw, sk_error *e)
+{
+    int rc = 0;
+    *nw = 0;
+    e36_launch *L = calloc(E36_MAXL, sizeof *L);
+    if (!L)
+        return sk_errorf(e, SK_EIO, "validate: E40: out of memory");
+    for (size_t p = 0; rc == 0 && p < SK_ARRAY_LEN(e40_parts); p++) {
+        char path[4096];
+        int nl = 0;
+        snprintf(path, sizeof path, "%s/ncu/%s/ncu.csv.gz", dir, e40_parts[p]);
+        if (access(path, R_OK) != 0)
+            continue;
+        if ((rc = read_ncu(path, L, &nl, e)) < 0)
+            break;
+        for (int i = 0; rc == 0 && i + 1 < nl; i++) {
+            const e36_launch *a = &L[i], *b = &L[i + 1];
+            long long piece, gap;
+            char tail;
+            if (sscanf(a->kind, "layout_%lld_%lld%c", &piece, &gap, &tail) != 2 || strcmp(a->kind, b->kind) ||
+                a->k != b->k || b->passes != 2 * a->passes)
+                continue;
+            i++;
+            if ((a->have & b->have & 3) != 3 || !(b->m[M_L1S] > a->m[M_L1S]) || b->m[M_L1H] < a->m[M_L1H]) {
+                rc = sk_errorf(e, SK_EIO, "%s: launches %d and %d: expected both L1 counts, growing", path, i - 1, i);
+                break;
+            }
+            if (*nw == E40_MAX) {
+                rc = sk_errorf(e, SK_EIO, "%s: expected at most %d walks in E40's captures", path, E40_MAX);
+                break;
+            }
+            w[(*nw)++] = (e40_walk){ e40_parts[p], piece, gap, a->k, a->passes,
+                                     (b->m[M_L1H] - a->m[M_L1H]) / (b->m[M_L1S] - a->m[M_L1S]) };
+        }
+    }
+    free(L);
+    return rc;
+}
+
+static int e40_judge(const cfg *c, const e40_walk *w, int nw, int *fails, sk_error *e)
+{
+    for (int i = 0; i < nw; i++) {
+        double ma[2], mb[2];
+        int rc;
+        if ((rc = walk_counts(c, w[i].piece, w[i].gap, w[i].lines, w[i].hops, ma, e)) < 0 ||
+            (rc = walk_counts(c, w[i].piece, w[i].gap, w[i].lines, 2 * w[i].hops, mb, e)) < 0)
+            return rc;
+        if (i == 0)
+            printf("\nE40 one thread's walk of N lines in pieces of P bytes D apart (ncu/layout, spectrum, ways, "
+                   "ways2; steady L1 hits: 2R rounds less R)\n");
+        double simv = mb[0] > ma[0] ? (mb[1] - ma[1]) / (mb[0] - ma[0]) : 0;
+        int ok = fabs(simv - w[i].chip) <= E36_TOL;
+        char what[64];
+        snprintf(what, sizeof what, "%s N %ld P %lld D %lld KiB", w[i].part, w[i].lines, w[i].piece, w[i].gap / 1024);
+        printf("%-6s %-34s %9.3f %9.3f %-5s %+6.3f    predicted\n", ok ? "PASS" : "FAIL", what, w[i].chip, simv,
+               "hit", simv - w[i].chip);
+        *fails += !ok;
+    }
+    return 0;
+}
+
 int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
 {
     cfg c = *c0;
@@ -501,9 +594,18 @@ int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
         else
             rc = e36_load(path, cap[i].want, &cp[n++], e);
     }
+    e40_walk *w = calloc(E40_MAX, sizeof *w);
+    int nw = 0;
+    if (!w && rc == 0)
+        rc = sk_errorf(e, SK_EIO, "validate: E40: out of memory");
+    if (rc == 0)
+        rc = e40_load(dir, w, &nw, e);
     for (int i = 0; rc == 0 && i < n; i++)
         rc = e36_judge(&c, &cp[i], cap[i].title, fails, e);
     for (int i = 0; i < n; i++)
         free(cp[i].L);
+    if (rc == 0)
+        rc = e40_judge(&c, w, nw, fails, e);
+    free(w);
     return rc;
 }
