@@ -433,10 +433,10 @@ static size_t lru_way(const mem_cache *c, size_t base)
     return victim;
 }
 
-/* The data limit (g.cap_lines) is reached and a fill into the set at base
- * needs a line's room: draw valid lines at random until one whose set has a
- * line with no fill in flight (the set being filled too), and evict
- * that set's least recent such line (E41: one inserted line costs lines
+/* The data limit (g.cap_lines) is reached and a fill needs a line's room:
+ * draw valid lines at random (xorshift64, the cache's own seeded state)
+ * until one whose set has a line with no fill in flight (the set being
+ * filled may be drawn too), and evict that set's least recent such line (E41: one inserted line costs lines
  * scattered over other groups, and the losses of sequential and random
  * cycles past the limit follow this draw; docs/memory.md "L1").  Gives up
  * after 64 draws (the fill then goes over the limit). */
