@@ -222,6 +222,23 @@ static void e36_grid(const e36_launch *x, long *ctas, int *block)
     *block = e36_kinds[t].k_is == E36_K_BLOCK ? x->k : e36_kinds[t].block;
 }
 
+/* Kernel k run alone (rc: its generator's result, passed on; k is freed)
+ * and its memory counters. */
+static int kernel_mem(const cfg *c, kernel *k, int rc, mem_stats *m, sk_error *e)
+{
+    results *r = NULL;
+    if ((rc = e11_simulate_seq(c, k, 1, rc, &r, e)) < 0)
+        return rc;
+    const kernel_stats *ks = results_kernel(r, 0);
+    if (!ks || !ks->has_mem) {
+        results_free(r);
+        return sk_errorf(e, SK_EUSAGE, "validate: E36: the model kept no memory counters");
+    }
+    *m = ks->mem;
+    results_free(r);
+    return 0;
+}
+
 /* The model's counters of one stream kernel run alone. */
 static int model_counts(const cfg *c, const e36_launch *x, double m[4], sk_error *e)
 {
@@ -231,20 +248,14 @@ static int model_counts(const cfg *c, const e36_launch *x, double m[4], sk_error
     int block;
     e36_grid(x, &ctas, &block);
     int cg = !strcmp(x->cache, "cg");
+    mem_stats ms;
     int rc = gen_stream_cache(&k, ctas, block, x->bytes, x->passes, cg, e);
-    results *r = NULL;
-    if ((rc = e11_simulate_seq(c, &k, 1, rc, &r, e)) < 0)
+    if ((rc = kernel_mem(c, &k, rc, &ms, e)) < 0)
         return rc;
-    const kernel_stats *ks = results_kernel(r, 0);
-    if (!ks || !ks->has_mem) {
-        results_free(r);
-        return sk_errorf(e, SK_EUSAGE, "validate: E36: the model kept no memory counters");
-    }
-    m[0] = (double)ks->mem.l1_sectors;
-    m[1] = (double)ks->mem.l1_hits;
-    m[2] = (double)ks->mem.l2_sectors;
-    m[3] = (double)ks->mem.l2_hits;
-    results_free(r);
+    m[0] = (double)ms.l1_sectors;
+    m[1] = (double)ms.l1_hits;
+    m[2] = (double)ms.l2_sectors;
+    m[3] = (double)ms.l2_hits;
     return 0;
 }
 
@@ -474,14 +485,12 @@ static int e36_judge(const cfg *c, const e36_cap *cp, const char *title, int *fa
 static int walk_counts(const cfg *c, long long piece, long long gap, long lines, long hops, double m[2], sk_error *e)
 {
     kernel k;
+    mem_stats ms;
     int rc = gen_walk(&k, piece, gap, lines, hops, e);
-    results *r = NULL;
-    if ((rc = e11_simulate_seq(c, &k, 1, rc, &r, e)) < 0)
+    if ((rc = kernel_mem(c, &k, rc, &ms, e)) < 0)
         return rc;
-    const kernel_stats *ks = results_kernel(r, 0);
-    m[0] = ks && ks->has_mem ? (double)ks->mem.l1_sectors : 0;
-    m[1] = ks && ks->has_mem ? (double)ks->mem.l1_hits : 0;
-    results_free(r);
+    m[0] = (double)ms.l1_sectors;
+    m[1] = (double)ms.l1_hits;
     return 0;
 }
 

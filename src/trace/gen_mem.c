@@ -545,6 +545,30 @@ int gen_rw(kernel *k, long ctas, long block, long long bytes, int mix, long elem
 
 const char *const gen_chase_orders[] = { "random", "seq", "spread", NULL };
 
+/* One thread's pointer chase, opened: a in R4 (its base), j = 0 in R2. */
+static void chase_open(strbuf *b, const char *name, long ctas)
+{
+    sb_printf(b, "skewsim-trace 1\nkernel %s grid=%ld block=1 regs=16 smem=0 data=quiet\n"
+                 "program main\n"
+                 "LDC.64 R4 bytes=8 pattern=uniform stall=1\n"   /* a */
+                 "MOV R2 stall=1\n", name, ctas);                /* j = 0 */
+}
+
+/* One hop, j = a[j]: the address from j, then the load of the next j
+ * through an access `op` whose address keys are `keys`. */
+static void chase_hop(strbuf *b, const char *op, const char *keys)
+{
+    sb_printf(b, "IMAD.WIDE.U32 R8 <- R2 R4 stall=4\n%s R2 <- R8 bytes=4 %s stall=1\n", op, keys);
+}
+
+/* n hops in a loop (the keys' iter= and chase= count its iterations). */
+static void chase_loop(strbuf *b, long n, const char *op, const char *keys)
+{
+    sb_printf(b, "loop %ld\n", n);
+    chase_hop(b, op, keys);
+    sb_printf(b, "end\n");
+}
+
 int gen_chase(kernel *k, long long bytes, long hops, long ctas, long warm, long cg, sk_error *e)
 {
     return gen_chase_stride(k, bytes, hops, ctas, warm, cg, 128, GEN_CHASE_RANDOM, e);
@@ -583,18 +607,13 @@ int gen_chase_stride(kernel *k, long long bytes, long hops, long ctas, long warm
     }
     const char *op = cg ? "LDG.E.STRONG.GPU" : "LDG.E";
     strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel chase_kernel grid=%ld block=1 regs=16 smem=0 data=quiet\n"
-                  "program main\n"
-                  "LDC.64 R4 bytes=8 pattern=uniform stall=1\n"   /* a */
-                  "MOV R2 stall=1\n", ctas);                       /* j = 0 */
+    chase_open(&b, "chase_kernel", ctas);
     /* the untimed walk E11 makes first (the same cycle from its start) */
     if (warm > 0)
-        sb_printf(&b, "loop %ld\nIMAD.WIDE.U32 R8 <- R2 R4 stall=4\n%s R2 <- R8 bytes=4 %s stall=1\n"
-                      "end\n", warm, op, keys);
+        chase_loop(&b, warm, op, keys);
     sb_printf(&b, "CS2R R6 timer=start clock=start stall=1\n");
     if (hops > 0)
-        sb_printf(&b, "loop %ld\nIMAD.WIDE.U32 R8 <- R2 R4 stall=4\n%s R2 <- R8 bytes=4 %s stall=1\n"
-                      "end\n", hops, op, keys);
+        chase_loop(&b, hops, op, keys);
     sb_printf(&b, "STG.E <- R4 R2 bytes=4 pattern=uniform stall=1\n"   /* sink[0] = j: waits */
                   "CS2R R6 timer=end clock=end stall=1\n"
                   "EXIT stall=5\nend\nendkernel\n");
@@ -614,20 +633,21 @@ int gen_walk(kernel *k, long long piece, long long gap, long lines, long hops, s
                          "128 B - 32 KiB (or contiguous lines), gap >= piece, whole pieces and whole rounds",
                          piece, gap, lines, hops);
     strbuf b = {NULL, 0, 0};
-    sb_printf(&b, "skewsim-trace 1\nkernel walk_kernel grid=1 block=1 regs=16 smem=0 data=quiet\n"
-                  "program main\nLDC.64 R4 bytes=8 pattern=uniform stall=1\nMOV R2 stall=1\n");
+    char keys[128];
+    chase_open(&b, "walk_kernel", 1);
     if (contiguous) {
-        sb_printf(&b, "loop %ld\nIMAD.WIDE.U32 R8 <- R2 R4 stall=4\nLDG.E R2 <- R8 bytes=4 addr=0x%llx lane=0 warp=0 "
-                      "cta=0 iter=128 ws=%lld stall=1\nend\n",
-                  hops, (unsigned long long)ARRAY0, (long long)lines * 128);
+        snprintf(keys, sizeof keys, "addr=0x%llx lane=0 warp=0 cta=0 iter=128 ws=%lld", (unsigned long long)ARRAY0,
+                 (long long)lines * 128);
+        chase_loop(&b, hops, "LDG.E", keys);
     } else {
         /* a round: the pieces (the innermost loop, whose iteration moves
          * the gap), each its lines unrolled */
         sb_printf(&b, "loop %ld\nloop %ld\n", hops / lines, lines / lp);
-        for (long l = 0; l < lp; l++)
-            sb_printf(&b, "IMAD.WIDE.U32 R8 <- R2 R4 stall=4\nLDG.E R2 <- R8 bytes=4 addr=0x%llx lane=0 warp=0 "
-                          "cta=0 iter=%lld stall=1\n",
-                      (unsigned long long)(ARRAY0 + (uint64_t)l * 128), gap);
+        for (long l = 0; l < lp; l++) {
+            snprintf(keys, sizeof keys, "addr=0x%llx lane=0 warp=0 cta=0 iter=%lld",
+                     (unsigned long long)(ARRAY0 + (uint64_t)l * 128), gap);
+            chase_hop(&b, "LDG.E", keys);
+        }
         sb_printf(&b, "end\nend\n");
     }
     sb_printf(&b, "STG.E <- R4 R2 bytes=4 pattern=uniform stall=1\nEXIT stall=5\nend\nendkernel\n");
