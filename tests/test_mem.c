@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <jansson.h>
 #include "skewsim/memsys.h"
 #include "skewsim/silicon.h"
 #include "../src/mem/mem_internal.h"
@@ -3115,6 +3116,74 @@ START_TEST(test_l1_reserve_carveout)
 }
 END_TEST
 
+/* The shared-memory configuration the driver picks (memory.l1.carveout_
+ * threads; E38, E20c): with 8192 it sizes the carve-out for min(32, 8192 /
+ * threads) CTAs of (shared memory + the 1 KB reserve), so 32 KB for CTAs of
+ * 1-256 threads without shared memory, 16 KB at 512, 8 KB at 1024 and 64
+ * KB for 256 threads with 1 KB; with 0, for the kernel's occupancy (8 CTAs
+ * of 256 threads: 8 KB).  summary.json's smem_config_bytes and l1_bytes
+ * report it (the L1 is the 256 KB array less it). */
+START_TEST(test_l1_carveout_threads)
+{
+    static const struct { long block, smem, threads; uint64_t config; } cases[] = {
+        { 1, 0, 8192, 32768 },    { 256, 0, 8192, 32768 },   { 512, 0, 8192, 16384 },
+        { 1024, 0, 8192, 8192 },  { 256, 1024, 8192, 65536 }, { 768, 0, 8192, 16384 },
+        { 256, 7168, 8192, 233472 }, /* 28 CTAs x 8 KB: what 228 KB holds */
+        { 256, 0, 0, 8192 },      { 1, 0, 0, 32768 },        { 256, 1024, 0, 16384 },
+    };
+    for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
+        sk_error e = { 0 };
+        kernel k;
+        ck_assert_msg(gen_empty(&k, cases[i].block, 132, &e) == 0, "%s", e.msg);
+        k.smem_bytes = (uint32_t)cases[i].smem;
+        char path[] = "/tmp/test-mem-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        ck_assert_msg(gen_write(path, &k, 1, &e) == 0, "%s", e.msg);
+        kernel_free(&k);
+        cfg c;
+        cfg_defaults(&c);
+        ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+        ck_assert_int_eq(cfg_set(&c, "memory.l1.reserve_carveout=1", &e), 0);
+        char kv[64];
+        snprintf(kv, sizeof kv, "memory.l1.carveout_threads=%ld", cases[i].threads);
+        ck_assert_int_eq(cfg_set(&c, kv, &e), 0);
+        trace *tr = trace_open(path, &e);
+        ck_assert_msg(tr != NULL, "%s", e.msg);
+        results *r = run_simulate(&c, tr, &e);
+        ck_assert_msg(r != NULL, "%s", e.msg);
+        trace_close(tr);
+        unlink(path);
+        const kernel_stats *ks = results_kernel(r, 0);
+        ck_assert_msg(ks->smem_config_bytes == cases[i].config, "block %ld smem %ld threads %ld: %llu, expected %llu",
+                      cases[i].block, cases[i].smem, cases[i].threads, (unsigned long long)ks->smem_config_bytes,
+                      (unsigned long long)cases[i].config);
+        ck_assert_uint_eq(ks->l1_bytes, (uint64_t)c.l1_unified_bytes - cases[i].config);
+        results_free(r);
+        /* and summary.json says so */
+        char dir[] = "/tmp/test-mem-carve-XXXXXX";
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        ck_assert_msg(gen_empty(&k, cases[i].block, 132, &e) == 0, "%s", e.msg);
+        k.smem_bytes = (uint32_t)cases[i].smem;
+        ck_assert_msg(gen_write(path, &k, 1, &e) == 0, "%s", e.msg);
+        kernel_free(&k);
+        ck_assert_msg(run_trace(&c, path, NULL, dir, NULL, &e) == 0, "%s", e.msg);
+        unlink(path);
+        char sp[128];
+        snprintf(sp, sizeof sp, "%s/summary.json", dir);
+        json_t *root = json_load_file(sp, 0, NULL);
+        ck_assert_ptr_nonnull(root);
+        json_t *mem = json_object_get(json_array_get(json_object_get(root, "kernels"), 0), "memory");
+        ck_assert_int_eq(json_integer_value(json_object_get(mem, "smem_config_bytes")), (json_int_t)cases[i].config);
+        ck_assert_int_eq(json_integer_value(json_object_get(mem, "l1_bytes")),
+                         (json_int_t)((uint64_t)c.l1_unified_bytes - cases[i].config));
+        json_decref(root);
+        tu_rmdir(dir);
+    }
+}
+END_TEST
+
 /* E19b: a launch empties the L1 (memory.l1.launch_invalidate, default 1).
  * Two launches of one 64-hop chase over 8 KiB (64 lines): the second misses
  * every line again, or, with the key 0, hits every one. */
@@ -4021,6 +4090,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_l1_gh100_walks);
     tcase_add_test(tc, test_mem_stall_cycles);
     tcase_add_test(tc, test_l1_reserve_carveout);
+    tcase_add_test(tc, test_l1_carveout_threads);
     tcase_add_test(tc, test_l1_launch_invalidate);
     tcase_add_test(tc, test_apat_part);
     tcase_add_loop_test(tc, test_bad_mem_config, 0, (int)SK_ARRAY_LEN(bad_mem));

@@ -117,6 +117,10 @@ void mem_hier_set_mhz(mem_hier *h, int sm, int mhz);
  * an SM at most, so the driver's carve-out leaves the rest of the unified
  * array as L1 (the L1s are flushed, as a carve-out change does). */
 void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm);
+/* The shared-memory configuration of the current carve-out (what ncu calls
+ * launch__shared_mem_config_size), and the L1 bytes it leaves. */
+uint64_t mem_hier_smem_config(const mem_hier *h);
+uint64_t mem_hier_l1_bytes(const mem_hier *h);
 /* A shared-memory warp access on SM sm: returns its wavefronts (the
  * bank-conflict degree; without addresses the rows of 128 B its active
  * lanes' bytes fill, at least 1) and counts it. */

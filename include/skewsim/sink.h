@@ -62,6 +62,8 @@ typedef struct kernel_stats {
     uint32_t cluster;         /* CTAs per cluster, 0: launched without one */
     uint64_t max_active_clusters; /* with a cluster: cudaOccupancyMaxActiveClusters (topo.h) */
     int has_mem;              /* memory.model = hierarchy: mem holds the kernel's counters */
+    uint64_t smem_config_bytes, l1_bytes; /* with has_mem: the carve-out it ran under (sim.c,
+                                 carveout_ctas) and the L1 that left */
     mem_stats mem;            /* summed over the SMs (memsys.h MEM_STAT_MAP) */
 } kernel_stats;
 

@@ -715,6 +715,24 @@ static int others_running(const sim *s, const sim_kernel *kr)
     return 0;
 }
 
+/* The CTAs an SM the driver sizes a kernel's shared-memory carve-out for.
+ * With memory.l1.carveout_threads T it counts min(sm.max_ctas, T / CTA
+ * threads, what sm.smem_bytes holds), not the kernel's occupancy: ncu read
+ * 32 KB for CTAs of 1-256 threads without shared memory, 16 KB at 512 and
+ * 8 KB at 1024 (E38, validation/h100/README.md), 64 KB with 1 KB of shared
+ * memory at 256 (E20c), where occupancy (8 CTAs at 256 threads) gives 8 KB.
+ * 0: the kernel's occupancy. */
+static int carveout_ctas(const cfg *c, const cta_need *n)
+{
+    int occ = SK_MAX(0, sm_ctas_per_sm(c, n));
+    if (c->l1_carveout_threads <= 0 || occ == 0)
+        return occ;
+    int k = SK_MIN(c->max_ctas, c->l1_carveout_threads / SK_MAX(n->threads, 1));
+    if (n->smem > 0)
+        k = SK_MIN(k, c->smem_bytes / n->smem);
+    return SK_MAX(k, occ);
+}
+
 static int start_kernel(sim *s, sim_kernel *kr, sk_error *e)
 {
     int r;
@@ -760,17 +778,19 @@ static int start_kernel(sim *s, sim_kernel *kr, sk_error *e)
     for (mem_level *l = s->mem; alone && l; l = l->next)
         if (l->ops->kernel_start)
             l->ops->kernel_start(l);
-    /* The carve-out for this kernel's shared memory at full occupancy: the
-     * driver sizes it so (E20c: ncu reads 32 KB for a kernel without shared
-     * memory at any grid, 64 KB with 1 KB a CTA).  A kernel that declares
-     * none still behaves as if its L1 were the whole array (E20b: the random
-     * cycle's losses over 208-320 KiB are those of 32 x 64 LRU ways; with 1
-     * KB a CTA E20c's chase loses hits from 192 KiB, as a 64 KB carve-out
-     * predicts), so its CTAs' reserve is not carved out unless
-     * memory.l1.reserve_carveout says so. */
+    /* The carve-out for this kernel's shared memory: the driver sizes it
+     * whatever the grid (E20c: ncu reads 32 KB for a kernel without shared
+     * memory at grid 1, 1056 and 4224, 64 KB with 1 KB a CTA), for the CTAs
+     * carveout_ctas counts.  Unless memory.l1.reserve_carveout says so, a
+     * kernel that declares none carves nothing (E20b's reading: its L1
+     * behaved as the whole array until E41 found the index). */
     if (s->hier && alone) {
         uint64_t per_cta = kr->k.smem_bytes == 0 && !s->c.l1_reserve_carveout ? 0 : (uint64_t)kr->need.smem;
-        mem_hier_kernel_start(s->hier, per_cta * (uint64_t)SK_MAX(0, sm_ctas_per_sm(&s->c, &kr->need)));
+        mem_hier_kernel_start(s->hier, per_cta * (uint64_t)carveout_ctas(&s->c, &kr->need));
+    }
+    if (s->hier) {            /* a kernel that overlaps others runs under theirs */
+        kr->ks.smem_config_bytes = mem_hier_smem_config(s->hier);
+        kr->ks.l1_bytes = mem_hier_l1_bytes(s->hier);
     }
     if ((s->sink_want & SINK_W_KERNEL_LAUNCH) && sim_sink_kernel_launch(s) < 0) {
         *e = s->err;

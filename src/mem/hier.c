@@ -271,6 +271,16 @@ void mem_hier_set_mhz(mem_hier *h, int sm, int mhz)
     mem_l1_set_mhz(h->l1[sm], mhz);
 }
 
+uint64_t mem_hier_l1_bytes(const mem_hier *h)
+{
+    return h->l1_bytes;
+}
+
+uint64_t mem_hier_smem_config(const mem_hier *h)
+{
+    return (uint64_t)h->c.l1_unified_bytes - h->l1_bytes;
+}
+
 void mem_hier_kernel_start(mem_hier *h, uint64_t smem_per_sm)
 {
     /* The L1s are not coherent, and the chip empties them at every launch

@@ -251,8 +251,12 @@ static char *summary_text(const results *r, const sim *s, size_t *len)
             skjson_set(o, "cluster", skjson_u64(k->cluster));
             skjson_set(o, "max_active_clusters", skjson_u64(k->max_active_clusters));
         }
-        if (k->has_mem)
-            skjson_set(o, "memory", mem_json(&k->mem, k->last_end_ps - k->first_start_ps));
+        if (k->has_mem) {
+            json_t *mo = mem_json(&k->mem, k->last_end_ps - k->first_start_ps);
+            skjson_set(mo, "smem_config_bytes", skjson_u64(k->smem_config_bytes));
+            skjson_set(mo, "l1_bytes", skjson_u64(k->l1_bytes));
+            skjson_set(o, "memory", mo);
+        }
         skjson_append(ks, o);
     }
     skjson_set(root, "kernels", ks);
