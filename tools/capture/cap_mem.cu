@@ -40,9 +40,13 @@
 //  l1cap   (E35) the stream, default-cached and .cg, at per-SM footprints of
 //          64-768 KiB a pass and 1, 2, 4 or 8 CTAs an SM, over zeros and over
 //          hashed words -> DIR/l1cap_stream.csv
+//  l1spread (E43) E35's stream at one CTA an SM, default-cached and .cg, at
+//          64, 128, 192 and 256 KiB an SM a pass over hashed words: every
+//          CTA's SM, cycles and ns in each of 3 timed launches (how far the
+//          L1's index spreads the SMs' times) -> DIR/l1spread.csv
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_mem cap_mem.cu
-// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,ysweep,l1cap]
+// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,ysweep,l1cap,l1spread]
 #include "cap.h"
 #include "rw_kernels.h"
 
@@ -222,7 +226,7 @@ static void flush_l2(const float4 *fb, size_t fbytes, float *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,ysweep,l1cap]\n");
+        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,ysweep,l1cap,l1spread]\n");
         return 2;
     }
     std::string dir = argv[1], parts = argc > 2 ? argv[2] : "chase,l2map,hbm,stream";
@@ -658,6 +662,42 @@ int main(int argc, char **argv)
         std::fclose(f);
         CK(cudaFree(drec));
         std::printf("l1cap done\n");
+    }
+
+    // `l1spread` (E43): E35's one-CTA-an-SM stream over hashed words, each
+    // CTA's record kept.  Each CTA reads its own 4 KiB pieces 528 KiB apart
+    // (a grid-stride loop of 132 x 256 threads), so the L1's index gives
+    // each SM its own conflicts and its own time: the kernel's is the
+    // slowest SM's.  Same passes as l1cap (at least 1 GiB a launch).
+    if (parts.find("l1spread") != std::string::npos) {
+        const int ctas = 132, block = 256;
+        Rec *drec;
+        CK(cudaMalloc(&drec, sizeof(Rec) * ctas));
+        size_t words = (size_t)768 * 1024 * 132 / 4;
+        fill_hash<<<(unsigned)((words + 255) / 256), 256>>>((uint32_t *)buf, words);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        FILE *f = cap_open(dir, "l1spread.csv", "cache,kib_per_sm,bytes_ws,passes,rep,time_ns,cta,sm,cycles,ns");
+        for (int cg = 0; cg < 2; cg++)
+            for (int kib : {64, 128, 192, 256}) {
+                size_t bytes = (size_t)kib * 1024 * 132, n4 = bytes / 16;
+                int passes = (int)std::max<size_t>(4, GB / bytes);
+                for (int rep = -1; rep < 3; rep++) {
+                    double t = timed_stream(cg, ctas, block, drec, buf, n4, passes, fsink, ea, eb);
+                    if (rep < 0)
+                        continue;
+                    std::vector<Rec> recs = fetch_recs(drec, ctas);
+                    for (const Rec &r : recs)
+                        std::fprintf(f, "%s,%d,%zu,%d,%d,%.0f,%u,%u,%llu,%llu\n", cg ? "cg" : "default", kib, bytes,
+                                     passes, rep, t, r.cta, r.sm, (unsigned long long)(r.c1 - r.c0),
+                                     (unsigned long long)(r.t1 - r.t0));
+                }
+                std::fflush(f);
+                std::printf("l1spread %s %d KiB done\n", cg ? "cg" : "default", kib);
+                std::fflush(stdout);
+            }
+        std::fclose(f);
+        CK(cudaFree(drec));
     }
 
     // `fine` (E24): the same stream and add at working sets around the L2's
