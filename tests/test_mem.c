@@ -2960,24 +2960,32 @@ END_TEST
  * the default chip with the hierarchy: its kernel's memory counters. */
 /* Simulate kernel k alone under the defaults with the hierarchy on and
  * the n settings of set: its memory counters. */
-static mem_stats run_gen_with(kernel *k, const char *const *set, size_t n)
+/* One kernel's trace text simulated on the defaults with memory.model=
+ * hierarchy and the keys in set: its statistics. */
+static kernel_stats run_text_stats(const char *text, const char *const *set, size_t n)
 {
     sk_error e = { 0 };
-    char *text = tu_kernel_text(k);
     cfg c;
     cfg_defaults(&c);
     ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
     for (size_t j = 0; j < n; j++)
         ck_assert_msg(cfg_set(&c, set[j], &e) == 0, "%s", e.msg);
     trace *tr = trace_open_string("gen.trace", text, &e);
-    free(text);
     ck_assert_msg(tr != NULL, "%s", e.msg);
     results *r = run_simulate(&c, tr, &e);
     ck_assert_msg(r != NULL, "%s", e.msg);
     trace_close(tr);
     ck_assert_int_eq(results_kernel(r, 0)->has_mem, 1);
-    mem_stats m = results_kernel(r, 0)->mem;
+    kernel_stats ks = *results_kernel(r, 0);
     results_free(r);
+    return ks;
+}
+
+static mem_stats run_gen_with(kernel *k, const char *const *set, size_t n)
+{
+    char *text = tu_kernel_text(k);
+    mem_stats m = run_text_stats(text, set, n).mem;
+    free(text);
     return m;
 }
 
@@ -3133,52 +3141,42 @@ START_TEST(test_l1_carveout_threads)
     };
     for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
         sk_error e = { 0 };
+        char kv[64];
+        snprintf(kv, sizeof kv, "memory.l1.carveout_threads=%ld", cases[i].threads);
+        const char *const set[] = { "memory.l1.reserve_carveout=1", kv };
         kernel k;
         ck_assert_msg(gen_empty(&k, cases[i].block, 132, &e) == 0, "%s", e.msg);
         k.smem_bytes = (uint32_t)cases[i].smem;
-        char path[] = "/tmp/test-mem-XXXXXX";
-        int fd = mkstemp(path);
-        ck_assert_int_ge(fd, 0);
-        close(fd);
-        ck_assert_msg(gen_write(path, &k, 1, &e) == 0, "%s", e.msg);
-        kernel_free(&k);
-        cfg c;
-        cfg_defaults(&c);
-        ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
-        ck_assert_int_eq(cfg_set(&c, "memory.l1.reserve_carveout=1", &e), 0);
-        char kv[64];
-        snprintf(kv, sizeof kv, "memory.l1.carveout_threads=%ld", cases[i].threads);
-        ck_assert_int_eq(cfg_set(&c, kv, &e), 0);
-        trace *tr = trace_open(path, &e);
-        ck_assert_msg(tr != NULL, "%s", e.msg);
-        results *r = run_simulate(&c, tr, &e);
-        ck_assert_msg(r != NULL, "%s", e.msg);
-        trace_close(tr);
-        unlink(path);
-        const kernel_stats *ks = results_kernel(r, 0);
-        ck_assert_msg(ks->smem_config_bytes == cases[i].config, "block %ld smem %ld threads %ld: %llu, expected %llu",
-                      cases[i].block, cases[i].smem, cases[i].threads, (unsigned long long)ks->smem_config_bytes,
+        char *text = tu_kernel_text(&k);        /* frees k */
+        kernel_stats ks = run_text_stats(text, set, SK_ARRAY_LEN(set));
+        ck_assert_msg(ks.smem_config_bytes == cases[i].config, "block %ld smem %ld threads %ld: %llu, expected %llu",
+                      cases[i].block, cases[i].smem, cases[i].threads, (unsigned long long)ks.smem_config_bytes,
                       (unsigned long long)cases[i].config);
-        ck_assert_uint_eq(ks->l1_bytes, (uint64_t)c.l1_unified_bytes - cases[i].config);
-        results_free(r);
+        uint64_t l1 = 256 * 1024 - cases[i].config;   /* memory.l1.unified_bytes' default */
+        ck_assert_uint_eq(ks.l1_bytes, l1);
         /* and summary.json says so */
         char dir[] = "/tmp/test-mem-carve-XXXXXX";
         ck_assert_ptr_nonnull(mkdtemp(dir));
-        ck_assert_msg(gen_empty(&k, cases[i].block, 132, &e) == 0, "%s", e.msg);
-        k.smem_bytes = (uint32_t)cases[i].smem;
-        ck_assert_msg(gen_write(path, &k, 1, &e) == 0, "%s", e.msg);
-        kernel_free(&k);
-        ck_assert_msg(run_trace(&c, path, NULL, dir, NULL, &e) == 0, "%s", e.msg);
-        unlink(path);
-        char sp[128];
-        snprintf(sp, sizeof sp, "%s/summary.json", dir);
-        json_t *root = json_load_file(sp, 0, NULL);
+        char *tpath = tu_strf("%s/k.trace", dir), *spath = tu_strf("%s/summary.json", dir);
+        FILE *f = fopen(tpath, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs(text, f);
+        fclose(f);
+        free(text);
+        cfg c;
+        cfg_defaults(&c);
+        ck_assert_int_eq(cfg_set(&c, "memory.model=hierarchy", &e), 0);
+        for (size_t j = 0; j < SK_ARRAY_LEN(set); j++)
+            ck_assert_int_eq(cfg_set(&c, set[j], &e), 0);
+        ck_assert_msg(run_trace(&c, tpath, NULL, dir, NULL, &e) == 0, "%s", e.msg);
+        json_t *root = json_load_file(spath, 0, NULL);
         ck_assert_ptr_nonnull(root);
         json_t *mem = json_object_get(json_array_get(json_object_get(root, "kernels"), 0), "memory");
         ck_assert_int_eq(json_integer_value(json_object_get(mem, "smem_config_bytes")), (json_int_t)cases[i].config);
-        ck_assert_int_eq(json_integer_value(json_object_get(mem, "l1_bytes")),
-                         (json_int_t)((uint64_t)c.l1_unified_bytes - cases[i].config));
+        ck_assert_int_eq(json_integer_value(json_object_get(mem, "l1_bytes")), (json_int_t)l1);
         json_decref(root);
+        free(tpath);
+        free(spath);
         tu_rmdir(dir);
     }
 }
