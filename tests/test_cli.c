@@ -708,6 +708,51 @@ START_TEST(test_validate_e36)
 }
 END_TEST
 
+/* validate's E43 rows beside E35's (tests/data/e43one: l1cap/ as e35one,
+ * l1spread/ with one launch of the .cg stream at 64 KiB an SM in which
+ * CTAs 0-9 take 2000 cycles and the other 122 take 1000): the chip's 10th
+ * and 90th percentiles over the median are 1.000 and its largest 2.000,
+ * with ten CTAs past 1.2 times the median; the model's .cg stream gives
+ * every CTA about the same time, so the percentiles pass, the largest
+ * fails by about -1, and the slow sets share nothing (Jaccard 0). */
+START_TEST(test_validate_e43)
+{
+    cli_result r;
+    run_cli("validate -c configs/h100.yaml -d tests/data/e43one --only e35", &r);
+    ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
+    ck_assert_msg(strstr(r.out, "PASS   cg 64 KiB p10                          1.000"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "PASS   cg 64 KiB p90                          1.000"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "FAIL   cg 64 KiB max                          2.000"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "FAIL   cg 64 KiB slow CTAs                       10         0 CTAs  0 on both, "
+                                "Jaccard 0.000"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "FAILED: 3 criterion(s) failed"), "%s", r.out);
+    cli_free(&r);
+}
+END_TEST
+
+/* validate's E42 rows beside E36's (tests/data/e42one: ncu/ as e36one,
+ * smemcfg/ with two launches of a 12-register kernel without shared
+ * memory, 256 threads read at 32 KB and 768 threads at 16 KB, and a
+ * launch the capture skipped): the model's driver rule (configs/h200.yaml,
+ * 6656 threads) gives 32 KB and 8 KB, so one agrees; the rows are fitted
+ * and fail nothing (the one failure is e36one's L1 row). */
+START_TEST(test_validate_e42)
+{
+    cli_result r;
+    run_cli("validate -c configs/h100.yaml -d tests/data/e42one --only e36", &r);
+    ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
+    ck_assert_msg(strstr(r.out, "info   256 threads 12 regs 0 B shared            32        32 KB    same    fitted"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "info   768 threads 12 regs 0 B shared            16         8 KB    differs    "
+                                "fitted"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "1 of 2 launches the same configuration"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "FAILED: 1 criterion(s) failed"), "%s", r.out);
+    cli_free(&r);
+}
+END_TEST
+
 /* validate's E40 walks beside E36's capture (tests/data/e40one: ncu/ as
  * e36one, ncu/spectrum/ with two walks of 48 pieces of 4 KiB, 260 and
  * 256 KiB apart, whose L1 counts differ by 7680 sectors between their R
@@ -1351,6 +1396,8 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_validate_e35);
     tcase_add_test(tc, test_validate_e36);
     tcase_add_test(tc, test_validate_e40);
+    tcase_add_test(tc, test_validate_e43);
+    tcase_add_test(tc, test_validate_e42);
     tcase_add_test(tc, test_validate_e37);
     tcase_add_test(tc, test_validate_e23);
     tcase_add_test(tc, test_validate_e24);

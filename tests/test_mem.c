@@ -3125,32 +3125,39 @@ START_TEST(test_l1_reserve_carveout)
 END_TEST
 
 /* The shared-memory configuration the driver picks (memory.l1.carveout_
- * threads; E38, E20c): with 8192 it sizes the carve-out for min(32, 8192 /
- * threads) CTAs of (shared memory + the 1 KB reserve), so 32 KB for CTAs of
- * 1-256 threads without shared memory, 16 KB at 512, 8 KB at 1024 and 64
- * KB for 256 threads with 1 KB; with 0, for the kernel's occupancy (8 CTAs
- * of 256 threads: 8 KB).  summary.json's smem_config_bytes and l1_bytes
- * report it (the L1 is the 256 KB array less it). */
+ * threads and _smem; E42): it sizes the carve-out for min(32, T / threads,
+ * what 228 KB holds) CTAs of (shared memory + the 1 KB reserve), T = 6656
+ * for a kernel without shared memory and 3456 with some, each case one of
+ * E42's ncu readings: 32 KB for CTAs of 1-384 threads without shared
+ * memory, 16 KB at 512, 8 KB at 768 and 1024; 32 KB for 256 threads with 1
+ * KB, 100 KB for 192 with 3 KB, 132 KB for 256 with 7 KB, 64 KB for 1024
+ * with 20 KB.  With 0, the kernel's occupancy (8 CTAs of 256 threads: 8
+ * KB).  summary.json's smem_config_bytes and l1_bytes report it (the L1 is
+ * the 256 KB array less it). */
 START_TEST(test_l1_carveout_threads)
 {
-    static const struct { long block, smem, threads; uint64_t config; } cases[] = {
-        { 1, 0, 8192, 32768 },    { 256, 0, 8192, 32768 },   { 512, 0, 8192, 16384 },
-        { 1024, 0, 8192, 8192 },  { 256, 1024, 8192, 65536 }, { 768, 0, 8192, 16384 },
-        { 256, 7168, 8192, 233472 }, /* 28 CTAs x 8 KB: what 228 KB holds */
-        { 256, 0, 0, 8192 },      { 1, 0, 0, 32768 },        { 256, 1024, 0, 16384 },
+    static const struct { long block, smem, threads, threads_smem; uint64_t config; } cases[] = {
+        { 1, 0, 6656, 3456, 32768 },      { 256, 0, 6656, 3456, 32768 },   { 384, 0, 6656, 3456, 32768 },
+        { 512, 0, 6656, 3456, 16384 },    { 768, 0, 6656, 3456, 8192 },    { 1024, 0, 6656, 3456, 8192 },
+        { 256, 1024, 6656, 3456, 32768 }, { 192, 3072, 6656, 3456, 102400 },
+        { 256, 7168, 6656, 3456, 135168 }, { 1024, 20480, 6656, 3456, 65536 },
+        { 256, 0, 0, 0, 8192 },           { 1, 0, 0, 0, 32768 },           { 256, 1024, 0, 0, 16384 },
+        { 256, 1024, 0, 3456, 32768 },    { 256, 0, 6656, 0, 32768 },
     };
     for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
         sk_error e = { 0 };
-        char kv[64];
+        char kv[64], kvs[64];
         snprintf(kv, sizeof kv, "memory.l1.carveout_threads=%ld", cases[i].threads);
-        const char *const set[] = { "memory.l1.reserve_carveout=1", kv };
+        snprintf(kvs, sizeof kvs, "memory.l1.carveout_threads_smem=%ld", cases[i].threads_smem);
+        const char *const set[] = { "memory.l1.reserve_carveout=1", kv, kvs };
         kernel k;
         ck_assert_msg(gen_empty(&k, cases[i].block, 132, &e) == 0, "%s", e.msg);
         k.smem_bytes = (uint32_t)cases[i].smem;
         char *text = tu_kernel_text(&k);        /* frees k */
         kernel_stats ks = run_text_stats(text, set, SK_ARRAY_LEN(set));
-        ck_assert_msg(ks.smem_config_bytes == cases[i].config, "block %ld smem %ld threads %ld: %llu, expected %llu",
-                      cases[i].block, cases[i].smem, cases[i].threads, (unsigned long long)ks.smem_config_bytes,
+        ck_assert_msg(ks.smem_config_bytes == cases[i].config, "block %ld smem %ld threads %ld/%ld: %llu, expected %llu",
+                      cases[i].block, cases[i].smem, cases[i].threads, cases[i].threads_smem,
+                      (unsigned long long)ks.smem_config_bytes,
                       (unsigned long long)cases[i].config);
         uint64_t l1 = 256 * 1024 - cases[i].config;   /* memory.l1.unified_bytes' default */
         ck_assert_uint_eq(ks.l1_bytes, l1);

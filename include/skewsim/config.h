@@ -168,7 +168,9 @@ typedef struct cfg {
                                          2 GH100's measured index */
     int l1_whole_tags;                /* memory.l1.whole_tags */
     int l1_data_reserve_bytes;        /* memory.l1.data_reserve_bytes */
-    int l1_carveout_threads;          /* memory.l1.carveout_threads: the driver's CTA count for the carve-out */
+    int l1_carveout_threads;          /* memory.l1.carveout_threads: the driver's CTA count for the
+                                         carve-out of a kernel without shared memory */
+    int l1_carveout_threads_smem;     /* memory.l1.carveout_threads_smem: of one with shared memory */
     int l1_reserve_carveout;          /* memory.l1.reserve_carveout: a kernel without shared memory
                                          carves its CTAs' reserve out of the L1 too */
     int l1_line_bytes, l1_sector_bytes;   /* memory.l1.line_bytes, memory.l1.sector_bytes */

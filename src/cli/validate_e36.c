@@ -283,6 +283,191 @@ int validate_e35_has_capture(const char *dir)
     return access(path, R_OK) == 0;
 }
 
+/* ---- E43: each CTA's time in the one-CTA stream (l1spread/) ----------
+ *
+ * validation/h100 README "E43", `cap_mem DIR l1spread`: E35's stream, 132
+ * CTAs of 256 threads (one an SM) over hashed words, default-cached and
+ * .cg, at 64-256 KiB an SM a pass, three timed launches; every CTA's
+ * clock64 cycles.  Each CTA reads its own 4 KiB pieces 528 KiB apart, so
+ * the L1's index (E41) gives each its own conflicts.  Judged per case on
+ * the CTAs' cycles over their median (median of the launches): the 10th
+ * and 90th percentiles and the largest, and which CTAs take more than 1.2
+ * times the median (the Jaccard index of the chip's and the model's sets,
+ * where either holds E43_MINSLOW or more).  All predicted. */
+#define E43_NCTA 132
+#define E43_REPS 3
+#define E43_TOL 0.15        /* on a ratio to the median */
+#define E43_JACCARD 0.75
+#define E43_MINSLOW 3
+static const int e43_kib[] = { 64, 128, 192, 256 };
+#define E43_NK (sizeof e43_kib / sizeof e43_kib[0])
+
+typedef struct {
+    long long bytes;
+    long passes;
+    int n[E43_NCTA];
+    double cyc[E43_NCTA][E43_REPS];
+} e43_cell;
+
+/* Ratios to the median of v (n values): 10th and 90th percentile, largest;
+ * slow[i] = v[i] > 1.2 x median. */
+static void e43_shape(const double *v, int n, double q[3], unsigned char *slow)
+{
+    double s[E43_NCTA];
+    memcpy(s, v, (size_t)n * sizeof *s);
+    double med = e11_median(s, (size_t)n);  /* sorts s */
+    q[0] = s[n / 10] / med;
+    q[1] = s[n - 1 - n / 10] / med;
+    q[2] = s[n - 1] / med;
+    for (int i = 0; i < n; i++)
+        slow[i] = v[i] > 1.2 * med;
+}
+
+static int e43_load(const char *path, e43_cell cell[2][E43_NK], sk_error *e)
+{
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open (tools/capture/cap_mem DIR l1spread)", path);
+    char line[512];
+    long lineno = 0;
+    int rc = 0;
+    while (rc == 0 && gzgets(f, line, sizeof line)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (lineno == 1 || !line[0])
+            continue;
+        char cache[16];
+        int kib, rep, cta, smid;
+        long long bytes;
+        long passes;
+        double tns, cyc, ns;
+        size_t k = E43_NK;
+        if (sscanf(line, "%15[^,],%d,%lld,%ld,%d,%lf,%d,%d,%lf,%lf", cache, &kib, &bytes, &passes, &rep, &tns, &cta,
+                   &smid, &cyc, &ns) == 10)
+            for (k = 0; k < E43_NK && e43_kib[k] != kib; k++)
+                ;
+        int cg = !strcmp(cache, "cg");
+        if (k == E43_NK || (!cg && strcmp(cache, "default")) || bytes != (long long)kib * 1024 * E43_NCTA ||
+            passes <= 0 || rep < 0 || rep >= E43_REPS || cta < 0 || cta >= E43_NCTA || !(cyc > 0 && cyc < 1e15)) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: '%.60s': expected cache,kib_per_sm,bytes_ws,passes,rep,time_ns,cta,"
+                           "sm,cycles,ns with cache default or cg, kib_per_sm 64, 128, 192 or 256, bytes_ws 132 x "
+                           "kib_per_sm KiB, rep 0-2, cta 0-131 and positive cycles", path, lineno, line);
+            break;
+        }
+        e43_cell *c = &cell[cg][k];
+        if ((c->passes && (c->passes != passes || c->bytes != bytes)) || c->n[cta] == E43_REPS) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: '%.60s': a CTA more than %d times, or the case's passes changed",
+                           path, lineno, line, E43_REPS);
+            break;
+        }
+        c->passes = passes;
+        c->bytes = bytes;
+        c->cyc[cta][c->n[cta]++] = cyc;
+    }
+    return e11_gz_close(f, path, lineno, rc, e);
+}
+
+static void e43_row(const char *what, double chip, double simv, double tol, int *fails)
+{
+    int ok = fabs(simv - chip) <= tol;
+    printf("%-6s %-34s %9.3f %9.3f ratio %+6.3f    predicted\n", ok ? "PASS" : "FAIL", what, chip, simv, simv - chip);
+    if (!ok)
+        (*fails)++;
+}
+
+/* E43's capture in dir, loaded into *out (NULL when there is none): read
+ * before any row is printed, so that a bad one leaves stdout empty. */
+static int e43_open(const char *dir, e43_cell (**out)[E43_NK], sk_error *e)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/l1spread/l1spread.csv.gz", dir);
+    *out = NULL;
+    if (access(path, R_OK) != 0)
+        return 0;
+    e43_cell(*cell)[E43_NK] = calloc(2, sizeof *cell);
+    if (!cell)
+        return sk_errorf(e, SK_EIO, "validate: E43: out of memory");
+    int rc = e43_load(path, cell, e);
+    if (rc < 0)
+        free(cell);
+    else
+        *out = cell;
+    return rc;
+}
+
+static int validate_e43(const cfg *c, e43_cell (*cell)[E43_NK], int *fails, sk_error *e)
+{
+    int rc = 0;
+    if (!cell)
+        return 0;
+    printf("\nE43 each CTA's cycles in the one-CTA stream (l1spread/), over their median\n");
+    for (int cg = 0; cg < 2 && rc == 0; cg++)
+        for (size_t k = 0; k < E43_NK && rc == 0; k++) {
+            e43_cell *x = &cell[cg][k];
+            int full = x->passes > 0;
+            for (int i = 0; i < E43_NCTA; i++)
+                full &= x->n[i] > 0;
+            if (!full)
+                continue;
+            double chip[E43_NCTA], model[E43_NCTA];
+            for (int i = 0; i < E43_NCTA; i++)
+                chip[i] = e11_median(x->cyc[i], (size_t)x->n[i]);
+            /* as cap_mem runs it: an untimed launch, then the timed one */
+            kernel kk[2];
+            int made = 0;
+            memset(kk, 0, sizeof kk);
+            for (; made < 2 && rc == 0; made++)
+                rc = gen_stream_cache(&kk[made], E43_NCTA, 256, x->bytes, x->passes, cg, e);
+            results *r = NULL;
+            if ((rc = e11_simulate_seq(c, kk, made, rc, &r, e)) < 0)
+                break;
+            int got = 0;
+            for (size_t j = 0; j < results_nctas(r); j++) {
+                const cta_record *cr = results_cta(r, j);
+                if (cr->kernel == 1 && cr->cta < E43_NCTA) {
+                    model[cr->cta] = (double)cr->cycles;
+                    got++;
+                }
+            }
+            results_free(r);
+            if (got != E43_NCTA) {
+                rc = sk_errorf(e, SK_ESIM, "validate: E43: the model's timed launch has %d CTA records, not %d",
+                               got, E43_NCTA);
+                break;
+            }
+            double qc[3], qm[3];
+            unsigned char sc[E43_NCTA], sd[E43_NCTA];
+            e43_shape(chip, E43_NCTA, qc, sc);
+            e43_shape(model, E43_NCTA, qm, sd);
+            static const char *const qn[3] = { "p10", "p90", "max" };
+            char what[64];
+            for (int q = 0; q < 3; q++) {
+                snprintf(what, sizeof what, "%s %d KiB %s", cg ? "cg" : "ca", e43_kib[k], qn[q]);
+                e43_row(what, qc[q], qm[q], E43_TOL, fails);
+            }
+            int both = 0, either = 0, nc = 0, nm = 0;
+            for (int i = 0; i < E43_NCTA; i++) {
+                both += sc[i] && sd[i];
+                either += sc[i] || sd[i];
+                nc += sc[i];
+                nm += sd[i];
+            }
+            snprintf(what, sizeof what, "%s %d KiB slow CTAs", cg ? "cg" : "ca", e43_kib[k]);
+            if (nc < E43_MINSLOW && nm < E43_MINSLOW) {
+                printf("%-6s %-34s %9d %9d CTAs  fewer than %d on either: not judged\n", "info", what, nc, nm,
+                       E43_MINSLOW);
+                continue;
+            }
+            double jac = (double)both / either;
+            int ok = jac >= E43_JACCARD;
+            printf("%-6s %-34s %9d %9d CTAs  %d on both, Jaccard %.3f (at least %.2f)    predicted\n",
+                   ok ? "PASS" : "FAIL", what, nc, nm, both, jac, E43_JACCARD);
+            if (!ok)
+                (*fails)++;
+        }
+    return rc < 0 ? rc : 0;
+}
+
 int validate_e35(const cfg *c0, const char *dir, int *fails, sk_error *e)
 {
     cfg c = *c0;
@@ -339,6 +524,9 @@ int validate_e35(const cfg *c0, const char *dir, int *fails, sk_error *e)
     if (!cells)
         return sk_errorf(e, SK_EIO, "%s: no hashed-word rows of the sampled cells: expected cap_mem's l1cap capture",
                          path);
+    e43_cell(*spread)[E43_NK] = NULL;
+    if ((rc = e43_open(dir, &spread, e)) < 0)
+        return rc;
     printf("\nE35 the stream past the L1's capacity, k CTAs of 256 threads an SM, F KiB an SM a pass "
            "(l1cap/, hashed words; GB/s)\n");
     for (size_t i = 0; i < E35_N && rc == 0; i++) {
@@ -354,6 +542,9 @@ int validate_e35(const cfg *c0, const char *dir, int *fails, sk_error *e)
                  e35_sample[i].kib);
         e11_row(what, e11_median(v[i], n[i]), (double)ws[i] * (double)passes[i] / t, "GB/s", 0, E35_TOL, fails);
     }
+    if (rc == 0)
+        rc = validate_e43(&c, spread, fails, e);
+    free(spread);
     return rc < 0 ? rc : 0;
 }
 
@@ -572,6 +763,123 @@ static int e40_judge(const cfg *c, const e40_walk *w, int nw, int *fails, sk_err
     return 0;
 }
 
+/* ---- E42: the shared-memory configuration the driver picks (smemcfg/) ----
+ *
+ * validation/h100 README "E42", tools/capture/cap_smemcfg.cu under ncu:
+ * launches of three kernels (12, 72 registers; 4 KiB static shared memory)
+ * at CTAs of 32-1024 threads with 0-20 KiB of dynamic shared memory, and
+ * ncu's launch__shared_mem_config_size for each.  The model runs each as
+ * an empty kernel of the same threads, registers and shared memory and
+ * reports the configuration it sized (summary.json's smem_config_bytes).
+ * Fitted: memory.l1.carveout_threads and _smem were chosen on these. */
+#define E42_MAX 128
+
+typedef struct {
+    int threads, dyn, stat, regs;
+    double config;              /* ncu's, bytes; < 0: not read */
+} e42_launch;
+
+static int e42_load(const char *dir, e42_launch *x, int *nx, sk_error *e)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/smemcfg/smemcfg.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open (tools/capture/cap_smemcfg DIR under ncu)", path);
+    char line[512], kname[16];
+    long lineno = 0;
+    int rc = 0;
+    *nx = 0;
+    while (rc == 0 && e11_next_line(f, line, sizeof line, &lineno)) {
+        int id, t, dyn, occ, regs, stat;
+        if (sscanf(line, "%d,%15[^,],%d,%d,%d,%d,%d", &id, kname, &t, &dyn, &occ, &regs, &stat) != 7 || id < -1 ||
+            id >= E42_MAX || t < 1 || t > 1024 || dyn < 0 || stat < 0 || regs < 1 || regs > 255) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: '%.60s': expected launch,kernel,threads,dyn_bytes,occ_api,regs,"
+                           "static_bytes with launch -1..%d, threads 1-1024 and regs 1-255", path, lineno, line,
+                           E42_MAX - 1);
+            break;
+        }
+        if (id < 0)
+            continue;                   /* not launched (no room for its registers) */
+        if (id != *nx) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: launch %d: expected launch %d (launches in order)", path, lineno, id,
+                           *nx);
+            break;
+        }
+        x[(*nx)++] = (e42_launch){ t, dyn, stat, regs, -1 };
+    }
+    fclose(f);
+    if (rc < 0)
+        return rc;
+    snprintf(path, sizeof path, "%s/smemcfg/ncu.csv", dir);
+    if (!(f = fopen(path, "r")))
+        return sk_errorf(e, SK_EIO, "%s: cannot open (ncu's CSV of cap_smemcfg)", path);
+    char big[4096];
+    lineno = 0;
+    while (rc == 0 && fgets(big, sizeof big, f)) {
+        lineno++;
+        big[strcspn(big, "\r\n")] = '\0';
+        char *fl[20];
+        if (big[0] != '"' || strncmp(big, "\"ID\"", 4) == 0)
+            continue;                   /* ncu's own notes, the header */
+        int nf = csv_split(big, fl, 20);
+        double v;
+        if (nf < 15 || strcmp(fl[12], "launch__shared_mem_config_size"))
+            continue;
+        int id = atoi(fl[0]);
+        if (id < 0 || id >= *nx || parse_count(fl[14], &v) < 0) {
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: launch %s: '%.30s': expected a launch of smemcfg.csv and a byte count",
+                           path, lineno, fl[0], fl[14]);
+            break;
+        }
+        x[id].config = v;
+    }
+    fclose(f);
+    for (int i = 0; rc == 0 && i < *nx; i++)
+        if (x[i].config < 0)
+            rc = sk_errorf(e, SK_EIO, "%s: launch %d: no launch__shared_mem_config_size", path, i);
+    return rc;
+}
+
+/* E42's launches in dir (*nx 0 when there is no capture): read before any
+ * row is printed, so that a bad capture leaves stdout empty. */
+static int e42_open(const char *dir, e42_launch *x, int *nx, sk_error *e)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/smemcfg/smemcfg.csv", dir);
+    *nx = 0;
+    return access(path, R_OK) != 0 ? 0 : e42_load(dir, x, nx, e);
+}
+
+static int validate_e42(const cfg *c, const e42_launch *x, int nx, sk_error *e)
+{
+    int rc = 0, exact = 0;
+    if (nx == 0)
+        return 0;
+    printf("\nE42 the shared-memory configuration by CTA threads, registers and shared memory (smemcfg/; KB)\n");
+    for (int i = 0; i < nx && rc == 0; i++) {
+        kernel k;
+        if ((rc = gen_empty(&k, x[i].threads, 132, e)) < 0)
+            break;
+        k.smem_bytes = (uint32_t)(x[i].dyn + x[i].stat);
+        k.regs_per_thread = (uint32_t)x[i].regs;
+        results *r = NULL;
+        if ((rc = e11_simulate_seq(c, &k, 1, 0, &r, e)) < 0)
+            break;
+        double simv = results_nkernels(r) ? (double)results_kernel(r, 0)->smem_config_bytes : -1;
+        results_free(r);
+        char what[64];
+        snprintf(what, sizeof what, "%d threads %d regs %d B shared", x[i].threads, x[i].regs, x[i].dyn + x[i].stat);
+        int ok = simv == x[i].config;
+        exact += ok;
+        printf("%-6s %-34s %9.0f %9.0f KB    %s    fitted\n", "info", what, x[i].config / 1024, simv / 1024,
+               ok ? "same" : "differs");
+    }
+    if (rc == 0)
+        printf("%-6s %-34s %d of %d launches the same configuration    fitted\n", "info", "E42 in all", exact, nx);
+    return rc < 0 ? rc : 0;
+}
+
 int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
 {
     cfg c = *c0;
@@ -604,11 +912,14 @@ int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
             rc = e36_load(path, cap[i].want, &cp[n++], e);
     }
     e40_walk *w = calloc(E40_MAX, sizeof *w);
-    int nw = 0;
-    if (!w && rc == 0)
-        rc = sk_errorf(e, SK_EIO, "validate: E40: out of memory");
+    e42_launch *cfgs = calloc(E42_MAX, sizeof *cfgs);
+    int nw = 0, ncfg = 0;
+    if ((!w || !cfgs) && rc == 0)
+        rc = sk_errorf(e, SK_EIO, "validate: E40, E42: out of memory");
     if (rc == 0)
         rc = e40_load(dir, w, &nw, e);
+    if (rc == 0)
+        rc = e42_open(dir, cfgs, &ncfg, e);
     for (int i = 0; rc == 0 && i < n; i++)
         rc = e36_judge(&c, &cp[i], cap[i].title, fails, e);
     for (int i = 0; i < n; i++)
@@ -616,5 +927,8 @@ int validate_e36(const cfg *c0, const char *dir, int *fails, sk_error *e)
     if (rc == 0)
         rc = e40_judge(&c, w, nw, fails, e);
     free(w);
+    if (rc == 0)
+        rc = validate_e42(&c, cfgs, ncfg, e);
+    free(cfgs);
     return rc;
 }

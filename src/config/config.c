@@ -340,9 +340,12 @@ static const cfg_key cfg_schema[] = {
             "even when the kernel declares no shared memory; 0: only a kernel that declares some "
             "carves (E20b/E20c on the H200: such a kernel's L1 behaves as the whole array)"),
     ROW_INT("memory.l1.carveout_threads", l1_carveout_threads, 0, 0, 1 << 20, "threads",
-            "the driver sizes a kernel's shared-memory carve-out for min(sm.max_ctas, this / CTA "
-            "threads, what sm.smem_bytes holds) CTAs, not for the kernel's occupancy (E38, E42: "
-            "ncu reads 32 KB for 256-thread CTAs without shared memory); 0: its occupancy"),
+            "the driver sizes the shared-memory carve-out of a kernel that declares no shared memory "
+            "for min(sm.max_ctas, this / CTA threads, what sm.smem_bytes holds) CTAs, not for its "
+            "occupancy (E38, E42: ncu reads 32 KB for 256-thread CTAs without shared memory); 0: its "
+            "occupancy"),
+    ROW_INT("memory.l1.carveout_threads_smem", l1_carveout_threads_smem, 0, 0, 1 << 20, "threads",
+            "the same for a kernel that declares shared memory (E42); 0: its occupancy"),
     ROW_INT("memory.l1.launch_invalidate", l1_launch_invalidate, 1, 0, 1, "bool",
             "1: every kernel launch empties the L1s (E19b: measured on the H200); 0: lines stay "
             "while the carve-out does"),

@@ -715,22 +715,25 @@ static int others_running(const sim *s, const sim_kernel *kr)
     return 0;
 }
 
-/* The CTAs an SM the driver sizes a kernel's shared-memory carve-out for.
- * With memory.l1.carveout_threads T it counts min(sm.max_ctas, T / CTA
+/* The CTAs an SM the driver sizes kernel k's shared-memory carve-out for.
+ * With memory.l1.carveout_threads T (memory.l1.carveout_threads_smem for
+ * a kernel that declares shared memory) it counts min(sm.max_ctas, T / CTA
  * threads, what sm.smem_bytes holds), not the kernel's occupancy: ncu read
- * 32 KB for CTAs of 1-256 threads without shared memory, 16 KB at 512 and
- * 8 KB at 1024 (E38, validation/h100/README.md), 64 KB with 1 KB of shared
- * memory at 256 (E20c), where occupancy (8 CTAs at 256 threads) gives 8 KB.
- * 0: the kernel's occupancy. */
-static int carveout_ctas(const cfg *c, const cta_need *n)
+ * 32 KB for CTAs of 1-384 threads without shared memory, 16 KB at 512 and
+ * 640, 8 KB at 768 and 1024 (E38, E42: validation/h100/README.md), where
+ * occupancy (8 CTAs at 256 threads) gives 8 KB.  T is fitted on E42's 67
+ * launches (validate's e42 rows); the rule is the simplest that fits most
+ * of them, not the driver's own.  0: the kernel's occupancy. */
+static int carveout_ctas(const cfg *c, const kernel *k, const cta_need *n)
 {
     int occ = SK_MAX(0, sm_ctas_per_sm(c, n));
-    if (c->l1_carveout_threads <= 0 || occ == 0)
+    int t = k->smem_bytes ? c->l1_carveout_threads_smem : c->l1_carveout_threads;
+    if (t <= 0 || occ == 0)
         return occ;
-    int k = SK_MIN(c->max_ctas, c->l1_carveout_threads / SK_MAX(n->threads, 1));
+    int ctas = SK_MIN(c->max_ctas, t / SK_MAX(n->threads, 1));
     if (n->smem > 0)
-        k = SK_MIN(k, c->smem_bytes / n->smem);
-    return SK_MAX(k, occ);
+        ctas = SK_MIN(ctas, c->smem_bytes / n->smem);
+    return SK_MAX(ctas, occ);
 }
 
 static int start_kernel(sim *s, sim_kernel *kr, sk_error *e)
@@ -786,7 +789,7 @@ static int start_kernel(sim *s, sim_kernel *kr, sk_error *e)
      * behaved as the whole array until E41 found the index). */
     if (s->hier && alone) {
         uint64_t per_cta = kr->k.smem_bytes == 0 && !s->c.l1_reserve_carveout ? 0 : (uint64_t)kr->need.smem;
-        mem_hier_kernel_start(s->hier, per_cta * (uint64_t)carveout_ctas(&s->c, &kr->need));
+        mem_hier_kernel_start(s->hier, per_cta * (uint64_t)carveout_ctas(&s->c, &kr->k, &kr->need));
     }
     if (s->hier) {            /* a kernel that overlaps others runs under theirs */
         kr->ks.smem_config_bytes = mem_hier_smem_config(s->hier);

@@ -74,6 +74,11 @@ static void one(const char *name, K kern, int threads, int dyn, float *out, cons
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, threads, dyn));
     cudaFuncAttributes fa;
     CK(cudaFuncGetAttributes(&fa, kern));
+    if (occ == 0) {                     // cannot launch (hi at 1024 threads: 72 x 1024 registers)
+        fprintf(csv, "-1,%s,%d,%d,0,%d,%zu\n", name, threads, dyn, fa.numRegs, fa.sharedSizeBytes);
+        printf("skip %s threads=%d dyn=%d: occupancy 0\n", name, threads, dyn);
+        return;
+    }
     if (hi)
         ((void (*)(float *, const float *, int))kern)<<<132, threads, dyn>>>(out, in, 1);
     else
@@ -81,6 +86,7 @@ static void one(const char *name, K kern, int threads, int dyn, float *out, cons
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
     fprintf(csv, "%d,%s,%d,%d,%d,%d,%zu\n", launch_no, name, threads, dyn, occ, fa.numRegs, fa.sharedSizeBytes);
+    fflush(csv);
     printf("launch %d %s threads=%d dyn=%d occ=%d regs=%d static=%zu\n", launch_no, name, threads, dyn, occ,
            fa.numRegs, fa.sharedSizeBytes);
     launch_no++;
