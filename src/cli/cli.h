@@ -92,6 +92,8 @@ int e11_grid_ns(const cfg *c, long ctas, long block, long long bytes, long passe
 /* The next non-empty line of a capture CSV past its header (line 1), its
  * line number in *lineno, end of line stripped: 1, or 0 at the end. */
 int e11_next_line(FILE *f, char *line, size_t n, long *lineno);
+/* The same from a gzip file. */
+int e11_gz_next_line(gzFile f, char *line, size_t n, long *lineno);
 int e11_fabric_gbps(const cfg *c, const int rd[2], uint64_t list, uint64_t passes, int warm, int hbm,
                     double chip_bytes, double *gbps, sk_error *e);
 void e11_row(const char *what, double meas, double simv, const char *unit, int fitted, double tol,

@@ -646,6 +646,18 @@ int e11_next_line(FILE *f, char *line, size_t n, long *lineno)
     return 0;
 }
 
+int e11_gz_next_line(gzFile f, char *line, size_t n, long *lineno)
+{
+    while (gzgets(f, line, (int)n)) {
+        ++*lineno;
+        size_t k = strcspn(line, "\r\n");
+        line[k] = '\0';
+        if (*lineno > 1 && k > 0)
+            return 1;
+    }
+    return 0;
+}
+
 int e11_bw_next(FILE *f, const char *path, long *lineno, e11_bw_row *r, sk_error *e)
 {
     char line[512];
@@ -715,11 +727,7 @@ static int reps_span(const char *path, const char *kname, double *span, double *
     char line[512];
     long lineno = 0;
     int k = 0;
-    while (gzgets(f, line, sizeof line)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (lineno == 1 || line[0] == '\0')
-            continue;
+    while (e11_gz_next_line(f, line, sizeof line, &lineno)) {
         char kn[128];
         long rep;
         double t, a, b, gap, host;

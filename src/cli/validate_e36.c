@@ -331,11 +331,7 @@ static int e43_load(const char *path, e43_cell cell[2][E43_NK], sk_error *e)
     char line[512];
     long lineno = 0;
     int rc = 0;
-    while (rc == 0 && gzgets(f, line, sizeof line)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (lineno == 1 || !line[0])
-            continue;
+    while (rc == 0 && e11_gz_next_line(f, line, sizeof line, &lineno)) {
         char cache[16];
         int kib, rep, cta, smid;
         long long bytes;
