@@ -44,10 +44,37 @@
 //          64, 128, 192 and 256 KiB an SM a pass over hashed words: every
 //          CTA's SM, cycles and ns in each of 3 timed launches (how far the
 //          L1's index spreads the SMs' times) -> DIR/l1spread.csv
+//  l1warps (E43b) the default-cached stream of l1spread at 128 KiB an SM:
+//          each warp's cycles from its CTA's start to its own last load
+//          (before the CTA's closing barrier) -> DIR/l1warps.csv
 //
 // Build: nvcc -O3 -arch=sm_90 -o cap_mem cap_mem.cu
-// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,ysweep,l1cap,l1spread]
+// Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,ysweep,l1cap,l1spread,l1warps]
 #include "cap.h"
+
+// E43b: stream_kernel<false>'s loop; each warp's lane 0 writes its cycles
+// since the CTA's start (w[2i]) and, packed, its SM and the CTA's cycles at
+// the barrier's end (w[2i+1]: sm << 32 | cycles).
+__global__ void stream_warps(uint64_t *w, const float4 *a, size_t n4, int passes, float *sink)
+{
+    uint64_t c0 = clock64();
+    float acc = 0;
+    for (int p = 0; p < passes; p++)
+        for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) {
+            float4 v = a[i];
+            acc += v.x + v.y + v.z + v.w;
+        }
+    if (acc == 1234.5f)
+        sink[0] = acc;
+    uint64_t mine = clock64() - c0;
+    __syncthreads();
+    uint64_t all = clock64() - c0;
+    if ((threadIdx.x & 31) == 0) {
+        size_t i = (size_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+        w[2 * i] = mine;
+        w[2 * i + 1] = (uint64_t)smid() << 32 | (all & 0xffffffffu);
+    }
+}
 #include "rw_kernels.h"
 
 // ---------------------------------------------------------------- chase
@@ -226,7 +253,7 @@ static void flush_l2(const float4 *fb, size_t fbytes, float *sink)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,ysweep,l1cap,l1spread]\n");
+        std::fprintf(stderr, "usage: cap_mem DIR [parts: chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,ysweep,l1cap,l1spread,l1warps]\n");
         return 2;
     }
     std::string dir = argv[1], parts = argc > 2 ? argv[2] : "chase,l2map,hbm,stream";
@@ -698,6 +725,45 @@ int main(int argc, char **argv)
             }
         std::fclose(f);
         CK(cudaFree(drec));
+    }
+
+    // `l1warps` (E43b): do the warps of a CTA whose pieces crowd an L1 group
+    // end apart?  stream_kernel's loop, default-cached, then each warp's lane
+    // 0 records its cycles since the CTA began before the closing barrier.
+    if (parts.find("l1warps") != std::string::npos) {
+        const int ctas = 132, block = 256, kib = 128;
+        size_t bytes = (size_t)kib * 1024 * 132, n4 = bytes / 16;
+        int passes = (int)std::max<size_t>(4, GB / bytes);
+        size_t words = (size_t)768 * 1024 * 132 / 4;
+        fill_hash<<<(unsigned)((words + 255) / 256), 256>>>((uint32_t *)buf, words);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        uint64_t *dw;
+        CK(cudaMalloc(&dw, sizeof(uint64_t) * ctas * (block / 32) * 2));
+        FILE *f = cap_open(dir, "l1warps.csv", "kib_per_sm,passes,rep,time_ns,cta,sm,warp,cycles,cta_cycles");
+        for (int rep = -1; rep < 3; rep++) {
+            CK(cudaEventRecord(ea));
+            stream_warps<<<ctas, block>>>(dw, (const float4 *)buf, n4, passes, fsink);
+            CK(cudaEventRecord(eb));
+            CK(cudaEventSynchronize(eb));
+            CK(cudaGetLastError());
+            float ms = 0;
+            CK(cudaEventElapsedTime(&ms, ea, eb));
+            if (rep < 0)
+                continue;
+            std::vector<uint64_t> h((size_t)ctas * (block / 32) * 2);
+            CK(cudaMemcpy(h.data(), dw, h.size() * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+            for (int c = 0; c < ctas; c++)
+                for (int w = 0; w < block / 32; w++) {
+                    const uint64_t *r = &h[((size_t)c * (block / 32) + w) * 2];
+                    std::fprintf(f, "%d,%d,%d,%.0f,%d,%llu,%d,%llu,%llu\n", kib, passes, rep, ms * 1e6, c,
+                                 (unsigned long long)(r[1] >> 32), w, (unsigned long long)r[0],
+                                 (unsigned long long)(r[1] & 0xffffffffu));
+                }
+        }
+        std::fclose(f);
+        CK(cudaFree(dw));
+        std::printf("l1warps done\n");
     }
 
     // `fine` (E24): the same stream and add at working sets around the L2's
