@@ -782,9 +782,9 @@ static int start_kernel(sim *s, sim_kernel *kr, sk_error *e)
         if (l->ops->kernel_start)
             l->ops->kernel_start(l);
     /* The carve-out for this kernel's shared memory: the driver sizes it
-     * whatever the grid (E20c: ncu reads 32 KB for a kernel without shared
-     * memory at grid 1, 1056 and 4224, 64 KB with 1 KB a CTA), for the CTAs
-     * carveout_ctas counts.  Unless memory.l1.reserve_carveout says so, a
+     * whatever the grid (E20c: ncu reads 32 KB for a one-thread kernel
+     * without shared memory at grid 1, 1056 and 4224, 64 KB with 1 KB a
+     * CTA), for the CTAs carveout_ctas counts.  Unless memory.l1.reserve_carveout says so, a
      * kernel that declares none carves nothing (E20b's reading: its L1
      * behaved as the whole array until E41 found the index). */
     if (s->hier && alone) {
