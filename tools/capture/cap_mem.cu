@@ -52,6 +52,16 @@
 // Usage: cap_mem DIR [chase,l2map,hbm,stream,fine,passes,perm,retain,dirty,ysweep,l1cap,l1spread,l1warps]
 #include "cap.h"
 
+// The hashed words E35, E43 and E43b read (no line alike, no zero word):
+// the first 768 KiB x 132 of buf, each word a hash of its index.
+static void fill_hashed(void *buf)
+{
+    size_t words = (size_t)768 * 1024 * 132 / 4;
+    fill_hash<<<(unsigned)((words + 255) / 256), 256>>>((uint32_t *)buf, words);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+}
+
 // E43b: stream_kernel<false>'s loop; each warp's lane 0 writes its cycles
 // since the CTA's start (w[2i]) and, packed, its SM and the CTA's cycles at
 // the barrier's end (w[2i+1]: sm << 32 | cycles).
@@ -663,10 +673,7 @@ int main(int argc, char **argv)
         // stores like data compactly would hold more zero lines
         for (int rnd = 0; rnd < 2; rnd++) {
             if (rnd) {
-                size_t words = (size_t)768 * 1024 * 132 / 4;
-                fill_hash<<<(unsigned)((words + 255) / 256), 256>>>((uint32_t *)buf, words);
-                CK(cudaGetLastError());
-                CK(cudaDeviceSynchronize());
+                fill_hashed(buf);
             } else {
                 CK(cudaMemset(buf, 0, big));
             }
@@ -700,10 +707,7 @@ int main(int argc, char **argv)
         const int ctas = 132, block = 256;
         Rec *drec;
         CK(cudaMalloc(&drec, sizeof(Rec) * ctas));
-        size_t words = (size_t)768 * 1024 * 132 / 4;
-        fill_hash<<<(unsigned)((words + 255) / 256), 256>>>((uint32_t *)buf, words);
-        CK(cudaGetLastError());
-        CK(cudaDeviceSynchronize());
+        fill_hashed(buf);
         FILE *f = cap_open(dir, "l1spread.csv", "cache,kib_per_sm,bytes_ws,passes,rep,time_ns,cta,sm,cycles,ns");
         for (int cg = 0; cg < 2; cg++)
             for (int kib : {64, 128, 192, 256}) {
@@ -734,10 +738,7 @@ int main(int argc, char **argv)
         const int ctas = 132, block = 256, kib = 128;
         size_t bytes = (size_t)kib * 1024 * 132, n4 = bytes / 16;
         int passes = (int)std::max<size_t>(4, GB / bytes);
-        size_t words = (size_t)768 * 1024 * 132 / 4;
-        fill_hash<<<(unsigned)((words + 255) / 256), 256>>>((uint32_t *)buf, words);
-        CK(cudaGetLastError());
-        CK(cudaDeviceSynchronize());
+        fill_hashed(buf);
         uint64_t *dw;
         CK(cudaMalloc(&dw, sizeof(uint64_t) * ctas * (block / 32) * 2));
         FILE *f = cap_open(dir, "l1warps.csv", "kib_per_sm,passes,rep,time_ns,cta,sm,warp,cycles,cta_cycles");
