@@ -5,6 +5,7 @@
  * partition hash on hand-computed addresses; home partitions and remote
  * latency from the floorplan; replication's cost in capacity; one HBM
  * pseudo-channel saturating; the bad cache configs' messages. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1767,6 +1768,134 @@ START_TEST(test_remote_latency)
     warp_op(h, other, MEM_STORE, far, 40000000, 0);
     mem_hier_l2_occupancy(h, &lines, &reps);
     ck_assert_uint_eq(reps, 0);
+    mem_hier_destroy(h);
+    topo_free(&t);
+}
+END_TEST
+
+/* memory.l2.route_spread_ps: one unloaded near hit per line, after a first
+ * touch, less the floorplan's latency and the slice port: each line's
+ * offset, the GPC's route to the line's class. */
+static int cmp_ps(const void *x, const void *y)
+{
+    ps_t a = *(const ps_t *)x, b = *(const ps_t *)y;
+    return (a > b) - (a < b);
+}
+
+static void route_offsets(mem_hier *h, const cfg *c, int smi, const uint64_t *lines, int n, ps_t *off)
+{
+    int home = mem_hier_home(h, smi);
+    ps_t base = mem_hier_l2_hit_ps(h, smi, home), port = 4 * 32 * (1000000 / c->l2_slice_gbps) / 1000;
+    for (int i = 0; i < n; i++) {
+        ps_t t0 = (ps_t)(2 * i) * 10000000;
+        warp_op(h, smi, MEM_LOAD, lines[i], t0, MEM_F_BYPASS_L1);
+        t0 += 10000000;
+        off[i] = warp_op(h, smi, MEM_LOAD, lines[i], t0, MEM_F_BYPASS_L1) - t0 - port - base;
+    }
+}
+
+START_TEST(test_l2_route_spread)
+{
+    enum { N = 2048 };
+    const ps_t spread = 40000;
+    cfg c;
+    topo t;
+    cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.route_spread_ps=40000", NULL);
+    /* SM 0, an SM of another TPC of its GPC, and one of another GPC with the same home */
+    mem_hier *h = hier(&c, &t);
+    int a = 0, mate = -1, other = -1, home = mem_hier_home(h, a);
+    for (int i = 1; i < t.nsms; i++) {
+        if (t.sm[i].gpc == t.sm[a].gpc && t.sm[i].tpc != t.sm[a].tpc && mate < 0)
+            mate = i;
+        if (t.sm[i].gpc != t.sm[a].gpc && mem_hier_home(h, i) == home && other < 0)
+            other = i;
+    }
+    ck_assert_int_ge(mate, 0);
+    ck_assert_int_ge(other, 0);
+    ck_assert_int_eq(mem_hier_home(h, mate), home);
+    uint64_t lines[N];
+    uint64_t page = 0;                  /* 64 pages of the home partition, every line of each */
+    for (int i = 0; i < N; i++) {
+        if (i % 32 == 0)
+            page = addr_in(i ? page + 4096 : 1 << 20, home);
+        lines[i] = page + (uint64_t)(i % 32) * 128;
+    }
+    ps_t oa[N], om[N], oo[N];
+    route_offsets(h, &c, a, lines, N, oa);
+    mem_hier_destroy(h);
+    /* each SM alone, so that no line is already there for it */
+    h = hier(&c, &t);
+    route_offsets(h, &c, mate, lines, N, om);
+    mem_hier_destroy(h);
+    h = hier(&c, &t);
+    route_offsets(h, &c, other, lines, N, oo);
+    mem_hier_destroy(h);
+    ps_t lo = 0, hi = 0;
+    double mean = 0;
+    int differ = 0;
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(oa[i], om[i]);             /* the GPC's route, all its SMs' */
+        if (i % 2)                                  /* the two lines of a 256 B chunk */
+            ck_assert_int_eq(oa[i], oa[i - 1]);
+        differ += oa[i] != oo[i];
+        lo = SK_MIN(lo, oa[i]);
+        hi = SK_MAX(hi, oa[i]);
+        mean += (double)oa[i] / N;
+    }
+    /* within the width, about centred, and spread over most of it */
+    ck_assert_int_ge(lo, -spread / 2 - 1000);
+    ck_assert_int_le(hi, spread / 2 + 1000);
+    ck_assert_int_ge(hi - lo, spread * 3 / 4);
+    ck_assert_msg(fabs(mean) < spread / 8, "mean offset %.0f ps", mean);
+    ck_assert_int_ge(differ, N / 2);                /* another GPC, other routes */
+    int chunks = 0;                                 /* chunks of a page, other routes */
+    for (int i = 2; i < N; i += 2)
+        chunks += i % 32 && oa[i] != oa[i - 2];
+    ck_assert_int_ge(chunks, N / 4);
+    /* one offset a class: as many values as the partition has slices, and
+     * centred on the floorplan's latency (to the rounding of each) */
+    memcpy(om, oa, sizeof oa);
+    qsort(om, N, sizeof *om, cmp_ps);
+    int nv = 0;
+    double vmean = 0;
+    for (int i = 0; i < N; i++)
+        if (i == 0 || om[i] != om[i - 1]) {
+            nv++;
+            vmean += (double)om[i];
+        }
+    ck_assert_int_eq(nv, c.l2_slices_per_partition);
+    ck_assert_msg(fabs(vmean / nv) <= 1.0, "slices' mean offset %.2f ps", vmean / nv);
+    topo_free(&t);
+
+    /* another seed draws other routes; 0 is every slice alike */
+    cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.route_spread_ps=40000", "sim.seed=2", NULL);
+    h = hier(&c, &t);
+    route_offsets(h, &c, a, lines, N, oo);
+    mem_hier_destroy(h);
+    differ = 0;
+    for (int i = 0; i < N; i++)
+        differ += oa[i] != oo[i];
+    ck_assert_int_ge(differ, N / 2);
+    topo_free(&t);
+    cfg_with(&c, &t, "memory.model=hierarchy", NULL);
+    h = hier(&c, &t);
+    route_offsets(h, &c, a, lines, 32, oo);
+    for (int i = 0; i < 32; i++)
+        ck_assert_int_eq(oo[i], 0);
+    mem_hier_destroy(h);
+    topo_free(&t);
+
+    /* a spread past the hit latency itself: no route takes less than 0, so
+     * a hit takes at least its sectors' time on the slice port */
+    cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.route_spread_ps=1000000", "memory.l2.hit_ps=0", NULL);
+    h = hier(&c, &t);
+    for (int i = 0; i < 64; i++) {
+        ps_t t0 = (ps_t)(i + 1) * 100000000;
+        warp_op(h, a, MEM_LOAD, lines[i], t0, MEM_F_BYPASS_L1);
+        t0 += 50000000;
+        ck_assert_int_ge(warp_op(h, a, MEM_LOAD, lines[i], t0, MEM_F_BYPASS_L1) - t0,
+                         4 * 32 * (1000000 / c.l2_slice_gbps) / 1000);
+    }
     mem_hier_destroy(h);
     topo_free(&t);
 }
@@ -3553,7 +3682,7 @@ START_TEST(test_property_mem_keys)
     for (int k = 0; k < 24; k++) {
         char set[10][96];
         x = x * 6364136223846793005ull + 1442695040888963407ull;
-        snprintf(set[0], sizeof set[0], "memory.l1.request_cycles=%llu", (unsigned long long)(x >> 33) % 1001);
+        snprintf(set[0], sizeof set[0], "memory.l1.request_millicycles=%llu", (unsigned long long)(x >> 33) % 1000001);
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         snprintf(set[1], sizeof set[1], "memory.hbm.ccd_l_ps=%llu", (unsigned long long)(x >> 33) % 100001);
         x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -3602,16 +3731,17 @@ START_TEST(test_property_mem_keys)
 }
 END_TEST
 
-/* memory.l1.request_cycles (E23): a bypassing warp load of 32 lines, one
- * sector each, reaches the next level one line every request_cycles; off,
- * one every data-port time of a sector (32 B at bytes_per_cycle). */
-/* SM 0's L1 of the shipped config with memory.l1.request_cycles = rq, its
+/* memory.l1.request_millicycles (E23): a bypassing warp load of 32 lines,
+ * one sector each, reaches the next level one line every request_millicycles
+ * / 1000 cycles (here 3 and 1.5); off, one every data-port time of a sector
+ * (32 B at bytes_per_cycle). */
+/* SM 0's L1 of the shipped config with memory.l1.request_millicycles = rq, its
  * L2 port off, in front of *rec (a recording level); c, t and st are the
  * caller's, for it to free. */
 static mem_level *l1_requests(int rq, cfg *c, topo *t, mem_level *rec, mem_stats *st)
 {
     char set[64];
-    snprintf(set, sizeof set, "memory.l1.request_cycles=%d", rq);
+    snprintf(set, sizeof set, "memory.l1.request_millicycles=%d", rq);
     cfg_with(c, t, "memory.model=hierarchy", "memory.l1.l2_port_gbps=0", set, NULL);
     memset(st, 0, sizeof *st);
     return mem_l1_create(c, 0, (uint64_t)c->l1_unified_bytes, rec, st);
@@ -3619,7 +3749,9 @@ static mem_level *l1_requests(int rq, cfg *c, topo *t, mem_level *rec, mem_stats
 
 START_TEST(test_l1_request_cycles)
 {
-    for (int rq = 0; rq <= 3; rq += 3) {
+    static const int rqs[] = { 0, 3000, 1500 };
+    for (size_t k = 0; k < SK_ARRAY_LEN(rqs); k++) {
+        int rq = rqs[k];
         cfg c;
         topo t;
         mem_stats st[1];
@@ -3632,7 +3764,7 @@ START_TEST(test_l1_request_cycles)
         rec_n = 0;
         ps_t d = mem_access(l1, &r);
         uint64_t fs = 1000000000ull / (uint64_t)c.sm_mhz;
-        ps_t step = rq ? (ps_t)(rq * fs / 1000) : (ps_t)(32 * fs / (uint64_t)c.l1_bytes_per_cycle / 1000);
+        ps_t step = rq ? (ps_t)(rq * fs / 1000000) : (ps_t)(32 * fs / (uint64_t)c.l1_bytes_per_cycle / 1000);
         ck_assert_int_eq(rec_n, 32);
         ck_assert_int_eq(rec_t[0], t0);
         ck_assert_int_eq(rec_t[15], t0 + 15 * step);
@@ -3653,13 +3785,13 @@ static ps_t rec_slow_access(mem_level *l, const mem_req *r)
 }
 static const mem_level_ops rec_slow_ops = { "rec_slow", rec_slow_access, NULL, rec_destroy };
 
-/* memory.l1.request_cycles on the cached miss path (l1.c, fetch_next via
+/* memory.l1.request_millicycles on the cached miss path (l1.c, fetch_next via
  * mem_cache_read): every line a load hands on leaves at least
- * request_cycles after the one before, whether it bypasses the L1 or
+ * request_millicycles / 1000 cycles after the one before, whether it bypasses the L1 or
  * allocates in it and misses.  The lines come off the data port one every
  * port time of their sectors (sector_bytes x n at bytes_per_cycle); a
- * miss's request goes at that time or request_cycles after the previous
- * request, whichever is later.  With request_cycles = 0 the port alone
+ * miss's request goes at that time or request_millicycles / 1000 cycles
+ * after the previous request, whichever is later.  With 0 the port alone
  * spaces them.  Three loads per setting: (A) 32 lines of one sector, all
  * misses; (B) a second warp's 4 full lines issued the same cycle, queued
  * behind A on the port and on the request spacing; (C) later, 32 lines of
@@ -3667,7 +3799,7 @@ static const mem_level_ops rec_slow_ops = { "rec_slow", rec_slow_access, NULL, r
  * wait for request slots) and 16 new misses. */
 START_TEST(test_l1_request_cycles_cached)
 {
-    for (int rq = 0; rq <= 3; rq++) {
+    for (int rq = 0; rq <= 3000; rq += 1000) {
         cfg c;
         topo t;
         mem_stats st[1];
@@ -3675,7 +3807,7 @@ START_TEST(test_l1_request_cycles_cached)
         mem_level *l1 = l1_requests(rq, &c, &t, &rec, st);
         const uint64_t fs = 1000000000ull / (uint64_t)c.sm_mhz;   /* fs per SM cycle */
         const uint64_t bpc = (uint64_t)c.l1_bytes_per_cycle;
-        const ps_t req = (ps_t)((uint64_t)rq * fs / 1000);
+        const ps_t req = (ps_t)((uint64_t)rq * fs / 1000000);
         const ps_t port1 = (ps_t)(32 * fs / bpc / 1000), port4 = (ps_t)(128 * fs / bpc / 1000);
         /* the expectations below take the request spacing to bind when on */
         ck_assert(rq == 0 || (req >= port4 && port4 >= port1));
@@ -4042,6 +4174,7 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_homes_measured);
     tcase_add_test(tc, test_l1_l2_port);
     tcase_add_test(tc, test_remote_latency);
+    tcase_add_test(tc, test_l2_route_spread);
     tcase_add_test(tc, test_l2_replica_home_lru);
     tcase_add_test(tc, test_l2_write_local);
     tcase_add_test(tc, test_l2_write_local_copy);

@@ -177,7 +177,7 @@ typedef struct cfg {
     int l1_mshrs;                     /* memory.l1.mshrs: misses in flight per SM */
     int l1_hit_cycles;                /* memory.l1.hit_cycles: lookup to data, SM cycles */
     int l1_l2_port_gbps;              /* memory.l1.l2_port_gbps: L2-to-SM data, per SM (0: none) */
-    int l1_request_cycles;            /* memory.l1.request_cycles: between two lines' requests to L2 */
+    int l1_request_millicycles;       /* memory.l1.request_millicycles: between two lines' requests to L2 */
     int l1_store_bytes_per_cycle;     /* memory.l1.store_bytes_per_cycle: SM-to-L2 store data (0: none) */
     int l1_launch_invalidate;         /* memory.l1.launch_invalidate: a launch empties the L1s */
     int l1_bytes_per_cycle;           /* memory.l1.bytes_per_cycle: data port */
@@ -192,6 +192,7 @@ typedef struct cfg {
     int l2_hit_ps;                    /* memory.l2.hit_ps: unloaded hit at zero route length */
     int l2_remote_ps;                 /* memory.l2.remote_ps: extra for the other partition */
     int l2_noc_ps_per_mm;             /* memory.l2.noc_ps_per_mm: route delay, each way */
+    int l2_route_spread_ps;           /* memory.l2.route_spread_ps: GPC-to-slice route spread */
     int l2_slice_gbps;                /* memory.l2.slice_gbps: a slice's data port */
     int l2_fabric_gbps;               /* memory.l2.fabric_gbps: between partitions, each way */
     char l2_hash_bits[CFG_NAME_MAX];  /* memory.l2.hash_bits: "12,13,15,17,19" (cfg_bit_list) */

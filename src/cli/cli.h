@@ -33,6 +33,12 @@ int validate_kernel_times(const cfg *c, const kernel *k, int n, const uint64_t *
 /* validate's E11 section (validate_e11.c): the memory hierarchy against the
  * chases and bandwidths in DIR/capture; adds failed criteria to *fails. */
 int validate_e11(const cfg *c, const char *dir, int *fails, sk_error *e);
+/* validate's l2map section (validate_l2map.c): E11's l2map, each SM's L2
+ * hits line by line (DIR/capture/l2map.csv.gz and pages.csv, and any
+ * further chip's l2map_TAG.csv.gz beside pages_TAG.csv), against the
+ * model's routes (memory.l2.route_spread_ps). */
+int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e);
+int validate_l2map_has_capture(const char *dir);
 /* One row of E11's capture/chase.csv (bytes,mode,hops,warm,sm,cycles,ns):
  * the next one of f, header and malformed lines passed over; 0 at the end
  * (validate_e11.c; the E20 section reads the same file). */

@@ -508,8 +508,8 @@ static int parse_grids(const char *s, long *out, int max)
 
 /* The sections of the -d part, as --only names them.  e11 is E11's chases
  * and streams together with E18/E18b (validate_e11.c runs both). */
-static const char *const d_sections[] = { "e1", "e9", "e10", "e11", "e20", "e23", "e24", "e25", "e39", "e30", "e31", "e35", "e36", "silicon", "freq_aware" };
-#define D_SECTIONS_EXPECT "e1, e9, e10, e11 (E11 and E18), e20, e23, e24, e25, e39, e30, e31, e35, e36, silicon or freq_aware"
+static const char *const d_sections[] = { "e1", "e9", "e10", "l2map", "e11", "e20", "e23", "e24", "e25", "e39", "e30", "e31", "e35", "e36", "silicon", "freq_aware" };
+#define D_SECTIONS_EXPECT "e1, e9, e10, l2map, e11 (E11 and E18), e20, e23, e24, e25, e39, e30, e31, e35, e36, silicon or freq_aware"
 
 /* Whether NAME is in the comma-separated LIST (NULL: everything is). */
 static int listed(const char *list, const char *name)
@@ -659,6 +659,9 @@ e9:
     }
     snprintf(path, sizeof path, "%s/e10_latency.csv", dir);
     if (nwant == 0 && listed(only, "e10") && access(path, R_OK) == 0 && validate_e10(&c, dir, &fails, &e) < 0)
+        goto fail;
+    if (nwant == 0 && listed(only, "l2map") && validate_l2map_has_capture(dir) &&
+        validate_l2map(&c, dir, &fails, &e) < 0)
         goto fail;
     snprintf(path, sizeof path, "%s/capture/chase.csv", dir);
     if (nwant == 0 && listed(only, "e11") && access(path, R_OK) == 0 && validate_e11(&c, dir, &fails, &e) < 0)

@@ -28,7 +28,7 @@
  * of the capture (0 and 124) counts equally.
  * PASS within TOL cycles or REL of the chip's extra, whichever is larger.
  * Fitted (printed as info, as every section prints its fitted rows, and
- * not judged): warm c32 (memory.l1.request_cycles: 32 lines of one sector each,
+ * not judged): warm c32 (memory.l1.request_millicycles: 32 lines of one sector each,
  * the line count alone) and cold c2 (memory.hbm.ccd_l_ps was read off it
  * before it was found to be JEDEC's 4 tCK).  The model runs the same loop
  * (an L1-hit load of the offsets, the load, compare, vote, shared store,
@@ -270,10 +270,10 @@ int validate_e23(const cfg *c0, const char *dir, int *fails, sk_error *e)
     cells_free(cells);
     if (rc < 0)
         return rc;
-    printf("\nE23 one warp's load by its spread (memory.l1.request_cycles=%d, memory.hbm.ccd_l_ps=%d): cycles a hop;"
+    printf("\nE23 one warp's load by its spread (memory.l1.request_millicycles=%d, memory.hbm.ccd_l_ps=%d): cycles a hop;"
            "\nextra = above bcast (all lanes one word), chip and model each their own; cold = from HBM (%s),"
            "\nwarm = L2 hits; PASS within %.0f cycles or %.0f %% of the chip's extra\n",
-           c.l1_request_cycles, c.hbm_ccd_l_ps,
+           c.l1_request_millicycles, c.hbm_ccd_l_ps,
            tail ? "means, the model's refresh on: both sides' tails" : "near mode: the chip's lower half's median, the model's partition-0 pages",
            TOL, REL * 100);
     printf("%-6s %-28s %8s %8s %7s %7s %6s\n", "", "layout, mode", "chip", "model", "chip+", "model+", "diff");

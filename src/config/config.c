@@ -332,7 +332,7 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("memory.l1.store_bytes_per_cycle", l1_store_bytes_per_cycle, 0, 0, 65536, "bytes",
             "store data out of one SM towards the L2 (its request port), bytes per SM cycle; 0: "
             "unlimited"),
-    ROW_INT("memory.l1.request_cycles", l1_request_cycles, 0, 0, 1000, "cycles",
+    ROW_INT("memory.l1.request_millicycles", l1_request_millicycles, 0, 0, 1000000, "1/1000 cycle",
             "SM cycles between two lines' requests from one SM's L1 to the L2 (loads with addresses "
             "that miss or bypass it; its miss path takes one line at a time); 0: no limit"),
     ROW_INT("memory.l1.reserve_carveout", l1_reserve_carveout, 0, 0, 1, "bool",
@@ -372,6 +372,11 @@ static const cfg_key cfg_schema[] = {
             "extra latency of the other partition (the fabric crossing, both ways)"),
     ROW_INT("memory.l2.noc_ps_per_mm", l2_noc_ps_per_mm, 100, 0, 1000000, "ps/mm",
             "delay per mm of route between an SM and a partition's centre, each way"),
+    ROW_INT("memory.l2.route_spread_ps", l2_route_spread_ps, 0, 0, 1000000, "ps",
+            "width of the spread of the routes from a GPC to the L2's slices, out and back: each "
+            "(GPC, partition, class) offsets the hit latency by a draw from sim.seed, uniform over "
+            "this width and centred on the GPC's mean; a line's class is its 256 B chunk's "
+            "(0: every line alike)"),
     ROW_INT("memory.l2.slice_gbps", l2_slice_gbps, 90, 1, 1000000, "GB/s",
             "data port of one L2 slice"),
     ROW_INT("memory.l2.fabric_gbps", l2_fabric_gbps, 2000, 1, 1000000, "GB/s",

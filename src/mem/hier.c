@@ -109,6 +109,49 @@ static uint64_t l1_after_carveout(const cfg *c, uint64_t smem)
     return unified - carve;
 }
 
+/* Each GPC's route to each L2 slice (memory.l2.route_spread_ps).  The
+ * chip's L2 hit latency from one SM differs line by line and repeats: E11's
+ * l2map (validation/h200/capture/l2map.csv.gz: each SM s reads line s mod 32
+ * of 384 pages twice, the second read an L2 hit), less each SM's and each
+ * page's mean, spreads 17.95 cycles s.d., flat (quantiles -26/+26 cycles at
+ * 5/95 %, kurtosis 2.1: a uniform draw ~62 cycles wide).  SMs of one GPC
+ * reading the same 256 B chunk agree (r = 0.86 over 72 pairs; 0.98 within a
+ * TPC), SMs of one GPC reading other chunks of the page do not (0.02, even
+ * lines 8-9 against 10-11), and GPCs reading one chunk agree or oppose (r
+ * spread 0.75 s.d. across GPC pairs): a route from each GPC to the chunk's
+ * slice, which this floorplan's distances do not give (E11's per-SM
+ * medians do not follow them, docs/memory.md).  So each (GPC, partition,
+ * class) draws its offset from sim.seed, uniform over the width and centred
+ * on the GPC's mean over the partition's classes (a GPC's mean latency
+ * stays the floorplan's); a line's class is a hash of its 256 B chunk into
+ * the partition's slice count (l2.c hit_lat).  Which chunks a GPC reaches
+ * fast is the chip's own and not known: the draw stands for it, and the
+ * GPCs' agreement is left out.  validate's e11 section computes each of
+ * these figures from the capture and from the model (validate_l2map.c). */
+static void route_spread(const cfg *c, const topo *t, mem_l2_geo *g)
+{
+    int np = g->nparts, ns = c->l2_slices_per_partition, n = g->nsms;
+    g->route_ps = NULL;
+    g->nroutes = ns;
+    if (c->l2_route_spread_ps <= 0)
+        return;
+    g->route_ps = xcalloc((size_t)n * (size_t)(np * ns), sizeof *g->route_ps);
+    double *d = xcalloc((size_t)ns, sizeof *d);
+    for (int i = 0; i < n; i++)
+        for (int p = 0; p < np; p++) {
+            double mean = 0;
+            for (int k = 0; k < ns; k++) {
+                uint64_t h = sk_mix64(c->seed ^ sk_mix64(0x726f757465ull ^ ((uint64_t)t->sm[i].gpc << 32) ^
+                                                         (uint64_t)(p * ns + k)));
+                d[k] = ((double)(h >> 11) * 0x1p-53 - 0.5) * c->l2_route_spread_ps;
+                mean += d[k] / ns;
+            }
+            for (int k = 0; k < ns; k++)
+                g->route_ps[((size_t)i * np + p) * ns + k] = (int32_t)llround(d[k] - mean);
+        }
+    free(d);
+}
+
 static int build_geo(const cfg *c, const topo *t, const si_floorplan *fp, mem_l2_geo *g)
 {
     int np = c->l2_partitions, n = t->nsms;
@@ -180,6 +223,7 @@ static int build_geo(const cfg *c, const topo *t, const si_floorplan *fp, mem_l2
     free(gx);
     free(gn);
     free(ghome);
+    route_spread(c, t, g);
     return 0;
 }
 

@@ -16,9 +16,10 @@
  * its lookup; a miss's when the next level returns them.  A load flagged
  * MEM_F_BYPASS_L1 (ld.cg, volatile) is not looked up or kept, but still
  * needs an MSHR for its request (a pool of the same size).  The miss path
- * hands the next level one line's request at a time, memory.l1.
- * request_cycles apart (E23: a warp load's cost from the L2 grows ~2
- * cycles a line, whatever its sectors).
+ * hands the next level one line's request at a time,
+ * memory.l1.request_millicycles / 1000 SM cycles apart (E23: a warp load's
+ * cost from the L2 grows with its lines, whatever its sectors: 1.6 cycles
+ * a line beside the L2 routes' spread, l2.c hit_lat).
  *
  * The data a load brings from L2 (a miss's sectors, a bypassing load's)
  * enter the SM through its port of memory.l1.l2_port_gbps (0: unlimited),
@@ -54,8 +55,8 @@ typedef struct l1_state {
     ps_t store_port_free;         /* the request port is busy with store data until then */
     ps_t store_port_ps[9];        /* its time for n = 0..8 sectors (0: unlimited) */
     int store_bytes_per_cycle;
-    int request_cycles;           /* memory.l1.request_cycles */
-    ps_t req_ps;                  /* request_cycles at the current clock */
+    int request_millicycles;      /* memory.l1.request_millicycles */
+    ps_t req_ps;                  /* request_millicycles at the current clock */
     ps_t req_free_ps;             /* the miss path takes its next line's request then */
     ps_t port_free_ps;
     uint64_t fs_per_cycle;
@@ -370,7 +371,7 @@ void mem_l1_set_mhz(mem_level *l, int mhz)
     /* per request these were two divisions a line: the same formulas, once
      * per clock change */
     s->hit_ps = (ps_t)((uint64_t)s->hit_cycles * s->fs_per_cycle / 1000);
-    s->req_ps = (ps_t)((uint64_t)s->request_cycles * s->fs_per_cycle / 1000);
+    s->req_ps = (ps_t)((uint64_t)s->request_millicycles * s->fs_per_cycle / 1000000);
     for (unsigned n = 0; n < SK_ARRAY_LEN(s->port_ps); n++) {
         s->port_ps[n] = sectors_ps(s, n, s->bytes_per_cycle);
         s->store_port_ps[n] = s->store_bytes_per_cycle > 0 ? sectors_ps(s, n, s->store_bytes_per_cycle) : 0;
@@ -397,7 +398,7 @@ mem_level *mem_l1_create(const cfg *c, int sm, uint64_t l1_bytes, mem_level *nex
     s->hit_cycles = c->l1_hit_cycles;
     s->bytes_per_cycle = c->l1_bytes_per_cycle;
     s->store_bytes_per_cycle = c->l1_store_bytes_per_cycle;
-    s->request_cycles = c->l1_request_cycles;
+    s->request_millicycles = c->l1_request_millicycles;
     s->next = next;
     s->stats = stats;
     if (c->l1_l2_port_gbps > 0) {

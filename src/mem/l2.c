@@ -217,13 +217,33 @@ static ps_t remote_fetch(void *ud, uint64_t line_addr, unsigned smask, ps_t t)
     return f + (s->remote_ps - half);
 }
 
+/* The chip's L2 latency repeats for the two lines of a 256 B chunk and not
+ * across chunks (E11's l2map, hier.c route_spread): a line's route class is
+ * its chunk's. */
+#define L2_ROUTE_CHUNK_SHIFT 8
+
+/* The unloaded hit latency from SM sm through its home partition to the
+ * slice of partition `to` that holds line, out and back: the floorplan's
+ * route to the home partition, plus the GPC's own route to the line's
+ * class there (memory.l2.route_spread_ps), never below 0. */
+static ps_t hit_lat(const l2_state *s, int sm, int to, uint64_t line)
+{
+    ps_t lat = s->geo.lat_ps[sm * s->nparts + s->geo.home[sm]];
+    if (s->geo.route_ps) {
+        int k = mem_slice_of(line >> L2_ROUTE_CHUNK_SHIFT, s->geo.nroutes);
+        lat += s->geo.route_ps[((size_t)sm * (size_t)s->nparts + (size_t)to) * (size_t)s->geo.nroutes + (size_t)k];
+        lat = SK_MAX(lat, 0);
+    }
+    return lat;
+}
+
 static ps_t l2_load_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps_t t)
 {
     mem_stats *st = &s->stats[sm];
     int p = s->geo.home[sm];
     int q = mem_partition_of(line, s->nparts, s->hash_mask, s->frame_bit);
     unsigned n = (unsigned)mem_nsectors(smask);
-    ps_t lat = s->geo.lat_ps[sm * s->nparts + p], half = lat / 2;
+    ps_t lat = hit_lat(s, sm, q == p || s->replicate ? p : q, line), half = lat / 2;
     st->l2_sectors += n;
     st->noc_sector_um += (uint64_t)n * s->geo.dist_um[sm * s->nparts + p];
     mem_cache_res res = { 0 };
@@ -267,7 +287,7 @@ static ps_t l2_store_line(l2_state *s, int sm, uint64_t line, unsigned smask, ps
     int p = s->geo.home[sm];
     int q = mem_partition_of(line, s->nparts, s->hash_mask, s->frame_bit);
     unsigned n = (unsigned)mem_nsectors(smask);
-    ps_t lat = s->geo.lat_ps[sm * s->nparts + p], half = lat / 2;
+    ps_t lat = hit_lat(s, sm, q, line), half = lat / 2;
     st->l2_sectors += n;
     st->noc_sector_um += (uint64_t)n * s->geo.dist_um[sm * s->nparts + p];
     ps_t at = t + half;
@@ -360,6 +380,7 @@ static void l2_destroy(mem_level *l)
     free(s->geo.home);
     free(s->geo.lat_ps);
     free(s->geo.dist_um);
+    free(s->geo.route_ps);
     free(s);
     free(l);
 }

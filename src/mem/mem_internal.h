@@ -65,6 +65,10 @@ typedef struct mem_l2_geo {
                                through its home crossbar (remote adds the fabric) */
     uint32_t *dist_um;      /* nsms * nparts: route length from SM to partition centre */
     uint32_t fabric_um;     /* between the partitions' centres */
+    int32_t *route_ps;      /* nsms * nparts * nroutes, or NULL: the offset of each
+                               route class on the SM's hit latency (its GPC's route to
+                               the class's slice, out and back: hier.c route_spread) */
+    int nroutes;            /* route classes a partition (its slice count) */
 } mem_l2_geo;
 
 /* The L2 over `next` (HBM); takes ownership of geo's arrays, not of next. */

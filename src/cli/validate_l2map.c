@@ -1,0 +1,360 @@
+/* validate_l2map.c -- E11's l2map against the model's L2 routes
+ * (validation/h200 README "E11", tools/capture/cap_mem.cu `l2map`): every SM
+ * s read line s mod 32 of each of 384 pages twice with ld.global.cg, the
+ * second read an L2 hit in the SM's half (a far line's replica).  Those
+ * hits differ line by line and repeat, and what they follow is what
+ * memory.l2.route_spread_ps models (src/mem/hier.c route_spread): each row
+ * here is computed from the capture and from the same reads on the model's
+ * hierarchy, alike on both sides.
+ *
+ * Per SM and page, the hit less the SM's mean and the page's mean (a
+ * two-way decomposition over the hits kept: within 0.5-1.35 times the
+ * median, which drops the few slow outliers) leaves each line's route; its
+ * s.d. set the width (fitted).  The SMs' means spread too (predicted: the
+ * model's come from the floorplan alone).  Then the correlation of two
+ * SMs' routes over their common pages: SMs of one GPC reading the same
+ * 256 B chunk (lines 2k and 2k + 1, or the same line), SMs of one GPC
+ * reading other chunks of the page, and SMs of different GPCs with one home
+ * reading the same chunk (the model draws each GPC's routes apart: the
+ * chip's GPCs agree or oppose, which it leaves out).  Measured numbers
+ * come from the capture files, never from here. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <fnmatch.h>
+#include <unistd.h>
+#include "cli.h"
+#include "skewsim/memsys.h"
+#include "skewsim/topo.h"
+
+#define LM_PAGES 384
+#define LM_KEEP_LO 0.5
+#define LM_KEEP_HI 1.35
+#define LM_MEAN_TOL 0.25        /* the SMs' means' s.d., relative */
+
+typedef struct lm_map {
+    int nsm;
+    double *x;                  /* nsm * LM_PAGES second reads, cycles; NAN: none */
+} lm_map;
+
+/* pages.csv (page,offset_bytes,va): every page's address. */
+static int lm_pages(const char *path, uint64_t va[LM_PAGES], sk_error *e)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open (tools/capture/cap_mem DIR l2map)", path);
+    char line[256];
+    long lineno = 0;
+    int n = 0, rc = 0;
+    while (rc == 0 && e11_next_line(f, line, sizeof line, &lineno)) {
+        long page;
+        long long off;
+        unsigned long long a;
+        if (sscanf(line, "%ld,%lld,%llx", &page, &off, &a) != 3 || page != n || n >= LM_PAGES || a == 0)
+            rc = sk_errorf(e, SK_EIO, "%s:%ld: '%.60s': expected page,offset_bytes,va with pages 0..%d in order",
+                           path, lineno, line, LM_PAGES - 1);
+        else
+            va[n++] = a;
+    }
+    fclose(f);
+    if (rc == 0 && n != LM_PAGES)
+        rc = sk_errorf(e, SK_EIO, "%s: %d pages, expected %d", path, n, LM_PAGES);
+    return rc;
+}
+
+/* l2map.csv.gz's `self` rows (mode,warm_sm,sm,page,cycles1,cycles2). */
+static int lm_load(const char *path, int nsm, lm_map *m, sk_error *e)
+{
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        return sk_errorf(e, SK_EIO, "%s: cannot open (tools/capture/cap_mem DIR l2map)", path);
+    m->nsm = nsm;
+    m->x = xcalloc((size_t)nsm * LM_PAGES, sizeof *m->x);
+    for (size_t i = 0; i < (size_t)nsm * LM_PAGES; i++)
+        m->x[i] = NAN;
+    char line[256];
+    long lineno = 0;
+    int rc = 0;
+    while (rc == 0 && e11_gz_next_line(f, line, sizeof line, &lineno)) {
+        char mode[16];
+        long warm, smn, page;
+        double c1, c2;
+        if (sscanf(line, "%15[^,],%ld,%ld,%ld,%lf,%lf", mode, &warm, &smn, &page, &c1, &c2) != 6 || smn < 0 ||
+            smn >= nsm || page < 0 || page >= LM_PAGES || !(c2 > 0 && c2 < 1e9)) {
+            rc = sk_errorf(e, SK_EIO,
+                           "%s:%ld: '%.60s': expected mode,warm_sm,sm,page,cycles1,cycles2 with SMs 0..%d, "
+                           "pages 0..%d and cycles in (0, 1e9)",
+                           path, lineno, line, nsm - 1, LM_PAGES - 1);
+            break;
+        }
+        if (strcmp(mode, "self") == 0)
+            m->x[smn * LM_PAGES + page] = c2;
+    }
+    return e11_gz_close(f, path, lineno, rc, e);
+}
+
+/* The same reads on the model: SM s's first read of line s mod 32 of each
+ * page, then its second, one at a time (an unloaded hierarchy), in cycles
+ * of the SM clock. */
+static int lm_model(const cfg *c, const topo *t, const uint64_t va[LM_PAGES], lm_map *m, sk_error *e)
+{
+    mem_hier *h = mem_hier_create(c, t, NULL, e);
+    if (!h)
+        return e->code;
+    m->nsm = t->nsms;
+    m->x = xcalloc((size_t)t->nsms * LM_PAGES, sizeof *m->x);
+    const double cyc_ps = 1e6 / c->sm_mhz;
+    ps_t now = 0;
+    for (int s = 0; s < t->nsms; s++)
+        for (int p = 0; p < LM_PAGES; p++) {
+            uint64_t a[32] = { va[p] + (uint64_t)(s % 32) * 128 };
+            mem_req r = { .sm = s, .op = MEM_LOAD, .flags = MEM_F_BYPASS_L1, .lane_bytes = 4, .mask = 1,
+                          .addr = a, .bytes = 4, .t = now };
+            now = mem_access(mem_hier_l1(h, s), &r) + 1000000;
+            r.t = now;
+            ps_t d = mem_access(mem_hier_l1(h, s), &r);
+            m->x[s * LM_PAGES + p] = (double)(d - now) / cyc_ps;
+            now = d + 1000000;
+        }
+    mem_hier_destroy(h);
+    return 0;
+}
+
+typedef struct lm_stats {
+    double spread, means;       /* s.d. of the routes and of the SMs' means, cycles */
+    double r_chunk_gpc, r_other_gpc, r_chunk_far_sd;
+    int n_chunk_gpc, n_other_gpc, n_chunk_far;
+} lm_stats;
+
+static double lm_corr(const double *a, const double *b)
+{
+    double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+    int n = 0;
+    for (int p = 0; p < LM_PAGES; p++)
+        if (!isnan(a[p]) && !isnan(b[p])) {
+            sa += a[p];
+            sb += b[p];
+            saa += a[p] * a[p];
+            sbb += b[p] * b[p];
+            sab += a[p] * b[p];
+            n++;
+        }
+    if (n < 16)
+        return NAN;
+    double va = saa - sa * sa / n, vb = sbb - sb * sb / n;
+    return va > 0 && vb > 0 ? (sab - sa * sb / n) / sqrt(va * vb) : NAN;
+}
+
+/* The statistics above, of m (its hits kept, the rest set NAN), with the
+ * chip's SM-to-GPC map and home partitions (h) from the model's topology. */
+static void lm_stats_of(lm_map *m, const topo *t, const int *home, lm_stats *o)
+{
+    int ns = m->nsm, n = ns * LM_PAGES;
+    double *v = xcalloc((size_t)n, sizeof *v);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!isnan(m->x[i]))
+            v[k++] = m->x[i];
+    double med = k ? e11_median(v, (size_t)k) : NAN;
+    free(v);
+    for (int i = 0; i < n; i++)
+        if (!(m->x[i] >= LM_KEEP_LO * med && m->x[i] <= LM_KEEP_HI * med))
+            m->x[i] = NAN;
+    double *ms = xcalloc((size_t)ns, sizeof *ms), *mp = xcalloc(LM_PAGES, sizeof *mp), grand = 0;
+    int *cs = xcalloc((size_t)ns, sizeof *cs), *cp = xcalloc(LM_PAGES, sizeof *cp), cg = 0;
+    for (int s = 0; s < ns; s++)
+        for (int p = 0; p < LM_PAGES; p++) {
+            double x = m->x[s * LM_PAGES + p];
+            if (isnan(x))
+                continue;
+            ms[s] += x;
+            cs[s]++;
+            grand += x;
+            cg++;
+        }
+    for (int s = 0; s < ns; s++)
+        ms[s] = cs[s] ? ms[s] / cs[s] : NAN;
+    grand = cg ? grand / cg : NAN;
+    for (int s = 0; s < ns; s++)
+        for (int p = 0; p < LM_PAGES; p++) {
+            double x = m->x[s * LM_PAGES + p];
+            if (!isnan(x)) {
+                mp[p] += x - ms[s];
+                cp[p]++;
+            }
+        }
+    double ss = 0, sdev = 0, smm = 0;
+    int nr = 0, nm = 0;
+    for (int s = 0; s < ns; s++) {
+        for (int p = 0; p < LM_PAGES; p++) {
+            double *x = &m->x[s * LM_PAGES + p];
+            if (isnan(*x))
+                continue;
+            *x -= ms[s] + mp[p] / cp[p];
+            ss += *x * *x;
+            nr++;
+        }
+        if (cs[s]) {
+            sdev += ms[s] - grand;
+            smm += (ms[s] - grand) * (ms[s] - grand);
+            nm++;
+        }
+    }
+    o->spread = nr ? sqrt(ss / nr) : NAN;
+    o->means = nm > 1 ? sqrt((smm - sdev * sdev / nm) / (nm - 1)) : NAN;
+    /* pairs of SMs: the same 256 B chunk when their lines differ only in bit 0 */
+    double r1 = 0, r2 = 0, r3 = 0, r33 = 0;
+    int n1 = 0, n2 = 0, n3 = 0;
+    for (int a = 0; a < ns; a++)
+        for (int b = a + 1; b < ns; b++) {
+            int chunk = (a % 32) / 2 == (b % 32) / 2, gpc = t->sm[a].gpc == t->sm[b].gpc;
+            if (home[a] != home[b] || (gpc && t->sm[a].tpc == t->sm[b].tpc))
+                continue;
+            double r = lm_corr(&m->x[a * LM_PAGES], &m->x[b * LM_PAGES]);
+            if (isnan(r))
+                continue;
+            if (gpc && chunk) {
+                r1 += r;
+                n1++;
+            } else if (gpc) {
+                r2 += r;
+                n2++;
+            } else if (chunk) {
+                r3 += r;
+                r33 += r * r;
+                n3++;
+            }
+        }
+    o->r_chunk_gpc = n1 ? r1 / n1 : NAN;
+    o->r_other_gpc = n2 ? r2 / n2 : NAN;
+    o->r_chunk_far_sd = n3 > 1 ? sqrt((r33 - r3 * r3 / n3) / (n3 - 1)) : NAN;
+    o->n_chunk_gpc = n1;
+    o->n_other_gpc = n2;
+    o->n_chunk_far = n3;
+    free(ms);
+    free(mp);
+    free(cs);
+    free(cp);
+}
+
+static void lm_info(const char *what, double chip, double model, const char *note)
+{
+    printf("%-6s %-34s %9.2f %9.2f        %s\n", "info", what, chip, model, note);
+}
+
+/* One judged row: model against chip within tol, relative. */
+static void lm_judged(const char *what, double chip, double model, double tol, const char *note, int *fails)
+{
+    double err = (model - chip) / chip;
+    int ok = fabs(err) <= tol;
+    printf("%-6s %-34s %9.2f %9.2f cyc   %+6.1f %%  predicted (%s)\n", ok ? "PASS" : "FAIL", what, chip, model,
+           100 * err, note);
+    if (!ok)
+        (*fails)++;
+}
+
+#define LM_MAX_RUNS 8
+#define LM_SPREAD_TOL 0.15      /* a further chip's route s.d., relative */
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The captures in DIR/capture: l2map.csv.gz (E11's, which the width was
+ * fitted on) and l2map_TAG.csv.gz (further runs, each beside its
+ * pages_TAG.csv), sorted; their count (at most LM_MAX_RUNS), or -1 where
+ * the folder cannot be read.  readdir, not glob: a directory name holding
+ * [, * or ? must not be read as a pattern. */
+static int lm_list(const char *dir, char names[LM_MAX_RUNS][256])
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/capture", dir);
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    char *found[LM_MAX_RUNS];
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) && n < LM_MAX_RUNS)
+        if (fnmatch("l2map*.csv.gz", de->d_name, 0) == 0 && strlen(de->d_name) < 256)
+            found[n++] = xstrdup(de->d_name);
+    closedir(d);
+    qsort(found, (size_t)n, sizeof *found, cmp_name);
+    for (int i = 0; i < n; i++) {
+        snprintf(names[i], 256, "%s", found[i]);
+        free(found[i]);
+    }
+    return n;
+}
+
+int validate_l2map_has_capture(const char *dir)
+{
+    char names[LM_MAX_RUNS][256];
+    return lm_list(dir, names) > 0;
+}
+
+int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
+{
+    char names[LM_MAX_RUNS][256];
+    int nrun = lm_list(dir, names);
+    if (nrun <= 0)
+        return nrun < 0 ? sk_errorf(e, SK_EIO, "%s/capture: cannot read the folder", dir) : 0;
+    topo t;
+    if (topo_build(&t, c, e) < 0)
+        return e->code;
+    int *home = xcalloc((size_t)t.nsms, sizeof *home);
+    mem_hier *h = mem_hier_create(c, &t, NULL, e);
+    int rc = h ? 0 : e->code;
+    for (int s = 0; h && s < t.nsms; s++)
+        home[s] = mem_hier_home(h, s);     /* the chip's since E11 (test_homes_measured) */
+    mem_hier_destroy(h);
+    /* every capture read and simulated before a row is printed */
+    lm_stats sc[LM_MAX_RUNS], so[LM_MAX_RUNS];
+    char tag[LM_MAX_RUNS][256];
+    for (int r = 0; r < nrun && rc == 0; r++) {
+        char path[4096], ppath[4096];
+        size_t len = strlen(names[r]);
+        snprintf(tag[r], sizeof tag[r], "%.*s", (int)(len - strlen("l2map") - strlen(".csv.gz")),
+                 names[r] + strlen("l2map"));
+        snprintf(path, sizeof path, "%s/capture/%s", dir, names[r]);
+        snprintf(ppath, sizeof ppath, "%s/capture/pages%s.csv", dir, tag[r]);
+        uint64_t va[LM_PAGES];
+        lm_map chip = { 0 }, model = { 0 };
+        rc = lm_pages(ppath, va, e);
+        if (rc == 0)
+            rc = lm_load(path, t.nsms, &chip, e);
+        if (rc == 0)
+            rc = lm_model(c, &t, va, &model, e);
+        if (rc == 0) {
+            lm_stats_of(&chip, &t, home, &sc[r]);
+            lm_stats_of(&model, &t, home, &so[r]);
+        }
+        free(chip.x);
+        free(model.x);
+    }
+    for (int r = 0; r < nrun && rc == 0; r++) {
+        printf("\nE11 l2map%s: each SM's L2 hits by line, less the SM's and the line's means (cycles;"
+               " memory.l2.route_spread_ps=%d)\n", tag[r], c->l2_route_spread_ps);
+        printf("%-6s %-34s %9s %9s\n", "", "", "measured", "simulated");
+        /* the width was fitted on E11's capture; another chip's tests it */
+        if (tag[r][0])
+            lm_judged("route s.d., per SM and line", sc[r].spread, so[r].spread, LM_SPREAD_TOL,
+                      "the width fitted on l2map.csv.gz", fails);
+        else
+            lm_info("route s.d., per SM and line", sc[r].spread, so[r].spread, "fitted (route_spread_ps)");
+        lm_judged("the SMs' means, s.d.", sc[r].means, so[r].means, LM_MEAN_TOL, "the floorplan's routes", fails);
+        char what[64];
+        snprintf(what, sizeof what, "r, one chunk, one GPC (%d pairs)", sc[r].n_chunk_gpc);
+        lm_info(what, sc[r].r_chunk_gpc, so[r].r_chunk_gpc, "fitted (drawn per GPC)");
+        snprintf(what, sizeof what, "r, other chunks, one GPC (%d)", sc[r].n_other_gpc);
+        lm_info(what, sc[r].r_other_gpc, so[r].r_other_gpc, "fitted (drawn per 256 B chunk)");
+        snprintf(what, sizeof what, "s.d. of r, one chunk, 2 GPCs (%d)", sc[r].n_chunk_far);
+        lm_info(what, sc[r].r_chunk_far_sd, so[r].r_chunk_far_sd, "not modelled (GPCs agree or oppose)");
+    }
+    free(home);
+    topo_free(&t);
+    return rc;
+}
