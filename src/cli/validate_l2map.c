@@ -97,12 +97,15 @@ static int lm_load(const char *path, int nsm, lm_map *m, sk_error *e)
 
 /* The same reads on the model: SM s's first read of line s mod 32 of each
  * page, then its second, one at a time (an unloaded hierarchy), in cycles
- * of the SM clock. */
-static int lm_model(const cfg *c, const topo *t, const uint64_t va[LM_PAGES], lm_map *m, sk_error *e)
+ * of the SM clock; and each SM's home partition into home[] (the chip's
+ * since E11: test_homes_measured). */
+static int lm_model(const cfg *c, const topo *t, const uint64_t va[LM_PAGES], lm_map *m, int *home, sk_error *e)
 {
     mem_hier *h = mem_hier_create(c, t, NULL, e);
     if (!h)
         return e->code;
+    for (int s = 0; s < t->nsms; s++)
+        home[s] = mem_hier_home(h, s);
     m->nsm = t->nsms;
     m->x = xcalloc((size_t)t->nsms * LM_PAGES, sizeof *m->x);
     const double cyc_ps = 1e6 / c->sm_mhz;
@@ -305,12 +308,7 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
     topo t;
     if (topo_build(&t, c, e) < 0)
         return e->code;
-    int *home = xcalloc((size_t)t.nsms, sizeof *home);
-    mem_hier *h = mem_hier_create(c, &t, NULL, e);
-    int rc = h ? 0 : e->code;
-    for (int s = 0; h && s < t.nsms; s++)
-        home[s] = mem_hier_home(h, s);     /* the chip's since E11 (test_homes_measured) */
-    mem_hier_destroy(h);
+    int *home = xcalloc((size_t)t.nsms, sizeof *home), rc = 0;
     /* every capture read and simulated before a row is printed */
     lm_stats sc[LM_MAX_RUNS], so[LM_MAX_RUNS];
     char tag[LM_MAX_RUNS][256];
@@ -327,7 +325,7 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
         if (rc == 0)
             rc = lm_load(path, t.nsms, &chip, e);
         if (rc == 0)
-            rc = lm_model(c, &t, va, &model, e);
+            rc = lm_model(c, &t, va, &model, home, e);
         if (rc == 0) {
             lm_stats_of(&chip, &t, home, &sc[r]);
             lm_stats_of(&model, &t, home, &so[r]);
