@@ -126,7 +126,7 @@ static uint64_t l1_after_carveout(const cfg *c, uint64_t smem)
  * stays the floorplan's); a line's class is a hash of its 256 B chunk into
  * the partition's slice count (l2.c hit_lat).  Which chunks a GPC reaches
  * fast is the chip's own and not known: the draw stands for it, and the
- * GPCs' agreement is left out.  validate's e11 section computes each of
+ * GPCs' agreement is left out.  validate's l2map section computes each of
  * these figures from the capture and from the model (validate_l2map.c). */
 static void route_spread(const cfg *c, const topo *t, mem_l2_geo *g)
 {
