@@ -707,17 +707,56 @@ START_TEST(test_homes_from_floorplan)
     }
     ck_assert_int_eq(n[0], 64);
     ck_assert_int_eq(n[1], 64);
-    /* latencies differ per SM and grow with the route; far = near + remote */
-    ps_t lo = PS_MAX, hi = 0;
+    /* the route leaves from the GPC's hub (its SMs' centroid): this
+     * symmetric die puts every hub as far from its partition, and with no
+     * TPC chains (the default) every SM sees one latency; far = near + remote */
+    ps_t near0 = mem_hier_l2_hit_ps(h, 0, mem_hier_home(h, 0));
     for (int i = 0; i < t.nsms; i++) {
         int home = mem_hier_home(h, i);
         ps_t near = mem_hier_l2_hit_ps(h, i, home), far = mem_hier_l2_hit_ps(h, i, 1 - home);
         ck_assert_int_eq(far - near, c.l2_remote_ps);
         ck_assert_int_gt(near, c.l2_hit_ps);
-        lo = SK_MIN(lo, near);
-        hi = SK_MAX(hi, near);
+        ck_assert_int_eq(near, near0);
     }
-    ck_assert_int_gt(hi - lo, 1000);   /* at 100 ps/mm, > 5 mm of route apart */
+    mem_hier_destroy(h);
+    topo_free(&t);
+
+    /* TPC chains: 3 chains, 1000 ps a TPC passed, chains offset 0, 200, 500
+     * ps.  8 TPCs a GPC (gpc_major: SM 2k, 2k + 1 are TPC k of GPC 0): chains
+     * of 3, 3, 2; k = 0 passes 2 TPCs, k = 7 none.  Centred: one shift for
+     * every SM, minus the mean chain. */
+    cfg_with(&c, &t, "memory.model=hierarchy", "topology.cpcs_per_gpc=3", "memory.l2.tpc_hop_ps=1000",
+             "memory.l2.cpc_ps=0,200,500", NULL);
+    h = hier(&c, &t);
+    ck_assert_int_eq(c.tpcs_per_gpc[0], 8);
+    double sum = 0;
+    for (int i = 0; i < t.nsms; i++) {
+        ps_t near = mem_hier_l2_hit_ps(h, i, mem_hier_home(h, i));
+        static const int off[3] = { 0, 200, 500 };
+        double want = (double)near0 + off[t.sm[i].cpc] + 1000.0 * t.sm[i].hops;
+        sum += (double)near - want;
+    }
+    double shift = sum / t.nsms;        /* the centring: one shift for every SM */
+    for (int i = 0; i < t.nsms; i++) {
+        ps_t near = mem_hier_l2_hit_ps(h, i, mem_hier_home(h, i));
+        static const int off[3] = { 0, 200, 500 };
+        double want = (double)near0 + off[t.sm[i].cpc] + 1000.0 * t.sm[i].hops + shift;
+        ck_assert_msg(fabs((double)near - want) <= 1.0, "SM %d: %llu ps, expected %.1f", i,
+                      (unsigned long long)near, want);
+    }
+    /* the shift is minus the mean chain over a GPC's 8 TPCs (every GPC alike) */
+    {
+        double mean_chain = 0;
+        for (int k = 0; k < 8; k++) {
+            int cpc = k % 3, len = (8 - cpc + 2) / 3, hops = len - 1 - k / 3;
+            static const int off[3] = { 0, 200, 500 };
+            mean_chain += (off[cpc] + 1000.0 * hops) / 8;
+        }
+        ck_assert_msg(fabs(shift + mean_chain) <= 1.0, "centring %.1f, expected %.1f", shift, -mean_chain);
+    }
+    ps_t a = mem_hier_l2_hit_ps(h, 0, mem_hier_home(h, 0));     /* GPC 0's k 0: chain 0, 2 TPCs */
+    ps_t b = mem_hier_l2_hit_ps(h, 2, mem_hier_home(h, 2));     /* k 1: chain 1, 2 TPCs */
+    ck_assert_int_eq(b - a, 200);
     mem_hier_destroy(h);
     topo_free(&t);
 
@@ -1884,6 +1923,33 @@ START_TEST(test_l2_route_spread)
         ck_assert_int_eq(oo[i], 0);
     mem_hier_destroy(h);
     topo_free(&t);
+
+    /* the H200's groups with the tail on GPC 0 (topology.tail_host_gpc):
+     * SM 128 takes GPC 0's home and routes, SM 0's on every line (lines of
+     * their partition) */
+    {
+        cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.route_spread_ps=40000", "topology.gpcs=9",
+                 "topology.tpcs_per_gpc=4,8,8,8,8,8,9,9,4", "topology.numbering=tpc_round_robin",
+                 "topology.tail_gpcs=1", "topology.tail_host_gpc=1", NULL);
+        h = hier(&c, &t);
+        ck_assert_int_eq(mem_hier_home(h, 0), mem_hier_home(h, 128));
+        uint64_t pl[256];
+        uint64_t pg = 0;
+        for (int i = 0; i < 256; i++) {
+            if (i % 32 == 0)
+                pg = addr_in(i ? pg + 4096 : 1 << 20, mem_hier_home(h, 0));
+            pl[i] = pg + (uint64_t)(i % 32) * 128;
+        }
+        ps_t o0[256], o128[256];
+        route_offsets(h, &c, 0, pl, 256, o0);
+        mem_hier_destroy(h);
+        h = hier(&c, &t);
+        route_offsets(h, &c, 128, pl, 256, o128);
+        mem_hier_destroy(h);
+        for (int i = 0; i < 256; i++)
+            ck_assert_int_eq(o0[i], o128[i]);
+        topo_free(&t);
+    }
 
     /* a spread past the hit latency itself: no route takes less than 0, so
      * a hit takes at least its sectors' time on the slice port */

@@ -474,6 +474,53 @@ static const struct { const char *yaml, *msg; } bad_sweeps[] = {
      "config: topology.random_tpcs: 72: expected less than topology.sku_tpcs (72)"},
 };
 
+/* TPC chains (topology.cpcs_per_gpc, tail_host_gpc; docs/topology.md):
+ * h200.yaml's 3 chains, worked by hand.  A GPC of 8 TPCs: k = 0..7 on
+ * chains 0,1,2,0,1,2,0,1, chain 2 one short (2 TPCs), so k 0, 1 pass 2 TPCs,
+ * k 2 one.  GPC 0 holds its 4 TPCs and the tail's 4 (k 4-7). */
+START_TEST(test_tpc_chains)
+{
+    topo t;
+    build_topo(&t, "");
+    static const struct { int sm, hub, cpc, hops; } want[] = {
+        {0, 0, 0, 2},   {1, 0, 0, 2},   {32, 0, 2, 1},  {48, 0, 0, 1},      /* GPC 0: k 0, 0, 2, 3 */
+        {2, 1, 0, 2},   {18, 1, 1, 2},  {34, 1, 2, 1},  {50, 1, 0, 1},      /* GPC 1: k 0-3 */
+        {64, 1, 1, 1},  {78, 1, 2, 0},  {92, 1, 0, 0},  {106, 1, 1, 0},     /* GPC 1: k 4-7 */
+        {44, 6, 2, 2},  {88, 6, 2, 1},  {120, 6, 2, 0}, {122, 7, 2, 0},     /* 9 TPCs: chain 2 full */
+        {124, 0, 1, 1}, {126, 0, 2, 0}, {128, 0, 0, 0}, {131, 0, 1, 0},     /* the tail on GPC 0 */
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const topo_sm *m = &t.sm[want[i].sm];
+        ck_assert_msg(m->hub_gpc == want[i].hub && m->cpc == want[i].cpc && m->hops == want[i].hops,
+                      "SM %d: hub %d cpc %d hops %d, expected %d %d %d", want[i].sm, m->hub_gpc, m->cpc,
+                      m->hops, want[i].hub, want[i].cpc, want[i].hops);
+    }
+    topo_free(&t);
+    /* no host: the tail's 4 TPCs are a group of their own (chains of 2, 1, 1) */
+    build_topo(&t, "topology: {tail_host_gpc: 0}\n");
+    ck_assert_int_eq(t.sm[124].hub_gpc, 8);
+    ck_assert_int_eq(t.sm[124].hops, 1);
+    ck_assert_int_eq(t.sm[130].cpc, 0);
+    ck_assert_int_eq(t.sm[130].hops, 0);
+    ck_assert_int_eq(t.sm[126].hops, 0);
+    topo_free(&t);
+    /* one chain: hops count down the GPC's TPCs */
+    build_topo(&t, "topology: {cpcs_per_gpc: 1, tail_host_gpc: 0}\nmemory: {l2: {cpc_ps: \"0\"}}\n");
+    ck_assert_int_eq(t.sm[2].hops, 7);
+    ck_assert_int_eq(t.sm[106].hops, 0);
+    ck_assert_int_eq(t.sm[44].hops, 6);
+    topo_free(&t);
+    /* a host that is the tail itself, or past it */
+    cfg c;
+    tu_cfg(&c, TU_H200, NULL);
+    sk_error e = {0};
+    ck_assert_int_eq(cfg_load_string(&c, "t.yaml", "topology: {tail_host_gpc: 9}\n", &e), 0);
+    ck_assert_int_eq(cfg_validate(&c, &e), SK_ECONFIG);
+    ck_assert_str_eq(e.msg, "config: topology.tail_host_gpc: 9: expected 0 or one of the 8 GPCs before the tail "
+                            "(from 1)");
+}
+END_TEST
+
 START_TEST(test_floorsweep_bad)
 {
     cfg c;
@@ -616,12 +663,17 @@ static void sms_mig3g4(unsigned char *in)      /* what topo_mig gives 3g@4 */
     topo_free(&t);
 }
 
+static void sms_one77(unsigned char *in)
+{
+    in[77] = 1;
+}
+
 /* A kernel in a green context or a MIG instance runs on its SMs only, and
  * on every one of them: sms=green:8 on GPC 0's eight, sms=rest:120 on the
  * twelve left (120-131), sms=green:128 on 0-127, and
  * sms=green:20:nocosched on the flags-1 split, SMs 0-15 and the random
  * 124-127 (E14), never GPC 0's default-flags unit; sms=mig:3g.71gb@4 on
- * exactly 3g@4's 60. */
+ * exactly 3g@4's 60; sms=sm:77 on SM 77 alone. */
 static const struct {
     const char *key;
     unsigned grid;
@@ -633,6 +685,7 @@ static const struct {
     {"sms=green:128", 264, sms_green128, 128},
     {"sms=green:20:nocosched", 200, sms_nocosched20, 20},
     {"sms=mig:3g.71gb@4", 480, sms_mig3g4, 60},
+    {"sms=sm:77", 40, sms_one77, 1},
 };
 
 START_TEST(test_partition_kernel_sms)
@@ -718,12 +771,13 @@ START_TEST(test_topo_cli)
 END_TEST
 
 /* The writer keeps sms=green:N:nocosched, sms=mig:P@S (a MIG alias is
- * written back as its H200 name), sms=l2:P and the address key part=P. */
+ * written back as its H200 name), sms=l2:P, sms=sm:ID and the address key
+ * part=P. */
 START_TEST(test_sms_keys_round_trip)
 {
     static const struct { const char *key, *written; } cases[] = {
         {"sms=rest:20:nocosched", " sms=rest:20:nocosched"}, {"sms=mig:3g@4", " sms=mig:3g.71gb@4"},
-        {"sms=mig:1g.35gb", " sms=mig:1g.35gb@0"}, {"sms=l2:1", " sms=l2:1"}};
+        {"sms=mig:1g.35gb", " sms=mig:1g.35gb@0"}, {"sms=l2:1", " sms=l2:1"}, {"sms=sm:77", " sms=sm:77"}};
     for (size_t i = 0; i < SK_ARRAY_LEN(cases); i++) {
         char *tr = tu_strf("skewsim-trace 1\nkernel k grid=4 block=32 %s\nprogram main\n"
                            "  LDG.E R1 <- R2 bytes=4 addr=0x1000 part=1\n  EXIT\nend\n"
@@ -746,6 +800,7 @@ START_TEST(test_sms_keys_round_trip)
         ck_assert_int_eq(k2.mig, k.mig);
         ck_assert_int_eq(k2.mig_start, k.mig_start);
         ck_assert_int_eq(k2.l2_part, k.l2_part);
+        ck_assert_int_eq(k2.one_sm, k.one_sm);
         ck_assert_int_eq(k2.progs[0].napats, 1);
         ck_assert_int_eq(k2.progs[0].apats[0].part, 2);       /* part=1 kept */
         char *text = tu_slurp(path, NULL);
@@ -1118,6 +1173,7 @@ Suite *topo_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_max_active_clusters_h200, 0, 16);
     tcase_add_test(tc, test_cluster_placement);
+    tcase_add_test(tc, test_tpc_chains);
     tcase_add_test(tc, test_cluster_waits_for_room);
     tcase_add_test(tc, test_cluster_fit_error);
     tcase_add_test(tc, test_cluster_key_round_trip);

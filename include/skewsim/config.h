@@ -17,6 +17,7 @@
 
 #define CFG_MAX_GPCS 32
 #define CFG_NAME_MAX 64
+#define CFG_MAX_CPCS 16            /* topology.cpcs_per_gpc's bound */
 /* Idle power-manager stages a config can list (dvfs.stage1 .. stage8). */
 #define CFG_IDLE_STAGES 8
 
@@ -93,6 +94,8 @@ typedef struct cfg {
     int numbering;                    /* topology.numbering: enum cfg_numbering */
     int tail_gpcs;                    /* topology.tail_gpcs: the last N GPCs are numbered after all others */
     int tail_max_cluster;             /* topology.tail_max_cluster: largest cluster a tail SM takes */
+    int cpcs_per_gpc;                 /* topology.cpcs_per_gpc: chains of TPCs to a GPC's hub */
+    int tail_host_gpc;                /* topology.tail_host_gpc: GPC (from 1) holding the tail TPCs; 0 none */
     int green_unit_sms;               /* topology.green_unit_sms: green-context granule */
     char floorsweep[CFG_NAME_MAX];    /* topology.floorsweep: fused TPCs, "none", "yield"; "" off */
     int die_gpcs;                     /* topology.die_gpcs */
@@ -193,6 +196,8 @@ typedef struct cfg {
     int l2_remote_ps;                 /* memory.l2.remote_ps: extra for the other partition */
     int l2_noc_ps_per_mm;             /* memory.l2.noc_ps_per_mm: route delay, each way */
     int l2_route_spread_ps;           /* memory.l2.route_spread_ps: GPC-to-slice route spread */
+    int l2_tpc_hop_ps;                /* memory.l2.tpc_hop_ps: each TPC passed on the chain, out and back */
+    char l2_cpc_ps[CFG_NAME_MAX];     /* memory.l2.cpc_ps: each chain's own offset, ps, comma-separated */
     int l2_slice_gbps;                /* memory.l2.slice_gbps: a slice's data port */
     int l2_fabric_gbps;               /* memory.l2.fabric_gbps: between partitions, each way */
     char l2_hash_bits[CFG_NAME_MAX];  /* memory.l2.hash_bits: "12,13,15,17,19" (cfg_bit_list) */
@@ -349,6 +354,10 @@ const char *const *cfg_schema_choices(size_t i);
 
 /* A list of bit numbers "12,13,15" as a mask: 0, or -1 when it is not one. */
 int cfg_bit_list(const char *s, uint64_t *mask);
+/* memory.l2.cpc_ps: one offset (ps, 0..1000000) for every chain or one per
+ * chain of topology.cpcs_per_gpc; fills out[0..cpcs_per_gpc-1] and returns
+ * 0, or -1 on a malformed or out-of-range list or a count that is neither. */
+int cfg_cpc_ps(const cfg *c, int out[CFG_MAX_CPCS]);
 
 /* Derived: total SMs and TPCs. */
 int cfg_num_sms(const cfg *c);

@@ -155,6 +155,8 @@ typedef struct kernel {
     uint8_t mig;                  /* sms=mig:PROFILE[@START]: 1 + index of topo_mig_profile_at(); 0: none */
     uint8_t mig_start;            /* its start slot */
     uint8_t l2_part;              /* sms=l2:P: 1 + P, the SMs whose home L2 partition is P; 0: none */
+    uint32_t one_sm;              /* sms=sm:ID: 1 + ID, the kernel runs on SM ID alone (a
+                                     capture's recorded SM, say); 0: none */
     uint64_t gap_ns;              /* the GPU idles this long after the previous kernel before
                                      this one launches (trace key gap_ns=; 0: back to back) */
     uint32_t stream;              /* trace key stream=: kernels of one stream run in trace order,

@@ -12,6 +12,13 @@ typedef struct topo_sm {
     int slot;          /* SM index within its TPC */
     int cgroup;        /* cluster group: the SMs one thread block cluster may span */
     int phys_gpc;      /* physical GPC of a floorswept chip (its logical gpc otherwise) */
+    /* Its TPC's place in the chains its GPC's TPCs form to the GPC's hub
+     * (docs/topology.md "TPC chains"; topology.cpcs_per_gpc): logical TPC
+     * k of a GPC is on chain k mod cpcs, and hops is how many TPCs of that
+     * chain lie between it and the hub (the chain's lowest k is its far
+     * end).  hub_gpc: the GPC whose chains it is on (a tail TPC's host,
+     * topology.tail_host_gpc; its own gpc otherwise). */
+    int cpc, hops, hub_gpc;
 } topo_sm;
 
 typedef struct topo {

@@ -48,6 +48,7 @@ typedef struct e11_chase_row {
     long hops, warm;
     double cycles;
     int cg;                   /* mode "cg": ld.global.cg */
+    int sm;                   /* the SM the timed chase ran on */
 } e11_chase_row;
 int e11_chase_next(FILE *f, e11_chase_row *r);
 /* One row of capture/bw.csv (kernel,bytes_ws,passes,bytes_moved,time_ns,

@@ -85,8 +85,12 @@ int e11_simulate_seq(const cfg *c, kernel *k, int n, int rc, results **out, sk_e
  * cap_mem.cu): the untimed walk of `warm` hops is a launch of its own and
  * the timed chase of `hops` a second launch, so the timed kernel meets a
  * warm L2 and an L1 that its launch invalidated (docs/memory.md): its
- * first pass over the cycle misses L1 on every line.  warm 0: one launch. */
-static int chase_cycles(const cfg *c, long long bytes, long hops, long warm, int cg, double *cyc,
+ * first pass over the cycle misses L1 on every line.  warm 0: one launch.
+ * Both on SM on_sm (sms=sm:ID), where the chip's timed chase ran (the capture
+ * records it; the untimed one's SM is not recorded, and each SM's L2
+ * latency is its own: topology.md "TPC chains"); sm < 0 or past the
+ * chip's SMs: where the dispatcher puts them. */
+static int chase_cycles(const cfg *c, long long bytes, long hops, long warm, int cg, int on_sm, double *cyc,
                         sk_error *e)
 {
     kernel k[2];
@@ -98,6 +102,9 @@ static int chase_cycles(const cfg *c, long long bytes, long hops, long warm, int
         rc = e->code;
         goto out;
     }
+    if (on_sm >= 0 && on_sm < cfg_num_sms(c))
+        for (int i = 0; i < nk; i++)
+            k[i].one_sm = (uint32_t)on_sm + 1;
     results *r = NULL;
     rc = e11_simulate(c, k, nk, &r, e);
     if (rc == 0) {
@@ -626,6 +633,7 @@ int e11_chase_next(FILE *f, e11_chase_row *r)
         if (sscanf(line, "%lld,%7[^,],%ld,%ld,%ld,%lf,%lf", &r->bytes, r->mode, &r->hops, &r->warm, &smid,
                    &r->cycles, &ns) == 7) {
             r->cg = strcmp(r->mode, "cg") == 0;
+            r->sm = (int)smid;
             return 1;
         }
     }
@@ -858,7 +866,7 @@ int validate_e11(const cfg *c0, const char *dir, int *fails, sk_error *e)
         double cyc = ch.cycles;
         int cg = ch.cg;
         double simv = NAN;
-        if ((rc = chase_cycles(&c, bytes, hops, warm, cg, &simv, e)) < 0)
+        if ((rc = chase_cycles(&c, bytes, hops, warm, cg, ch.sm, &simv, e)) < 0)
             break;
         char what[64];
         snprintf(what, sizeof what, "%s %lld KiB%s", mode, bytes / 1024, warm ? "" : " (cold)");

@@ -56,9 +56,15 @@
 #define BASE_N 128             /* ... 128 pages, 256 MiB */
 
 /* Cycles per timed hop of kernels k[0..nk-1] run in one trace (the last
- * CTA is the timed one). */
-static int timed_cycles(const cfg *c, kernel *k, int nk, long hops, double *cyc, sk_error *e)
+ * CTA is the timed one), on SM on_sm (sms=sm:ID): where the chip's chase
+ * ran, which each capture row records (each SM's L2 latency is its own:
+ * docs/topology.md "TPC chains"); on_sm < 0 or past the chip's SMs: where
+ * the dispatcher puts them. */
+static int timed_cycles(const cfg *c, kernel *k, int nk, long hops, int on_sm, double *cyc, sk_error *e)
 {
+    if (on_sm >= 0 && on_sm < cfg_num_sms(c))
+        for (int i = 0; i < nk; i++)
+            k[i].one_sm = (uint32_t)on_sm + 1;
     char path[] = "/tmp/skewsim-e20-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0)
@@ -93,19 +99,19 @@ static int timed_cycles(const cfg *c, kernel *k, int nk, long hops, double *cyc,
 }
 
 /* E20's chase: n elements `stride` apart, warmed in the same launch. */
-static int probe_cycles(const cfg *c, long long stride, long n, double *cyc, sk_error *e);
+static int probe_cycles(const cfg *c, long long stride, long n, int on_sm, double *cyc, sk_error *e);
 
 /* L1 TLB misses per timed hop of E20's chase on c: the hop's time with
  * memory.tlb.l2_hit_ps at FIT_PS less at 0 (a lone dependent chase waits
  * out every miss in full), over FIT_PS in cycles. */
 #define FIT_PS 10000
-static int probe_misses(const cfg *c0, long long stride, long n, double *m, sk_error *e)
+static int probe_misses(const cfg *c0, long long stride, long n, int on_sm, double *m, sk_error *e)
 {
     cfg c = *c0;
     double y[2] = {NAN, NAN};
     for (int k = 0; k < 2; k++) {
         c.tlb_l2_hit_ps = k ? FIT_PS : 0;
-        int rc = probe_cycles(&c, stride, n, &y[k], e);
+        int rc = probe_cycles(&c, stride, n, on_sm, &y[k], e);
         if (rc < 0)
             return rc;
     }
@@ -113,24 +119,24 @@ static int probe_misses(const cfg *c0, long long stride, long n, double *m, sk_e
     return 0;
 }
 
-static int probe_cycles(const cfg *c, long long stride, long n, double *cyc, sk_error *e)
+static int probe_cycles(const cfg *c, long long stride, long n, int on_sm, double *cyc, sk_error *e)
 {
     kernel k;
     long hops = 4096, warm = n > 4096 ? n : 4096;
     if (gen_chase_stride(&k, stride * n, hops, 1, warm, 1, (long)stride, GEN_CHASE_SPREAD, e) < 0)
         return e->code;
-    int rc = timed_cycles(c, &k, 1, hops, cyc, e);
+    int rc = timed_cycles(c, &k, 1, hops, on_sm, cyc, e);
     kernel_free(&k);
     return rc;
 }
 
 /* E11's DRAM chase: a cold launch of 4096 hops of its random line cycle. */
-static int e11_cycles(const cfg *c, long long bytes, long hops, int cg, double *cyc, sk_error *e)
+static int e11_cycles(const cfg *c, long long bytes, long hops, int cg, int on_sm, double *cyc, sk_error *e)
 {
     kernel k;
     if (gen_chase(&k, bytes, hops, 1, 0, cg, e) < 0)
         return e->code;
-    int rc = timed_cycles(c, &k, 1, hops, cyc, e);
+    int rc = timed_cycles(c, &k, 1, hops, on_sm, cyc, e);
     kernel_free(&k);
     return rc;
 }
@@ -152,6 +158,7 @@ static void extra_row(const char *what, double chip, double chip_x, double model
 typedef struct e20_row {
     long long stride;
     long n;
+    int sm;             /* the chip's SM (the row's first launch's) */
     double sum;
     int cnt;
 } e20_row;
@@ -169,20 +176,21 @@ static const char *size_name(long long b, char *buf, size_t cap)
 
 /* E20's L1 chase: n lines in order (seq) or in a random cycle, warmed by 2n
  * hops in the same launch. */
-static int l1cap_cycles(const cfg *c, long n, int seq, double *cyc, sk_error *e)
+static int l1cap_cycles(const cfg *c, long n, int seq, int on_sm, double *cyc, sk_error *e)
 {
     kernel k;
     long hops = 4096;
     if (gen_chase_stride(&k, (long long)n * 128, hops, 1, 2 * n, 0, 128, seq ? GEN_CHASE_SEQ : GEN_CHASE_RANDOM,
                          e) < 0)
         return e->code;
-    int rc = timed_cycles(c, &k, 1, hops, cyc, e);
+    int rc = timed_cycles(c, &k, 1, hops, on_sm, cyc, e);
     kernel_free(&k);
     return rc;
 }
 
 typedef struct l1cap_row {
     long kib;
+    int sm;             /* the chip's SM (the row's first launch's) */
     double seq, rnd;    /* chip cycles a hop; NAN where not measured */
 } l1cap_row;
 
@@ -214,7 +222,7 @@ static int validate_l1cap(const cfg *c, const char *dir, int *fails, sk_error *e
         if (i == nr) {
             if (nr == L1_ROWS)
                 continue;
-            rows[nr++] = (l1cap_row){kib, NAN, NAN};
+            rows[nr++] = (l1cap_row){kib, (int)smid, NAN, NAN};
         }
         *(seq ? &rows[i].seq : &rows[i].rnd) = cyc;
     }
@@ -232,7 +240,7 @@ static int validate_l1cap(const cfg *c, const char *dir, int *fails, sk_error *e
     double model[2][L1_ROWS];
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < nr; i++) {
-            int rc = l1cap_cycles(c, rows[i].kib * 1024 / 128, pass, &model[pass][i], e);
+            int rc = l1cap_cycles(c, rows[i].kib * 1024 / 128, pass, rows[i].sm, &model[pass][i], e);
             if (rc < 0)
                 return rc;
         }
@@ -284,7 +292,7 @@ int validate_e20(const cfg *c0, const char *dir, int *fails, sk_error *e)
         if (i == nr) {
             if (nr == MAX_ROWS)
                 continue;
-            rows[nr++] = (e20_row){stride, n, 0, 0};
+            rows[nr++] = (e20_row){stride, n, (int)smid, 0, 0};
         }
         rows[i].sum += cyc;    /* the launches of one case, averaged */
         rows[i].cnt++;
@@ -309,7 +317,7 @@ int validate_e20(const cfg *c0, const char *dir, int *fails, sk_error *e)
                 continue;
             }
             double chip = r->sum / r->cnt, model = NAN;
-            if ((rc = probe_cycles(&c, r->stride, r->n, &model, e)) < 0)
+            if ((rc = probe_cycles(&c, r->stride, r->n, r->sm, &model, e)) < 0)
                 break;
             if (base) {
                 chip_base = chip;
@@ -324,7 +332,7 @@ int validate_e20(const cfg *c0, const char *dir, int *fails, sk_error *e)
              * least squares of the chip's extra over the model's misses */
             double m;
             if (c.tlb_enabled && r->stride == BASE_STRIDE && r->n > BASE_N) {
-                if ((rc = probe_misses(&c, r->stride, r->n, &m, e)) < 0)
+                if ((rc = probe_misses(&c, r->stride, r->n, r->sm, &m, e)) < 0)
                     break;
                 fit_xm += (chip - chip_base) * m;
                 fit_mm += m * m;
@@ -360,7 +368,7 @@ int validate_e20(const cfg *c0, const char *dir, int *fails, sk_error *e)
         double cyc = ch.cycles;
         int cg = ch.cg;
         double model = NAN;
-        if ((rc = e11_cycles(&c, bytes, hops, cg, &model, e)) < 0)
+        if ((rc = e11_cycles(&c, bytes, hops, cg, ch.sm, &model, e)) < 0)
             break;
         if (bytes == 128ll << 20) {
             cb[cg] = cyc;

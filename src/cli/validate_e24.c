@@ -11,9 +11,9 @@
  * spreads a contiguous list perfectly, a half would keep all of it up to
  * its capacity and nothing past it; the chip's hits fall smoothly from 26
  * to 36 MiB (the README).  Simulated as `gen chase --order seq --cg 1`
- * with the two passes as warm hops in the same launch, on the SMs homed in
- * partition 0 (sms=l2:0: SM 0 takes the one CTA), part=0 or 1 for the
- * near and far lists.
+ * with the two passes as warm hops in the same launch, on SM 0 as on the
+ * chip (sms=sm:0; each SM's L2 latency is its own, docs/topology.md "TPC
+ * chains"), part=0 or 1 for the near and far lists.
  *
  * Bandwidth rows: E11's .cg stream and c = a + b at working sets between
  * E11's (capture/e24_bw.csv), and E18b's lists in 1-4 MiB steps
@@ -95,7 +95,7 @@ static int chase_cycles(const cfg *c, int cs, int mib, double *cyc, sk_error *e)
     kernel k;
     if (gen_chase_stride(&k, bytes, n, 1, 2 * n, 1, 128, GEN_CHASE_SEQ, e) < 0)
         return e->code;
-    k.l2_part = 1;   /* sms=l2:0 */
+    k.one_sm = 1;    /* sms=sm:0: the chip's chase ran on SM 0 (cap_fabric line_chase) */
     if (cs < 2)
         for (uint32_t p = 0; p < k.nprogs; p++)
             for (uint32_t i = 0; i < k.progs[p].napats; i++)

@@ -19,6 +19,7 @@
  * chip's GPCs agree or oppose, which it leaves out).  Measured numbers
  * come from the capture files, never from here. */
 #include <math.h>
+#include <gsl/gsl_multifit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@
 #define LM_KEEP_LO 0.5
 #define LM_KEEP_HI 1.35
 #define LM_MEAN_TOL 0.25        /* the SMs' means' s.d., relative */
+#define LM_MEAN_R_MIN 0.80      /* the SMs' means, the model's against the chip's: least r */
 
 typedef struct lm_map {
     int nsm;
@@ -127,6 +129,11 @@ static int lm_model(const cfg *c, const topo *t, const uint64_t va[LM_PAGES], lm
 
 typedef struct lm_stats {
     double spread, means;       /* s.d. of the routes and of the SMs' means, cycles */
+    double *sm_mean;            /* owned: each SM's mean hit less the chip's, cycles (NAN: none) */
+    /* the SMs' means fitted by their TPC chains (topo_sm.cpc, hops): each
+     * chain's offset from chain 0's and the step per TPC passed, cycles */
+    double chain_cpc[CFG_MAX_CPCS], chain_hop;
+    int chain_ok;
     double r_chunk_gpc, r_other_gpc, r_chunk_far_sd;
     int n_chunk_gpc, n_other_gpc, n_chunk_far;
 } lm_stats;
@@ -150,9 +157,68 @@ static double lm_corr(const double *a, const double *b)
     return va > 0 && vb > 0 ? (sab - sa * sb / n) / sqrt(va * vb) : NAN;
 }
 
+/* Least squares over the SMs with a mean: mean = a + cpc offset (chain 0's
+ * none) + hop x hops (GSL's SVD fit; chain_ok 0 when too few SMs). */
+static void lm_chain_fit(lm_stats *o, const topo *t, int ns, int ncpc)
+{
+    int np = ncpc + 1, n = 0;
+    o->chain_ok = 0;
+    o->chain_hop = NAN;
+    for (int k = 0; k < CFG_MAX_CPCS; k++)
+        o->chain_cpc[k] = k ? NAN : 0;
+    for (int s = 0; s < ns; s++)
+        n += !isnan(o->sm_mean[s]);
+    if (n < 2 * np)
+        return;
+    gsl_matrix *X = gsl_matrix_calloc((size_t)n, (size_t)np), *cov = gsl_matrix_alloc((size_t)np, (size_t)np);
+    gsl_vector *y = gsl_vector_alloc((size_t)n), *b = gsl_vector_alloc((size_t)np);
+    gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc((size_t)n, (size_t)np);
+    int i = 0;
+    for (int s = 0; s < ns; s++) {
+        if (isnan(o->sm_mean[s]))
+            continue;
+        gsl_matrix_set(X, (size_t)i, 0, 1.0);
+        if (t->sm[s].cpc > 0)
+            gsl_matrix_set(X, (size_t)i, (size_t)t->sm[s].cpc, 1.0);
+        gsl_matrix_set(X, (size_t)i, (size_t)ncpc, (double)t->sm[s].hops);
+        gsl_vector_set(y, (size_t)i, o->sm_mean[s]);
+        i++;
+    }
+    double chisq;
+    if (gsl_multifit_linear(X, y, b, cov, &chisq, w) == 0) {
+        for (int k = 1; k < ncpc; k++)
+            o->chain_cpc[k] = gsl_vector_get(b, (size_t)k);
+        o->chain_hop = gsl_vector_get(b, (size_t)ncpc);
+        o->chain_ok = 1;
+    }
+    gsl_multifit_linear_free(w);
+    gsl_vector_free(b);
+    gsl_vector_free(y);
+    gsl_matrix_free(cov);
+    gsl_matrix_free(X);
+}
+
+/* Pearson's r of two SM vectors over the SMs both have. */
+static double lm_corr_sm(const double *a, const double *b, int ns)
+{
+    double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+    int n = 0;
+    for (int s = 0; s < ns; s++)
+        if (!isnan(a[s]) && !isnan(b[s])) {
+            sa += a[s];
+            sb += b[s];
+            saa += a[s] * a[s];
+            sbb += b[s] * b[s];
+            sab += a[s] * b[s];
+            n++;
+        }
+    double va = saa - sa * sa / n, vb = sbb - sb * sb / n;
+    return n > 2 && va > 0 && vb > 0 ? (sab - sa * sb / n) / sqrt(va * vb) : NAN;
+}
+
 /* The statistics above, of m (its hits kept, the rest set NAN), with the
  * chip's SM-to-GPC map and home partitions (h) from the model's topology. */
-static void lm_stats_of(lm_map *m, const topo *t, const int *home, lm_stats *o)
+static void lm_stats_of(lm_map *m, const topo *t, const int *home, int ncpc, lm_stats *o)
 {
     int ns = m->nsm, n = ns * LM_PAGES;
     double *v = xcalloc((size_t)n, sizeof *v);
@@ -207,13 +273,18 @@ static void lm_stats_of(lm_map *m, const topo *t, const int *home, lm_stats *o)
     }
     o->spread = nr ? sqrt(ss / nr) : NAN;
     o->means = nm > 1 ? sqrt((smm - sdev * sdev / nm) / (nm - 1)) : NAN;
+    o->sm_mean = xcalloc((size_t)ns, sizeof *o->sm_mean);
+    for (int s = 0; s < ns; s++)
+        o->sm_mean[s] = cs[s] ? ms[s] - grand : NAN;
+    lm_chain_fit(o, t, ns, ncpc);
     /* pairs of SMs: the same 256 B chunk when their lines differ only in bit 0 */
     double r1 = 0, r2 = 0, r3 = 0, r33 = 0;
     int n1 = 0, n2 = 0, n3 = 0;
     for (int a = 0; a < ns; a++)
         for (int b = a + 1; b < ns; b++) {
-            int chunk = (a % 32) / 2 == (b % 32) / 2, gpc = t->sm[a].gpc == t->sm[b].gpc;
-            if (home[a] != home[b] || (gpc && t->sm[a].tpc == t->sm[b].tpc))
+            /* a tail TPC with a host is of its host's GPC (topo_sm.hub_gpc) */
+            int chunk = (a % 32) / 2 == (b % 32) / 2, gpc = t->sm[a].hub_gpc == t->sm[b].hub_gpc;
+            if (home[a] != home[b] || t->sm[a].tpc_global == t->sm[b].tpc_global)
                 continue;
             double r = lm_corr(&m->x[a * LM_PAGES], &m->x[b * LM_PAGES]);
             if (isnan(r))
@@ -248,12 +319,22 @@ static void lm_info(const char *what, double chip, double model, const char *not
 }
 
 /* One judged row: model against chip within tol, relative. */
-static void lm_judged(const char *what, double chip, double model, double tol, const char *note, int *fails)
+static void lm_judged(const char *what, double chip, double model, double tol, const char *kind, const char *note,
+                      int *fails)
 {
-    double err = (model - chip) / chip;
-    int ok = fabs(err) <= tol;
-    printf("%-6s %-34s %9.2f %9.2f cyc   %+6.1f %%  predicted (%s)\n", ok ? "PASS" : "FAIL", what, chip, model,
-           100 * err, note);
+    double err = chip != 0 ? (model - chip) / chip : NAN;
+    int ok = fabs(err) <= tol;          /* a chip's 0 (or NAN) is no yardstick: fails */
+    printf("%-6s %-34s %9.2f %9.2f cyc   %+6.1f %%  %s (%s)\n", ok ? "PASS" : "FAIL", what, chip, model,
+           100 * err, kind, note);
+    if (!ok)
+        (*fails)++;
+}
+
+/* One judged correlation: r at least lo (a NAN r fails). */
+static void lm_judged_r(const char *what, double r, double lo, const char *kind, const char *note, int *fails)
+{
+    int ok = r >= lo;
+    printf("%-6s %-34s %9s %9.3f       >= %.2f  %s (%s)\n", ok ? "PASS" : "FAIL", what, "", r, lo, kind, note);
     if (!ok)
         (*fails)++;
 }
@@ -311,6 +392,7 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
     int *home = xcalloc((size_t)t.nsms, sizeof *home), rc = 0;
     /* every capture read and simulated before a row is printed */
     lm_stats sc[LM_MAX_RUNS], so[LM_MAX_RUNS];
+    int nstats = 0;
     char tag[LM_MAX_RUNS][256];
     for (int r = 0; r < nrun && rc == 0; r++) {
         char path[4096], ppath[4096];
@@ -327,8 +409,9 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
         if (rc == 0)
             rc = lm_model(c, &t, va, &model, home, e);
         if (rc == 0) {
-            lm_stats_of(&chip, &t, home, &sc[r]);
-            lm_stats_of(&model, &t, home, &so[r]);
+            lm_stats_of(&chip, &t, home, c->cpcs_per_gpc, &sc[r]);
+            lm_stats_of(&model, &t, home, c->cpcs_per_gpc, &so[r]);
+            nstats = r + 1;
         }
         free(chip.x);
         free(model.x);
@@ -337,20 +420,34 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
         printf("\nE11 l2map%s: each SM's L2 hits by line, less the SM's and the line's means (cycles;"
                " memory.l2.route_spread_ps=%d)\n", tag[r], c->l2_route_spread_ps);
         printf("%-6s %-34s %9s %9s\n", "", "", "measured", "simulated");
+        char what[64];
         /* the width was fitted on E11's capture; another chip's tests it */
         if (tag[r][0])
-            lm_judged("route s.d., per SM and line", sc[r].spread, so[r].spread, LM_SPREAD_TOL,
+            lm_judged("route s.d., per SM and line", sc[r].spread, so[r].spread, LM_SPREAD_TOL, "predicted",
                       "the width fitted on l2map.csv.gz", fails);
         else
             lm_info("route s.d., per SM and line", sc[r].spread, so[r].spread, "fitted (route_spread_ps)");
-        lm_judged("the SMs' means, s.d.", sc[r].means, so[r].means, LM_MEAN_TOL, "the floorplan's routes", fails);
-        char what[64];
+        /* the chains' constants were fitted on E11's capture (below) */
+        const char *kind = tag[r][0] ? "predicted" : "fitted";
+        lm_judged("the SMs' means, s.d.", sc[r].means, so[r].means, LM_MEAN_TOL, kind,
+                  "TPC chains, floorplan", fails);
+        lm_judged_r("the SMs' means, r chip vs model", lm_corr_sm(sc[r].sm_mean, so[r].sm_mean, t.nsms),
+                    LM_MEAN_R_MIN, kind, "TPC chains", fails);
+        lm_info("means fit: cycles per TPC passed", sc[r].chain_hop, so[r].chain_hop, "tpc_hop_ps");
+        for (int k = 1; k < c->cpcs_per_gpc; k++) {
+            snprintf(what, sizeof what, "means fit: chain %d over chain 0", k);
+            lm_info(what, sc[r].chain_cpc[k], so[r].chain_cpc[k], "cpc_ps");
+        }
         snprintf(what, sizeof what, "r, one chunk, one GPC (%d pairs)", sc[r].n_chunk_gpc);
         lm_info(what, sc[r].r_chunk_gpc, so[r].r_chunk_gpc, "fitted (drawn per GPC)");
         snprintf(what, sizeof what, "r, other chunks, one GPC (%d)", sc[r].n_other_gpc);
         lm_info(what, sc[r].r_other_gpc, so[r].r_other_gpc, "fitted (drawn per 256 B chunk)");
         snprintf(what, sizeof what, "s.d. of r, one chunk, 2 GPCs (%d)", sc[r].n_chunk_far);
         lm_info(what, sc[r].r_chunk_far_sd, so[r].r_chunk_far_sd, "not modelled (GPCs agree or oppose)");
+    }
+    for (int r = 0; r < nstats; r++) {
+        free(sc[r].sm_mean);
+        free(so[r].sm_mean);
     }
     free(home);
     topo_free(&t);

@@ -160,6 +160,12 @@ static const cfg_key cfg_schema[] = {
             "the last N GPCs are numbered after all others"),
     ROW_INT("topology.tail_max_cluster", tail_max_cluster, 2, 1, 64, "CTAs",
             "largest thread block cluster an SM of the tail GPCs takes (the H200's 'random' SMs: 2)"),
+    ROW_INT("topology.cpcs_per_gpc", cpcs_per_gpc, 1, 1, CFG_MAX_CPCS, "chains",
+            "the TPCs of a GPC form this many chains to the GPC's hub: logical TPC k is on chain "
+            "k mod N, the lowest k at a chain's far end (memory.l2.tpc_hop_ps, cpc_ps)"),
+    ROW_INT("topology.tail_host_gpc", tail_host_gpc, 0, 0, CFG_MAX_GPCS, "GPC",
+            "the GPC (from 1) whose chains the tail GPCs' TPCs continue, their logical numbers "
+            "following its own TPCs' (0: none, each tail GPC its own chains; ignored without a tail)"),
     ROW_INT("topology.green_unit_sms", green_unit_sms, 8, 1, 1024, "SMs",
             "green contexts take SMs in units of this many, whole TPCs of one GPC "
             "(H200: minSmPartitionSize = smCoscheduledAlignment = 8)"),
@@ -371,12 +377,18 @@ static const cfg_key cfg_schema[] = {
     ROW_INT("memory.l2.remote_ps", l2_remote_ps, 89798, 0, 1000000000, "ps",
             "extra latency of the other partition (the fabric crossing, both ways)"),
     ROW_INT("memory.l2.noc_ps_per_mm", l2_noc_ps_per_mm, 100, 0, 1000000, "ps/mm",
-            "delay per mm of route between an SM and a partition's centre, each way"),
+            "delay per mm of route between a GPC's hub (its SMs' centroid) and a partition's centre, each way"),
     ROW_INT("memory.l2.route_spread_ps", l2_route_spread_ps, 0, 0, 1000000, "ps",
             "width of the spread of the routes from a GPC to the L2's slices, out and back: each "
             "(GPC, partition, class) offsets the hit latency by a draw from sim.seed, uniform over "
             "this width and centred on the GPC's mean; a line's class is its 256 B chunk's "
             "(0: every line alike)"),
+    ROW_INT("memory.l2.tpc_hop_ps", l2_tpc_hop_ps, 0, 0, 1000000, "ps",
+            "latency, out and back, of each TPC an SM's L2 request passes on its chain to the GPC's "
+            "hub (topology.cpcs_per_gpc); with cpc_ps, centred over the chip's SMs"),
+    ROW_STRING("memory.l2.cpc_ps", l2_cpc_ps, "0",
+               "each chain's own latency to the GPC's hub, out and back, ps: one value for every chain "
+               "or one per chain (topology.cpcs_per_gpc), comma-separated"),
     ROW_INT("memory.l2.slice_gbps", l2_slice_gbps, 90, 1, 1000000, "GB/s",
             "data port of one L2 slice"),
     ROW_INT("memory.l2.fabric_gbps", l2_fabric_gbps, 2000, 1, 1000000, "GB/s",
@@ -1598,6 +1610,30 @@ int cfg_bit_list(const char *s, uint64_t *mask)
     return *mask ? 0 : -1;
 }
 
+int cfg_cpc_ps(const cfg *c, int out[CFG_MAX_CPCS])
+{
+    const char *s = c->l2_cpc_ps;
+    int n = 0;
+    while (*s) {
+        if (*s < '0' || *s > '9' || n >= CFG_MAX_CPCS)
+            return -1;
+        long v = 0;
+        while (*s >= '0' && *s <= '9' && v <= 1000000)
+            v = v * 10 + (*s++ - '0');
+        if (v > 1000000)
+            return -1;
+        out[n++] = (int)v;
+        if (*s == ',' && s[1])
+            s++;
+        else if (*s)
+            return -1;
+    }
+    if (n == 1)
+        for (int i = 1; i < c->cpcs_per_gpc; i++)
+            out[i] = out[0];
+    return n == 1 || n == c->cpcs_per_gpc ? 0 : -1;
+}
+
 static int check_memory(const cfg *c, sk_error *e)
 {
     /* the shared-memory carve-outs of src/mem/hier.c, KB */
@@ -1642,6 +1678,11 @@ static int check_memory(const cfg *c, sk_error *e)
     if (c->tlb_l2_entries % c->tlb_l2_ways != 0)
         return sk_errorf(e, SK_ECONFIG, "config: memory.tlb.l2_entries: %d: expected a multiple of "
                          "memory.tlb.l2_ways (%d)", c->tlb_l2_entries, c->tlb_l2_ways);
+    int cpc[CFG_MAX_CPCS];
+    if (cfg_cpc_ps(c, cpc) != 0)
+        return sk_errorf(e, SK_ECONFIG, "config: memory.l2.cpc_ps: %s: expected one value in 0..1000000 "
+                         "for every chain or one per chain (topology.cpcs_per_gpc = %d), separated by commas",
+                         c->l2_cpc_ps, c->cpcs_per_gpc);
     uint64_t mask;
     if (cfg_bit_list(c->l2_hash_bits, &mask) != 0)
         return sk_errorf(e, SK_ECONFIG, "config: memory.l2.hash_bits: %s: expected bit numbers "
@@ -1675,6 +1716,11 @@ int cfg_validate(const cfg *c, sk_error *e)
     if (c->tail_gpcs >= c->gpcs)
         return sk_errorf(e, SK_ECONFIG, "config: topology.tail_gpcs: %d: expected less than "
                          "topology.gpcs (%d)", c->tail_gpcs, c->gpcs);
+    /* (without a tail the host has nothing to hold: ignored, so that a
+     * config that shrinks h200.yaml's chip need not unset it) */
+    if (c->tail_host_gpc > 0 && !c->floorsweep[0] && c->tail_gpcs > 0 && c->tail_host_gpc > c->gpcs - c->tail_gpcs)
+        return sk_errorf(e, SK_ECONFIG, "config: topology.tail_host_gpc: %d: expected 0 or one of the %d "
+                         "GPCs before the tail (from 1)", c->tail_host_gpc, c->gpcs - c->tail_gpcs);
     if (c->floorsweep[0]) {
         cfg scratch = *c;
         if ((rc = topo_resolve(&scratch, e)) != 0)

@@ -180,6 +180,37 @@ static void assign(topo *t, int *next_id, int g, int tpc, int tpc_base, int per_
     }
 }
 
+/* Each SM's place on its GPC's TPC chains (topo_sm.cpc, hops, hub_gpc;
+ * docs/topology.md "TPC chains").  A GPC's logical TPCs, its own first and
+ * then, for the host GPC, the tail GPCs' TPCs in order, go round its
+ * cpcs_per_gpc chains; the lowest logical number on a chain is its far end.
+ * E11's per-SM L2 latencies on an H200 follow this (validation/h200 README
+ * "E11"): a fused TPC leaves its chain one shorter. */
+static void chains(topo *t, const cfg *c)
+{
+    const int nc = c->cpcs_per_gpc, head = c->gpcs - c->tail_gpcs;
+    const int host = c->tail_gpcs > 0 ? c->tail_host_gpc - 1 : -1;
+    int tail_tpcs = 0, tail_before[CFG_MAX_GPCS];
+    for (int g = head; g < c->gpcs; g++) {
+        tail_before[g] = tail_tpcs;
+        tail_tpcs += c->tpcs_per_gpc[g];
+    }
+    for (int i = 0; i < t->nsms; i++) {
+        topo_sm *m = &t->sm[i];
+        int hub = m->gpc, k = m->tpc;
+        if (host >= 0 && m->gpc >= head) {
+            hub = host;
+            k = c->tpcs_per_gpc[host] + tail_before[m->gpc] + m->tpc;
+        }
+        int n = c->tpcs_per_gpc[hub] + (hub == host ? tail_tpcs : 0);
+        m->hub_gpc = hub;
+        m->cpc = k % nc;
+        /* the chain holds the logical TPCs j < n with j mod nc == cpc */
+        int len = (n - m->cpc + nc - 1) / nc;
+        m->hops = len - 1 - k / nc;
+    }
+}
+
 int topo_build(topo *t, const cfg *given, sk_error *e)
 {
     memset(t, 0, sizeof *t);
@@ -216,6 +247,14 @@ int topo_build(topo *t, const cfg *given, sk_error *e)
                         assign(t, &id, g, round, tpc_base[g], c->sms_per_tpc);
         }
     }
+    /* (without a tail, a floorswept chip's with no random TPCs among them,
+     * the key has nothing to place: chains() ignores it) */
+    if (c->tail_host_gpc > 0 && c->tail_gpcs > 0 && c->tail_host_gpc > c->gpcs - c->tail_gpcs) {
+        topo_free(t);
+        return sk_errorf(e, SK_ECONFIG, "config: topology.tail_host_gpc: %d: expected 0 or one of the %d "
+                         "GPCs before the tail (from 1)", c->tail_host_gpc, c->gpcs - c->tail_gpcs);
+    }
+    chains(t, c);
     /* GPC-major listing, used by dispatch policies that walk the tree. */
     t->gpc_first = xcalloc((size_t)c->gpcs + 1, sizeof *t->gpc_first);
     t->by_gpc = xcalloc((size_t)t->nsms, sizeof *t->by_gpc);

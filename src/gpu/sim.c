@@ -259,6 +259,16 @@ static int prepare_kernel(sim *s, sim_kernel *kr, sk_error *e)
                              "that leaves SMs for this kernel", k->name, k->green_sms > 0 ? "green" : "rest",
                              sp.n, k->green_sms > 0 ? s->nsms : s->nsms - 1);
     }
+    if (k->one_sm) {
+        /* sms=sm:ID: that SM alone */
+        if (k->one_sm > (uint32_t)s->nsms)
+            return sk_errorf(e, SK_EFIT, "kernel %s: sms=sm:%u: expected an SM id 0..%d (the chip's SMs)",
+                             k->name, k->one_sm - 1u, s->nsms - 1);
+        free(kr->allowed);      /* one SM, whatever else narrowed the set */
+        kr->allowed = xcalloc((size_t)s->nsms, 1);
+        kr->allowed[k->one_sm - 1] = 1;
+        usable = 1;
+    }
     if (kr->cooperative && (uint64_t)per_sm * (uint64_t)usable < k->grid)
         return sk_errorf(e, SK_EFIT,
                          "kernel %s: cooperative (GRID.SYNC) grid of %llu CTAs: expected at most %d "

@@ -115,9 +115,10 @@ static uint64_t l1_after_carveout(const cfg *c, uint64_t smem)
  * of 384 pages twice, the second read an L2 hit), less each SM's and each
  * page's mean, spreads 17.95 cycles s.d., flat (quantiles -26/+26 cycles at
  * 5/95 %, kurtosis 2.1: a uniform draw ~62 cycles wide).  SMs of one GPC
- * reading the same 256 B chunk agree (r = 0.86 over 72 pairs; 0.98 within a
- * TPC), SMs of one GPC reading other chunks of the page do not (0.02, even
- * lines 8-9 against 10-11), and GPCs reading one chunk agree or oppose (r
+ * reading the same 256 B chunk agree (r = 0.86 over 72 pairs, 80 with the
+ * tail on GPC 0; 0.98 within a TPC), SMs of one GPC reading other chunks
+ * of the page do not (0.02, even lines 8-9 against 10-11), and GPCs
+ * reading one chunk agree or oppose (r
  * spread 0.75 s.d. across GPC pairs): a route from each GPC to the chunk's
  * slice, which this floorplan's distances do not give (E11's per-SM
  * medians do not follow them, docs/memory.md).  So each (GPC, partition,
@@ -126,7 +127,9 @@ static uint64_t l1_after_carveout(const cfg *c, uint64_t smem)
  * stays the floorplan's); a line's class is a hash of its 256 B chunk into
  * the partition's slice count (l2.c hit_lat).  Which chunks a GPC reaches
  * fast is the chip's own and not known: the draw stands for it, and the
- * GPCs' agreement is left out.  validate's l2map section computes each of
+ * GPCs' agreement is left out.  A tail TPC draws with its host GPC
+ * (topology.tail_host_gpc: on E11's chip SM 128 agrees with GPC 0's SMs 0
+ * and 1 on their chunk at r = 0.97, as a TPC's own two SMs do).  validate's l2map section computes each of
  * these figures from the capture and from the model (validate_l2map.c). */
 static void route_spread(const cfg *c, const topo *t, mem_l2_geo *g)
 {
@@ -141,7 +144,7 @@ static void route_spread(const cfg *c, const topo *t, mem_l2_geo *g)
         for (int p = 0; p < np; p++) {
             double mean = 0;
             for (int k = 0; k < ns; k++) {
-                uint64_t h = sk_mix64(c->seed ^ sk_mix64(0x726f757465ull ^ ((uint64_t)t->sm[i].gpc << 32) ^
+                uint64_t h = sk_mix64(c->seed ^ sk_mix64(0x726f757465ull ^ ((uint64_t)t->sm[i].hub_gpc << 32) ^
                                                          (uint64_t)(p * ns + k)));
                 d[k] = ((double)(h >> 11) * 0x1p-53 - 0.5) * c->l2_route_spread_ps;
                 mean += d[k] / ns;
@@ -209,18 +212,42 @@ static int build_geo(const cfg *c, const topo *t, const si_floorplan *fp, mem_l2
         ghome[k] = best;
     }
     free(order);
+    /* GPC centroids in y too: a GPC's hub, where its routes leave it */
+    double *gy = xcalloc((size_t)ng, sizeof *gy);
+    for (int i = 0; i < n; i++)
+        gy[t->sm[i].gpc] += (fp->blocks[i].y0_um + fp->blocks[i].y1_um) / 2;
+    for (int k = 0; k < ng; k++)
+        gy[k] = gn[k] ? gy[k] / gn[k] : 0;
+    /* Each SM's way to its GPC's hub along its TPC chain (topology.cpcs_per_gpc,
+     * docs/memory.md "Per-SM L2 latency"): its chain's own offset and
+     * tpc_hop_ps per TPC passed, centred over the chip's SMs so that hit_ps
+     * stays the chip's mean. */
+    int cpc[CFG_MAX_CPCS];
+    if (cfg_cpc_ps(c, cpc) != 0)
+        memset(cpc, 0, sizeof cpc);             /* refused by cfg_validate */
+    double *chain = xcalloc((size_t)n, sizeof *chain), cmean = 0;
+    for (int i = 0; i < n; i++) {
+        chain[i] = cpc[t->sm[i].cpc] + (double)t->sm[i].hops * c->l2_tpc_hop_ps;
+        cmean += chain[i] / n;
+    }
     for (int i = 0; i < n; i++) {
         const si_block *b = &fp->blocks[i];
         double sx = (b->x0_um + b->x1_um) / 2, sy = (b->y0_um + b->y1_um) / 2;
-        g->home[i] = ghome[t->sm[i].gpc];
+        int hub = t->sm[i].hub_gpc;
+        g->home[i] = ghome[hub];
         for (int p = 0; p < np; p++) {
+            /* energy: the SM's own wire; latency: its hub's route plus its chain */
             double d = fabs(sx - px[p]) + fabs(sy - by);
+            double dh = fabs(gx[hub] - px[p]) + fabs(gy[hub] - by);
             g->dist_um[i * np + p] = (uint32_t)lround(d);
             /* out and back: 2 d mm x ps_per_mm */
-            g->lat_ps[i * np + p] = c->l2_hit_ps + (ps_t)llround(2 * d * 1e-3 * c->l2_noc_ps_per_mm);
+            double v = c->l2_hit_ps + 2 * dh * 1e-3 * c->l2_noc_ps_per_mm + chain[i] - cmean;
+            g->lat_ps[i * np + p] = v > 0 ? (ps_t)llround(v) : 0;
         }
     }
+    free(chain);
     free(gx);
+    free(gy);
     free(gn);
     free(ghome);
     route_spread(c, t, g);

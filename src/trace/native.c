@@ -795,6 +795,13 @@ static int parse_kernel_line(native *t, kernel *k)
             /* A green-context SM set or a MIG instance (docs/topology.md,
              * "SM partitions", "MIG"). */
             uint64_t n = 0;
+            if (strncmp(v, "sm:", 3) == 0) {
+                /* one SM by id (the chip's own is checked at launch) */
+                if (trace_parse_dec(v + 3, 65535, &n) < 0)
+                    return fail_at(t, col, "kernel: %s: expected sms=sm:ID with ID an SM id 0..65535", s);
+                k->one_sm = (uint32_t)n + 1;
+                break;
+            }
             if (strncmp(v, "l2:", 3) == 0) {
                 /* the SMs whose home L2 partition is P (docs/memory.md) */
                 if (trace_parse_dec(v + 3, 1, &n) < 0)
@@ -818,7 +825,8 @@ static int parse_kernel_line(native *t, kernel *k)
             if ((!rest && strncmp(v, "green:", 6) != 0) || trace_parse_dec(nbuf, 65536, &n) < 0 || n == 0 ||
                 (flag && strcmp(flag, ":nocosched") != 0))
                 return fail_at(t, col, "kernel: %s: expected sms=green:N, sms=rest:N (N = 1..65536 SMs of "
-                               "a green-context split, optionally :nocosched) or sms=mig:PROFILE[@START]", s);
+                               "a green-context split, optionally :nocosched), sms=mig:PROFILE[@START], sms=l2:P "
+                               "or sms=sm:ID", s);
             green = rest ? -(int64_t)n : (int64_t)n;
             k->green_nocosched = flag != NULL;
             break;

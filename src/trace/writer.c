@@ -213,6 +213,8 @@ int trace_writer_kernel(trace_writer *w, const kernel *k, trace_cta_fn next, voi
         gzprintf(f, " sms=mig:%s@%d", topo_mig_profile_at(k->mig - 1)->name, k->mig_start);
     if (k->l2_part)
         gzprintf(f, " sms=l2:%u", k->l2_part - 1u);
+    if (k->one_sm)
+        gzprintf(f, " sms=sm:%u", k->one_sm - 1u);
     if (k->gap_ns)
         gzprintf(f, " gap_ns=%llu", (unsigned long long)k->gap_ns);
     if (k->stream)
