@@ -7,10 +7,11 @@
 #   --measured  validation/h200/capture: every captured family that
 #               src/cli/validate_measured.c simulates, judged at --max-mape
 #   h100        validation/h100 against configs/h100.yaml (full runs only):
-#               E24's bandwidths and E25 on three H100s, a chip the shipped
-#               parameters were never fitted to, E30's shared memory,
-#               E31's warp order, E35's stream past the L1 and E36's hit
-#               rates counted by ncu
+#               E11's l2map on two H100s (each SM's L2 hits), E23's one-warp
+#               loads, E24's bandwidths and E25 on three H100s, a chip the
+#               shipped parameters were never fitted to, E30's shared
+#               memory, E31's warp order, E35's stream past the L1, E36's hit
+#               rates counted by ncu and E39's written lines
 #   h100_cluster  validation/h100/cluster against configs/h100.yaml (full
 #               runs only): E26, thread block cluster launches on an H100,
 #               judged at --max-mape
@@ -83,7 +84,7 @@ else
     PARTS="d measured h100 h100_cluster h100_power h100_sdata"
     part d "$CFG" -d validation/h200
     part measured "$CFG" --measured validation/h200/capture --max-mape "$MAPE"
-    part h100 "$H100_CFG" -d validation/h100 --only e24,e25,e30,e31,e35,e36,e39
+    part h100 "$H100_CFG" -d validation/h100 --only l2map,e23,e24,e25,e30,e31,e35,e36,e39
     part h100_cluster "$H100_CFG" --measured validation/h100/cluster --max-mape "$MAPE"
     part h100_power "$H100_CFG" --measured validation/h100/power --max-mape "$MAPE"
     part h100_sdata "$H100_CFG" --measured validation/h100/sdata --max-mape "$MAPE"
