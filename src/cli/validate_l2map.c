@@ -138,23 +138,31 @@ typedef struct lm_stats {
     int n_chunk_gpc, n_other_gpc, n_chunk_far;
 } lm_stats;
 
-static double lm_corr(const double *a, const double *b)
+/* Pearson's r of a[0..n-1] and b[0..n-1] over the entries both have (not
+ * NAN); NAN with fewer than min_n of them or no spread. */
+static double lm_pearson(const double *a, const double *b, int n, int min_n)
 {
     double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-    int n = 0;
-    for (int p = 0; p < LM_PAGES; p++)
-        if (!isnan(a[p]) && !isnan(b[p])) {
-            sa += a[p];
-            sb += b[p];
-            saa += a[p] * a[p];
-            sbb += b[p] * b[p];
-            sab += a[p] * b[p];
-            n++;
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!isnan(a[i]) && !isnan(b[i])) {
+            sa += a[i];
+            sb += b[i];
+            saa += a[i] * a[i];
+            sbb += b[i] * b[i];
+            sab += a[i] * b[i];
+            k++;
         }
-    if (n < 16)
+    if (k < min_n)
         return NAN;
-    double va = saa - sa * sa / n, vb = sbb - sb * sb / n;
-    return va > 0 && vb > 0 ? (sab - sa * sb / n) / sqrt(va * vb) : NAN;
+    double va = saa - sa * sa / k, vb = sbb - sb * sb / k;
+    return va > 0 && vb > 0 ? (sab - sa * sb / k) / sqrt(va * vb) : NAN;
+}
+
+/* Two SMs' routes over their common pages (at least 16). */
+static double lm_corr(const double *a, const double *b)
+{
+    return lm_pearson(a, b, LM_PAGES, 16);
 }
 
 /* Least squares over the SMs with a mean: mean = a + cpc offset (chain 0's
@@ -198,22 +206,10 @@ static void lm_chain_fit(lm_stats *o, const topo *t, int ns, int ncpc)
     gsl_matrix_free(X);
 }
 
-/* Pearson's r of two SM vectors over the SMs both have. */
+/* Two maps' SM means over the SMs both have (at least 3). */
 static double lm_corr_sm(const double *a, const double *b, int ns)
 {
-    double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-    int n = 0;
-    for (int s = 0; s < ns; s++)
-        if (!isnan(a[s]) && !isnan(b[s])) {
-            sa += a[s];
-            sb += b[s];
-            saa += a[s] * a[s];
-            sbb += b[s] * b[s];
-            sab += a[s] * b[s];
-            n++;
-        }
-    double va = saa - sa * sa / n, vb = sbb - sb * sb / n;
-    return n > 2 && va > 0 && vb > 0 ? (sab - sa * sb / n) / sqrt(va * vb) : NAN;
+    return lm_pearson(a, b, ns, 3);
 }
 
 /* The statistics above, of m (its hits kept, the rest set NAN), with the
