@@ -6,6 +6,7 @@
  * latency from the floorplan; replication's cost in capacity; one HBM
  * pseudo-channel saturating; the bad cache configs' messages. */
 #include <math.h>
+#include <zlib.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -832,6 +833,58 @@ START_TEST(test_homes_measured)
         n0 += in0[i];
     }
     ck_assert_int_eq(n0, 66);
+    mem_hier_destroy(h);
+    topo_free(&t);
+}
+END_TEST
+
+/* configs/h100.yaml's homes against the H100s' own first reads (E11's
+ * l2map on boards c and ar, read here): an SM's first read of each of 384
+ * pages is near (under 620 cycles) or far, and every SM's near pages must
+ * agree with SM 0's on at least 80 % of them where the model gives the two
+ * one home, and on at most 20 % where it does not.  h200.yaml's homes fail
+ * it (36 SMs: GPCs 6 and 7 sit the other way round on these H100s). */
+START_TEST(test_homes_measured_h100)
+{
+    static const char *const caps[] = { "validation/h100/capture/l2map_c.csv.gz",
+                                        "validation/h100/capture/l2map_ar.csv.gz" };
+    cfg c;
+    topo t;
+    sk_error e = { 0 };
+    tu_cfg(&c, "configs/h100.yaml", "memory: {model: hierarchy}", NULL);
+    ck_assert_msg(topo_build(&t, &c, &e) == 0, "%s", e.msg);
+    mem_hier *h = hier(&c, &t);
+    static unsigned char nearp[132][384];
+    for (size_t k = 0; k < SK_ARRAY_LEN(caps); k++) {
+        gzFile f = gzopen(caps[k], "rb");
+        ck_assert_msg(f != NULL, "%s: cannot open", caps[k]);
+        char line[256];
+        int rows = 0;
+        memset(nearp, 0, sizeof nearp);
+        while (gzgets(f, line, sizeof line)) {
+            char mode[16];
+            int warm, smi, page;
+            double c1, c2;
+            if (sscanf(line, "%15[^,],%d,%d,%d,%lf,%lf", mode, &warm, &smi, &page, &c1, &c2) != 6 ||
+                strcmp(mode, "self") != 0)
+                continue;
+            ck_assert(smi >= 0 && smi < 132 && page >= 0 && page < 384);
+            nearp[smi][page] = c1 < 620;
+            rows++;
+        }
+        gzclose(f);
+        ck_assert_int_eq(rows, 132 * 384);
+        ck_assert_int_eq(t.nsms, 132);
+        for (int i = 1; i < t.nsms; i++) {
+            int agree = 0;
+            for (int p = 0; p < 384; p++)
+                agree += nearp[i][p] == nearp[0][p];
+            int same = mem_hier_home(h, i) == mem_hier_home(h, 0);
+            ck_assert_msg(same ? agree >= 384 * 8 / 10 : agree <= 384 * 2 / 10,
+                          "%s: SM %d (GPC %d, home %d): %d of 384 pages as SM 0's", caps[k], i, t.sm[i].gpc,
+                          mem_hier_home(h, i), agree);
+        }
+    }
     mem_hier_destroy(h);
     topo_free(&t);
 }
@@ -4238,6 +4291,7 @@ Suite *mem_suite(void)
     tc = tcase_create("hierarchy");
     tcase_add_test(tc, test_homes_from_floorplan);
     tcase_add_test(tc, test_homes_measured);
+    tcase_add_test(tc, test_homes_measured_h100);
     tcase_add_test(tc, test_l1_l2_port);
     tcase_add_test(tc, test_remote_latency);
     tcase_add_test(tc, test_l2_route_spread);
