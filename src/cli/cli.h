@@ -77,6 +77,11 @@ int e11_fabric_next(FILE *f, const char *path, long *lineno, e11_fabric_row *r, 
  * kernel time in ns, 1056 x 256 threads; E18's bandwidth of partition
  * p's SMs reading list rd[p] (GB/s, the chip's bytes); one judged row. */
 int e11_simulate(const cfg *c, const kernel *k, int n, results **out, sk_error *e);
+/* Kernels k[0..n-1] on SM on_sm alone (sms=sm:ID), where a one-SM capture
+ * recorded that the chip ran it (each SM's L2 latency is its own:
+ * docs/topology.md "TPC chains"); on_sm < 0 or past c's SMs: left to the
+ * dispatcher. */
+void e11_on_sm(const cfg *c, kernel *k, int n, int on_sm);
 /* The same, each kernel after the first launched once the one before
  * completed (sync=host); rc < 0 (making them failed) skips the run and
  * is returned.  Frees the kernels either way. */

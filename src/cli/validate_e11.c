@@ -65,6 +65,13 @@ int e11_simulate(const cfg *c, const kernel *k, int n, results **out, sk_error *
     return rc;
 }
 
+void e11_on_sm(const cfg *c, kernel *k, int n, int on_sm)
+{
+    if (on_sm >= 0 && on_sm < cfg_num_sms(c))
+        for (int i = 0; i < n; i++)
+            k[i].one_sm = (uint32_t)on_sm + 1;
+}
+
 /* Kernels k[0..n-1] simulated one after another, each after the first
  * launched once the one before completed (sync=host), as the captures
  * synchronise on an event after every launch; rc is how making them went
@@ -86,10 +93,8 @@ int e11_simulate_seq(const cfg *c, kernel *k, int n, int rc, results **out, sk_e
  * the timed chase of `hops` a second launch, so the timed kernel meets a
  * warm L2 and an L1 that its launch invalidated (docs/memory.md): its
  * first pass over the cycle misses L1 on every line.  warm 0: one launch.
- * Both on SM on_sm (sms=sm:ID), where the chip's timed chase ran (the capture
- * records it; the untimed one's SM is not recorded, and each SM's L2
- * latency is its own: topology.md "TPC chains"); sm < 0 or past the
- * chip's SMs: where the dispatcher puts them. */
+ * Both on SM on_sm, where the chip's timed chase ran (the capture records
+ * it; the untimed one's is not recorded): e11_on_sm. */
 static int chase_cycles(const cfg *c, long long bytes, long hops, long warm, int cg, int on_sm, double *cyc,
                         sk_error *e)
 {
@@ -102,9 +107,7 @@ static int chase_cycles(const cfg *c, long long bytes, long hops, long warm, int
         rc = e->code;
         goto out;
     }
-    if (on_sm >= 0 && on_sm < cfg_num_sms(c))
-        for (int i = 0; i < nk; i++)
-            k[i].one_sm = (uint32_t)on_sm + 1;
+    e11_on_sm(c, k, nk, on_sm);
     results *r = NULL;
     rc = e11_simulate(c, k, nk, &r, e);
     if (rc == 0) {

@@ -56,15 +56,11 @@
 #define BASE_N 128             /* ... 128 pages, 256 MiB */
 
 /* Cycles per timed hop of kernels k[0..nk-1] run in one trace (the last
- * CTA is the timed one), on SM on_sm (sms=sm:ID): where the chip's chase
- * ran, which each capture row records (each SM's L2 latency is its own:
- * docs/topology.md "TPC chains"); on_sm < 0 or past the chip's SMs: where
- * the dispatcher puts them. */
+ * CTA is the timed one), on SM on_sm: where the chip's chase ran, which
+ * each capture row records (e11_on_sm). */
 static int timed_cycles(const cfg *c, kernel *k, int nk, long hops, int on_sm, double *cyc, sk_error *e)
 {
-    if (on_sm >= 0 && on_sm < cfg_num_sms(c))
-        for (int i = 0; i < nk; i++)
-            k[i].one_sm = (uint32_t)on_sm + 1;
+    e11_on_sm(c, k, nk, on_sm);
     char path[] = "/tmp/skewsim-e20-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0)

@@ -133,7 +133,6 @@ typedef struct lm_stats {
     /* the SMs' means fitted by their TPC chains (topo_sm.cpc, hops): each
      * chain's offset from chain 0's and the step per TPC passed, cycles */
     double chain_cpc[CFG_MAX_CPCS], chain_hop;
-    int chain_ok;
     double r_chunk_gpc, r_other_gpc, r_chunk_far_sd;
     int n_chunk_gpc, n_other_gpc, n_chunk_far;
 } lm_stats;
@@ -166,11 +165,10 @@ static double lm_corr(const double *a, const double *b)
 }
 
 /* Least squares over the SMs with a mean: mean = a + cpc offset (chain 0's
- * none) + hop x hops (GSL's SVD fit; chain_ok 0 when too few SMs). */
+ * none) + hop x hops (GSL's SVD fit; NAN when too few SMs). */
 static void lm_chain_fit(lm_stats *o, const topo *t, int ns, int ncpc)
 {
     int np = ncpc + 1, n = 0;
-    o->chain_ok = 0;
     o->chain_hop = NAN;
     for (int k = 0; k < CFG_MAX_CPCS; k++)
         o->chain_cpc[k] = k ? NAN : 0;
@@ -197,7 +195,6 @@ static void lm_chain_fit(lm_stats *o, const topo *t, int ns, int ncpc)
         for (int k = 1; k < ncpc; k++)
             o->chain_cpc[k] = gsl_vector_get(b, (size_t)k);
         o->chain_hop = gsl_vector_get(b, (size_t)ncpc);
-        o->chain_ok = 1;
     }
     gsl_multifit_linear_free(w);
     gsl_vector_free(b);
