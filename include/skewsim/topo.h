@@ -54,6 +54,10 @@ int topo_sweep_chip(const cfg *c, topo_sweep *w, sk_error *e);
 /* Replace c's topology.gpcs/tpcs_per_gpc/tail_gpcs/numbering by those of
  * its floorsweep (nothing when topology.floorsweep is empty). */
 int topo_resolve(cfg *c, sk_error *e);
+/* topology.tail_host_gpc against a resolved topology (c after topo_resolve):
+ * 0 or one of the GPCs before the tail, or anything without a tail (then
+ * ignored); SK_ECONFIG with the message otherwise. */
+int topo_check_tail_host(const cfg *c, sk_error *e);
 
 /* Build from the config's topology.* keys.  Returns 0 or SK_ECONFIG. */
 int topo_build(topo *t, const cfg *c, sk_error *e);

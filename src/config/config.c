@@ -1716,15 +1716,12 @@ int cfg_validate(const cfg *c, sk_error *e)
     if (c->tail_gpcs >= c->gpcs)
         return sk_errorf(e, SK_ECONFIG, "config: topology.tail_gpcs: %d: expected less than "
                          "topology.gpcs (%d)", c->tail_gpcs, c->gpcs);
-    /* (without a tail the host has nothing to hold: ignored, so that a
-     * config that shrinks h200.yaml's chip need not unset it) */
-    if (c->tail_host_gpc > 0 && !c->floorsweep[0] && c->tail_gpcs > 0 && c->tail_host_gpc > c->gpcs - c->tail_gpcs)
-        return sk_errorf(e, SK_ECONFIG, "config: topology.tail_host_gpc: %d: expected 0 or one of the %d "
-                         "GPCs before the tail (from 1)", c->tail_host_gpc, c->gpcs - c->tail_gpcs);
     if (c->floorsweep[0]) {
         cfg scratch = *c;
-        if ((rc = topo_resolve(&scratch, e)) != 0)
+        if ((rc = topo_resolve(&scratch, e)) != 0 || (rc = topo_check_tail_host(&scratch, e)) != 0)
             return rc;
+    } else if ((rc = topo_check_tail_host(c, e)) != 0) {
+        return rc;
     }
     /* At least one SM now follows: gpcs >= 1, every used list entry >= 1,
      * sms_per_tpc >= 1. */

@@ -211,6 +211,17 @@ static void chains(topo *t, const cfg *c)
     }
 }
 
+int topo_check_tail_host(const cfg *c, sk_error *e)
+{
+    /* (without a tail, a floorswept chip's with no random TPCs among them,
+     * the key has nothing to place: chains() ignores it, so that a config
+     * that shrinks h200.yaml's chip need not unset it) */
+    if (c->tail_host_gpc > 0 && c->tail_gpcs > 0 && c->tail_host_gpc > c->gpcs - c->tail_gpcs)
+        return sk_errorf(e, SK_ECONFIG, "config: topology.tail_host_gpc: %d: expected 0 or one of the %d "
+                         "GPCs before the tail (from 1)", c->tail_host_gpc, c->gpcs - c->tail_gpcs);
+    return 0;
+}
+
 int topo_build(topo *t, const cfg *given, sk_error *e)
 {
     memset(t, 0, sizeof *t);
@@ -247,12 +258,9 @@ int topo_build(topo *t, const cfg *given, sk_error *e)
                         assign(t, &id, g, round, tpc_base[g], c->sms_per_tpc);
         }
     }
-    /* (without a tail, a floorswept chip's with no random TPCs among them,
-     * the key has nothing to place: chains() ignores it) */
-    if (c->tail_host_gpc > 0 && c->tail_gpcs > 0 && c->tail_host_gpc > c->gpcs - c->tail_gpcs) {
+    if (topo_check_tail_host(c, e) != 0) {
         topo_free(t);
-        return sk_errorf(e, SK_ECONFIG, "config: topology.tail_host_gpc: %d: expected 0 or one of the %d "
-                         "GPCs before the tail (from 1)", c->tail_host_gpc, c->gpcs - c->tail_gpcs);
+        return SK_ECONFIG;
     }
     chains(t, c);
     /* GPC-major listing, used by dispatch policies that walk the tree. */

@@ -118,8 +118,8 @@ static uint64_t l1_after_carveout(const cfg *c, uint64_t smem)
  * reading the same 256 B chunk agree (r = 0.86 over 72 pairs, 80 with the
  * tail on GPC 0; 0.98 within a TPC), SMs of one GPC reading other chunks
  * of the page do not (0.02, even lines 8-9 against 10-11), and GPCs
- * reading one chunk agree or oppose (r
- * spread 0.75 s.d. across GPC pairs): a route from each GPC to the chunk's
+ * reading one chunk agree or oppose (r spread 0.75 s.d. across GPC
+ * pairs): a route from each GPC to the chunk's
  * slice, which this floorplan's distances do not give (E11's per-SM
  * medians do not follow them, docs/memory.md).  So each (GPC, partition,
  * class) draws its offset from sim.seed, uniform over the width and centred
@@ -129,8 +129,9 @@ static uint64_t l1_after_carveout(const cfg *c, uint64_t smem)
  * fast is the chip's own and not known: the draw stands for it, and the
  * GPCs' agreement is left out.  A tail TPC draws with its host GPC
  * (topology.tail_host_gpc: on E11's chip SM 128 agrees with GPC 0's SMs 0
- * and 1 on their chunk at r = 0.97, as a TPC's own two SMs do).  validate's l2map section computes each of
- * these figures from the capture and from the model (validate_l2map.c). */
+ * and 1 on their chunk at r = 0.97, as a TPC's own two SMs do).
+ * validate's l2map section computes each of these figures from the
+ * capture and from the model (validate_l2map.c). */
 static void route_spread(const cfg *c, const topo *t, mem_l2_geo *g)
 {
     int np = g->nparts, ns = c->l2_slices_per_partition, n = g->nsms;
@@ -180,10 +181,13 @@ static int build_geo(const cfg *c, const topo *t, const si_floorplan *fp, mem_l2
     /* GPC centroids and home partitions */
     int ng = t->ngpcs;
     double *gx = xcalloc((size_t)ng, sizeof *gx);
+    /* (and in y: a GPC's hub, where its routes leave it, is its centroid) */
+    double *gy = xcalloc((size_t)ng, sizeof *gy);
     int *gn = xcalloc((size_t)ng, sizeof *gn), *ghome = xcalloc((size_t)ng, sizeof *ghome);
     for (int i = 0; i < n; i++) {
         const si_block *b = &fp->blocks[i];
         gx[t->sm[i].gpc] += (b->x0_um + b->x1_um) / 2;
+        gy[t->sm[i].gpc] += (b->y0_um + b->y1_um) / 2;
         gn[t->sm[i].gpc]++;
     }
     /* real GPCs in order of centroid x (ties by id): the first
@@ -193,6 +197,7 @@ static int build_geo(const cfg *c, const topo *t, const si_floorplan *fp, mem_l2
     int *order = xcalloc((size_t)ng, sizeof *order);
     for (int k = 0; k < ng; k++) {
         gx[k] = gn[k] ? gx[k] / gn[k] : 0;
+        gy[k] = gn[k] ? gy[k] / gn[k] : 0;
         order[k] = k;
     }
     for (int i = 1; i < nreal; i++)
@@ -212,12 +217,6 @@ static int build_geo(const cfg *c, const topo *t, const si_floorplan *fp, mem_l2
         ghome[k] = best;
     }
     free(order);
-    /* GPC centroids in y too: a GPC's hub, where its routes leave it */
-    double *gy = xcalloc((size_t)ng, sizeof *gy);
-    for (int i = 0; i < n; i++)
-        gy[t->sm[i].gpc] += (fp->blocks[i].y0_um + fp->blocks[i].y1_um) / 2;
-    for (int k = 0; k < ng; k++)
-        gy[k] = gn[k] ? gy[k] / gn[k] : 0;
     /* Each SM's way to its GPC's hub along its TPC chain (topology.cpcs_per_gpc,
      * docs/memory.md "Per-SM L2 latency"): its chain's own offset and
      * tpc_hop_ps per TPC passed, centred over the chip's SMs so that hit_ps
