@@ -523,6 +523,55 @@ START_TEST(test_validate_e18b_queue)
 }
 END_TEST
 
+/* validate's E20 rows (validate_e20.c) on a capture directory holding the
+ * base row and one 32 MiB row (tests/data/e20seeds): the model's figure of
+ * a row is its mean over sim.seed 1-4, each seed drawing the lines' L2
+ * routes anew.  The same chase, written by gen and run once per seed, must
+ * give that mean (to the printed 0.1 cycle), and the seeds column must
+ * show that the draws differ (one seed alone would print 0.0). */
+START_TEST(test_validate_e20_seeds)
+{
+    cli_result r;
+    run_cli("validate -c " TU_H200 " -d " TEST_DATA "/e20seeds --only e20", &r);
+    ck_assert_msg(r.status == 0, "status %d: %s%s", r.status, r.out, r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "model: the mean over sim.seed 1-4"));
+    const char *row = strstr(r.out, "32 MiB x 64 (2 GiB)");
+    ck_assert_msg(row != NULL, "%s", r.out);
+    double chip, model, chip_x, model_x, diff, seeds;
+    ck_assert_int_eq(sscanf(row + strlen("32 MiB x 64 (2 GiB)"), "%lf %lf %lf %lf %lf %lf", &chip, &model, &chip_x,
+                            &model_x, &diff, &seeds), 6);
+    ck_assert_msg(seeds > 0.5, "seeds %.1f: the draws did not differ", seeds);
+    cli_free(&r);
+    run_cli("gen chase --bytes 2147483648 --hops 4096 --ctas 1 --warm 4096 --cg 1 --stride 33554432 --order spread "
+            "-o @/e20.trace && sed -i 's/^kernel chase_kernel grid=1 /&sms=sm:124 /' @/e20.trace",
+            &r);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    cli_free(&r);
+    double sum = 0, lo = INFINITY, hi = -INFINITY;
+    for (int s = 1; s <= 4; s++) {
+        char *args = tu_strf("run -c " TU_H200 " -t @/e20.trace -o @/e20s%d --seed %d --set memory.model=hierarchy", s,
+                             s);
+        run_cli(args, &r);
+        ck_assert_msg(r.status == 0, "seed %d: status %d: %s", s, r.status, r.err);
+        cli_free(&r);
+        free(args);
+        char *p = tu_strf("%s/e20s%d/ctas.csv", tmpdir, s), *csv = tu_slurp(p, NULL);
+        const char *last = strrchr(csv, ',');
+        ck_assert_ptr_nonnull(last);
+        double cyc = atof(last + 1) / 4096, cpu_sm = 0;
+        ck_assert_int_eq(sscanf(strchr(csv, '\n') + 1, "0,0,%lf,", &cpu_sm), 1);
+        ck_assert_msg(cpu_sm == 124, "seed %d: the chase ran on SM %.0f, not 124", s, cpu_sm);
+        sum += cyc;
+        lo = SK_MIN(lo, cyc);
+        hi = SK_MAX(hi, cyc);
+        free(csv);
+        free(p);
+    }
+    ck_assert_msg(fabs(sum / 4 - model) <= 0.051, "validate's model %.1f, the seeds' mean %.3f", model, sum / 4);
+    ck_assert_msg(hi - lo > 0.5, "the four seeds gave %.2f-%.2f cycles: the routes did not move", lo, hi);
+}
+END_TEST
+
 /* validate's E22b rows (validate_e11.c) on a capture directory holding
  * only the one-CTA adds of 3 x 16 MiB at 1024 threads (tests/data/e22b):
  * both rows, predicted and judged, and the float4 add moves more than
@@ -1442,6 +1491,7 @@ Suite *cli_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_validate_e18b_queue);
     tcase_add_test(tc, test_validate_e22b);
+    tcase_add_test(tc, test_validate_e20_seeds);
     tcase_add_test(tc, test_validate_e30);
     tcase_add_test(tc, test_validate_e31);
     tcase_add_test(tc, test_validate_l2map);

@@ -27,6 +27,16 @@
  * the 128 MiB row E11 attributed to translation.
  * Measured numbers are read from the capture files, never written here.
  *
+ * Every model figure of these rows is its mean over E20_SEEDS values of
+ * sim.seed (the config's and the next ones).  The seed draws each line's
+ * L2 route (memory.l2.route_spread_ps) and where a DRAM hop meets a
+ * refresh window: a chase of 16-1024 lines averages a few route draws, and
+ * one seed's extra moves by up to 5 cycles with them (the 32 MiB x 1024
+ * row: -3.9, +1.5, +1.2 for seeds 1-3), twice the tolerance.  The chip's
+ * lines have routes of their own that no capture names, so the model's
+ * prediction is its mean over the draws; the `seeds` column prints the
+ * range of the extra over them.
+ *
  * Then E20's L1 capacity curve (capture/l1cap.csv, README "E20" and
  * "E20b"): a .ca chase over 160-320 KiB of 128-byte lines, warmed by 2n
  * hops in the same launch, random (Sattolo) and sequential cycles.  The
@@ -49,6 +59,7 @@
 #include "skewsim/gen.h"
 
 #define EXTRA_TOL 2.5          /* cycles */
+#define E20_SEEDS 4            /* model figures: the mean over this many seeds */
 #define L1_TOL 0.10            /* fraction of hops that miss L1 */
 #define L1_ROWS 16
 #define MAX_ROWS 128
@@ -97,6 +108,40 @@ static int timed_cycles(const cfg *c, kernel *k, int nk, long hops, int on_sm, d
 /* E20's chase: n elements `stride` apart, warmed in the same launch. */
 static int probe_cycles(const cfg *c, long long stride, long n, int on_sm, double *cyc, sk_error *e);
 
+/* The same run at sim.seed, seed + 1, ... (E20_SEEDS of them) into v[]:
+ * kind 0 E20's chase (probe_cycles), 1 E11's DRAM chase (e11_cycles). */
+static int e11_cycles(const cfg *c, long long bytes, long hops, int cg, int on_sm, double *cyc, sk_error *e);
+static int seeds_cycles(const cfg *c, int kind, long long a, long n, int cg, int on_sm, double *v, sk_error *e)
+{
+    for (int j = 0; j < E20_SEEDS; j++) {
+        cfg cj = *c;
+        cj.seed = c->seed + (uint64_t)j;
+        int rc = kind ? e11_cycles(&cj, a, n, cg, on_sm, &v[j], e) : probe_cycles(&cj, a, n, on_sm, &v[j], e);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static double mean_of(const double *v)
+{
+    double s = 0;
+    for (int j = 0; j < E20_SEEDS; j++)
+        s += v[j];
+    return s / E20_SEEDS;
+}
+
+/* The range over the seeds of v[j] - base[j] (one seed's extra). */
+static double range_of(const double *v, const double *base)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int j = 0; j < E20_SEEDS; j++) {
+        lo = SK_MIN(lo, v[j] - base[j]);
+        hi = SK_MAX(hi, v[j] - base[j]);
+    }
+    return hi - lo;
+}
+
 /* L1 TLB misses per timed hop of E20's chase on c: the hop's time with
  * memory.tlb.l2_hit_ps at FIT_PS less at 0 (a lone dependent chase waits
  * out every miss in full), over FIT_PS in cycles. */
@@ -140,13 +185,13 @@ static int e11_cycles(const cfg *c, long long bytes, long hops, int cg, int on_s
 enum { PREDICTED, FITTED, BASE };
 
 static void extra_row(const char *what, double chip, double chip_x, double model, double model_x,
-                      int kind, int *fails)
+                      double seeds, int kind, int *fails)
 {
     static const char *const kinds[] = {"predicted", "fitted", "base"};
     double d = model_x - chip_x;
     int ok = fabs(d) <= EXTRA_TOL;
-    printf("%-6s %-28s %8.1f %8.1f %+7.1f %+7.1f %+6.1f  %s\n", kind ? "info" : (ok ? "PASS" : "FAIL"),
-           what, chip, model, chip_x, model_x, d, kinds[kind]);
+    printf("%-6s %-28s %8.1f %8.1f %+7.1f %+7.1f %+6.1f %6.1f  %s\n", kind ? "info" : (ok ? "PASS" : "FAIL"),
+           what, chip, model, chip_x, model_x, d, seeds, kinds[kind]);
     if (kind == PREDICTED && !ok)
         (*fails)++;
 }
@@ -296,11 +341,12 @@ int validate_e20(const cfg *c0, const char *dir, int *fails, sk_error *e)
     fclose(f);
 
     printf("\nE20 address translation (memory.tlb.enabled=%d): .cg chase of L2-resident elements, cycles a hop;"
-           "\nextra = above the 2 MiB x %d row (256 MiB, every translation a hit), chip and model each their own\n",
-           c.tlb_enabled, BASE_N);
-    printf("%-6s %-28s %8s %8s %7s %7s %6s\n", "", "stride x elements (span)", "chip", "model", "chip+",
-           "model+", "diff");
-    double chip_base = NAN, model_base = NAN, fit_xm = 0, fit_mm = 0;
+           "\nextra = above the 2 MiB x %d row (256 MiB, every translation a hit), chip and model each their own;"
+           "\nmodel: the mean over sim.seed %llu-%llu (its routes' draws), seeds: the range of model+ over them\n",
+           c.tlb_enabled, BASE_N, (unsigned long long)c.seed, (unsigned long long)(c.seed + E20_SEEDS - 1));
+    printf("%-6s %-28s %8s %8s %7s %7s %6s %6s\n", "", "stride x elements (span)", "chip", "model", "chip+",
+           "model+", "diff", "seeds");
+    double chip_base = NAN, model_base = NAN, fit_xm = 0, fit_mm = 0, base_v[E20_SEEDS];
     int skipped = 0, rc = 0;
     for (int pass = 0; pass < 2 && rc == 0; pass++)
         for (int i = 0; i < nr && rc == 0; i++) {
@@ -312,18 +358,20 @@ int validate_e20(const cfg *c0, const char *dir, int *fails, sk_error *e)
                 skipped += pass;
                 continue;
             }
-            double chip = r->sum / r->cnt, model = NAN;
-            if ((rc = probe_cycles(&c, r->stride, r->n, r->sm, &model, e)) < 0)
+            double chip = r->sum / r->cnt, v[E20_SEEDS];
+            if ((rc = seeds_cycles(&c, 0, r->stride, r->n, 0, r->sm, v, e)) < 0)
                 break;
+            double model = mean_of(v);
             if (base) {
                 chip_base = chip;
                 model_base = model;
+                memcpy(base_v, v, sizeof base_v);
             }
             char what[64], sz[2][24];
             snprintf(what, sizeof what, "%s x %ld (%s)", size_name(r->stride, sz[0], sizeof sz[0]), r->n,
                      size_name(r->stride * r->n, sz[1], sizeof sz[1]));
             int kind = base ? BASE : r->stride == BASE_STRIDE || r->n <= 32 ? FITTED : PREDICTED;
-            extra_row(what, chip, chip - chip_base, model, model - model_base, kind, fails);
+            extra_row(what, chip, chip - chip_base, model, model - model_base, range_of(v, base_v), kind, fails);
             /* the 2 MiB rows past the reach set memory.tlb.l2_hit_ps:
              * least squares of the chip's extra over the model's misses */
             double m;
@@ -352,8 +400,9 @@ int validate_e20(const cfg *c0, const char *dir, int *fails, sk_error *e)
     f = fopen(path, "r");
     if (!f)
         return sk_errorf(e, SK_EIO, "%s: cannot open", path);
-    printf("\nE11 DRAM chase, rise over its 128 MiB row (cycles a hop; the rise E11 laid to translation)\n");
-    double cb[2] = {NAN, NAN}, mb[2] = {NAN, NAN};
+    printf("\nE11 DRAM chase, rise over its 128 MiB row (cycles a hop; the rise E11 laid to translation);"
+           "\nmodel: the mean over the same seeds (its routes' and refresh windows' draws)\n");
+    double cb[2] = {NAN, NAN}, mb[2] = {NAN, NAN}, mbv[2][E20_SEEDS];
     e11_chase_row ch;
     while (rc == 0 && e11_chase_next(f, &ch)) {
         if (ch.bytes < 128ll << 20 || ch.warm)
@@ -363,17 +412,19 @@ int validate_e20(const cfg *c0, const char *dir, int *fails, sk_error *e)
         long hops = ch.hops;
         double cyc = ch.cycles;
         int cg = ch.cg;
-        double model = NAN;
-        if ((rc = e11_cycles(&c, bytes, hops, cg, ch.sm, &model, e)) < 0)
+        double v[E20_SEEDS];
+        if ((rc = seeds_cycles(&c, 1, bytes, hops, cg, ch.sm, v, e)) < 0)
             break;
+        double model = mean_of(v);
         if (bytes == 128ll << 20) {
             cb[cg] = cyc;
             mb[cg] = model;
+            memcpy(mbv[cg], v, sizeof mbv[cg]);
         }
         char what[64], sz[24];
         snprintf(what, sizeof what, "%s %s", mode, size_name(bytes, sz, sizeof sz));
-        extra_row(what, cyc, cyc - cb[cg], model, model - mb[cg], bytes == 128ll << 20 ? BASE : PREDICTED,
-                  fails);
+        extra_row(what, cyc, cyc - cb[cg], model, model - mb[cg], isnan(mb[cg]) ? NAN : range_of(v, mbv[cg]),
+                  bytes == 128ll << 20 ? BASE : PREDICTED, fails);
     }
     fclose(f);
     if (rc < 0)
