@@ -890,6 +890,115 @@ START_TEST(test_homes_measured_h100)
 }
 END_TEST
 
+/* The rows of GPC blocks (floorplan.gpc_slots, mem_hier_row) against
+ * E11's l2map on the H200 and both H100 boards: each SM's second reads (L2
+ * hits in its half), outliers dropped as validate's l2map section drops
+ * them (outside 0.5-1.35 times the median), less the SM's and the page's
+ * means.  Two SMs of different GPCs reading one 256 B chunk agree when the
+ * config puts their GPCs in one row and oppose across the rows: on all
+ * three captures every such pair's r, signed by the rows, is above 0.27
+ * (0.74 on average); with one GPC in the wrong row some pairs fall below 0. */
+static double rows_r(const double *x, int a, int b)
+{
+    double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+    int n = 0;
+    for (int p = 0; p < 384; p++) {
+        double u = x[a * 384 + p], v = x[b * 384 + p];
+        if (isnan(u) || isnan(v))
+            continue;
+        sa += u;
+        sb += v;
+        saa += u * u;
+        sbb += v * v;
+        sab += u * v;
+        n++;
+    }
+    ck_assert_int_ge(n, 16);
+    return (sab - sa * sb / n) / sqrt((saa - sa * sa / n) * (sbb - sb * sb / n));
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+START_TEST(test_rows_measured)
+{
+    static const struct {
+        const char *config, *capture;
+    } runs[] = { { "configs/h200.yaml", "validation/h200/capture/l2map.csv.gz" },
+                 { "configs/h100.yaml", "validation/h100/capture/l2map_c.csv.gz" },
+                 { "configs/h100.yaml", "validation/h100/capture/l2map_ar.csv.gz" } };
+    static double x[132 * 384], v[132 * 384];
+    for (size_t k = 0; k < SK_ARRAY_LEN(runs); k++) {
+        cfg c;
+        topo t;
+        sk_error e = { 0 };
+        tu_cfg(&c, runs[k].config, "memory: {model: hierarchy}", NULL);
+        ck_assert_msg(topo_build(&t, &c, &e) == 0, "%s", e.msg);
+        ck_assert_int_eq(t.nsms, 132);
+        mem_hier *h = hier(&c, &t);
+        gzFile f = gzopen(runs[k].capture, "rb");
+        ck_assert_msg(f != NULL, "%s: cannot open", runs[k].capture);
+        char line[256];
+        int rows = 0;
+        while (gzgets(f, line, sizeof line)) {
+            char mode[16];
+            int warm, smi, page;
+            double c1, c2;
+            if (sscanf(line, "%15[^,],%d,%d,%d,%lf,%lf", mode, &warm, &smi, &page, &c1, &c2) != 6 ||
+                strcmp(mode, "self") != 0)
+                continue;
+            ck_assert(smi >= 0 && smi < 132 && page >= 0 && page < 384);
+            x[smi * 384 + page] = c2;
+            rows++;
+        }
+        gzclose(f);
+        ck_assert_int_eq(rows, 132 * 384);
+        memcpy(v, x, sizeof v);
+        qsort(v, 132 * 384, sizeof *v, cmp_dbl);
+        double med = v[132 * 384 / 2], pm[384] = { 0 };
+        int pn[384] = { 0 };
+        for (int i = 0; i < 132 * 384; i++)
+            if (!(x[i] >= 0.5 * med && x[i] <= 1.35 * med))
+                x[i] = NAN;
+        for (int s = 0; s < 132; s++) {
+            double m = 0;
+            int n = 0;
+            for (int p = 0; p < 384; p++)
+                if (!isnan(x[s * 384 + p])) {
+                    m += x[s * 384 + p];
+                    n++;
+                }
+            for (int p = 0; p < 384; p++)
+                if (!isnan(x[s * 384 + p])) {
+                    x[s * 384 + p] -= m / n;
+                    pm[p] += x[s * 384 + p];
+                    pn[p]++;
+                }
+        }
+        for (int i = 0; i < 132 * 384; i++)
+            x[i] -= pm[i % 384] / pn[i % 384];
+        int pairs = 0;
+        for (int a = 0; a < 132; a++)
+            for (int b = a + 1; b < 132; b++) {
+                if (t.sm[a].hub_gpc == t.sm[b].hub_gpc || (a % 32) / 2 != (b % 32) / 2)
+                    continue;
+                int ra = mem_hier_row(h, a), rb = mem_hier_row(h, b);
+                ck_assert(ra == 1 || ra == -1);
+                double r = rows_r(x, a, b);
+                ck_assert_msg(r * ra * rb > 0.2, "%s: SMs %d (GPC %d, row %+d) and %d (GPC %d, row %+d): r %.2f",
+                              runs[k].capture, a, t.sm[a].hub_gpc, ra, b, t.sm[b].hub_gpc, rb, r);
+                pairs++;
+            }
+        ck_assert_int_eq(pairs, 336);
+        mem_hier_destroy(h);
+        topo_free(&t);
+    }
+}
+END_TEST
+
 /* memory.l1.l2_port_gbps: one SM's data from L2 pass its port.  100
  * bypassing warp loads of distinct lines (12.8 KB) issued at once take at
  * least 12.8 KB / 10 GB/s = 1280 ns through a 10 GB/s port; without the
@@ -2016,6 +2125,126 @@ START_TEST(test_l2_route_spread)
                          4 * 32 * (1000000 / c.l2_slice_gbps) / 1000);
     }
     mem_hier_destroy(h);
+    topo_free(&t);
+}
+END_TEST
+
+/* memory.l2.route_row_pct and route_row_skew_permille (hier.c
+ * route_spread): at 100 % a class's offset is its slice's place across the
+ * band alone, the same for every GPC of a row and the opposite for the
+ * other row; the skew moves each row's mean by the width x skew, the row
+ * +1 shorter; in between, two rows' GPCs correlate by about the share. */
+START_TEST(test_l2_route_rows)
+{
+    enum { N = 2048 };
+    const ps_t w = 40000;
+    for (int skew = 0; skew <= 100; skew += 100) {
+        cfg c;
+        topo t;
+        char sk[64];
+        snprintf(sk, sizeof sk, "memory.l2.route_row_skew_permille=%d", skew);
+        cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.route_spread_ps=40000", "memory.l2.route_row_pct=100",
+                 sk, NULL);
+        mem_hier *h = hier(&c, &t);
+        /* SM 0, and SMs of other GPCs with its home in its row and in the other */
+        int a = 0, same = -1, other = -1, home = mem_hier_home(h, a), ra = mem_hier_row(h, a);
+        ck_assert(ra == 1 || ra == -1);
+        for (int i = 1; i < t.nsms; i++) {
+            if (t.sm[i].gpc == t.sm[a].gpc || mem_hier_home(h, i) != home)
+                continue;
+            if (mem_hier_row(h, i) == ra && same < 0)
+                same = i;
+            if (mem_hier_row(h, i) == -ra && other < 0)
+                other = i;
+        }
+        ck_assert_int_ge(same, 0);
+        ck_assert_int_ge(other, 0);
+        mem_hier_destroy(h);
+        uint64_t lines[N], page = 0;
+        for (int i = 0; i < N; i++) {
+            if (i % 32 == 0)
+                page = addr_in(i ? page + 4096 : 1 << 20, home);
+            lines[i] = page + (uint64_t)(i % 32) * 128;
+        }
+        static ps_t oa[N], os[N], oo[N];
+        h = hier(&c, &t);
+        route_offsets(h, &c, a, lines, N, oa);
+        mem_hier_destroy(h);
+        h = hier(&c, &t);
+        route_offsets(h, &c, same, lines, N, os);
+        mem_hier_destroy(h);
+        h = hier(&c, &t);
+        route_offsets(h, &c, other, lines, N, oo);
+        mem_hier_destroy(h);
+        ps_t lo = 0, hi = 0;
+        for (int i = 0; i < N; i++) {
+            ck_assert_int_eq(oa[i], os[i]);
+            /* the other row: the same place, so the route mirrored (the
+             * skew moves every place, and so both rows' means) */
+            ck_assert_msg(llabs(oa[i] + oo[i]) <= 2,
+                          "line %d: %lld and %lld ps", i, (long long)oa[i], (long long)oo[i]);
+            lo = SK_MIN(lo, oa[i]);
+            hi = SK_MAX(hi, oa[i]);
+        }
+        ck_assert_int_ge(hi - lo, w * 3 / 4);
+        /* the slices' mean: each distinct offset once */
+        memcpy(os, oa, sizeof oa);
+        qsort(os, N, sizeof *os, cmp_ps);
+        int nv = 0;
+        double vmean = 0;
+        for (int i = 0; i < N; i++)
+            if (i == 0 || os[i] != os[i - 1]) {
+                nv++;
+                vmean += (double)os[i];
+            }
+        ck_assert_int_eq(nv, c.l2_slices_per_partition);
+        ck_assert_msg(fabs(vmean / nv + ra * skew * (double)w / 1000) <= 1.0, "row %+d: slices' mean %.1f ps",
+                      ra, vmean / nv);
+        topo_free(&t);
+    }
+    /* a share of 81 %: the rows correlate by about 0.81 and -0.81 */
+    cfg c;
+    topo t;
+    cfg_with(&c, &t, "memory.model=hierarchy", "memory.l2.route_spread_ps=40000", "memory.l2.route_row_pct=81", NULL);
+    mem_hier *h = hier(&c, &t);
+    int ra = mem_hier_row(h, 0), home = mem_hier_home(h, 0), same = -1, other = -1;
+    for (int i = 1; i < t.nsms; i++)
+        if (t.sm[i].gpc != t.sm[0].gpc && mem_hier_home(h, i) == home) {
+            if (mem_hier_row(h, i) == ra && same < 0)
+                same = i;
+            if (mem_hier_row(h, i) == -ra && other < 0)
+                other = i;
+        }
+    mem_hier_destroy(h);
+    static uint64_t lines[N];
+    uint64_t page = 0;
+    for (int i = 0; i < N; i++) {
+        if (i % 32 == 0)
+            page = addr_in(i ? page + 4096 : 1 << 20, home);
+        lines[i] = page + (uint64_t)(i % 32) * 128;
+    }
+    static ps_t o[3][N];
+    const int who[3] = { 0, same, other };
+    for (int k = 0; k < 3; k++) {
+        h = hier(&c, &t);
+        route_offsets(h, &c, who[k], lines, N, o[k]);
+        mem_hier_destroy(h);
+    }
+    double r[2];
+    for (int k = 1; k <= 2; k++) {
+        double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+        for (int i = 0; i < N; i++) {
+            double u = (double)o[0][i], v = (double)o[k][i];
+            sa += u;
+            sb += v;
+            saa += u * u;
+            sbb += v * v;
+            sab += u * v;
+        }
+        r[k - 1] = (sab - sa * sb / N) / sqrt((saa - sa * sa / N) * (sbb - sb * sb / N));
+    }
+    ck_assert_msg(r[0] > 0.65 && r[0] < 0.95, "one row: r %.2f", r[0]);
+    ck_assert_msg(r[1] < -0.65 && r[1] > -0.95, "two rows: r %.2f", r[1]);
     topo_free(&t);
 }
 END_TEST
@@ -4292,9 +4521,11 @@ Suite *mem_suite(void)
     tcase_add_test(tc, test_homes_from_floorplan);
     tcase_add_test(tc, test_homes_measured);
     tcase_add_test(tc, test_homes_measured_h100);
+    tcase_add_test(tc, test_rows_measured);
     tcase_add_test(tc, test_l1_l2_port);
     tcase_add_test(tc, test_remote_latency);
     tcase_add_test(tc, test_l2_route_spread);
+    tcase_add_test(tc, test_l2_route_rows);
     tcase_add_test(tc, test_l2_replica_home_lru);
     tcase_add_test(tc, test_l2_write_local);
     tcase_add_test(tc, test_l2_write_local_copy);

@@ -196,6 +196,8 @@ typedef struct cfg {
     int l2_remote_ps;                 /* memory.l2.remote_ps: extra for the other partition */
     int l2_noc_ps_per_mm;             /* memory.l2.noc_ps_per_mm: route delay, each way */
     int l2_route_spread_ps;           /* memory.l2.route_spread_ps: GPC-to-slice route spread */
+    int l2_route_row_pct;             /* memory.l2.route_row_pct: share that follows the GPC's row */
+    int l2_route_row_skew_permille;   /* memory.l2.route_row_skew_permille: the slices' mean place across the band */
     int l2_tpc_hop_ps;                /* memory.l2.tpc_hop_ps: each TPC passed on the chain, out and back */
     char l2_cpc_ps[CFG_NAME_MAX];     /* memory.l2.cpc_ps: each chain's own offset, ps, comma-separated */
     int l2_slice_gbps;                /* memory.l2.slice_gbps: a slice's data port */

@@ -147,6 +147,10 @@ int mem_hier_num_sms(const mem_hier *h);
  * sm to partition p (what a .cg pointer chase sees). */
 int mem_hier_home(const mem_hier *h, int sm);
 ps_t mem_hier_l2_hit_ps(const mem_hier *h, int sm, int p);
+/* The side of the L2 band SM sm's GPC lies on (+1 or -1, 0 on its line):
+ * the row whose routes to a slice all lengthen or shorten together
+ * (memory.l2.route_row_pct, docs/memory.md "L2"). */
+int mem_hier_row(const mem_hier *h, int sm);
 /* Valid lines held by the L2 (home copies and replicas), and of them
  * replicas: how much of the capacity replication takes. */
 void mem_hier_l2_occupancy(const mem_hier *h, uint64_t *lines, uint64_t *replicas);

@@ -15,8 +15,10 @@
  * SMs' routes over their common pages: SMs of one GPC reading the same
  * 256 B chunk (lines 2k and 2k + 1, or the same line), SMs of one GPC
  * reading other chunks of the page, and SMs of different GPCs with one home
- * reading the same chunk (the model draws each GPC's routes apart: the
- * chip's GPCs agree or oppose, which it leaves out).  Measured numbers
+ * reading the same chunk, split by the rows of GPC blocks the model's
+ * floorplan puts them in (mem_hier_row): on E11's chip and two H100s two
+ * GPCs of one row agree and two of different rows oppose, the share the
+ * model draws as memory.l2.route_row_pct (hier.c route_spread).  Measured numbers
  * come from the capture files, never from here. */
 #include <math.h>
 #include <gsl/gsl_multifit.h>
@@ -100,14 +102,17 @@ static int lm_load(const char *path, int nsm, lm_map *m, sk_error *e)
 /* The same reads on the model: SM s's first read of line s mod 32 of each
  * page, then its second, one at a time (an unloaded hierarchy), in cycles
  * of the SM clock; and each SM's home partition into home[] (the chip's
- * since E11: test_homes_measured). */
-static int lm_model(const cfg *c, const topo *t, const uint64_t va[LM_PAGES], lm_map *m, int *home, sk_error *e)
+ * since E11: test_homes_measured) and its GPC's row into row[]. */
+static int lm_model(const cfg *c, const topo *t, const uint64_t va[LM_PAGES], lm_map *m, int *home, int *row,
+                    sk_error *e)
 {
     mem_hier *h = mem_hier_create(c, t, NULL, e);
     if (!h)
         return e->code;
-    for (int s = 0; s < t->nsms; s++)
+    for (int s = 0; s < t->nsms; s++) {
         home[s] = mem_hier_home(h, s);
+        row[s] = mem_hier_row(h, s);
+    }
     m->nsm = t->nsms;
     m->x = xcalloc((size_t)t->nsms * LM_PAGES, sizeof *m->x);
     const double cyc_ps = 1e6 / c->sm_mhz;
@@ -133,8 +138,11 @@ typedef struct lm_stats {
     /* the SMs' means fitted by their TPC chains (topo_sm.cpc, hops): each
      * chain's offset from chain 0's and the step per TPC passed, cycles */
     double chain_cpc[CFG_MAX_CPCS], chain_hop;
-    double r_chunk_gpc, r_other_gpc, r_chunk_far_sd;
-    int n_chunk_gpc, n_other_gpc, n_chunk_far;
+    double chain_row;           /* row -1's mean over row +1's (mem_hier_row), cycles */
+    /* mean r of two SMs' routes: one GPC, one chunk; one GPC, other
+     * chunks; two GPCs of one row, one chunk; two of different rows */
+    double r_chunk_gpc, r_other_gpc, r_row_same, r_row_other;
+    int n_chunk_gpc, n_other_gpc, n_row_same, n_row_other;
 } lm_stats;
 
 /* Pearson's r of a[0..n-1] and b[0..n-1] over the entries both have (not
@@ -165,11 +173,13 @@ static double lm_corr(const double *a, const double *b)
 }
 
 /* Least squares over the SMs with a mean: mean = a + cpc offset (chain 0's
- * none) + hop x hops (GSL's SVD fit; NAN when too few SMs). */
-static void lm_chain_fit(lm_stats *o, const topo *t, int ns, int ncpc)
+ * none) + hop x hops + the row's offset (row -1 over +1: half of it each
+ * way; GSL's SVD fit; NAN when too few SMs). */
+static void lm_chain_fit(lm_stats *o, const topo *t, const int *row, int ns, int ncpc)
 {
-    int np = ncpc + 1, n = 0;
+    int np = ncpc + 2, n = 0;
     o->chain_hop = NAN;
+    o->chain_row = NAN;
     for (int k = 0; k < CFG_MAX_CPCS; k++)
         o->chain_cpc[k] = k ? NAN : 0;
     for (int s = 0; s < ns; s++)
@@ -187,6 +197,7 @@ static void lm_chain_fit(lm_stats *o, const topo *t, int ns, int ncpc)
         if (t->sm[s].cpc > 0)
             gsl_matrix_set(X, (size_t)i, (size_t)t->sm[s].cpc, 1.0);
         gsl_matrix_set(X, (size_t)i, (size_t)ncpc, (double)t->sm[s].hops);
+        gsl_matrix_set(X, (size_t)i, (size_t)ncpc + 1, -0.5 * row[s]);
         gsl_vector_set(y, (size_t)i, o->sm_mean[s]);
         i++;
     }
@@ -195,6 +206,7 @@ static void lm_chain_fit(lm_stats *o, const topo *t, int ns, int ncpc)
         for (int k = 1; k < ncpc; k++)
             o->chain_cpc[k] = gsl_vector_get(b, (size_t)k);
         o->chain_hop = gsl_vector_get(b, (size_t)ncpc);
+        o->chain_row = gsl_vector_get(b, (size_t)ncpc + 1);
     }
     gsl_multifit_linear_free(w);
     gsl_vector_free(b);
@@ -211,7 +223,7 @@ static double lm_corr_sm(const double *a, const double *b, int ns)
 
 /* The statistics above, of m (its hits kept, the rest set NAN), with the
  * chip's SM-to-GPC map and home partitions (h) from the model's topology. */
-static void lm_stats_of(lm_map *m, const topo *t, const int *home, int ncpc, lm_stats *o)
+static void lm_stats_of(lm_map *m, const topo *t, const int *home, const int *row, int ncpc, lm_stats *o)
 {
     int ns = m->nsm, n = ns * LM_PAGES;
     double *v = xcalloc((size_t)n, sizeof *v);
@@ -269,15 +281,18 @@ static void lm_stats_of(lm_map *m, const topo *t, const int *home, int ncpc, lm_
     o->sm_mean = xcalloc((size_t)ns, sizeof *o->sm_mean);
     for (int s = 0; s < ns; s++)
         o->sm_mean[s] = cs[s] ? ms[s] - grand : NAN;
-    lm_chain_fit(o, t, ns, ncpc);
-    /* pairs of SMs: the same 256 B chunk when their lines differ only in bit 0 */
-    double r1 = 0, r2 = 0, r3 = 0, r33 = 0;
-    int n1 = 0, n2 = 0, n3 = 0;
+    lm_chain_fit(o, t, row, ns, ncpc);
+    /* pairs of SMs: the same 256 B chunk when their lines differ only in
+     * bit 0; two GPCs' SMs of either home (each reads its own half's copy:
+     * one class, two slices), by their rows */
+    double r1 = 0, r2 = 0, r3 = 0, r4 = 0;
+    int n1 = 0, n2 = 0, n3 = 0, n4 = 0;
     for (int a = 0; a < ns; a++)
         for (int b = a + 1; b < ns; b++) {
             /* a tail TPC with a host is of its host's GPC (topo_sm.hub_gpc) */
             int chunk = (a % 32) / 2 == (b % 32) / 2, gpc = t->sm[a].hub_gpc == t->sm[b].hub_gpc;
-            if (home[a] != home[b] || t->sm[a].tpc_global == t->sm[b].tpc_global)
+            if (t->sm[a].tpc_global == t->sm[b].tpc_global || (gpc && home[a] != home[b]) ||
+                (!gpc && (!chunk || row[a] == 0 || row[b] == 0)))
                 continue;
             double r = lm_corr(&m->x[a * LM_PAGES], &m->x[b * LM_PAGES]);
             if (isnan(r))
@@ -288,18 +303,22 @@ static void lm_stats_of(lm_map *m, const topo *t, const int *home, int ncpc, lm_
             } else if (gpc) {
                 r2 += r;
                 n2++;
-            } else if (chunk) {
+            } else if (row[a] == row[b]) {
                 r3 += r;
-                r33 += r * r;
                 n3++;
+            } else {
+                r4 += r;
+                n4++;
             }
         }
     o->r_chunk_gpc = n1 ? r1 / n1 : NAN;
     o->r_other_gpc = n2 ? r2 / n2 : NAN;
-    o->r_chunk_far_sd = n3 > 1 ? sqrt((r33 - r3 * r3 / n3) / (n3 - 1)) : NAN;
+    o->r_row_same = n3 ? r3 / n3 : NAN;
+    o->r_row_other = n4 ? r4 / n4 : NAN;
     o->n_chunk_gpc = n1;
     o->n_other_gpc = n2;
-    o->n_chunk_far = n3;
+    o->n_row_same = n3;
+    o->n_row_other = n4;
     free(ms);
     free(mp);
     free(cs);
@@ -382,7 +401,7 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
     topo t;
     if (topo_build(&t, c, e) < 0)
         return e->code;
-    int *home = xcalloc((size_t)t.nsms, sizeof *home), rc = 0;
+    int *home = xcalloc((size_t)t.nsms, sizeof *home), *row = xcalloc((size_t)t.nsms, sizeof *row), rc = 0;
     /* every capture read and simulated before a row is printed */
     lm_stats sc[LM_MAX_RUNS], so[LM_MAX_RUNS];
     int nstats = 0;
@@ -400,10 +419,10 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
         if (rc == 0)
             rc = lm_load(path, t.nsms, &chip, e);
         if (rc == 0)
-            rc = lm_model(c, &t, va, &model, home, e);
+            rc = lm_model(c, &t, va, &model, home, row, e);
         if (rc == 0) {
-            lm_stats_of(&chip, &t, home, c->cpcs_per_gpc, &sc[r]);
-            lm_stats_of(&model, &t, home, c->cpcs_per_gpc, &so[r]);
+            lm_stats_of(&chip, &t, home, row, c->cpcs_per_gpc, &sc[r]);
+            lm_stats_of(&model, &t, home, row, c->cpcs_per_gpc, &so[r]);
             nstats = r + 1;
         }
         free(chip.x);
@@ -420,29 +439,41 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
                       "the width fitted on l2map.csv.gz", fails);
         else
             lm_info("route s.d., per SM and line", sc[r].spread, so[r].spread, "fitted (route_spread_ps)");
-        /* the chains' constants were fitted on E11's capture (below) */
-        const char *kind = tag[r][0] ? "predicted" : "fitted";
+        /* the chains' constants were fitted on E11's capture (below); a
+         * config with a skew between its rows had it fitted on its own
+         * chip's captures (configs/h100.yaml: boards c and ar) */
+        const int skewed = c->l2_route_row_skew_permille != 0;
+        const char *kind = tag[r][0] && !skewed ? "predicted" : "fitted";
         lm_judged("the SMs' means, s.d.", sc[r].means, so[r].means, LM_MEAN_TOL, kind,
-                  "TPC chains, floorplan", fails);
+                  skewed ? "TPC chains, floorplan, rows' skew" : "TPC chains, floorplan", fails);
         lm_judged_r("the SMs' means, r chip vs model", lm_corr_sm(sc[r].sm_mean, so[r].sm_mean, t.nsms),
-                    LM_MEAN_R_MIN, kind, "TPC chains", fails);
+                    LM_MEAN_R_MIN, kind, skewed ? "TPC chains, rows' skew" : "TPC chains", fails);
         lm_info("means fit: cycles per TPC passed", sc[r].chain_hop, so[r].chain_hop, "tpc_hop_ps");
         for (int k = 1; k < c->cpcs_per_gpc; k++) {
             snprintf(what, sizeof what, "means fit: chain %d over chain 0", k);
             lm_info(what, sc[r].chain_cpc[k], so[r].chain_cpc[k], "cpc_ps");
         }
+        lm_info("means fit: row -1 over row +1", sc[r].chain_row, so[r].chain_row, "route_row_skew_permille");
         snprintf(what, sizeof what, "r, one chunk, one GPC (%d pairs)", sc[r].n_chunk_gpc);
         lm_info(what, sc[r].r_chunk_gpc, so[r].r_chunk_gpc, "fitted (drawn per GPC)");
         snprintf(what, sizeof what, "r, other chunks, one GPC (%d)", sc[r].n_other_gpc);
         lm_info(what, sc[r].r_other_gpc, so[r].r_other_gpc, "fitted (drawn per 256 B chunk)");
-        snprintf(what, sizeof what, "s.d. of r, one chunk, 2 GPCs (%d)", sc[r].n_chunk_far);
-        lm_info(what, sc[r].r_chunk_far_sd, so[r].r_chunk_far_sd, "not modelled (GPCs agree or oppose)");
+        snprintf(what, sizeof what, "r, one chunk, 2 GPCs, one row (%d)", sc[r].n_row_same);
+        lm_info(what, sc[r].r_row_same, so[r].r_row_same, "route_row_pct (floorplan rows)");
+        snprintf(what, sizeof what, "r, one chunk, 2 GPCs, 2 rows (%d)", sc[r].n_row_other);
+        lm_info(what, sc[r].r_row_other, so[r].r_row_other, "route_row_pct (floorplan rows)");
+        /* the rows' share of a route: half the gap between those two,
+         * over what one GPC's SMs on one chunk reach (the chip's reads
+         * keep that below 1) */
+        lm_info("rows' share of the routes", (sc[r].r_row_same - sc[r].r_row_other) / 2 / sc[r].r_chunk_gpc,
+                (so[r].r_row_same - so[r].r_row_other) / 2 / so[r].r_chunk_gpc, "route_row_pct / 100, fitted");
     }
     for (int r = 0; r < nstats; r++) {
         free(sc[r].sm_mean);
         free(so[r].sm_mean);
     }
     free(home);
+    free(row);
     topo_free(&t);
     return rc;
 }

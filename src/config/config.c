@@ -380,9 +380,17 @@ static const cfg_key cfg_schema[] = {
             "delay per mm of route between a GPC's hub (its SMs' centroid) and a partition's centre, each way"),
     ROW_INT("memory.l2.route_spread_ps", l2_route_spread_ps, 0, 0, 1000000, "ps",
             "width of the spread of the routes from a GPC to the L2's slices, out and back: each "
-            "(GPC, partition, class) offsets the hit latency by a draw from sim.seed, uniform over "
-            "this width and centred on the GPC's mean; a line's class is its 256 B chunk's "
-            "(0: every line alike)"),
+            "(GPC, partition, class) offsets the hit latency by its slice's place across the band "
+            "(route_row_pct) and a draw from sim.seed, each uniform over this width and centred on the "
+            "GPC's mean; a line's class is its 256 B chunk's (0: every line alike)"),
+    ROW_INT("memory.l2.route_row_pct", l2_route_row_pct, 0, 0, 100, "%",
+            "share of the routes' variance that follows the row: each class's slice has one place across "
+            "the L2 band, nearer one row of GPC blocks and farther from the other, for every GPC and both "
+            "partitions; the rest is drawn per GPC"),
+    ROW_INT("memory.l2.route_row_skew_permille", l2_route_row_skew_permille, 0, -500, 500, "permille",
+            "the slices' mean place across the band, in thousandths of route_spread_ps from its middle "
+            "toward the row of GPC blocks on its side +1 (mem_hier_row): that row's routes are shorter on "
+            "average and the other's longer, each by route_spread_ps x skew / 1000 x sqrt(route_row_pct / 100)"),
     ROW_INT("memory.l2.tpc_hop_ps", l2_tpc_hop_ps, 0, 0, 1000000, "ps",
             "latency, out and back, of each TPC an SM's L2 request passes on its chain to the GPC's "
             "hub (topology.cpcs_per_gpc); with cpc_ps, centred over the chip's SMs"),

@@ -117,28 +117,61 @@ static uint64_t l1_after_carveout(const cfg *c, uint64_t smem)
  * 5/95 %, kurtosis 2.1: a uniform draw ~62 cycles wide).  SMs of one GPC
  * reading the same 256 B chunk agree (r = 0.86 over 72 pairs, 80 with the
  * tail on GPC 0; 0.98 within a TPC), SMs of one GPC reading other chunks
- * of the page do not (0.02, even lines 8-9 against 10-11), and GPCs
- * reading one chunk agree or oppose (r spread 0.75 s.d. across GPC
- * pairs): a route from each GPC to the chunk's
- * slice, which this floorplan's distances do not give (E11's per-SM
- * medians do not follow them, docs/memory.md).  So each (GPC, partition,
- * class) draws its offset from sim.seed, uniform over the width and centred
- * on the GPC's mean over the partition's classes (a GPC's mean latency
- * stays the floorplan's); a line's class is a hash of its 256 B chunk into
- * the partition's slice count (l2.c hit_lat).  Which chunks a GPC reaches
- * fast is the chip's own and not known: the draw stands for it, and the
- * GPCs' agreement is left out.  A tail TPC draws with its host GPC
+ * of the page do not (0.02, even lines 8-9 against 10-11), and two GPCs
+ * reading one chunk agree or oppose: GPCs 0, 1, 2, 6 and the tail with
+ * each other and 3, 4, 5, 7 with each other (r +0.74 on average), the two
+ * groups against each other (-0.74), in either home (two H100s alike,
+ * with groups of their own).  So the groups are the two rows of GPC blocks
+ * either side of the L2 band, and a chunk's slice has one place across
+ * the band: near one row, far from the other.  Each partition's slices
+ * sit evenly across the width; which class sits where is a shuffle drawn
+ * from sim.seed, the same in both partitions (GPCs of the two homes agree
+ * too), all moved by memory.l2.route_row_skew_permille; a GPC's route to
+ * it is its place, signed by the GPC's row (mem_hier_row: the side of the
+ * band its hub lies on), for route_row_pct of the variance (0.86: the
+ * chip's r over what one GPC's own SMs reach, 0.86).  The rest each (GPC,
+ * partition, class) draws from sim.seed, uniform over the width and
+ * centred on the GPC's mean over the partition's classes; a line's class
+ * is a hash of its 256 B chunk into the partition's slice count (l2.c
+ * hit_lat).  Which chunks a GPC reaches fast is the chip's own and not
+ * known: the shuffle and the draws stand for it.  A tail TPC draws with
+ * its host GPC
  * (topology.tail_host_gpc: on E11's chip SM 128 agrees with GPC 0's SMs 0
  * and 1 on their chunk at r = 0.97, as a TPC's own two SMs do).
  * validate's l2map section computes each of these figures from the
  * capture and from the model (validate_l2map.c). */
-static void route_spread(const cfg *c, const topo *t, mem_l2_geo *g)
+static void route_spread(const cfg *c, const topo *t, const double *gy, double by, mem_l2_geo *g)
 {
     int np = g->nparts, ns = c->l2_slices_per_partition, n = g->nsms;
     g->route_ps = NULL;
     g->nroutes = ns;
+    g->row = xcalloc((size_t)n, sizeof *g->row);
+    for (int i = 0; i < n; i++) {
+        double dy = gy[t->sm[i].hub_gpc] - by;
+        g->row[i] = (int8_t)(dy > 1e-6 ? 1 : dy < -1e-6 ? -1 : 0);
+    }
     if (c->l2_route_spread_ps <= 0)
         return;
+    /* the row's share a and the GPC's own b, a^2 + b^2 = 1: the draw's
+     * variance stays the width's */
+    const double a = sqrt(c->l2_route_row_pct / 100.0), b = sqrt(1.0 - a * a);
+    /* each class's slice's place across the band, the same for every GPC
+     * and both partitions: a partition's ns slices evenly spaced over the
+     * width (so the spread is the width's, whatever the seed), which class
+     * at which place a shuffle drawn from sim.seed, all moved by the skew */
+    double *y = xcalloc((size_t)ns, sizeof *y);
+    int *at = xcalloc((size_t)ns, sizeof *at);
+    for (int k = 0; k < ns; k++)
+        at[k] = k;
+    for (int k = ns - 1; k > 0; k--) {
+        uint64_t h = sk_mix64(c->seed ^ sk_mix64(0x726f772d79ull ^ (uint64_t)k));
+        int j = (int)(h % (uint64_t)(k + 1)), tmp = at[k];
+        at[k] = at[j];
+        at[j] = tmp;
+    }
+    for (int k = 0; k < ns; k++)
+        y[at[k]] = (k + 0.5) / ns - 0.5 + c->l2_route_row_skew_permille / 1000.0;
+    free(at);
     g->route_ps = xcalloc((size_t)n * (size_t)(np * ns), sizeof *g->route_ps);
     double *d = xcalloc((size_t)ns, sizeof *d);
     for (int i = 0; i < n; i++)
@@ -147,13 +180,17 @@ static void route_spread(const cfg *c, const topo *t, mem_l2_geo *g)
             for (int k = 0; k < ns; k++) {
                 uint64_t h = sk_mix64(c->seed ^ sk_mix64(0x726f757465ull ^ ((uint64_t)t->sm[i].hub_gpc << 32) ^
                                                          (uint64_t)(p * ns + k)));
-                d[k] = ((double)(h >> 11) * 0x1p-53 - 0.5) * c->l2_route_spread_ps;
+                d[k] = ((double)(h >> 11) * 0x1p-53 - 0.5) * b * c->l2_route_spread_ps;
                 mean += d[k] / ns;
             }
+            /* a slice placed toward a row (y > 0 toward row +1) is nearer
+             * that row's GPCs and farther from the other's */
             for (int k = 0; k < ns; k++)
-                g->route_ps[((size_t)i * np + p) * ns + k] = (int32_t)llround(d[k] - mean);
+                g->route_ps[((size_t)i * np + p) * ns + k] =
+                    (int32_t)llround(d[k] - mean - a * g->row[i] * y[k] * c->l2_route_spread_ps);
         }
     free(d);
+    free(y);
 }
 
 static int build_geo(const cfg *c, const topo *t, const si_floorplan *fp, mem_l2_geo *g)
@@ -245,11 +282,11 @@ static int build_geo(const cfg *c, const topo *t, const si_floorplan *fp, mem_l2
         }
     }
     free(chain);
+    route_spread(c, t, gy, by, g);
     free(gx);
     free(gy);
     free(gn);
     free(ghome);
-    route_spread(c, t, g);
     return 0;
 }
 
@@ -419,6 +456,11 @@ int mem_hier_num_sms(const mem_hier *h)
 int mem_hier_home(const mem_hier *h, int sm)
 {
     return mem_l2_home(h->l2, sm);
+}
+
+int mem_hier_row(const mem_hier *h, int sm)
+{
+    return mem_l2_row(h->l2, sm);
 }
 
 ps_t mem_hier_l2_hit_ps(const mem_hier *h, int sm, int p)

@@ -381,6 +381,7 @@ static void l2_destroy(mem_level *l)
     free(s->geo.lat_ps);
     free(s->geo.dist_um);
     free(s->geo.route_ps);
+    free(s->geo.row);
     free(s);
     free(l);
 }
@@ -480,4 +481,10 @@ int mem_l2_home(const mem_level *l, int sm)
 {
     const l2_state *s = l->st;
     return s->geo.home[sm];
+}
+
+int mem_l2_row(const mem_level *l, int sm)
+{
+    const l2_state *s = l->st;
+    return s->geo.row[sm];
 }

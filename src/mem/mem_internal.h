@@ -69,6 +69,8 @@ typedef struct mem_l2_geo {
                                route class on the SM's hit latency (its GPC's route to
                                the class's slice, out and back: hier.c route_spread) */
     int nroutes;            /* route classes a partition (its slice count) */
+    int8_t *row;            /* nsms: the side of the L2 band its GPC's hub lies on
+                               (+1, -1; 0 on the band's line): hier.c route_spread */
 } mem_l2_geo;
 
 /* The L2 over `next` (HBM); takes ownership of geo's arrays, not of next. */
@@ -76,6 +78,7 @@ mem_level *mem_l2_create(const cfg *c, mem_l2_geo *geo, mem_level *next, mem_sta
 void mem_l2_occupancy(const mem_level *l, uint64_t *lines, uint64_t *replicas);
 ps_t mem_l2_hit_ps(const mem_level *l, int sm, int p);
 int mem_l2_home(const mem_level *l, int sm);
+int mem_l2_row(const mem_level *l, int sm);
 
 /* SM sm's L1 over `next` (the L2), capacity l1_bytes (0: every load
  * bypasses).  Caller owns it (ops->destroy), not next. */
