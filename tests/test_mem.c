@@ -838,6 +838,31 @@ START_TEST(test_homes_measured)
 }
 END_TEST
 
+/* E11's l2map capture at path (cap_mem `l2map`, 132 SMs x 384 pages): each
+ * SM's first and second reads of each page in its `self` rows, cycles, at
+ * [sm * 384 + page]. */
+static void l2map_self(const char *path, double *first, double *second)
+{
+    gzFile f = gzopen(path, "rb");
+    ck_assert_msg(f != NULL, "%s: cannot open", path);
+    char line[256];
+    int rows = 0;
+    while (gzgets(f, line, sizeof line)) {
+        char mode[16];
+        int warm, smi, page;
+        double c1, c2;
+        if (sscanf(line, "%15[^,],%d,%d,%d,%lf,%lf", mode, &warm, &smi, &page, &c1, &c2) != 6 ||
+            strcmp(mode, "self") != 0)
+            continue;
+        ck_assert(smi >= 0 && smi < 132 && page >= 0 && page < 384);
+        first[smi * 384 + page] = c1;
+        second[smi * 384 + page] = c2;
+        rows++;
+    }
+    gzclose(f);
+    ck_assert_int_eq(rows, 132 * 384);
+}
+
 /* configs/h100.yaml's homes against the H100s' own first reads (E11's
  * l2map on boards c and ar, read here): an SM's first read of each of 384
  * pages is near (under 620 cycles) or far, and every SM's near pages must
@@ -854,31 +879,14 @@ START_TEST(test_homes_measured_h100)
     tu_cfg(&c, "configs/h100.yaml", "memory: {model: hierarchy}", NULL);
     ck_assert_msg(topo_build(&t, &c, &e) == 0, "%s", e.msg);
     mem_hier *h = hier(&c, &t);
-    static unsigned char nearp[132][384];
+    static double c1[132 * 384], c2[132 * 384];
     for (size_t k = 0; k < SK_ARRAY_LEN(caps); k++) {
-        gzFile f = gzopen(caps[k], "rb");
-        ck_assert_msg(f != NULL, "%s: cannot open", caps[k]);
-        char line[256];
-        int rows = 0;
-        memset(nearp, 0, sizeof nearp);
-        while (gzgets(f, line, sizeof line)) {
-            char mode[16];
-            int warm, smi, page;
-            double c1, c2;
-            if (sscanf(line, "%15[^,],%d,%d,%d,%lf,%lf", mode, &warm, &smi, &page, &c1, &c2) != 6 ||
-                strcmp(mode, "self") != 0)
-                continue;
-            ck_assert(smi >= 0 && smi < 132 && page >= 0 && page < 384);
-            nearp[smi][page] = c1 < 620;
-            rows++;
-        }
-        gzclose(f);
-        ck_assert_int_eq(rows, 132 * 384);
+        l2map_self(caps[k], c1, c2);
         ck_assert_int_eq(t.nsms, 132);
         for (int i = 1; i < t.nsms; i++) {
             int agree = 0;
             for (int p = 0; p < 384; p++)
-                agree += nearp[i][p] == nearp[0][p];
+                agree += (c1[i * 384 + p] < 620) == (c1[p] < 620);
             int same = mem_hier_home(h, i) == mem_hier_home(h, 0);
             ck_assert_msg(same ? agree >= 384 * 8 / 10 : agree <= 384 * 2 / 10,
                           "%s: SM %d (GPC %d, home %d): %d of 384 pages as SM 0's", caps[k], i, t.sm[i].gpc,
@@ -898,12 +906,14 @@ END_TEST
  * config puts their GPCs in one row and oppose across the rows: on all
  * three captures every such pair's r, signed by the rows, is above 0.27
  * (0.74 on average); with one GPC in the wrong row some pairs fall below 0. */
-static double rows_r(const double *x, int a, int b)
+/* Pearson's r of a[0..n-1] and b[0..n-1] over the entries both have (not
+ * NAN), of which there must be at least 16. */
+static double pearson(const double *a, const double *b, int len)
 {
     double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
     int n = 0;
-    for (int p = 0; p < 384; p++) {
-        double u = x[a * 384 + p], v = x[b * 384 + p];
+    for (int p = 0; p < len; p++) {
+        double u = a[p], v = b[p];
         if (isnan(u) || isnan(v))
             continue;
         sa += u;
@@ -930,7 +940,7 @@ START_TEST(test_rows_measured)
     } runs[] = { { "configs/h200.yaml", "validation/h200/capture/l2map.csv.gz" },
                  { "configs/h100.yaml", "validation/h100/capture/l2map_c.csv.gz" },
                  { "configs/h100.yaml", "validation/h100/capture/l2map_ar.csv.gz" } };
-    static double x[132 * 384], v[132 * 384];
+    static double x[132 * 384], v[132 * 384], first[132 * 384];
     for (size_t k = 0; k < SK_ARRAY_LEN(runs); k++) {
         cfg c;
         topo t;
@@ -939,23 +949,7 @@ START_TEST(test_rows_measured)
         ck_assert_msg(topo_build(&t, &c, &e) == 0, "%s", e.msg);
         ck_assert_int_eq(t.nsms, 132);
         mem_hier *h = hier(&c, &t);
-        gzFile f = gzopen(runs[k].capture, "rb");
-        ck_assert_msg(f != NULL, "%s: cannot open", runs[k].capture);
-        char line[256];
-        int rows = 0;
-        while (gzgets(f, line, sizeof line)) {
-            char mode[16];
-            int warm, smi, page;
-            double c1, c2;
-            if (sscanf(line, "%15[^,],%d,%d,%d,%lf,%lf", mode, &warm, &smi, &page, &c1, &c2) != 6 ||
-                strcmp(mode, "self") != 0)
-                continue;
-            ck_assert(smi >= 0 && smi < 132 && page >= 0 && page < 384);
-            x[smi * 384 + page] = c2;
-            rows++;
-        }
-        gzclose(f);
-        ck_assert_int_eq(rows, 132 * 384);
+        l2map_self(runs[k].capture, first, x);
         memcpy(v, x, sizeof v);
         qsort(v, 132 * 384, sizeof *v, cmp_dbl);
         double med = v[132 * 384 / 2], pm[384] = { 0 };
@@ -987,7 +981,7 @@ START_TEST(test_rows_measured)
                     continue;
                 int ra = mem_hier_row(h, a), rb = mem_hier_row(h, b);
                 ck_assert(ra == 1 || ra == -1);
-                double r = rows_r(x, a, b);
+                double r = pearson(&x[a * 384], &x[b * 384], 384);
                 ck_assert_msg(r * ra * rb > 0.2, "%s: SMs %d (GPC %d, row %+d) and %d (GPC %d, row %+d): r %.2f",
                               runs[k].capture, a, t.sm[a].hub_gpc, ra, b, t.sm[b].hub_gpc, rb, r);
                 pairs++;
@@ -1983,6 +1977,35 @@ static int cmp_ps(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* The mean of the distinct values of o[0..n-1] (each route class's offset
+ * once), their count in *nv. */
+static double distinct_mean(const ps_t *o, int n, int *nv)
+{
+    ps_t *v = xcalloc((size_t)n, sizeof *v);
+    memcpy(v, o, (size_t)n * sizeof *v);
+    qsort(v, (size_t)n, sizeof *v, cmp_ps);
+    double m = 0;
+    *nv = 0;
+    for (int i = 0; i < n; i++)
+        if (i == 0 || v[i] != v[i - 1]) {
+            ++*nv;
+            m += (double)v[i];
+        }
+    free(v);
+    return *nv ? m / *nv : NAN;
+}
+
+/* n lines: every line of each of n / 32 pages of partition home. */
+static void home_lines(uint64_t *lines, int n, int home)
+{
+    uint64_t page = 0;
+    for (int i = 0; i < n; i++) {
+        if (i % 32 == 0)
+            page = addr_in(i ? page + 4096 : 1 << 20, home);
+        lines[i] = page + (uint64_t)(i % 32) * 128;
+    }
+}
+
 static void route_offsets(mem_hier *h, const cfg *c, int smi, const uint64_t *lines, int n, ps_t *off)
 {
     int home = mem_hier_home(h, smi);
@@ -1993,6 +2016,15 @@ static void route_offsets(mem_hier *h, const cfg *c, int smi, const uint64_t *li
         t0 += 10000000;
         off[i] = warp_op(h, smi, MEM_LOAD, lines[i], t0, MEM_F_BYPASS_L1) - t0 - port - base;
     }
+}
+
+/* The same on a hierarchy of its own, so that no line is already there for
+ * SM smi. */
+static void route_offsets_alone(const cfg *c, const topo *t, int smi, const uint64_t *lines, int n, ps_t *off)
+{
+    mem_hier *h = hier(c, t);
+    route_offsets(h, c, smi, lines, n, off);
+    mem_hier_destroy(h);
 }
 
 START_TEST(test_l2_route_spread)
@@ -2015,22 +2047,13 @@ START_TEST(test_l2_route_spread)
     ck_assert_int_ge(other, 0);
     ck_assert_int_eq(mem_hier_home(h, mate), home);
     uint64_t lines[N];
-    uint64_t page = 0;                  /* 64 pages of the home partition, every line of each */
-    for (int i = 0; i < N; i++) {
-        if (i % 32 == 0)
-            page = addr_in(i ? page + 4096 : 1 << 20, home);
-        lines[i] = page + (uint64_t)(i % 32) * 128;
-    }
+    home_lines(lines, N, home);         /* 64 pages of the home partition, every line of each */
     ps_t oa[N], om[N], oo[N];
-    route_offsets(h, &c, a, lines, N, oa);
     mem_hier_destroy(h);
-    /* each SM alone, so that no line is already there for it */
-    h = hier(&c, &t);
-    route_offsets(h, &c, mate, lines, N, om);
-    mem_hier_destroy(h);
-    h = hier(&c, &t);
-    route_offsets(h, &c, other, lines, N, oo);
-    mem_hier_destroy(h);
+    /* each SM alone */
+    route_offsets_alone(&c, &t, a, lines, N, oa);
+    route_offsets_alone(&c, &t, mate, lines, N, om);
+    route_offsets_alone(&c, &t, other, lines, N, oo);
     ps_t lo = 0, hi = 0;
     double mean = 0;
     int differ = 0;
@@ -2055,17 +2078,10 @@ START_TEST(test_l2_route_spread)
     ck_assert_int_ge(chunks, N / 4);
     /* one offset a class: as many values as the partition has slices, and
      * centred on the floorplan's latency (to the rounding of each) */
-    memcpy(om, oa, sizeof oa);
-    qsort(om, N, sizeof *om, cmp_ps);
-    int nv = 0;
-    double vmean = 0;
-    for (int i = 0; i < N; i++)
-        if (i == 0 || om[i] != om[i - 1]) {
-            nv++;
-            vmean += (double)om[i];
-        }
+    int nv;
+    double vmean = distinct_mean(oa, N, &nv);
     ck_assert_int_eq(nv, c.l2_slices_per_partition);
-    ck_assert_msg(fabs(vmean / nv) <= 1.0, "slices' mean offset %.2f ps", vmean / nv);
+    ck_assert_msg(fabs(vmean) <= 1.0, "slices' mean offset %.2f ps", vmean);
     topo_free(&t);
 
     /* another seed draws other routes; 0 is every slice alike */
@@ -2160,22 +2176,12 @@ START_TEST(test_l2_route_rows)
         ck_assert_int_ge(same, 0);
         ck_assert_int_ge(other, 0);
         mem_hier_destroy(h);
-        uint64_t lines[N], page = 0;
-        for (int i = 0; i < N; i++) {
-            if (i % 32 == 0)
-                page = addr_in(i ? page + 4096 : 1 << 20, home);
-            lines[i] = page + (uint64_t)(i % 32) * 128;
-        }
+        uint64_t lines[N];
+        home_lines(lines, N, home);
         static ps_t oa[N], os[N], oo[N];
-        h = hier(&c, &t);
-        route_offsets(h, &c, a, lines, N, oa);
-        mem_hier_destroy(h);
-        h = hier(&c, &t);
-        route_offsets(h, &c, same, lines, N, os);
-        mem_hier_destroy(h);
-        h = hier(&c, &t);
-        route_offsets(h, &c, other, lines, N, oo);
-        mem_hier_destroy(h);
+        route_offsets_alone(&c, &t, a, lines, N, oa);
+        route_offsets_alone(&c, &t, same, lines, N, os);
+        route_offsets_alone(&c, &t, other, lines, N, oo);
         ps_t lo = 0, hi = 0;
         for (int i = 0; i < N; i++) {
             ck_assert_int_eq(oa[i], os[i]);
@@ -2188,18 +2194,10 @@ START_TEST(test_l2_route_rows)
         }
         ck_assert_int_ge(hi - lo, w * 3 / 4);
         /* the slices' mean: each distinct offset once */
-        memcpy(os, oa, sizeof oa);
-        qsort(os, N, sizeof *os, cmp_ps);
-        int nv = 0;
-        double vmean = 0;
-        for (int i = 0; i < N; i++)
-            if (i == 0 || os[i] != os[i - 1]) {
-                nv++;
-                vmean += (double)os[i];
-            }
+        int nv;
+        double vmean = distinct_mean(oa, N, &nv);
         ck_assert_int_eq(nv, c.l2_slices_per_partition);
-        ck_assert_msg(fabs(vmean / nv + ra * skew * (double)w / 1000) <= 1.0, "row %+d: slices' mean %.1f ps",
-                      ra, vmean / nv);
+        ck_assert_msg(fabs(vmean + ra * skew * (double)w / 1000) <= 1.0, "row %+d: slices' mean %.1f ps", ra, vmean);
         topo_free(&t);
     }
     /* a share of 81 %: the rows correlate by about 0.81 and -0.81 */
@@ -2217,32 +2215,16 @@ START_TEST(test_l2_route_rows)
         }
     mem_hier_destroy(h);
     static uint64_t lines[N];
-    uint64_t page = 0;
-    for (int i = 0; i < N; i++) {
-        if (i % 32 == 0)
-            page = addr_in(i ? page + 4096 : 1 << 20, home);
-        lines[i] = page + (uint64_t)(i % 32) * 128;
-    }
+    home_lines(lines, N, home);
     static ps_t o[3][N];
     const int who[3] = { 0, same, other };
-    for (int k = 0; k < 3; k++) {
-        h = hier(&c, &t);
-        route_offsets(h, &c, who[k], lines, N, o[k]);
-        mem_hier_destroy(h);
-    }
-    double r[2];
-    for (int k = 1; k <= 2; k++) {
-        double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-        for (int i = 0; i < N; i++) {
-            double u = (double)o[0][i], v = (double)o[k][i];
-            sa += u;
-            sb += v;
-            saa += u * u;
-            sbb += v * v;
-            sab += u * v;
-        }
-        r[k - 1] = (sab - sa * sb / N) / sqrt((saa - sa * sa / N) * (sbb - sb * sb / N));
-    }
+    for (int k = 0; k < 3; k++)
+        route_offsets_alone(&c, &t, who[k], lines, N, o[k]);
+    static double d[3][N];
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < N; i++)
+            d[k][i] = (double)o[k][i];
+    double r[2] = { pearson(d[0], d[1], N), pearson(d[0], d[2], N) };
     ck_assert_msg(r[0] > 0.65 && r[0] < 0.95, "one row: r %.2f", r[0]);
     ck_assert_msg(r[1] < -0.65 && r[1] > -0.95, "two rows: r %.2f", r[1]);
     topo_free(&t);
