@@ -190,6 +190,9 @@ int silicon_advance(silicon *si, ps_t t, const si_activity *act, sk_error *e);
  * silicon_advance() there. */
 ps_t silicon_next_ps(const silicon *si);
 
+/* The time of the last silicon_advance() (0 before the first). */
+ps_t silicon_time(const silicon *si);
+
 /* Clock of SM `sm` in force at time t >= the last silicon_advance(): the
  * lower of its domain's DVFS target (or an idle stage clock) and the
  * highest bin every SM of its domain attains (one domain, one clock: the

@@ -501,6 +501,11 @@ void sim_warp_exited(sim *s, sim_kernel *kr, ps_t t)
  * an SK_E* code (in s->err). */
 static int silicon_step(sim *s, ps_t t)
 {
+    /* Kernels on different SMs end in the order their SMs' run-ahead
+     * (sim.lookahead_cycles) reached them, so a kernel that ended a few
+     * cycles before another can be finished after it, with the silicon
+     * already brought to the later end: it sees the earlier one there. */
+    t = SK_MAX(t, silicon_time(s->si));
     for (int i = 0; i < s->nsms; i++) {
         const sm *m = &s->sms[i];
         si_activity *a = &s->si_act[i], *seen = &s->si_seen[i];
@@ -913,7 +918,7 @@ static int finish_kernel(sim *s, sim_kernel *kr, sk_error *e)
         *e = s->err;
         return r;
     }
-    silicon_kernel_end(s->si, kr->ks.last_end_ps);
+    silicon_kernel_end(s->si, silicon_time(s->si));     /* its end, or where the silicon already is */
     silicon_rearm(s);
     s->idle_ps = SK_MAX(s->idle_ps, kr->ks.done_ps);
     s->stream_end_ps[kr->stream] = end;

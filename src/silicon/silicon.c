@@ -189,6 +189,11 @@ int silicon_sm_mhz(const silicon *si, int sm, ps_t t)
 }
 
 /* The next internal event strictly after the model's time. */
+ps_t silicon_time(const silicon *si)
+{
+    return si->t;
+}
+
 ps_t silicon_next_ps(const silicon *si)
 {
     ps_t n = SK_MIN(si->next_epoch, si->next_tcheck);
