@@ -392,6 +392,60 @@ int validate_l2map_has_capture(const char *dir)
     return lm_list(dir, names) > 0;
 }
 
+/* A board's own layout beside its capture, capture/layout{TAG}.txt: lines
+ * of KEY=VALUE, # comments and blank lines passed over.  floorplan.* keys
+ * (where the board's floorsweeping put its GPCs: its partitions and rows,
+ * measured from this capture, validation/h100/README.md) are set on a copy
+ * of the config for this run alone; `fitted=KEYS` names the config keys
+ * fitted on this capture, so that its rows say fitted.  No file: the
+ * config as it is.  Into set and fitted: what the file set and named. */
+static int lm_layout(const cfg *c, const char *dir, const char *tag, cfg *out, char *set, size_t nset, char *fitted,
+                     size_t nfit, sk_error *e)
+{
+    *out = *c;
+    set[0] = fitted[0] = '\0';
+    char path[4096], line[512];
+    snprintf(path, sizeof path, "%s/capture/layout%s.txt", dir, tag);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    long lineno = 0;
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '\0' || line[0] == '#')
+            continue;
+        char *eq = strchr(line, '=');
+        if (eq && !strncmp(line, "fitted=", 7)) {
+            snprintf(fitted, nfit, "%s", eq + 1);
+            continue;
+        }
+        if (!eq || strncmp(line, "floorplan.", 10) != 0) {
+            rc = sk_errorf(e, SK_ECONFIG, "%s:%ld: %s: expected floorplan.KEY=VALUE or fitted=KEYS (a board's own "
+                           "layout)", path, lineno, line);
+            break;
+        }
+        sk_error e2 = { 0, "" };
+        if (cfg_set(out, line, &e2) < 0) {
+            const char *m = e2.msg;     /* cfg_set speaks of --set; here it is a file's line */
+            if (!strncmp(m, "--set ", 6))
+                m += 6;
+            rc = sk_errorf(e, SK_ECONFIG, "%s:%ld: %.3800s", path, lineno, m);
+            break;
+        }
+        size_t k = strlen(set);
+        snprintf(set + k, nset - k, "%s%s", k ? ", " : "", line);
+    }
+    fclose(f);
+    if (rc == 0 && set[0]) {            /* the keys together, as the config's own */
+        sk_error e2 = { 0, "" };
+        if (cfg_validate(out, &e2) < 0)
+            rc = sk_errorf(e, SK_ECONFIG, "%s: %s", path, e2.msg);
+    }
+    return rc;
+}
+
 int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
 {
     char names[LM_MAX_RUNS][256];
@@ -405,7 +459,7 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
     /* every capture read and simulated before a row is printed */
     lm_stats sc[LM_MAX_RUNS], so[LM_MAX_RUNS];
     int nstats = 0;
-    char tag[LM_MAX_RUNS][256];
+    char tag[LM_MAX_RUNS][256], set[LM_MAX_RUNS][256], fitted[LM_MAX_RUNS][256];
     for (int r = 0; r < nrun && rc == 0; r++) {
         char path[4096], ppath[4096];
         size_t len = strlen(names[r]);
@@ -415,11 +469,20 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
         snprintf(ppath, sizeof ppath, "%s/capture/pages%s.csv", dir, tag[r]);
         uint64_t va[LM_PAGES];
         lm_map chip = { 0 }, model = { 0 };
-        rc = lm_pages(ppath, va, e);
+        cfg cr;
+        rc = lm_layout(c, dir, tag[r], &cr, set[r], sizeof set[r], fitted[r], sizeof fitted[r], e);
+        if (rc == 0)
+            rc = lm_pages(ppath, va, e);
         if (rc == 0)
             rc = lm_load(path, t.nsms, &chip, e);
-        if (rc == 0)
-            rc = lm_model(c, &t, va, &model, home, row, e);
+        if (rc == 0 && (rc = lm_model(&cr, &t, va, &model, home, row, e)) != 0 && set[r][0]) {
+            /* the layout's keys refused together (the floorplan): name its file */
+            char msg[sizeof e->msg];
+            snprintf(msg, sizeof msg, "%s", e->msg);
+            int code = e->code;
+            e->code = 0;                /* sk_errorf keeps a first error: this one replaces it */
+            rc = sk_errorf(e, code, "%s/capture/layout%s.txt: %.3800s", dir, tag[r], msg);
+        }
         if (rc == 0) {
             lm_stats_of(&chip, &t, home, row, c->cpcs_per_gpc, &sc[r]);
             lm_stats_of(&model, &t, home, row, c->cpcs_per_gpc, &so[r]);
@@ -431,8 +494,10 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
     for (int r = 0; r < nrun && rc == 0; r++) {
         printf("\nE11 l2map%s: each SM's L2 hits by line, less the SM's and the line's means (cycles;"
                " memory.l2.route_spread_ps=%d)\n", tag[r], c->l2_route_spread_ps);
+        if (set[r][0])
+            printf("(this board's own layout, capture/layout%s.txt: %s)\n", tag[r], set[r]);
         printf("%-6s %-34s %9s %9s\n", "", "", "measured", "simulated");
-        char what[64];
+        char what[64], note[300];
         /* the width was fitted on E11's capture; another chip's tests it */
         if (tag[r][0])
             lm_judged("route s.d., per SM and line", sc[r].spread, so[r].spread, LM_SPREAD_TOL, "predicted",
@@ -440,14 +505,13 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
         else
             lm_info("route s.d., per SM and line", sc[r].spread, so[r].spread, "fitted (route_spread_ps)");
         /* the chains' constants were fitted on E11's capture (below); a
-         * config with a skew between its rows had it fitted on its own
-         * chip's captures (configs/h100.yaml: boards c and ar) */
-        const int skewed = c->l2_route_row_skew_permille != 0;
-        const char *kind = tag[r][0] && !skewed ? "predicted" : "fitted";
-        lm_judged("the SMs' means, s.d.", sc[r].means, so[r].means, LM_MEAN_TOL, kind,
-                  skewed ? "TPC chains, floorplan, rows' skew" : "TPC chains, floorplan", fails);
+         * further capture's layout file names what was fitted on it */
+        const char *kind = tag[r][0] && !fitted[r][0] ? "predicted" : "fitted";
+        snprintf(note, sizeof note, "TPC chains, floorplan%s%s%.200s", set[r][0] ? "; layout measured here" : "",
+                 fitted[r][0] ? "; fitted here: " : "", fitted[r]);
+        lm_judged("the SMs' means, s.d.", sc[r].means, so[r].means, LM_MEAN_TOL, kind, note, fails);
         lm_judged_r("the SMs' means, r chip vs model", lm_corr_sm(sc[r].sm_mean, so[r].sm_mean, t.nsms),
-                    LM_MEAN_R_MIN, kind, skewed ? "TPC chains, rows' skew" : "TPC chains", fails);
+                    LM_MEAN_R_MIN, kind, note, fails);
         lm_info("means fit: cycles per TPC passed", sc[r].chain_hop, so[r].chain_hop, "tpc_hop_ps");
         for (int k = 1; k < c->cpcs_per_gpc; k++) {
             snprintf(what, sizeof what, "means fit: chain %d over chain 0", k);
