@@ -888,10 +888,11 @@ static void board_layout(cfg *c, const char *path)
  * agree with SM 0's on at least 80 % of them where the model gives the two
  * one home, and on at most 20 % where it does not.  h200.yaml's homes fail
  * it on boards c and ar (36 SMs: GPCs 6 and 7 sit the other way round
- * there); boards as and at have the H200's, which their layout files give. */
+ * there); boards as, at and au have the H200's, which their layout files
+ * give. */
 START_TEST(test_homes_measured_h100)
 {
-    static const char *const tags[] = { "c", "ar", "as", "at" };
+    static const char *const tags[] = { "c", "ar", "as", "at", "au" };
     static double c1[132 * 384], c2[132 * 384];
     for (size_t k = 0; k < SK_ARRAY_LEN(tags); k++) {
         cfg c;
@@ -922,13 +923,13 @@ START_TEST(test_homes_measured_h100)
 END_TEST
 
 /* The rows of GPC blocks (floorplan.gpc_slots, mem_hier_row) against
- * E11's l2map on the H200 and four H100 boards (each with its own layout
+ * E11's l2map on the H200 and five H100 boards (each with its own layout
  * file, as validate reads them): each SM's second reads (L2
  * hits in its half), outliers dropped as validate's l2map section drops
  * them (outside 0.5-1.35 times the median), less the SM's and the page's
  * means.  Two SMs of different GPCs reading one 256 B chunk agree when the
  * config puts their GPCs in one row and oppose across the rows: on all
- * five captures every such pair's r, signed by the rows, is above 0.27
+ * six captures every such pair's r, signed by the rows, is above 0.27
  * (0.74 on average); with one GPC in the wrong row some pairs fall below 0
  * (board as under h100.yaml's own slots: -0.1 on average). */
 /* Pearson's r of a[0..n-1] and b[0..n-1] over the entries both have (not
@@ -969,7 +970,9 @@ START_TEST(test_rows_measured)
                  { "configs/h100.yaml", "validation/h100/capture/l2map_as.csv.gz",
                    "validation/h100/capture/layout_as.txt" },
                  { "configs/h100.yaml", "validation/h100/capture/l2map_at.csv.gz",
-                   "validation/h100/capture/layout_at.txt" } };
+                   "validation/h100/capture/layout_at.txt" },
+                 { "configs/h100.yaml", "validation/h100/capture/l2map_au.csv.gz",
+                   "validation/h100/capture/layout_au.txt" } };
     static double x[132 * 384], v[132 * 384], first[132 * 384];
     for (size_t k = 0; k < SK_ARRAY_LEN(runs); k++) {
         cfg c;
