@@ -523,14 +523,18 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
         snprintf(what, sizeof what, "r, other chunks, one GPC (%d)", sc[r].n_other_gpc);
         lm_info(what, sc[r].r_other_gpc, so[r].r_other_gpc, "fitted (drawn per 256 B chunk)");
         snprintf(what, sizeof what, "r, one chunk, 2 GPCs, one row (%d)", sc[r].n_row_same);
-        lm_info(what, sc[r].r_row_same, so[r].r_row_same, "route_row_pct (floorplan rows)");
+        /* route_row_pct was fitted on E11's capture; another chip's rows test it */
+        const char *share = tag[r][0] ? "predicted (route_row_pct; floorplan rows)"
+                                      : "fitted (route_row_pct; floorplan rows)";
+        lm_info(what, sc[r].r_row_same, so[r].r_row_same, share);
         snprintf(what, sizeof what, "r, one chunk, 2 GPCs, 2 rows (%d)", sc[r].n_row_other);
-        lm_info(what, sc[r].r_row_other, so[r].r_row_other, "route_row_pct (floorplan rows)");
+        lm_info(what, sc[r].r_row_other, so[r].r_row_other, share);
         /* the rows' share of a route: half the gap between those two,
          * over what one GPC's SMs on one chunk reach (the chip's reads
          * keep that below 1) */
         lm_info("rows' share of the routes", (sc[r].r_row_same - sc[r].r_row_other) / 2 / sc[r].r_chunk_gpc,
-                (so[r].r_row_same - so[r].r_row_other) / 2 / so[r].r_chunk_gpc, "route_row_pct / 100, fitted");
+                (so[r].r_row_same - so[r].r_row_other) / 2 / so[r].r_chunk_gpc,
+                tag[r][0] ? "predicted (route_row_pct / 100)" : "fitted (route_row_pct / 100)");
     }
     for (int r = 0; r < nstats; r++) {
         free(sc[r].sm_mean);
