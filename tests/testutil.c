@@ -140,7 +140,13 @@ void tu_rmdir(const char *dir)
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
         char *p = tu_strf("%s/%s", dir, de->d_name);
-        remove(p);
+        struct stat st;
+        /* a folder a test made inside its scratch folder goes too (lstat:
+         * a link is removed, never followed) */
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            tu_rmdir(p);
+        else
+            remove(p);
         free(p);
     }
     closedir(d);

@@ -71,7 +71,7 @@ char *tu_slurp(const char *path, size_t *len);
 int tu_exists(const char *path);
 
 /* A fresh directory under /tmp (buf receives its path), and its removal
- * with every plain file in it (no subdirectories). */
+ * with everything in it, folders included. */
 void tu_mkdtemp(char *buf, size_t n, const char *tag);
 void tu_rmdir(const char *dir);
 /* Feed every file of dir (dot files skipped) to `one`, as a fuzz target's
