@@ -738,11 +738,39 @@ END_TEST
  * in Python), +-3 by the parity of SM + page: the fit gives 4.00, 2.00 and
  * 10.00 back, the means 4.72 s.d., and the model's chains correlate
  * (r >= 0.8, passing); its route s.d. (3.00) fails.  Four failures, and the
- * status says so. */
+ * status says so.  That is with tests/data/l2mapone/fitted.csv, which names
+ * l2map.csv.gz as configs/h200.fitted.csv names E11's; without it the first
+ * capture's width is judged too (a fifth failure). */
 START_TEST(test_validate_l2map)
 {
     cli_result r;
+    /* with no table naming this capture its width is a prediction, judged */
     run_cli("validate -c configs/h200.yaml -d tests/data/l2mapone --only l2map", &r);
+    ck_assert_msg(strstr(r.out, "\nFAIL   route s.d., per SM and line             9.24     18.09 cyc    +95.8 %  "
+                                "predicted") && strstr(r.out, "FAILED: 5 criterion(s) failed"),
+                  "%s", r.out);
+    cli_free(&r);
+    /* a table naming the capture (by its absolute path) with one key: the
+     * rows that key sets say fitted, the others predicted */
+    char real[4096];
+    ck_assert_ptr_nonnull(realpath("tests/data/l2mapone/capture/l2map.csv.gz", real));
+    char *cmd = tu_strf("printf 'kernel,detail,keys\\n%s,,memory.l2.route_row_pct\\n' > %s/one.csv", real, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+    char *args = tu_strf("validate -c configs/h200.yaml -d tests/data/l2mapone --only l2map --fitted %s/one.csv",
+                         tmpdir);
+    run_cli(args, &r);
+    free(args);
+    const char *first = strstr(r.out, "route s.d., per SM and line");      /* l2map.csv.gz's, before _b's */
+    ck_assert_msg(first && first - r.out >= 7 && !strncmp(first - 7, "FAIL   route s.d., per SM and line      "
+                                                           "       9.24     18.09 cyc    +95.8 %  predicted", 79) &&
+                      strstr(r.out, "FAILED: 5 criterion(s) failed") &&
+                      strstr(r.out, "0.002       >= 0.80  predicted (TPC chains, floorplan)") &&
+                      strstr(r.out, "\ninfo   rows' share of the routes               0.06      0.84        fitted"),
+                  "%.3000s", r.out);
+    cli_free(&r);
+    run_cli("validate -c configs/h200.yaml -d tests/data/l2mapone --only l2map --fitted "
+            "tests/data/l2mapone/fitted.csv", &r);
     ck_assert_msg(r.status == 5, "status %d: %s%s", r.status, r.out, r.err);
     ck_assert_msg(strstr(r.out, "info   route s.d., per SM and line             9.24     18.09        fitted"), "%s",
                   r.out);
@@ -768,6 +796,35 @@ START_TEST(test_validate_l2map)
                   "%s", r.out);
     ck_assert_msg(strstr(r.out, "FAILED: 4 criterion(s) failed"), "%s", r.out);
     cli_free(&r);
+}
+END_TEST
+
+/* The shipped fitted tables' capture rows (configs/NAME.fitted.csv, a
+ * path with a '/' in the kernel column, relative to configs/) each name a
+ * capture file that is there: a misspelt one would mark nothing fitted and
+ * leave a fitted row judged as a prediction, silently. */
+START_TEST(test_fitted_tables_name_captures)
+{
+    static const char *const tables[] = {"configs/h200.fitted.csv", "configs/h100.fitted.csv"};
+    int ncap = 0;
+    for (size_t i = 0; i < SK_ARRAY_LEN(tables); i++) {
+        FILE *f = fopen(tables[i], "r");
+        ck_assert_ptr_nonnull(f);
+        char line[4096];
+        while (fgets(line, sizeof line, f)) {
+            char *comma = strchr(line, ',');
+            ck_assert_ptr_nonnull(comma);
+            *comma = '\0';
+            if (!strchr(line, '/'))
+                continue;
+            char *path = tu_strf("configs/%s", line);
+            ck_assert_msg(tu_exists(path), "%s: %s: no such capture", tables[i], line);
+            free(path);
+            ncap++;
+        }
+        fclose(f);
+    }
+    ck_assert_int_eq(ncap, 6);
 }
 END_TEST
 
@@ -1133,16 +1190,18 @@ START_TEST(test_validate_e25)
         free(args);
         free(cmd);
     }
-    /* the same capture from the chip memory.l2.clean_first was chosen on
-     * (retain_gpu.txt's uuid): its rows fitted, not judged; another
-     * chip's judged */
+    /* the same capture where the config's fitted table names it (a
+     * memory.l2.clean_first chosen on it): its rows fitted, not judged;
+     * where the table names another file of the same name
+     * (configs/h200.fitted.csv: validation/h200's), judged */
     for (int k = 0; k < 2; k++) {
         char *cmd = tu_strf("rm -rf %s/fit && mkdir -p %s/fit/capture && cp " TEST_DATA "/e25/capture/retain.csv "
-                            "%s/fit/capture/ && printf 'uuid, name\\nGPU-%s, NVIDIA H200\\n' > "
-                            "%s/fit/capture/retain_gpu.txt",
-                            tmpdir, tmpdir, tmpdir, k ? "1555c601-f08f-e040-564f-5f7609b54dba" : "00000000", tmpdir);
+                            "%s/fit/capture/ && printf 'kernel,detail,keys\\ncapture/retain.csv,,"
+                            "memory.l2.clean_first (this test)\\n' > %s/fit/fitted.csv",
+                            tmpdir, tmpdir, tmpdir, tmpdir);
         ck_assert_int_eq(system(cmd), 0);
-        char *args = tu_strf("validate -c " TU_H200 " -d %s/fit --only e25", tmpdir);
+        char *args = tu_strf("validate -c " TU_H200 " -d %s/fit --only e25%s%s%s", tmpdir, k ? " --fitted " : "",
+                             k ? tmpdir : "", k ? "/fit/fitted.csv" : "");
         run_cli(args, &r);
         if (k)
             ck_assert_msg(r.status == 0 && strstr(r.out, "info   add 12 MiB c far local") &&
@@ -1314,15 +1373,16 @@ START_TEST(test_validate_e39)
     ck_assert_msg(lru < rd_near + 0.1 && w96 < 0.05 && !strstr(r.out, "levels read"),
                   "dirty_reprieve 0: written near %.3f (read %.3f), after 96 MiB %.3f\n%s", lru, rd_near, w96, r.out);
     cli_free(&r);
-    /* the runs dirty_reprieve was chosen on: in a directory whose
-     * dirty_gpu.txt names that H100, the first run and run b are fitted
-     * (shown, not judged), any other run predicted */
-    cmd = tu_strf("cd %s/e39w/capture && cp dirty.csv dirty_b.csv && cp dirty.csv dirty_c.csv && printf "
-                  "'uuid, name\\nGPU-09fc4dd2-2847-a3e4-be2a-89d747a50269, NVIDIA H100 80GB HBM3\\n' > dirty_gpu.txt",
-                  tmpdir);
+    /* the runs dirty_reprieve was chosen on: where the config's fitted
+     * table names the first run and run b, those are fitted (shown, not
+     * judged), any other run predicted */
+    cmd = tu_strf("cd %s/e39w && cp capture/dirty.csv capture/dirty_b.csv && cp capture/dirty.csv "
+                  "capture/dirty_c.csv && printf 'kernel,detail,keys\\ncapture/dirty.csv,,memory.l2.dirty_reprieve "
+                  "(this test)\\n%s/e39w/capture/dirty_b.csv,,memory.l2.dirty_reprieve\\n' > fitted.csv",
+                  tmpdir, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     free(cmd);
-    args = tu_strf("validate -c " TU_H200 " -d %s/e39w --only e39", tmpdir);
+    args = tu_strf("validate -c " TU_H200 " -d %s/e39w --only e39 --fitted %s/e39w/fitted.csv", tmpdir, tmpdir);
     run_cli(args, &r);
     free(args);
     ck_assert_msg(r.status == 5 && strstr(r.out, "\ninfo   write 8 MiB, cg 32 MiB a near hit  ") &&
@@ -1499,6 +1559,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, test_validate_e30);
     tcase_add_test(tc, test_validate_e31);
     tcase_add_test(tc, test_validate_l2map);
+    tcase_add_test(tc, test_fitted_tables_name_captures);
     tcase_add_test(tc, test_validate_e35);
     tcase_add_test(tc, test_validate_e36);
     tcase_add_test(tc, test_validate_e40);

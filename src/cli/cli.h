@@ -18,12 +18,34 @@ int cmd_validate(int argc, char **argv);
 /* validate's E10 section (validate_e10.c): the unit table against the
  * measured latencies and issue rates in DIR; adds failed criteria to *fails. */
 int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e);
+/* What a config's constants were fitted on (validate_fitted.c):
+ * configs/NAME.fitted.csv, kernel,detail,keys.  A row is a captured
+ * kernel's id, or a capture file's path relative to the table's folder
+ * (real: that file resolved, NULL for a kernel row or a file not here). */
+typedef struct vfit_row {
+    char *kernel, *detail, *keys, *real;
+    long line;
+} vfit_row;
+typedef struct vfit {
+    char path[4096];
+    vfit_row *row;
+    size_t n;
+} vfit;
+/* Read the table at path (NULL: an empty table); file:line errors. */
+int vfit_load(vfit *f, const char *path, sk_error *e);
+void vfit_free(vfit *f);
+/* 1 when a kernel row names kernel kid, for every row (empty detail) or
+ * for this detail. */
+int vfit_kernel(const vfit *f, const char *kid, const char *detail);
+/* 1 when a capture row names the file at path (the same file on disk) and,
+ * unless key is NULL, lists config key key. */
+int vfit_capture(const vfit *f, const char *path, const char *key);
 /* validate --measured (validate_measured.c): every kernel of the capture
  * directory DIR (tools/capture/README.md) that has a generator, simulated
- * and compared; rows tagged fitted when FILE (NULL: none) lists them.  With
+ * and compared; rows tagged fitted where fit lists them.  With
  * max_mape > 0 a predicted MAPE above it adds to *fails; `only` (NULL: all)
  * lists the families to run, comma-separated. */
-int validate_measured(const cfg *c, const char *dir, const char *fitted, const char *only,
+int validate_measured(const cfg *c, const char *dir, const vfit *fit, const char *only,
                       double max_mape, int *fails, sk_error *e);
 /* n copies of kernel k simulated on c, copy i launched gap_ns[i] after the
  * one before (NULL: back to back); us[i] gets copy i's launch-to-completion
@@ -36,8 +58,9 @@ int validate_e11(const cfg *c, const char *dir, int *fails, sk_error *e);
 /* validate's l2map section (validate_l2map.c): E11's l2map, each SM's L2
  * hits line by line (DIR/capture/l2map.csv.gz and pages.csv, and any
  * further chip's l2map_TAG.csv.gz beside pages_TAG.csv), against the
- * model's routes (memory.l2.route_spread_ps). */
-int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e);
+ * model's routes (memory.l2.route_spread_ps); a capture's rows say fitted
+ * for the keys fit lists for it. */
+int validate_l2map(const cfg *c, const char *dir, const vfit *fit, int *fails, sk_error *e);
 int validate_l2map_has_capture(const char *dir);
 /* One row of E11's capture/chase.csv (bytes,mode,hops,warm,sm,cycles,ns):
  * the next one of f, header and malformed lines passed over; 0 at the end
@@ -136,16 +159,17 @@ int validate_e23(const cfg *c, const char *dir, int *fails, sk_error *e);
 /* validate's E25 section (validate_e25.c): what the L2 holds after E24's
  * kernels, line by line, against capture/retain.csv and the further runs
  * beside it (retain_TAG.csv); before a capture exists, the model's side
- * alone (nothing judged).  has_capture: 1 when DIR/capture holds a run. */
+ * alone (nothing judged); a run fit names is shown, not judged.
+ * has_capture: 1 when DIR/capture holds a run. */
 int validate_e25_has_capture(const char *dir);
-int validate_e25(const cfg *c, const char *dir, int *fails, sk_error *e);
+int validate_e25(const cfg *c, const char *dir, const vfit *fit, int *fails, sk_error *e);
 int validate_e25_model(const cfg *c, sk_error *e);
 /* validate's E39 section (validate_e25.c, with E25's classes): what the L2
  * keeps of an 8 MiB array written or read, under a .cg stream of 0-96 MiB
  * after it, against capture/dirty.csv (dirty_TAG.csv beside it); before a
  * capture exists, the model's side alone. */
 int validate_e39_has_capture(const char *dir);
-int validate_e39(const cfg *c, const char *dir, int *fails, sk_error *e);
+int validate_e39(const cfg *c, const char *dir, const vfit *fit, int *fails, sk_error *e);
 int validate_e39_model(const cfg *c, sk_error *e);
 /* validate's E30 section (validate_e30.c): E16's shared-memory loop at 1-8
  * warps a sub-partition against DIR/lds/lds_*.csv.gz (cap_lds). */

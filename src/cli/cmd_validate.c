@@ -549,6 +549,7 @@ int cmd_validate(int argc, char **argv)
     sk_error e = {0};
     /* on the heap, not function-scope statics (docs/design.md: no mutable statics) */
     grid_data *g = xcalloc(MAX_GRIDS, sizeof *g), *g9 = xcalloc(MAX_GRIDS, sizeof *g9);
+    vfit fit = {0};
     load_ctx lc = {g, 0, 0};
     int status = 0, n9 = 0, fails = 0;
     /* a line at a time: `make validate` tees each part to a file and the
@@ -601,6 +602,9 @@ int cmd_validate(int argc, char **argv)
                 fitted = fitted_buf;
         }
     }
+    /* what the config was fitted on: one table for every section */
+    if (vfit_load(&fit, fitted, &e) < 0)
+        goto fail;
     if (!dir)
         goto measured;
     if (only && check_only(only, mdir != NULL, &e) < 0)
@@ -661,7 +665,7 @@ e9:
     if (nwant == 0 && listed(only, "e10") && access(path, R_OK) == 0 && validate_e10(&c, dir, &fails, &e) < 0)
         goto fail;
     if (nwant == 0 && listed(only, "l2map") && validate_l2map_has_capture(dir) &&
-        validate_l2map(&c, dir, &fails, &e) < 0)
+        validate_l2map(&c, dir, &fit, &fails, &e) < 0)
         goto fail;
     snprintf(path, sizeof path, "%s/capture/chase.csv", dir);
     if (nwant == 0 && listed(only, "e11") && access(path, R_OK) == 0 && validate_e11(&c, dir, &fails, &e) < 0)
@@ -686,7 +690,7 @@ e9:
     static const struct {
         const char *name, *id, *file, *part;
         int (*has)(const char *);
-        int (*judge)(const cfg *, const char *, int *, sk_error *);
+        int (*judge)(const cfg *, const char *, const vfit *, int *, sk_error *);
         int (*model)(const cfg *, sk_error *);
     } lines[] = {{"e25", "E25", "retain.csv", "retain", validate_e25_has_capture, validate_e25, validate_e25_model},
                  {"e39", "E39", "dirty.csv", "dirty", validate_e39_has_capture, validate_e39, validate_e39_model}};
@@ -695,7 +699,7 @@ e9:
             continue;
         snprintf(path, sizeof path, "%s/capture/%s", dir, lines[i].file);
         if (lines[i].has(dir)) {
-            if (lines[i].judge(&c, dir, &fails, &e) < 0)
+            if (lines[i].judge(&c, dir, &fit, &fails, &e) < 0)
                 goto fail;
         } else if (only) {
             if (lines[i].model(&c, &e) < 0)
@@ -727,7 +731,7 @@ e9:
     if (nwant == 0 && listed(only, "freq_aware") && check_freq_aware(&c, &e) < 0)
         goto fail;
 measured:
-    if (mdir && validate_measured(&c, mdir, fitted, only, max_mape, &fails, &e) < 0)
+    if (mdir && validate_measured(&c, mdir, &fit, only, max_mape, &fails, &e) < 0)
         goto fail;
     status = fails ? VALIDATE_FAILED : 0;
     printf("\n%s: %d criterion(s) failed\n", fails ? "FAILED" : "ok", fails);
@@ -746,5 +750,6 @@ done:
     free(g);
     free(g9);
     free(sets);
+    vfit_free(&fit);
     return status;
 }

@@ -37,11 +37,13 @@
  * probes' L2 counters give the fractions: near l2_hits, far l2_replica_hits
  * (local) and l2_hits (either).  Lines are drawn with replacement (~0.5 %
  * repeats, each a hit); the chip's are distinct.  The runs a parameter
- * was chosen on (e25_exp.fit_uuid: the chip's uuid in PREFIX_gpu.txt) are
- * marked fitted and not judged: E25's H200 first run (retain.csv;
- * memory.l2.clean_first, session 24, and the comparison that chose
- * memory.l2.dirty_reprieve, session 26) and both E39 runs of the H100 that
- * chose dirty_reprieve; every other run's are predicted.
+ * was chosen on, as the config's fitted table names them
+ * (validate_fitted.c), are marked fitted and not judged: under
+ * configs/h200.yaml E25's first H200 run (validation/h200/capture/
+ * retain.csv: memory.l2.clean_first, session 24, and the comparison that
+ * chose memory.l2.dirty_reprieve, session 26), under configs/h100.yaml
+ * both E39 runs of the H100 that chose dirty_reprieve (validation/h100/
+ * capture/dirty.csv, dirty_b.csv); every other run's are predicted.
  * Fractions are judged within 0.10 absolute (1024 lines give the chip's a
  * standard error of ~0.02).
  *
@@ -400,25 +402,6 @@ static void row(const char *what, double meas, double simv, int fitted, int *fai
         (*fails)++;
 }
 
-/* 1 when DIR's PREFIX_gpu.txt (a header line, then nvidia-smi's uuid
- * first on the next; absent: 0) names uuid, the chip a parameter was
- * chosen on. */
-static int fitted_dir(const char *dir, const char *prefix, const char *uuid)
-{
-    char path[4096], line[512];
-    snprintf(path, sizeof path, "%s/capture/%s_gpu.txt", dir, prefix);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    int hit = 0;
-    if (fgets(line, sizeof line, f) && fgets(line, sizeof line, f)) {
-        line[strcspn(line, ", \r\n")] = '\0';
-        hit = !strcmp(line, uuid);
-    }
-    fclose(f);
-    return hit;
-}
-
 /* " [TAG]" into buf for a further run's tag, "" for retain.csv's. */
 static const char *tag_mark(char *buf, size_t n, const char *tag)
 {
@@ -466,12 +449,6 @@ typedef struct e25_exp {
     size_t ncases;
     const char *title;          /* the section's heading, after "E25 " */
     const char *count_what;     /* "(kernel, mib)" */
-    /* the chip a parameter was chosen on (PREFIX_gpu.txt's uuid): in a
-     * directory whose PREFIX_gpu.txt names it, the rows of the runs whose
-     * tags fit_tags lists ("" the first run, PREFIX.csv) are marked fitted
-     * and not judged */
-    const char *fit_uuid;
-    const char *fit_tags[3];
 } e25_exp;
 
 static const e25_key e25_cases[] = {{E25_K_ADD, 12, 0}, {E25_K_ADD, 16, 0}, {E25_K_ADD, 20, 0},
@@ -486,21 +463,14 @@ static const e25_exp exp_e25 = {
     e25_cases, sizeof e25_cases / sizeof e25_cases[0],
     "what the L2 holds after the kernel ran twice: fraction of sampled lines SM 0 hits (near: its partition's; "
     "far: the other's, local = a replica)",
-    "(kernel, mib)",
-    /* memory.l2.clean_first, chosen among 0, 2, 3 and 4 on the H200's
-     * first run (session 24; replaced by dirty_reprieve in session 26,
-     * whose choice these rows were part of) */
-    "GPU-1555c601-f08f-e040-564f-5f7609b54dba", {"", NULL}};
+    "(kernel, mib)"};
 static const e25_exp exp_e39 = {
     "E39", "dirty", "mode,x_mib,y_mib,line,cold1,cold2,cold3,after",
     "with mode write or read, x_mib 1..256, y_mib 0..1024, a line of the array and cycles 1..1000000",
     e39_cases, sizeof e39_cases / sizeof e39_cases[0],
     "written or read lines under a stream: an 8 MiB array written (float4 stores) or read (.cg), then a .cg "
     "stream of Y MiB elsewhere; fraction of its sampled lines SM 0 hits (near, far, far local as E25)",
-    "(mode, x_mib, y_mib)",
-    /* memory.l2.dirty_reprieve, chosen on the H100 board aa's two runs,
-     * dirty.csv and dirty_b.csv (validation/h100 README "E39", session 26) */
-    "GPU-09fc4dd2-2847-a3e4-be2a-89d747a50269", {"", "b", NULL}};
+    "(mode, x_mib, y_mib)"};
 
 _Static_assert(E25_MAX_CYC == 1000000u && E25_MAX_MIB == 256 && E39_MAX_YMIB == 1024,
                "exp_e25.expect and exp_e39.expect spell out these bounds");
@@ -632,7 +602,7 @@ static int read_capture(const e25_exp *x, const char *path, e25_case *cs, int *n
 typedef struct e25_run {
     char path[4096];
     char tag[E25_MAX_TAG + 1];
-    int fitted;                       /* a parameter was chosen on it (e25_exp.fit_uuid) */
+    int fitted;                       /* a parameter was chosen on it (the config's fitted table) */
     e25_case cs[E25_MAX_CASES];
     int ncase;
     e25_frac chip[E25_MAX_CASES];
@@ -729,7 +699,7 @@ static int has_capture(const e25_exp *x, const char *dir)
     return n > 0;
 }
 
-static int judge(const e25_exp *x, const cfg *c0, const char *dir, int *fails, sk_error *e)
+static int judge(const e25_exp *x, const cfg *c0, const char *dir, const vfit *fit, int *fails, sk_error *e)
 {
     cfg c = *c0;
     if (cfg_set(&c, "memory.model=hierarchy", e) < 0)
@@ -740,7 +710,7 @@ static int judge(const e25_exp *x, const cfg *c0, const char *dir, int *fails, s
         free_names(names, nname > 0 ? nname : 0);
         return sk_errorf(e, SK_EIO, "%s/capture/%s.csv: cannot open", dir, x->prefix);
     }
-    int rc = 0, nrun = 0, fit_chip = fitted_dir(dir, x->prefix, x->fit_uuid);
+    int rc = 0, nrun = 0;
     e25_run *run = xcalloc(E25_MAX_RUNS, sizeof *run);
     for (int i = 0; i < nname && rc == 0; i++) {
         if (nrun == E25_MAX_RUNS) {
@@ -755,9 +725,7 @@ static int judge(const e25_exp *x, const cfg *c0, const char *dir, int *fails, s
                            "letters, digits or '-')", r->path, x->prefix, x->prefix, E25_MAX_TAG);
             break;
         }
-        r->fitted = 0;
-        for (int k = 0; fit_chip && x->fit_tags[k] && !r->fitted; k++)
-            r->fitted = !strcmp(r->tag, x->fit_tags[k]);
+        r->fitted = vfit_capture(fit, r->path, NULL);
         nrun++;
         rc = read_capture(x, r->path, r->cs, &r->ncase, e);
         for (int k = 0; k < r->ncase && rc == 0; k++)
@@ -794,7 +762,7 @@ static int judge(const e25_exp *x, const cfg *c0, const char *dir, int *fails, s
                     continue;
                 const e25_frac *chip[E25_MAX_RUNS];
                 const char *tag[E25_MAX_RUNS];
-                int fit[E25_MAX_RUNS], n = 0;
+                int is_fit[E25_MAX_RUNS], n = 0;
                 for (int jj = j; jj < nrun; jj++) {
                     int kk = find_case(&run[jj], &cs->key);
                     if (kk < 0)
@@ -805,10 +773,10 @@ static int judge(const e25_exp *x, const cfg *c0, const char *dir, int *fails, s
                            "levels", key_label(&cs->key, label, sizeof label, 0),
                            tag_mark(mark, sizeof mark, run[jj].tag), lv[0], lv[1], lv[2], lv[3]);
                     chip[n] = &run[jj].chip[kk];
-                    fit[n] = run[jj].fitted;
+                    is_fit[n] = run[jj].fitted;
                     tag[n++] = run[jj].tag;
                 }
-                rc = case_rows(&c, &cs->key, chip, tag, fit, n, fails, e);
+                rc = case_rows(&c, &cs->key, chip, tag, is_fit, n, fails, e);
             }
     }
     for (int j = 0; j < nrun; j++)
@@ -838,9 +806,9 @@ int validate_e25_has_capture(const char *dir)
     return has_capture(&exp_e25, dir);
 }
 
-int validate_e25(const cfg *c, const char *dir, int *fails, sk_error *e)
+int validate_e25(const cfg *c, const char *dir, const vfit *fit, int *fails, sk_error *e)
 {
-    return judge(&exp_e25, c, dir, fails, e);
+    return judge(&exp_e25, c, dir, fit, fails, e);
 }
 
 int validate_e25_model(const cfg *c, sk_error *e)
@@ -853,9 +821,9 @@ int validate_e39_has_capture(const char *dir)
     return has_capture(&exp_e39, dir);
 }
 
-int validate_e39(const cfg *c, const char *dir, int *fails, sk_error *e)
+int validate_e39(const cfg *c, const char *dir, const vfit *fit, int *fails, sk_error *e)
 {
-    return judge(&exp_e39, c, dir, fails, e);
+    return judge(&exp_e39, c, dir, fit, fails, e);
 }
 
 int validate_e39_model(const cfg *c, sk_error *e)

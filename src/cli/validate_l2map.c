@@ -393,17 +393,16 @@ int validate_l2map_has_capture(const char *dir)
 }
 
 /* A board's own layout beside its capture, capture/layout{TAG}.txt: lines
- * of KEY=VALUE, # comments and blank lines passed over.  floorplan.* keys
- * (where the board's floorsweeping put its GPCs: its partitions and rows,
- * measured from this capture, validation/h100/README.md) are set on a copy
- * of the config for this run alone; `fitted=KEYS` names the config keys
- * fitted on this capture, so that its rows say fitted.  No file: the
- * config as it is.  Into set and fitted: what the file set and named. */
-static int lm_layout(const cfg *c, const char *dir, const char *tag, cfg *out, char *set, size_t nset, char *fitted,
-                     size_t nfit, sk_error *e)
+ * of floorplan.KEY=VALUE (where the board's floorsweeping put its GPCs:
+ * its partitions and rows, measured from this capture, validation/h100/
+ * README.md), # comments and blank lines passed over, set on a copy of the
+ * config for this run alone.  No file: the config as it is.  Into set:
+ * what the file set.  (What was fitted on a capture is the config's fitted
+ * table's, validate_fitted.c.) */
+static int lm_layout(const cfg *c, const char *dir, const char *tag, cfg *out, char *set, size_t nset, sk_error *e)
 {
     *out = *c;
-    set[0] = fitted[0] = '\0';
+    set[0] = '\0';
     char path[4096], line[512];
     snprintf(path, sizeof path, "%s/capture/layout%s.txt", dir, tag);
     FILE *f = fopen(path, "r");
@@ -417,13 +416,9 @@ static int lm_layout(const cfg *c, const char *dir, const char *tag, cfg *out, c
         if (line[0] == '\0' || line[0] == '#')
             continue;
         char *eq = strchr(line, '=');
-        if (eq && !strncmp(line, "fitted=", 7)) {
-            snprintf(fitted, nfit, "%s", eq + 1);
-            continue;
-        }
         if (!eq || strncmp(line, "floorplan.", 10) != 0) {
-            rc = sk_errorf(e, SK_ECONFIG, "%s:%ld: %s: expected floorplan.KEY=VALUE or fitted=KEYS (a board's own "
-                           "layout)", path, lineno, line);
+            rc = sk_errorf(e, SK_ECONFIG, "%s:%ld: %s: expected floorplan.KEY=VALUE (a board's own layout; what "
+                           "was fitted on a capture: the config's fitted table)", path, lineno, line);
             break;
         }
         sk_error e2 = { 0, "" };
@@ -446,7 +441,16 @@ static int lm_layout(const cfg *c, const char *dir, const char *tag, cfg *out, c
     return rc;
 }
 
-int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
+/* Whether any of the keys (NULL-terminated) was fitted on capture file path. */
+static int lm_fitted(const vfit *fit, const char *path, const char *const *keys)
+{
+    for (int i = 0; keys[i]; i++)
+        if (vfit_capture(fit, path, keys[i]))
+            return 1;
+    return 0;
+}
+
+int validate_l2map(const cfg *c, const char *dir, const vfit *fit, int *fails, sk_error *e)
 {
     char names[LM_MAX_RUNS][256];
     int nrun = lm_list(dir, names);
@@ -459,18 +463,19 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
     /* every capture read and simulated before a row is printed */
     lm_stats sc[LM_MAX_RUNS], so[LM_MAX_RUNS];
     int nstats = 0;
-    char tag[LM_MAX_RUNS][256], set[LM_MAX_RUNS][256], fitted[LM_MAX_RUNS][256];
+    char tag[LM_MAX_RUNS][256], set[LM_MAX_RUNS][256], file[LM_MAX_RUNS][4096];
     for (int r = 0; r < nrun && rc == 0; r++) {
         char path[4096], ppath[4096];
         size_t len = strlen(names[r]);
         snprintf(tag[r], sizeof tag[r], "%.*s", (int)(len - strlen("l2map") - strlen(".csv.gz")),
                  names[r] + strlen("l2map"));
         snprintf(path, sizeof path, "%s/capture/%s", dir, names[r]);
+        snprintf(file[r], sizeof file[r], "%s", path);
         snprintf(ppath, sizeof ppath, "%s/capture/pages%s.csv", dir, tag[r]);
         uint64_t va[LM_PAGES];
         lm_map chip = { 0 }, model = { 0 };
         cfg cr;
-        rc = lm_layout(c, dir, tag[r], &cr, set[r], sizeof set[r], fitted[r], sizeof fitted[r], e);
+        rc = lm_layout(c, dir, tag[r], &cr, set[r], sizeof set[r], e);
         if (rc == 0)
             rc = lm_pages(ppath, va, e);
         if (rc == 0)
@@ -498,17 +503,23 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
             printf("(this board's own layout, capture/layout%s.txt: %s)\n", tag[r], set[r]);
         printf("%-6s %-34s %9s %9s\n", "", "", "measured", "simulated");
         char what[64], note[300];
-        /* the width was fitted on E11's capture; another chip's tests it */
-        if (tag[r][0])
-            lm_judged("route s.d., per SM and line", sc[r].spread, so[r].spread, LM_SPREAD_TOL, "predicted",
-                      "the width fitted on l2map.csv.gz", fails);
-        else
+        /* each row fitted where the config's table says its keys were set
+         * from this capture (the H200's: E11's l2map.csv.gz), else judged
+         * as a prediction */
+        static const char *const k_width[] = {"memory.l2.route_spread_ps", NULL};
+        static const char *const k_means[] = {"memory.l2.tpc_hop_ps", "memory.l2.cpc_ps",
+                                              "memory.l2.route_row_skew_permille", NULL};
+        static const char *const k_rows[] = {"memory.l2.route_row_pct", NULL};
+        int f_width = lm_fitted(fit, file[r], k_width), f_means = lm_fitted(fit, file[r], k_means);
+        int f_rows = lm_fitted(fit, file[r], k_rows);
+        if (f_width)
             lm_info("route s.d., per SM and line", sc[r].spread, so[r].spread, "fitted (route_spread_ps)");
-        /* the chains' constants were fitted on E11's capture (below); a
-         * further capture's layout file names what was fitted on it */
-        const char *kind = tag[r][0] && !fitted[r][0] ? "predicted" : "fitted";
+        else
+            lm_judged("route s.d., per SM and line", sc[r].spread, so[r].spread, LM_SPREAD_TOL, "predicted",
+                      "route_spread_ps fitted on another capture", fails);
+        const char *kind = f_means ? "fitted" : "predicted";
         snprintf(note, sizeof note, "TPC chains, floorplan%s%s%.200s", set[r][0] ? "; layout measured here" : "",
-                 fitted[r][0] ? "; fitted here: " : "", fitted[r]);
+                 f_means ? "; " : "", f_means ? fit->path : "");
         lm_judged("the SMs' means, s.d.", sc[r].means, so[r].means, LM_MEAN_TOL, kind, note, fails);
         lm_judged_r("the SMs' means, r chip vs model", lm_corr_sm(sc[r].sm_mean, so[r].sm_mean, t.nsms),
                     LM_MEAN_R_MIN, kind, note, fails);
@@ -523,9 +534,8 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
         snprintf(what, sizeof what, "r, other chunks, one GPC (%d)", sc[r].n_other_gpc);
         lm_info(what, sc[r].r_other_gpc, so[r].r_other_gpc, "fitted (drawn per 256 B chunk)");
         snprintf(what, sizeof what, "r, one chunk, 2 GPCs, one row (%d)", sc[r].n_row_same);
-        /* route_row_pct was fitted on E11's capture; another chip's rows test it */
-        const char *share = tag[r][0] ? "predicted (route_row_pct; floorplan rows)"
-                                      : "fitted (route_row_pct; floorplan rows)";
+        const char *share = f_rows ? "fitted (route_row_pct; floorplan rows)"
+                                   : "predicted (route_row_pct; floorplan rows)";
         lm_info(what, sc[r].r_row_same, so[r].r_row_same, share);
         snprintf(what, sizeof what, "r, one chunk, 2 GPCs, 2 rows (%d)", sc[r].n_row_other);
         lm_info(what, sc[r].r_row_other, so[r].r_row_other, share);
@@ -534,7 +544,7 @@ int validate_l2map(const cfg *c, const char *dir, int *fails, sk_error *e)
          * keep that below 1) */
         lm_info("rows' share of the routes", (sc[r].r_row_same - sc[r].r_row_other) / 2 / sc[r].r_chunk_gpc,
                 (so[r].r_row_same - so[r].r_row_other) / 2 / so[r].r_chunk_gpc,
-                tag[r][0] ? "predicted (route_row_pct / 100)" : "fitted (route_row_pct / 100)");
+                f_rows ? "fitted (route_row_pct / 100)" : "predicted (route_row_pct / 100)");
     }
     for (int r = 0; r < nstats; r++) {
         free(sc[r].sm_mean);

@@ -27,9 +27,10 @@
  * predicted time, span, round, clock, power or rate MAPE above X fails
  * (exit 5).
  *
- * FILE is CSV `kernel,detail,keys`: the kernel id, the row within it
- * (`gap_ms=1` for an E17 gap, `round` for an E13 round cost, empty for
- * every row of the kernel) and the keys fitted to it (documentation).
+ * FILE is CSV `kernel,detail,keys` (validate_fitted.c, which the -d
+ * sections read too): the kernel id, the row within it (`gap_ms=1` for an
+ * E17 gap, `round` for an E13 round cost, empty for every row of the
+ * kernel) and the keys fitted to it (documentation).
  */
 #include <errno.h>
 #include <math.h>
@@ -395,7 +396,7 @@ typedef struct skipgrp {
 
 typedef struct vctx {
     const cfg *c;
-    const table *fit;           /* may be empty */
+    const vfit *fit;            /* may be empty */
     vrow *rows;
     size_t n, cap;
     int skipped;
@@ -405,12 +406,7 @@ typedef struct vctx {
 
 static int is_fitted(const vctx *v, const char *kid, const char *detail)
 {
-    int ck = col(v->fit, "kernel"), cd = col(v->fit, "detail");
-    for (size_t r = 0; r < v->fit->n; r++)
-        if (!strcmp(cell(v->fit, r, ck), kid)
-            && (cell(v->fit, r, cd)[0] == '\0' || !strcmp(cell(v->fit, r, cd), detail)))
-            return 1;
-    return 0;
+    return vfit_kernel(v->fit, kid, detail);
 }
 
 /* A row whose printed name is `shown` (detail, or kid when detail is
@@ -1625,13 +1621,11 @@ static int family_on(const char *only, const char *fam)
     return 0;
 }
 
-int validate_measured(const cfg *c, const char *dir, const char *fitted, const char *only,
+int validate_measured(const cfg *c, const char *dir, const vfit *fit, const char *only,
                       double max_mape, int *fails, sk_error *e)
 {
     cap d;
     memset(&d, 0, sizeof d);
-    table fit;
-    memset(&fit, 0, sizeof fit);
     int rc = table_load(&d.kern, dir, "kernels", e);
     if (rc == 0)
         rc = sk_errorf(e, SK_EIO, "%s/kernels.csv: cannot open: expected a capture directory "
@@ -1639,37 +1633,18 @@ int validate_measured(const cfg *c, const char *dir, const char *fitted, const c
     if (rc > 0 && (rc = table_load(&d.reps, dir, "reps", e)) >= 0 && (rc = table_load(&d.ctas, dir, "ctas", e)) >= 0
         && (rc = table_load(&d.pmix, dir, "power_mix", e)) >= 0)
         rc = table_load(&d.smi, dir, "smi", e);
-    if (rc >= 0 && fitted) {
-        char fdir[4096], *slash;
-        snprintf(fdir, sizeof fdir, "%s", fitted);
-        slash = strrchr(fdir, '/');
-        const char *base = slash ? slash + 1 : fdir;
-        char name[4096];
-        snprintf(name, sizeof name, "%s", base);
-        size_t l = strlen(name);
-        if (l > 4 && !strcmp(name + l - 4, ".csv"))
-            name[l - 4] = '\0';
-        if (slash)
-            *slash = '\0';
-        rc = table_load(&fit, slash ? fdir : ".", name, e);
-        if (rc == 0)
-            rc = sk_errorf(e, SK_EIO, "%s: cannot open", fitted);
-    }
     static const char *const kc[] = { "kernel", "exp", "gen", "mode", "reps", "time_ns_median", NULL };
     static const char *const rcn[] = { "kernel", "rep", "time_ns", "t_first_ns", "t_last_ns", "gap_ns", NULL };
     static const char *const cc[] = { "kernel", "rep", "cta", "sm", "t1_ns", NULL };
     if (rc >= 0 && (rc = need_cols(&d.kern, "kernels.csv", kc, e)) == 0
         && (rc = d.reps.ncol ? need_cols(&d.reps, "reps.csv", rcn, e) : 0) == 0)
         rc = d.ctas.ncol ? need_cols(&d.ctas, "ctas.csv", cc, e) : 0;
-    if (rc >= 0 && fit.ncol && col(&fit, "kernel") < 0)
-        rc = sk_errorf(e, SK_EIO, "%s: no column 'kernel': expected kernel,detail,keys", fitted);
     topo tp;
     memset(&tp, 0, sizeof tp);
     if (rc >= 0)
         rc = topo_build(&tp, c, e);
     if (rc < 0) {
         cap_free(&d);
-        table_free(&fit);
         return rc;
     }
     d.k_id = col(&d.kern, "kernel");
@@ -1692,14 +1667,13 @@ int validate_measured(const cfg *c, const char *dir, const char *fitted, const c
 
     if ((rc = gen_added(&d, dir, e)) < 0) {
         cap_free(&d);
-        table_free(&fit);
         topo_free(&tp);
         return rc;
     }
     static vctx v;   /* not on the stack: its skip groups are ~20 KB */
     memset(&v, 0, sizeof v);
     v.c = c;
-    v.fit = &fit;
+    v.fit = fit;
     printf("\nMeasured kernels in %s against %s (tools/capture/README.md)\n", dir, c->name);
     printf("  %-13s %-44s %-9s %11s %11s %8s  %s\n", "family", "kernel", "metric", "measured",
            "simulated", "err", "tag");
@@ -1768,6 +1742,5 @@ int validate_measured(const cfg *c, const char *dir, const char *fitted, const c
     free(v.rows);
     topo_free(&tp);
     cap_free(&d);
-    table_free(&fit);
     return rc < 0 ? rc : 0;
 }
