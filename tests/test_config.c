@@ -679,6 +679,62 @@ START_TEST(test_include_depth)
 }
 END_TEST
 
+/* Where a key was set (cfg_key_origin), and a cross check's error said
+ * there (cfg_locate_error): the included file's line where only it sets
+ * the key, the including file's where both do (its setting wins), the last
+ * --set naming the key before either, and the message as it was for a key
+ * left at its default. */
+START_TEST(test_key_origin)
+{
+    char dir[128];
+    tu_mkdtemp(dir, sizeof dir, "origin");
+    char *base = tu_strf("%s/base.yaml", dir), *top = tu_strf("%s/top.yaml", dir);
+    FILE *f = fopen(base, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("sm:\n  max_warps: 63\n  max_threads: 2016\n  max_ctas: 8\n", f);
+    fclose(f);
+    f = fopen(top, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("include: base.yaml\nsm: {max_ctas: 16}\n", f);
+    fclose(f);
+    char where[256];
+    char *want = tu_strf("%s:2:14", base);
+    ck_assert_int_eq(cfg_key_origin(top, "sm.max_warps", where, sizeof where), 1);
+    ck_assert_str_eq(where, want);
+    free(want);
+    want = tu_strf("%s:2:16", top);
+    ck_assert_int_eq(cfg_key_origin(top, "sm.max_ctas", where, sizeof where), 1);
+    ck_assert_str_eq(where, want);
+    free(want);
+    ck_assert_int_eq(cfg_key_origin(top, "sm.registers", where, sizeof where), 0);
+
+    cfg c;
+    sk_error e = { 0 };
+    cfg_defaults(&c);
+    ck_assert_int_eq(cfg_load_file(&c, top, &e), 0);
+    ck_assert_int_eq(cfg_validate(&c, &e), SK_ECONFIG);
+    ck_assert_str_eq(e.msg, "config: sm.max_warps: 63: expected a multiple of sm.warp_schedulers (2)");
+    sk_error e1 = e;
+    cfg_locate_error(top, NULL, 0, &e1);
+    want = tu_strf("%s:2:14: sm.max_warps: 63: expected a multiple of sm.warp_schedulers (2)", base);
+    ck_assert_str_eq(e1.msg, want);
+    free(want);
+    char *sets[] = { "sm.max_warps=61", "sm.max_warps=63", "sm.max_ctas=4" };
+    sk_error e2 = e;
+    cfg_locate_error(top, sets, 3, &e2);
+    ck_assert_str_eq(e2.msg, "--set sm.max_warps=63: sm.max_warps: 63: expected a multiple of sm.warp_schedulers (2)");
+    sk_error e3 = { SK_ECONFIG, "config: sm.registers: 7: expected more" };
+    cfg_locate_error(top, NULL, 0, &e3);
+    ck_assert_str_eq(e3.msg, "config: sm.registers: 7: expected more");
+    sk_error e4 = { SK_ECONFIG, "config: 16384 SMs x sm.max_warps=1024 = 16777216 warp slots: expected fewer" };
+    cfg_locate_error(top, NULL, 0, &e4);
+    ck_assert_str_eq(e4.msg, "config: 16384 SMs x sm.max_warps=1024 = 16777216 warp slots: expected fewer");
+    free(base);
+    free(top);
+    tu_rmdir(dir);
+}
+END_TEST
+
 Suite *config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -691,6 +747,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, test_tpcs_list_and_scalar);
     tcase_add_test(tc, test_include);
     tcase_add_test(tc, test_include_depth);
+    tcase_add_test(tc, test_key_origin);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("schema");

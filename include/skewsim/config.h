@@ -333,6 +333,15 @@ int cfg_check_key(const char *key, sk_error *e);
 /* Cross-field checks (e.g. sm.max_warps divisible by sm.warp_schedulers).
  * Called after loading and after all overrides. */
 int cfg_validate(const cfg *c, sk_error *e);
+/* Where key was last set by the config file at path, its includes
+ * followed: the value's "FILE:LINE:COL" into buf.  1 when found, 0 when
+ * not (a default) or when the file does not load. */
+int cfg_key_origin(const char *path, const char *key, char *buf, size_t n);
+/* A cfg_validate() error ("config: KEY: VALUE: expected ...") said at the
+ * place that set KEY: the last of sets[] (--set KEY=VALUE) naming it, else
+ * its line in the config file at path (NULL: none) or an include of it.
+ * Left as it is where KEY took its default or the message names no key. */
+void cfg_locate_error(const char *path, char *const *sets, int nsets, sk_error *e);
 
 /* Write the effective config as YAML that cfg_load_file() reads back to the
  * same values.  With `with_help`, each key carries its unit, bounds and help

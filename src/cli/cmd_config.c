@@ -19,7 +19,10 @@ int cli_load_config(cfg *c, const char *path, char **sets, int nsets, sk_error *
     for (int i = 0; i < nsets; i++)
         if ((rc = cfg_set(c, sets[i], e)) != 0)
             return rc;
-    return cfg_validate(c, e);
+    /* a cross check's error names the file line (or --set) that set its key */
+    if ((rc = cfg_validate(c, e)) != 0)
+        cfg_locate_error(path, sets, nsets, e);
+    return rc;
 }
 
 /* The value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"), or NULL

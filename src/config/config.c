@@ -1096,6 +1096,9 @@ typedef struct loader {
     const incl *chain;          /* this file and those including it */
     int depth;                  /* includes above this file */
     int top_keys;               /* top-level keys read so far (include: must come first) */
+    const char *probe;          /* cfg_key_origin: the key whose setting is looked for */
+    char *probe_at;             /* where its value was last read, "FILE:LINE:COL" */
+    size_t probe_n;
 } loader;
 
 /* A scalar for key k (entry `index` of a list when index >= 0). */
@@ -1255,7 +1258,8 @@ static int load_include(loader *L, yaml_mark_t km)
         rc = yrd_err(&L->y, ev.start_mark, fe.code, "include: %s", fe.msg);
     } else {
         incl me = {real, L->chain};
-        loader sub = {.c = L->c, .chain = &me, .depth = L->depth + 1};
+        loader sub = {.c = L->c, .chain = &me, .depth = L->depth + 1, .probe = L->probe, .probe_at = L->probe_at,
+                      .probe_n = L->probe_n};
         yrd_init(&sub.y, path, text, len, L->y.e);
         rc = load_document(&sub);
         yrd_free(&sub.y);
@@ -1291,6 +1295,9 @@ static int load_value(loader *L, const char *full, yaml_mark_t km)
         return rc;
     if ((rc = yrd_check_plain(&L->y, &ev, full)) != 0)
         goto out;
+    if (k && L->probe && !strcmp(full, L->probe))     /* a later setting (an including file's) overrides */
+        snprintf(L->probe_at, L->probe_n, "%s:%zu:%zu", L->y.name, (size_t)ev.start_mark.line + 1,
+                 (size_t)ev.start_mark.column + 1);
     if (section) {
         if (ev.type == YAML_MAPPING_START_EVENT)
             rc = load_mapping(L, full);
@@ -1416,6 +1423,54 @@ static int load_buffer(cfg *c, const char *name, const unsigned char *buf, size_
         *c = scratch;
     yrd_free(&L.y);
     return rc;
+}
+
+int cfg_key_origin(const char *path, const char *key, char *buf, size_t n)
+{
+    unsigned char *text;
+    size_t len;
+    sk_error e = {0};
+    if (n == 0 || yrd_read_file(path, &text, &len, &e) != 0)
+        return 0;
+    buf[0] = '\0';
+    cfg scratch;
+    cfg_defaults(&scratch);
+    incl me = {realpath(path, NULL), NULL};
+    loader L = {.c = &scratch, .chain = &me, .probe = key, .probe_at = buf, .probe_n = n};
+    yrd_init(&L.y, path, text, len, &e);
+    int rc = load_document(&L);
+    free(me.real);
+    yrd_free(&L.y);
+    free(text);
+    return rc == 0 && buf[0];
+}
+
+void cfg_locate_error(const char *path, char *const *sets, int nsets, sk_error *e)
+{
+    static const char pre[] = "config: ";
+    if (strncmp(e->msg, pre, sizeof pre - 1) != 0)
+        return;
+    const char *rest = e->msg + sizeof pre - 1;
+    size_t kn = strcspn(rest, ":[ ");
+    char key[128];
+    if (kn == 0 || kn >= sizeof key)
+        return;
+    memcpy(key, rest, kn);
+    key[kn] = '\0';
+    if (!find_key(key))                 /* "config: 16384 SMs x ...", "config: memory.l1: ..." */
+        return;
+    char where[SK_ERRMSG_MAX];
+    where[0] = '\0';
+    for (int i = nsets - 1; i >= 0 && !where[0]; i--)
+        if (!strncmp(sets[i], key, kn) && sets[i][kn] == '=') {
+            char arg[80];
+            snprintf(where, sizeof where, "--set %s", yrd_show(arg, sizeof arg, sets[i], strlen(sets[i])));
+        }
+    if (!where[0] && (!path || !cfg_key_origin(path, key, where, sizeof where)))
+        return;
+    char msg[SK_ERRMSG_MAX];
+    snprintf(msg, sizeof msg, "%s: %s", where, rest);
+    snprintf(e->msg, sizeof e->msg, "%s", msg);
 }
 
 int cfg_load_string(cfg *c, const char *name, const char *yaml, sk_error *e)
