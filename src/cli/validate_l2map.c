@@ -392,6 +392,26 @@ int validate_l2map_has_capture(const char *dir)
     return lm_list(dir, names) > 0;
 }
 
+/* A cross check's error on a layout file's keys ("config: KEY: ..."), said
+ * at the file's last line that set KEY (the file's name alone where none
+ * did). */
+static int lm_layout_err(sk_error *e, int code, const char *path, const char *msg)
+{
+    const char *key = !strncmp(msg, "config: ", 8) ? msg + 8 : "";
+    size_t kn = strcspn(key, ":[ ");
+    long at = 0;
+    char line[512];
+    FILE *f = kn ? fopen(path, "r") : NULL;
+    for (long n = 1; f && fgets(line, sizeof line, f); n++)
+        if (!strncmp(line, key, kn) && line[kn] == '=')
+            at = n;
+    if (f)
+        fclose(f);
+    if (at)
+        return sk_errorf(e, code, "%s:%ld: %.3800s", path, at, key);
+    return sk_errorf(e, code, "%s: %.3800s", path, msg);
+}
+
 /* A board's own layout beside its capture, capture/layout{TAG}.txt: lines
  * of floorplan.KEY=VALUE (where the board's floorsweeping put its GPCs:
  * its partitions and rows, measured from this capture, validation/h100/
@@ -436,7 +456,7 @@ static int lm_layout(const cfg *c, const char *dir, const char *tag, cfg *out, c
     if (rc == 0 && set[0]) {            /* the keys together, as the config's own */
         sk_error e2 = { 0, "" };
         if (cfg_validate(out, &e2) < 0)
-            rc = sk_errorf(e, SK_ECONFIG, "%s: %s", path, e2.msg);
+            rc = lm_layout_err(e, e2.code, path, e2.msg);
     }
     return rc;
 }
@@ -486,7 +506,8 @@ int validate_l2map(const cfg *c, const char *dir, const vfit *fit, int *fails, s
             snprintf(msg, sizeof msg, "%s", e->msg);
             int code = e->code;
             e->code = 0;                /* sk_errorf keeps a first error: this one replaces it */
-            rc = sk_errorf(e, code, "%s/capture/layout%s.txt: %.3800s", dir, tag[r], msg);
+            snprintf(path, sizeof path, "%s/capture/layout%s.txt", dir, tag[r]);
+            rc = lm_layout_err(e, code, path, msg);
         }
         if (rc == 0) {
             lm_stats_of(&chip, &t, home, row, c->cpcs_per_gpc, &sc[r]);
