@@ -431,6 +431,12 @@ enum mem_apat_kind {
     MEM_AP_CHASE     /* one pointer chase: a random cycle through the ws / 128 lines */
 };
 
+/* The largest stride of a pattern, either sign: the native trace format's
+ * bound on lane=, warp=, cta= and iter= (docs/trace-format.md,
+ * "Addresses"), so that every pattern a reader builds can be written and
+ * read back. */
+#define MEM_AP_STRIDE_MAX (INT64_C(1) << 40)
+
 /* Where one memory instruction's lanes point (docs/trace-format.md,
  * "Addresses"); `iter` is the iteration of its innermost enclosing loop. */
 typedef struct mem_apat {

@@ -1134,6 +1134,15 @@ static void attach_apats(as_reader *r)
             ap.warp = a->aff & AA_DW ? a->dw : 0;
             ap.iter = a->aff & AA_DI ? a->di : 0;
             ap.cta = a->aff & AA_DC ? a->dc : 0;
+            /* strides past what a pattern may hold (lanes or warps 2^40
+             * bytes apart and more) are no pattern: the instruction keeps
+             * its byte count, as where the instances follow no stride */
+            const int64_t *st[] = {&ap.lane, &ap.warp, &ap.iter, &ap.cta};
+            int wide = 0;
+            for (size_t j = 0; j < SK_ARRAY_LEN(st); j++)
+                wide |= *st[j] < -MEM_AP_STRIDE_MAX || *st[j] > MEM_AP_STRIDE_MAX;
+            if (wide)
+                continue;
             /* wraps modulo 2^64 as the pattern's own sums do */
             ap.base = a->a0 - a->cta0 * (uint64_t)ap.cta;
             p->code[i].apat = prog_add_apat(p, &ap);

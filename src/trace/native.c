@@ -298,7 +298,7 @@ static int parse_stride(const char *v, int64_t *out)
 {
     uint64_t m;
     int neg = v[0] == '-';
-    if (trace_parse_dec(v + neg, 1ull << 40, &m) < 0)
+    if (trace_parse_dec(v + neg, (uint64_t)MEM_AP_STRIDE_MAX, &m) < 0)
         return -1;
     *out = neg ? -(int64_t)m : (int64_t)m;
     return 0;
