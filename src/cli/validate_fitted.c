@@ -148,7 +148,9 @@ int vfit_load(vfit *f, const char *path, sk_error *e)
         }
         f->row[f->n++] = r;
     }
-    if (rc == 0 && line == 0)
+    if (rc == 0 && ferror(in))
+        rc = sk_errorf(e, SK_EIO, "%s: cannot read: %s", path, strerror(errno));
+    else if (rc == 0 && line == 0)
         rc = sk_errorf(e, SK_EIO, "%s:1: empty: expected the header kernel,detail,keys", path);
     fclose(in);
     if (rc < 0)
@@ -159,7 +161,7 @@ int vfit_load(vfit *f, const char *path, sk_error *e)
 int vfit_kernel(const vfit *f, const char *kid, const char *detail)
 {
     for (size_t i = 0; f && i < f->n; i++)
-        if (!f->row[i].real && !strcmp(f->row[i].kernel, kid) &&
+        if (!strchr(f->row[i].kernel, '/') && !strcmp(f->row[i].kernel, kid) &&
             (f->row[i].detail[0] == '\0' || !strcmp(f->row[i].detail, detail)))
             return 1;
     return 0;
