@@ -689,14 +689,8 @@ START_TEST(test_key_origin)
     char dir[128];
     tu_mkdtemp(dir, sizeof dir, "origin");
     char *base = tu_strf("%s/base.yaml", dir), *top = tu_strf("%s/top.yaml", dir);
-    FILE *f = fopen(base, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs("sm:\n  max_warps: 63\n  max_threads: 2016\n  max_ctas: 8\n", f);
-    fclose(f);
-    f = fopen(top, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs("include: base.yaml\nsm: {max_ctas: 16}\n", f);
-    fclose(f);
+    tu_spit(base, "sm:\n  max_warps: 63\n  max_threads: 2016\n  max_ctas: 8\n");
+    tu_spit(top, "include: base.yaml\nsm: {max_ctas: 16}\n");
     char where[256];
     char *want = tu_strf("%s:2:14", base);
     ck_assert_int_eq(cfg_key_origin(top, "sm.max_warps", where, sizeof where), 1);

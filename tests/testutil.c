@@ -119,6 +119,13 @@ char *tu_kernel_text(kernel *k)
     return text;
 }
 
+void tu_spit(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "%s: cannot create", path);
+    ck_assert_msg(fputs(text, f) >= 0 && fclose(f) == 0, "%s: cannot write", path);
+}
+
 int tu_exists(const char *path)
 {
     struct stat st;

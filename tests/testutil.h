@@ -68,6 +68,8 @@ char *tu_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Whole file, NUL-terminated; *len (if not NULL) gets its size. */
 char *tu_slurp(const char *path, size_t *len);
+/* Write text to path (created or truncated), or fail the test. */
+void tu_spit(const char *path, const char *text);
 int tu_exists(const char *path);
 
 /* A fresh directory under /tmp (buf receives its path), and its removal
