@@ -24,7 +24,6 @@ int validate_e10(const cfg *c, const char *dir, int *fails, sk_error *e);
  * (real: that file resolved, NULL for a kernel row or a file not here). */
 typedef struct vfit_row {
     char *kernel, *detail, *keys, *real;
-    long line;
 } vfit_row;
 typedef struct vfit {
     char path[4096];

@@ -41,16 +41,6 @@ void vfit_free(vfit *f)
     memset(f, 0, sizeof *f);
 }
 
-static int schema_has(const char *key, size_t n)
-{
-    for (size_t i = 0; i < cfg_schema_len(); i++) {
-        const char *k = cfg_schema_key(i);
-        if (strlen(k) == n && !strncmp(k, key, n))
-            return 1;
-    }
-    return 0;
-}
-
 /* A capture row's keys: one or more config keys before the note. */
 static int check_keys(const char *path, long line, const char *keys, sk_error *e)
 {
@@ -61,9 +51,11 @@ static int check_keys(const char *path, long line, const char *keys, sk_error *e
         if (*p == '\0' || *p == '(')
             break;
         size_t len = strcspn(p, " (");
-        if (!schema_has(p, len))
-            return sk_errorf(e, SK_ECONFIG, "%s:%ld: %.*s: not a config key (a capture row's keys: the config keys "
-                             "set from it, then a note in parentheses)", path, line, (int)(len < 200 ? len : 200), p);
+        char key[256];
+        snprintf(key, sizeof key, "%.*s", (int)(len < sizeof key - 1 ? len : sizeof key - 1), p);
+        sk_error ke = {0};
+        if (cfg_check_key(key, &ke) != 0)
+            return sk_errorf(e, SK_ECONFIG, "%s:%ld: %s", path, line, ke.msg);
         n++;
         p += len;
     }
@@ -125,7 +117,7 @@ int vfit_load(vfit *f, const char *path, sk_error *e)
             rc = sk_errorf(e, SK_EIO, "%s:%ld: no kernel or capture: expected kernel,detail,keys", path, line);
             break;
         }
-        vfit_row r = {xstrdup(buf), xstrdup(c1 + 1), xstrdup(c2 + 1), NULL, line};
+        vfit_row r = {xstrdup(buf), xstrdup(c1 + 1), xstrdup(c2 + 1), NULL};
         if (strchr(r.kernel, '/')) {            /* a capture file */
             if (r.detail[0])
                 rc = sk_errorf(e, SK_EIO, "%s:%ld: %s: a capture row has no detail (got '%.200s')", path, line,

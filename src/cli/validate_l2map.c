@@ -483,14 +483,13 @@ int validate_l2map(const cfg *c, const char *dir, const vfit *fit, int *fails, s
     /* every capture read and simulated before a row is printed */
     lm_stats sc[LM_MAX_RUNS], so[LM_MAX_RUNS];
     int nstats = 0;
-    char tag[LM_MAX_RUNS][256], set[LM_MAX_RUNS][256], file[LM_MAX_RUNS][4096];
+    char tag[LM_MAX_RUNS][256], set[LM_MAX_RUNS][256];
     for (int r = 0; r < nrun && rc == 0; r++) {
         char path[4096], ppath[4096];
         size_t len = strlen(names[r]);
         snprintf(tag[r], sizeof tag[r], "%.*s", (int)(len - strlen("l2map") - strlen(".csv.gz")),
                  names[r] + strlen("l2map"));
         snprintf(path, sizeof path, "%s/capture/%s", dir, names[r]);
-        snprintf(file[r], sizeof file[r], "%s", path);
         snprintf(ppath, sizeof ppath, "%s/capture/pages%s.csv", dir, tag[r]);
         uint64_t va[LM_PAGES];
         lm_map chip = { 0 }, model = { 0 };
@@ -531,8 +530,10 @@ int validate_l2map(const cfg *c, const char *dir, const vfit *fit, int *fails, s
         static const char *const k_means[] = {"memory.l2.tpc_hop_ps", "memory.l2.cpc_ps",
                                               "memory.l2.route_row_skew_permille", NULL};
         static const char *const k_rows[] = {"memory.l2.route_row_pct", NULL};
-        int f_width = lm_fitted(fit, file[r], k_width), f_means = lm_fitted(fit, file[r], k_means);
-        int f_rows = lm_fitted(fit, file[r], k_rows);
+        char cap[4096];
+        snprintf(cap, sizeof cap, "%s/capture/%s", dir, names[r]);
+        int f_width = lm_fitted(fit, cap, k_width), f_means = lm_fitted(fit, cap, k_means);
+        int f_rows = lm_fitted(fit, cap, k_rows);
         if (f_width)
             lm_info("route s.d., per SM and line", sc[r].spread, so[r].spread, "fitted (route_spread_ps)");
         else

@@ -1408,13 +1408,14 @@ static int load_document(loader *L)
     return rc;
 }
 
-/* Parse buf[0..len) into *c; *c is untouched on error. */
-static int load_buffer(cfg *c, const char *name, const unsigned char *buf, size_t len,
-                       sk_error *e)
+/* Parse buf[0..len) into *c; *c is untouched on error.  With probe (a
+ * key), where its value was last read goes to probe_at (cfg_key_origin). */
+static int load_buffer(cfg *c, const char *name, const unsigned char *buf, size_t len, const char *probe,
+                       char *probe_at, size_t probe_n, sk_error *e)
 {
     cfg scratch = *c;
     incl me = {realpath(name, NULL), NULL};
-    loader L = {.c = &scratch, .chain = &me};
+    loader L = {.c = &scratch, .chain = &me, .probe = probe, .probe_at = probe_at, .probe_n = probe_n};
     yrd_init(&L.y, name, buf, len, e);
 
     int rc = load_document(&L);
@@ -1435,12 +1436,7 @@ int cfg_key_origin(const char *path, const char *key, char *buf, size_t n)
     buf[0] = '\0';
     cfg scratch;
     cfg_defaults(&scratch);
-    incl me = {realpath(path, NULL), NULL};
-    loader L = {.c = &scratch, .chain = &me, .probe = key, .probe_at = buf, .probe_n = n};
-    yrd_init(&L.y, path, text, len, &e);
-    int rc = load_document(&L);
-    free(me.real);
-    yrd_free(&L.y);
+    int rc = load_buffer(&scratch, path, text, len, key, buf, n, &e);
     free(text);
     return rc == 0 && buf[0];
 }
@@ -1475,7 +1471,7 @@ void cfg_locate_error(const char *path, char *const *sets, int nsets, sk_error *
 
 int cfg_load_string(cfg *c, const char *name, const char *yaml, sk_error *e)
 {
-    return load_buffer(c, name, (const unsigned char *)yaml, strlen(yaml), e);
+    return load_buffer(c, name, (const unsigned char *)yaml, strlen(yaml), NULL, NULL, 0, e);
 }
 
 int cfg_load_file(cfg *c, const char *path, sk_error *e)
@@ -1485,7 +1481,7 @@ int cfg_load_file(cfg *c, const char *path, sk_error *e)
     int rc = yrd_read_file(path, &buf, &len, e);
     if (rc)
         return rc;
-    rc = load_buffer(c, path, buf, len, e);
+    rc = load_buffer(c, path, buf, len, NULL, NULL, 0, e);
     free(buf);
     return rc;
 }

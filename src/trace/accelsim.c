@@ -1107,6 +1107,11 @@ static int intern_cta(as_reader *r, unsigned long tb_line, uint64_t cta, uint32_
     return 0;
 }
 
+static int stride_fits(int64_t d)
+{
+    return d >= -MEM_AP_STRIDE_MAX && d <= MEM_AP_STRIDE_MAX;
+}
+
 /* Each program's memory instructions whose instances fit an affine pattern
  * get it (the strides not found, e.g. per CTA in a one-CTA form, are 0). */
 static void attach_apats(as_reader *r)
@@ -1137,11 +1142,7 @@ static void attach_apats(as_reader *r)
             /* strides past what a pattern may hold (lanes or warps 2^40
              * bytes apart and more) are no pattern: the instruction keeps
              * its byte count, as where the instances follow no stride */
-            const int64_t *st[] = {&ap.lane, &ap.warp, &ap.iter, &ap.cta};
-            int wide = 0;
-            for (size_t j = 0; j < SK_ARRAY_LEN(st); j++)
-                wide |= *st[j] < -MEM_AP_STRIDE_MAX || *st[j] > MEM_AP_STRIDE_MAX;
-            if (wide)
+            if (!stride_fits(ap.lane) || !stride_fits(ap.warp) || !stride_fits(ap.iter) || !stride_fits(ap.cta))
                 continue;
             /* wraps modulo 2^64 as the pattern's own sums do */
             ap.base = a->a0 - a->cta0 * (uint64_t)ap.cta;
