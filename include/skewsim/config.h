@@ -342,6 +342,10 @@ int cfg_key_origin(const char *path, const char *key, char *buf, size_t n);
  * its line in the config file at path (NULL: none) or an include of it.
  * Left as it is where KEY took its default or the message names no key. */
 void cfg_locate_error(const char *path, char *const *sets, int nsets, sk_error *e);
+/* The config key a cfg_validate() error names ("config: KEY: ..."): KEY
+ * into key[n] and the message past "config: " returned, or NULL where the
+ * message names no key. */
+const char *cfg_error_key(const char *msg, char *key, size_t n);
 
 /* Write the effective config as YAML that cfg_load_file() reads back to the
  * same values.  With `with_help`, each key carries its unit, bounds and help

@@ -397,18 +397,18 @@ int validate_l2map_has_capture(const char *dir)
  * did). */
 static int lm_layout_err(sk_error *e, int code, const char *path, const char *msg)
 {
-    const char *key = !strncmp(msg, "config: ", 8) ? msg + 8 : "";
-    size_t kn = strcspn(key, ":[ ");
+    char key[128], line[512];
+    const char *rest = cfg_error_key(msg, key, sizeof key);
+    size_t kn = rest ? strlen(key) : 0;
     long at = 0;
-    char line[512];
-    FILE *f = kn ? fopen(path, "r") : NULL;
+    FILE *f = rest ? fopen(path, "r") : NULL;
     for (long n = 1; f && fgets(line, sizeof line, f); n++)
         if (!strncmp(line, key, kn) && line[kn] == '=')
             at = n;
     if (f)
         fclose(f);
     if (at)
-        return sk_errorf(e, code, "%s:%ld: %.3800s", path, at, key);
+        return sk_errorf(e, code, "%s:%ld: %.3800s", path, at, rest);
     return sk_errorf(e, code, "%s: %.3800s", path, msg);
 }
 

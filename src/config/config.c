@@ -1441,20 +1441,28 @@ int cfg_key_origin(const char *path, const char *key, char *buf, size_t n)
     return rc == 0 && buf[0];
 }
 
-void cfg_locate_error(const char *path, char *const *sets, int nsets, sk_error *e)
+const char *cfg_error_key(const char *msg, char *key, size_t n)
 {
     static const char pre[] = "config: ";
-    if (strncmp(e->msg, pre, sizeof pre - 1) != 0)
-        return;
-    const char *rest = e->msg + sizeof pre - 1;
+    if (strncmp(msg, pre, sizeof pre - 1) != 0)
+        return NULL;
+    const char *rest = msg + sizeof pre - 1;
     size_t kn = strcspn(rest, ":[ ");
-    char key[128];
-    if (kn == 0 || kn >= sizeof key)
-        return;
+    if (kn == 0 || kn >= n)
+        return NULL;
     memcpy(key, rest, kn);
     key[kn] = '\0';
-    if (!find_key(key))                 /* "config: 16384 SMs x ...", "config: memory.l1: ..." */
+    /* "config: 16384 SMs x ...", "config: memory.l1: ..." name no key */
+    return find_key(key) ? rest : NULL;
+}
+
+void cfg_locate_error(const char *path, char *const *sets, int nsets, sk_error *e)
+{
+    char key[128];
+    const char *rest = cfg_error_key(e->msg, key, sizeof key);
+    if (!rest)
         return;
+    size_t kn = strlen(key);
     char where[SK_ERRMSG_MAX];
     where[0] = '\0';
     for (int i = nsets - 1; i >= 0 && !where[0]; i--)

@@ -188,12 +188,13 @@ int silicon_sm_mhz(const silicon *si, int sm, ps_t t)
     return si->vf.mhz[sm_bin_at(si, sm, t)];
 }
 
-/* The next internal event strictly after the model's time. */
+/* The model's time: how far it has been stepped. */
 ps_t silicon_time(const silicon *si)
 {
     return si->t;
 }
 
+/* The next internal event strictly after the model's time. */
 ps_t silicon_next_ps(const silicon *si)
 {
     ps_t n = SK_MIN(si->next_epoch, si->next_tcheck);
